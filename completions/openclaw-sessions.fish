@@ -1,0 +1,369 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_openclaw_sessions_global_optspecs
+    string join \n state-dir= profile= config= agent= all-agents store= json q/quiet v/verbose color= no-progress y/yes h/help V/version
+end
+
+function __fish_openclaw_sessions_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_openclaw_sessions_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_openclaw_sessions_using_subcommand
+    set -l cmd (__fish_openclaw_sessions_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s V -l version -d 'Print version'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "list" -d 'One row per session, with filters and sorting'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "ls" -d 'One row per session, with filters and sorting'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "du" -d 'Disk use per agent against the maintenance budget'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "marker" -d 'Format or parse the SQLite session file marker'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "man" -d 'Write man pages'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l active -d 'Only sessions updated within the last MINUTES' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l kind -d 'Only sessions of this kind (repeatable)' -r -f -a "main\t''
+direct\t''
+group\t''
+channel\t''
+thread\t''
+subagent\t''
+cron\t''
+hook\t''
+acp\t''
+dashboard\t''
+explicit\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l match -d 'Only sessions whose key, label or display name contains TEXT (case-insensitive)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l updated-before -d 'Only sessions updated before TIME (epoch ms, ISO-8601, or an age like 7d)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l updated-after -d 'Only sessions updated after TIME' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l limit -d 'At most N rows, or `all`' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l sort -d 'Newest first by this field' -r -f -a "updated\t''
+created\t''
+events\t''
+bytes\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l archived -d 'Only archived sessions'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l no-archived -d 'Leave archived sessions out'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l active -d 'Only sessions updated within the last MINUTES' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l kind -d 'Only sessions of this kind (repeatable)' -r -f -a "main\t''
+direct\t''
+group\t''
+channel\t''
+thread\t''
+subagent\t''
+cron\t''
+hook\t''
+acp\t''
+dashboard\t''
+explicit\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l match -d 'Only sessions whose key, label or display name contains TEXT (case-insensitive)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l updated-before -d 'Only sessions updated before TIME (epoch ms, ISO-8601, or an age like 7d)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l updated-after -d 'Only sessions updated after TIME' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l limit -d 'At most N rows, or `all`' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l sort -d 'Newest first by this field' -r -f -a "updated\t''
+created\t''
+events\t''
+bytes\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l archived -d 'Only archived sessions'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l no-archived -d 'Leave archived sessions out'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l order-by -d 'Which match wins when a session id is shared' -r -f -a "key\t'The first exact match in session-key order (OpenClaw\'s lookup)'
+updated-at\t'The most recently updated match'"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l window -d 'Read this transcript generation of the session instead of the current one' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l from-seq -d 'Start at this sequence number' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l limit -d 'At most N events' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l visible -d 'Only the active branch\'s user and assistant messages and tool results'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l cursor -d 'Continue after the page this cursor came from' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l max-events -d 'Events per page (1..=10000, default 1000)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l max-bytes -d 'Serialized bytes per page (1..=67108864, default 1000000)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l visible -d 'Active-branch messages instead of raw events'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l cursor -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l limit -d 'Items per page (1..=200, default 50)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l format -r -f -a "jsonl\t''
+markdown\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to FILE (created 0600, never overwritten) instead of stdout' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -f -a "parse" -d 'Split a marker into its parts'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l session-id -d 'The session id' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "parse" -d 'Split a marker into its parts'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l out-dir -d 'Write one page per command into DIR (openclaw-sessions.1, openclaw-sessions-list.1, ...); without it the main page goes to stdout' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "man" -d 'Write man pages'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "parse" -d 'Split a marker into its parts'

@@ -1,0 +1,86 @@
+use clap::Args;
+
+use openclaw_sessions::du::agent_disk_use;
+use openclaw_sessions::units::format_bytes;
+
+use super::exit::Outcome;
+use super::Ctx;
+
+#[derive(Debug, Args)]
+pub struct DuArgs {}
+
+pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    let maintenance = layout.config.maintenance();
+    let mut agents = Vec::new();
+    for paths in ctx.agents(&layout)? {
+        let store = ctx.open_store(paths.clone())?;
+        agents.push(agent_disk_use(&paths, &store, &maintenance)?);
+    }
+    for a in agents.iter().filter(|a| a.over_budget) {
+        ctx.printer.warn(format!(
+            "agent {} uses {} on disk, over session.maintenance.maxDiskBytes {}",
+            a.agent_id,
+            format_bytes(a.total),
+            format_bytes(a.max_disk_bytes.unwrap_or(0))
+        ));
+    }
+    if ctx.printer.json {
+        ctx.printer
+            .json_data(&serde_json::json!({ "agents": agents }))?;
+        return Ok(Outcome::Done);
+    }
+    let mut t = ctx.printer.table(&[
+        "AGENT",
+        "DATABASE",
+        "WAL",
+        "TRANSCRIPTS",
+        "DELETED",
+        "RESET",
+        "BAK",
+        "COLD",
+        "LEGACY",
+        "IMPORT ARCHIVE",
+        "TOTAL",
+        "BUDGET",
+    ]);
+    let group = |g: &openclaw_sessions::du::FileGroup| {
+        if g.files == 0 {
+            "-".to_string()
+        } else {
+            format!("{} ({})", format_bytes(g.bytes), g.files)
+        }
+    };
+    for a in &agents {
+        let budget = match (a.max_disk_bytes, a.over_budget, a.over_high_water) {
+            (None, _, _) => "off".to_string(),
+            (Some(m), true, _) => format!("OVER {}", format_bytes(m)),
+            (Some(m), false, true) => format!("high water ({})", format_bytes(m)),
+            (Some(m), false, false) => format!(
+                "{:.0}% of {}",
+                a.total as f64 * 100.0 / m as f64,
+                format_bytes(m)
+            ),
+        };
+        t.add_row(vec![
+            a.agent_id.clone(),
+            format_bytes(a.database),
+            format_bytes(a.wal),
+            format!(
+                "{} ({} events)",
+                format_bytes(a.transcript_bytes),
+                a.transcript_events
+            ),
+            group(&a.deleted_archives),
+            group(&a.reset_archives),
+            group(&a.bak_archives),
+            group(&a.cold_archives),
+            group(&a.legacy_transcripts),
+            group(&a.import_archive),
+            format_bytes(a.total),
+            budget,
+        ]);
+    }
+    ctx.printer.print_table(&t)?;
+    Ok(Outcome::Done)
+}

@@ -1,0 +1,77 @@
+//! The one place where errors become exit codes and JSON error codes (SPEC §7).
+
+use openclaw_sessions::{Error, ErrorCode};
+
+use super::printer::{BrokenPipe, Printer};
+
+/// How a command that ran to its end went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+}
+
+pub fn clap_error(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                2
+            } else {
+                0
+            }
+        }
+        _ => {
+            if std::env::args().any(|a| a == "--json") {
+                let doc = serde_json::json!({
+                    "schemaVersion": 1,
+                    "command": serde_json::Value::Null,
+                    "ok": false,
+                    "error": {"code": "USAGE", "message": e.kind().to_string(), "hint": "run with --help"},
+                });
+                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            }
+            let _ = e.print();
+            ErrorCode::Usage.exit_code()
+        }
+    }
+}
+
+fn classify(err: &anyhow::Error) -> (ErrorCode, String, Option<String>) {
+    for cause in err.chain() {
+        if let Some(e) = cause.downcast_ref::<Error>() {
+            return (e.code(), err.to_string(), e.hint().map(String::from));
+        }
+    }
+    if let Some(io) = err.chain().find_map(|c| c.downcast_ref::<std::io::Error>()) {
+        return (ErrorCode::Io, format!("{err:#}"), Some(format!("{io}")));
+    }
+    (ErrorCode::Internal, format!("{err:#}"), None)
+}
+
+pub fn finish(printer: &Printer, result: anyhow::Result<Outcome>) -> i32 {
+    match result {
+        Ok(Outcome::Done) => 0,
+        Err(e) if is_broken_pipe(&e) => 0,
+        Err(e) => {
+            let (code, message, hint) = classify(&e);
+            if printer.json {
+                printer.json_error(code, &message, hint.as_deref());
+            } else {
+                printer.human_error(&message, hint.as_deref());
+            }
+            code.exit_code()
+        }
+    }
+}
+
+/// `openclaw-sessions list | head`: the reader left; end quietly.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.is::<BrokenPipe>()
+            || c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

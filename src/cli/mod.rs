@@ -1,0 +1,105 @@
+//! The binary: argument parsing, one module per subcommand, output through [`Printer`],
+//! errors mapped to exit codes in [`exit`].
+
+mod completions;
+mod context;
+mod du;
+mod exit;
+mod list;
+mod man;
+mod marker;
+mod printer;
+mod show;
+mod status;
+mod transcript;
+
+use clap::{Parser, Subcommand};
+
+pub use context::{Ctx, GlobalArgs};
+pub use printer::Printer;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "openclaw-sessions",
+    version,
+    about = "Offline operator and doctor tool for OpenClaw session stores",
+    long_about = "Inspect, patch, back up, delete, prune and migrate OpenClaw sessions and transcripts \
+offline, without a running Gateway. Read-only commands never change a byte of the state dir; \
+mutating commands take OpenClaw's offline custody first.",
+    after_help = "Exit codes: 0 done, 1 failed, 2 usage, 3 problems found or partly done, 4 not found, \
+5 refused by a guard, 6 unsupported store or bad input, 75 state dir owned by a live process, 130 interrupted."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// State dir, config, agents, databases, sizes, pending migrations and custody.
+    Status(status::StatusArgs),
+    /// One row per session, with filters and sorting.
+    #[command(visible_alias = "ls")]
+    List(list::ListArgs),
+    /// One session in full: entry, promoted columns, transcript windows, archives.
+    Show(show::ShowArgs),
+    /// Read transcripts: cat, delta pages, text catalog, export.
+    #[command(subcommand)]
+    Transcript(transcript::TranscriptCommand),
+    /// Disk use per agent against the maintenance budget.
+    Du(du::DuArgs),
+    /// Format or parse the SQLite session file marker.
+    #[command(subcommand)]
+    Marker(marker::MarkerCommand),
+    /// Print a shell completion script.
+    Completions(completions::CompletionsArgs),
+    /// Write man pages.
+    Man(man::ManArgs),
+}
+
+impl Command {
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Status(_) => "status",
+            Command::List(_) => "list",
+            Command::Show(_) => "show",
+            Command::Transcript(t) => t.name(),
+            Command::Du(_) => "du",
+            Command::Marker(m) => m.name(),
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
+        }
+    }
+}
+
+fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
+    match command {
+        Command::Status(args) => status::run(ctx, args),
+        Command::List(args) => list::run(ctx, args),
+        Command::Show(args) => show::run(ctx, args),
+        Command::Transcript(cmd) => transcript::run(ctx, cmd),
+        Command::Du(args) => du::run(ctx, args),
+        Command::Marker(cmd) => marker::run(ctx, cmd),
+        Command::Completions(args) => completions::run(ctx, args),
+        Command::Man(args) => man::run(ctx, args),
+    }
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return exit::clap_error(e),
+    };
+    let printer = Printer::new(
+        cli.global.json,
+        cli.global.quiet,
+        cli.global.verbose,
+        cli.global.color,
+    );
+    printer.set_command(cli.command.name());
+    let ctx = Ctx::new(printer, cli.global.clone());
+    let result = dispatch(&ctx, &cli.command);
+    exit::finish(&ctx.printer, result)
+}

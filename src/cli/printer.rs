@@ -1,0 +1,206 @@
+//! The one output policy: data to stdout, messages to stderr, progress only on a terminal,
+//! `--json` prints exactly one document, `NO_COLOR` respected, a closed pipe ends quietly.
+
+use std::cell::RefCell;
+use std::io::{IsTerminal, Write};
+
+use comfy_table::{presets, ContentArrangement, Table};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use openclaw_sessions::ErrorCode;
+
+/// Output stopped because the reader went away (`list | head`).
+#[derive(Debug, thiserror::Error)]
+#[error("broken pipe")]
+pub struct BrokenPipe;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+pub struct Printer {
+    pub json: bool,
+    pub quiet: bool,
+    pub verbose: bool,
+    color: bool,
+    stdout_tty: bool,
+    command: RefCell<String>,
+    streaming: std::cell::Cell<bool>,
+    warnings: RefCell<Vec<String>>,
+}
+
+fn map_io(e: std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        anyhow::Error::new(BrokenPipe)
+    } else {
+        anyhow::Error::new(e).context("writing to stdout")
+    }
+}
+
+impl Printer {
+    pub fn new(json: bool, quiet: bool, verbose: bool, color: ColorChoice) -> Self {
+        let stderr_tty = std::io::stderr().is_terminal();
+        let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => stderr_tty && !no_color_env,
+        };
+        Printer {
+            json,
+            quiet,
+            verbose,
+            color,
+            stdout_tty: std::io::stdout().is_terminal(),
+            command: RefCell::new(String::new()),
+            streaming: std::cell::Cell::new(false),
+            warnings: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub fn set_command(&self, name: &str) {
+        *self.command.borrow_mut() = name.to_string();
+    }
+
+    pub fn command(&self) -> String {
+        self.command.borrow().clone()
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A warning: on stderr, and collected into the JSON document's `warnings`.
+    pub fn warn(&self, msg: impl Into<String>) {
+        let msg = msg.into();
+        if !self.json && !self.quiet {
+            eprintln!("{} {msg}", self.paint("33", "warning:"));
+        }
+        self.warnings.borrow_mut().push(msg);
+    }
+
+    /// A status message for people (stderr; hidden by `-q` and `--json`).
+    pub fn info(&self, msg: impl AsRef<str>) {
+        if !self.json && !self.quiet {
+            eprintln!("{}", msg.as_ref());
+        }
+    }
+
+    pub fn debug(&self, msg: impl AsRef<str>) {
+        if self.verbose && !self.json {
+            eprintln!("{}", self.paint("2", msg.as_ref()));
+        }
+    }
+
+    /// Write raw text to stdout.
+    pub fn out(&self, text: &str) -> anyhow::Result<()> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes()).map_err(map_io)?;
+        out.flush().map_err(map_io)
+    }
+
+    /// A buffered stdout for streams (JSON Lines). With `--json`, an error after a stream
+    /// started is one more (compact) line.
+    pub fn stream(&self) -> StreamOut {
+        self.streaming.set(true);
+        StreamOut {
+            inner: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
+        }
+    }
+
+    /// The one JSON document of a successful command.
+    pub fn json_data<T: Serialize>(&self, data: &T) -> anyhow::Result<()> {
+        let doc = json!({
+            "schemaVersion": 1,
+            "command": self.command(),
+            "ok": true,
+            "data": data,
+            "warnings": *self.warnings.borrow(),
+        });
+        let mut text = serde_json::to_string_pretty(&doc)?;
+        text.push('\n');
+        self.out(&text)
+    }
+
+    pub fn json_error(&self, code: ErrorCode, message: &str, hint: Option<&str>) {
+        let doc = json!({
+            "schemaVersion": 1,
+            "command": self.command(),
+            "ok": false,
+            "error": {"code": code.as_str(), "message": message, "hint": hint},
+            "warnings": *self.warnings.borrow(),
+        });
+        let text = if self.streaming.get() {
+            serde_json::to_string(&doc)
+        } else {
+            serde_json::to_string_pretty(&doc)
+        };
+        let _ = self.out(&format!("{}\n", text.unwrap_or_default()));
+    }
+
+    pub fn human_error(&self, message: &str, hint: Option<&str>) {
+        eprintln!("{} {message}", self.paint("31;1", "error:"));
+        if let Some(h) = hint {
+            eprintln!("  {} {h}", self.paint("36", "hint:"));
+        }
+    }
+
+    /// A table: borders on a terminal, plain aligned columns otherwise.
+    pub fn table(&self, header: &[&str]) -> Table {
+        let mut t = Table::new();
+        if self.stdout_tty {
+            t.load_preset(presets::UTF8_FULL_CONDENSED);
+            t.set_content_arrangement(ContentArrangement::Dynamic);
+        } else {
+            t.load_preset(presets::NOTHING);
+            t.set_content_arrangement(ContentArrangement::Disabled);
+        }
+        t.set_header(header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+        t
+    }
+
+    pub fn print_table(&self, table: &Table) -> anyhow::Result<()> {
+        let text = table.to_string();
+        let body: String = if self.stdout_tty {
+            text
+        } else {
+            // Plain tables: trim the padding comfy-table leaves at line ends.
+            text.lines()
+                .map(|l| l.trim_end())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        self.out(&format!("{body}\n"))
+    }
+
+    pub fn value_line(&self, v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
+pub struct StreamOut {
+    inner: std::io::BufWriter<std::io::StdoutLock<'static>>,
+}
+
+impl StreamOut {
+    pub fn line(&mut self, text: &str) -> anyhow::Result<()> {
+        self.inner.write_all(text.as_bytes()).map_err(map_io)?;
+        self.inner.write_all(b"\n").map_err(map_io)
+    }
+
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        self.inner.flush().map_err(map_io)
+    }
+}

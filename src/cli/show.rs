@@ -1,0 +1,168 @@
+use clap::Args;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use openclaw_sessions::store::{ArchiveRow, WindowRow};
+use openclaw_sessions::units::{format_bytes, iso_from_ms};
+
+use super::exit::Outcome;
+use super::Ctx;
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum, Default)]
+pub enum OrderBy {
+    /// The first exact match in session-key order (OpenClaw's lookup).
+    #[default]
+    Key,
+    /// The most recently updated match.
+    UpdatedAt,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Session key or session id.
+    #[arg(value_name = "KEY|SESSION_ID")]
+    session: String,
+    /// Which match wins when a session id is shared.
+    #[arg(long, value_enum, default_value_t = OrderBy::Key)]
+    order_by: OrderBy,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ShowData {
+    agent_id: String,
+    session_key: String,
+    session_id: String,
+    matched_by: &'static str,
+    kind: String,
+    entry: Value,
+    columns: Map<String, Value>,
+    windows: Vec<WindowRow>,
+    archives: Vec<ArchiveRow>,
+    acp: Option<Value>,
+    cli_bindings: Option<Value>,
+}
+
+pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    let (store, found) = ctx.find_session(
+        &layout,
+        &args.session,
+        matches!(args.order_by, OrderBy::UpdatedAt),
+    )?;
+    let e = &found.entry;
+    let acp = match (e.fields.get("acp"), e.fields.get("acpSessionBinding")) {
+        (None, None) => None,
+        (a, b) => Some(serde_json::json!({"acp": a, "acpSessionBinding": b})),
+    };
+    let cli = match (
+        e.fields.get("cliSessionIds"),
+        e.fields.get("cliSessionBindings"),
+    ) {
+        (None, None) => None,
+        (a, b) => Some(serde_json::json!({"cliSessionIds": a, "cliSessionBindings": b})),
+    };
+    let data = ShowData {
+        agent_id: store.paths.id.to_string(),
+        session_key: e.key.clone(),
+        session_id: e.session_id().to_string(),
+        matched_by: found.matched_by,
+        kind: e.kind().to_string(),
+        entry: e.to_value(),
+        columns: store.columns(&e.key)?,
+        windows: store.windows(e)?,
+        archives: store.archives(&e.key)?,
+        acp,
+        cli_bindings: cli,
+    };
+    if ctx.printer.json {
+        ctx.printer.json_data(&data)?;
+        return Ok(Outcome::Done);
+    }
+    let mut out = format!(
+        "Session {}\n  agent:      {}\n  session id: {}\n  kind:       {}\n  updated:    {}\n",
+        data.session_key,
+        data.agent_id,
+        data.session_id,
+        data.kind,
+        iso_from_ms(e.updated_at())
+    );
+    if let Some(l) = e.label() {
+        out.push_str(&format!("  label:      {l}\n"));
+    }
+    if let Some(m) = e.model() {
+        out.push_str(&format!("  model:      {m}\n"));
+    }
+    let flags: Vec<&str> = [
+        (e.archived(), "archived"),
+        (e.pinned(), "pinned"),
+        (e.locked(), "locked"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if !flags.is_empty() {
+        out.push_str(&format!("  flags:      {}\n", flags.join(", ")));
+    }
+    out.push_str("\nEntry:\n");
+    out.push_str(&serde_json::to_string_pretty(&data.entry)?);
+    out.push('\n');
+    if !data.columns.is_empty() {
+        out.push_str("\nColumns:\n");
+        for (k, v) in &data.columns {
+            if !v.is_null() {
+                out.push_str(&format!("  {k} = {}\n", ctx.printer.value_line(v)));
+            }
+        }
+    }
+    out.push_str("\nTranscript windows:\n");
+    ctx.printer.out(&out)?;
+    let mut t = ctx.printer.table(&[
+        "SESSION ID",
+        "CURRENT",
+        "REASON",
+        "SCOPE",
+        "EVENTS",
+        "BYTES",
+        "UPDATED",
+        "COLD",
+    ]);
+    for w in &data.windows {
+        t.add_row(vec![
+            w.session_id.clone(),
+            if w.current {
+                "yes".into()
+            } else {
+                String::new()
+            },
+            w.reason.clone().unwrap_or_default(),
+            w.session_scope.clone(),
+            w.events.to_string(),
+            format_bytes(w.bytes),
+            iso_from_ms(w.updated_at),
+            w.cold_archive.clone().unwrap_or_default(),
+        ]);
+    }
+    ctx.printer.print_table(&t)?;
+    if !data.archives.is_empty() {
+        ctx.printer.out("\nArchives:\n")?;
+        let mut t = ctx
+            .printer
+            .table(&["NAME", "REASON", "BYTES", "CREATED", "FILE"]);
+        for a in &data.archives {
+            t.add_row(vec![
+                a.archive_name.clone(),
+                a.reason.clone(),
+                format_bytes(a.blob_bytes),
+                iso_from_ms(a.created_at),
+                if a.file_present {
+                    "present".into()
+                } else {
+                    "missing".into()
+                },
+            ]);
+        }
+        ctx.printer.print_table(&t)?;
+    }
+    Ok(Outcome::Done)
+}

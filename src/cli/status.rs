@@ -1,0 +1,114 @@
+use clap::Args;
+
+use openclaw_sessions::custody::OwnerState;
+use openclaw_sessions::status::{gather, DatabaseStatus};
+use openclaw_sessions::units::format_bytes;
+
+use super::exit::Outcome;
+use super::Ctx;
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {}
+
+fn db_line(d: &DatabaseStatus) -> String {
+    if !d.exists {
+        return format!("{} (missing)", d.path.display());
+    }
+    let mut s = format!("{} ({}", d.path.display(), format_bytes(d.bytes));
+    if let Some(w) = d.wal_bytes {
+        s.push_str(&format!(", -wal {}", format_bytes(w)));
+    }
+    if let Some(schema) = &d.schema {
+        s.push_str(&format!(", schema {} {:?}", schema.user_version, schema.status).to_lowercase());
+    }
+    if let Some(e) = &d.error {
+        s.push_str(&format!(", unreadable: {e}"));
+    }
+    s.push(')');
+    s
+}
+
+pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    let report = gather(&layout)?;
+    for a in &report.agents {
+        for w in &a.warnings {
+            ctx.printer.warn(w.clone());
+        }
+    }
+    if ctx.printer.json {
+        ctx.printer.json_data(&report)?;
+        return Ok(Outcome::Done);
+    }
+    let mut out = String::new();
+    let source = serde_json::to_value(report.state_dir_source)?;
+    out.push_str(&format!(
+        "State dir:  {} ({})\n",
+        report.state_dir.display(),
+        ctx.printer.value_line(&source)
+    ));
+    out.push_str(&format!(
+        "Config:     {}\n",
+        report
+            .config_path
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "(none)".into())
+    ));
+    out.push_str(&format!(
+        "State DB:   {}\n",
+        db_line(&report.state_database)
+    ));
+    let owner = &report.custody.owner;
+    out.push_str(&match owner.state {
+        OwnerState::None => "Custody:    free (no Gateway or maintenance owner)\n".to_string(),
+        state => format!(
+            "Custody:    {:?} owner{}{}{}\n",
+            state,
+            owner
+                .role
+                .as_ref()
+                .map(|r| format!(" role {r}"))
+                .unwrap_or_default(),
+            owner.pid.map(|p| format!(" pid {p}")).unwrap_or_default(),
+            owner
+                .since
+                .as_ref()
+                .map(|s| format!(" since {s}"))
+                .unwrap_or_default()
+        )
+        .to_lowercase(),
+    });
+    ctx.printer.out(&out)?;
+    let mut t = ctx
+        .printer
+        .table(&["AGENT", "STORE", "SESSIONS", "DATABASE", "PENDING"]);
+    for a in &report.agents {
+        let mut pending = Vec::new();
+        if let Some(n) = a.legacy_entries {
+            pending.push(format!("legacy import ({n} entries)"));
+        } else if a.legacy_pending.is_some() {
+            pending.push("legacy import".to_string());
+        }
+        t.add_row(vec![
+            a.agent_id.clone(),
+            format!("{:?}", a.store).to_lowercase(),
+            a.sessions.to_string(),
+            db_line(&a.database),
+            pending.join(", "),
+        ]);
+    }
+    ctx.printer.print_table(&t)?;
+    for p in &report.acpx.pending_sources {
+        ctx.printer.out(&format!(
+            "ACPX state waiting for adoption: {} (run `openclaw-sessions migrate acpx`)\n",
+            p.display()
+        ))?;
+    }
+    for name in &report.rejected_agent_names {
+        ctx.printer.warn(format!(
+            "ignored agent directory or entry {name:?}: not a valid agent id"
+        ));
+    }
+    Ok(Outcome::Done)
+}

@@ -1,0 +1,12 @@
+//! Offline custody of a state dir, as OpenClaw's own maintenance takes it (FORMAT.md §g,
+//! OPERATIONS.md §7): lock files with JSON payloads, each guarded by an SQLite coordinator
+//! file whose exclusive transaction is held for the owner's lifetime.
+
+mod coordinator;
+mod lock_file;
+mod probe;
+mod process;
+
+pub use coordinator::CoordinatorState;
+pub use lock_file::LockPayload;
+pub use probe::{probe, LockReport, OwnerReport, OwnerState, OwnershipProbe, STALE_MS};

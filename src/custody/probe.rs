@@ -1,0 +1,262 @@
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::coordinator::{inspect, CoordinatorState};
+use super::lock_file::LockPayload;
+use super::process::{judge, Liveness};
+use crate::paths::StateLayout;
+
+/// A lock without a pid is stale after this long (`DEFAULT_STALE_MS`).
+pub const STALE_MS: i64 = 30_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OwnerState {
+    None,
+    Live,
+    Stale,
+    Unknown,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerReport {
+    pub state: OwnerState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LockReport {
+    pub path: PathBuf,
+    /// `state`, `config` or `lifecycle`.
+    pub kind: &'static str,
+    pub exists: bool,
+    pub coordinator: CoordinatorState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload: Option<LockPayload>,
+    pub state: OwnerState,
+    pub reason: String,
+}
+
+/// Who owns a state dir, read without taking any lock.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnershipProbe {
+    pub owner: OwnerReport,
+    pub locks: Vec<LockReport>,
+}
+
+fn sha8(s: &str) -> String {
+    let d = Sha256::digest(s.as_bytes());
+    d.iter().take(4).map(|b| format!("{b:02x}")).collect()
+}
+
+/// OpenClaw's `resolveIdentityPathViaExistingAncestorSync`: realpath the deepest existing
+/// ancestor, then append the rest.
+pub(crate) fn identity_path(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut cur = path.to_path_buf();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(&cur) {
+            let mut out = real;
+            for part in rest.iter().rev() {
+                out.push(part);
+            }
+            return out;
+        }
+        match (cur.file_name().map(|n| n.to_os_string()), cur.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                cur = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// `/tmp/openclaw-state-locks-<uid>/gateway-lifecycle.<h8>.lock.sqlite`.
+pub(crate) fn lifecycle_coordinator(layout: &StateLayout) -> PathBuf {
+    // SAFETY: getuid never fails.
+    let uid = unsafe { libc::getuid() };
+    let canonical = identity_path(&layout.state_db());
+    PathBuf::from(format!("/tmp/openclaw-state-locks-{uid}")).join(format!(
+        "gateway-lifecycle.{}.lock.sqlite",
+        sha8(&canonical.to_string_lossy())
+    ))
+}
+
+/// `gateway.<h8>.lock`, h8 from the config path string OpenClaw would use.
+pub(crate) fn config_lock_name(layout: &StateLayout) -> String {
+    let config = layout
+        .config
+        .path
+        .clone()
+        .unwrap_or_else(|| layout.state_dir.join("openclaw.json"));
+    format!("gateway.{}.lock", sha8(&config.to_string_lossy()))
+}
+
+fn coordinator_of(lock: &Path) -> PathBuf {
+    let mut s = lock.as_os_str().to_owned();
+    s.push(".sqlite");
+    PathBuf::from(s)
+}
+
+fn age_ms(path: &Path, payload: Option<&LockPayload>, now_ms: i64) -> Option<i64> {
+    if let Some(created) = payload
+        .and_then(|p| p.created_at.as_deref())
+        .and_then(crate::units::parse_iso_ms)
+    {
+        return Some(now_ms - created);
+    }
+    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    let ms = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_millis() as i64;
+    Some(now_ms - ms)
+}
+
+fn judge_lock(path: &Path, kind: &'static str, now_ms: i64) -> LockReport {
+    let coordinator = inspect(&coordinator_of(path));
+    let text = std::fs::read_to_string(path).ok();
+    let exists = text.is_some();
+    let payload = text.as_deref().and_then(LockPayload::parse);
+    let (state, reason) = match (&coordinator, exists, &payload) {
+        (CoordinatorState::Held { pid }, _, _) => {
+            (OwnerState::Live, format!("coordinator held by pid {pid}"))
+        }
+        (CoordinatorState::HeldByUnknown, _, _) => (
+            OwnerState::Unknown,
+            "coordinator held by a process outside this PID namespace".to_string(),
+        ),
+        (_, false, _) => (OwnerState::None, "no lock file".to_string()),
+        (_, true, Some(p)) if p.pid.is_some_and(|pid| pid > 0) => {
+            let pid = p.pid.unwrap_or_default();
+            match judge(pid, p.start_time, p.role_or_gateway()) {
+                Liveness::Alive => (OwnerState::Live, format!("pid {pid} is alive")),
+                Liveness::Dead => (
+                    OwnerState::Stale,
+                    format!("pid {pid} is gone or is another process"),
+                ),
+                Liveness::Unknown => (
+                    OwnerState::Unknown,
+                    format!("pid {pid} cannot be inspected"),
+                ),
+            }
+        }
+        (_, true, p) => match age_ms(path, p.as_ref(), now_ms) {
+            Some(age) if age > STALE_MS => (
+                OwnerState::Stale,
+                format!("no owner pid and {}s old", age / 1000),
+            ),
+            _ => (
+                OwnerState::Live,
+                "no owner pid, but younger than 30s (being written?)".to_string(),
+            ),
+        },
+    };
+    LockReport {
+        path: path.to_path_buf(),
+        kind,
+        exists,
+        coordinator,
+        payload,
+        state,
+        reason,
+    }
+}
+
+/// Inspect every lock OpenClaw's maintenance would take, without taking any.
+pub fn probe(layout: &StateLayout) -> OwnershipProbe {
+    let now = crate::units::now_ms();
+    let lock_dir = layout.lock_dir();
+    let mut locks = Vec::new();
+    let lifecycle = lifecycle_coordinator(layout);
+    let lc = inspect(&lifecycle);
+    locks.push(LockReport {
+        exists: lc != CoordinatorState::Missing,
+        path: lifecycle,
+        kind: "lifecycle",
+        payload: None,
+        state: match lc {
+            CoordinatorState::Held { .. } => OwnerState::Live,
+            CoordinatorState::HeldByUnknown => OwnerState::Unknown,
+            _ => OwnerState::None,
+        },
+        reason: match lc {
+            CoordinatorState::Held { pid } => format!("held by pid {pid}"),
+            CoordinatorState::HeldByUnknown => {
+                "held by a process outside this PID namespace".into()
+            }
+            CoordinatorState::Free => "free".into(),
+            CoordinatorState::Missing => "not created yet".into(),
+        },
+        coordinator: lc,
+    });
+    locks.push(judge_lock(
+        &lock_dir.join("gateway.state.lock"),
+        "state",
+        now,
+    ));
+    let config_lock = config_lock_name(layout);
+    locks.push(judge_lock(&lock_dir.join(&config_lock), "config", now));
+    // Config locks of other config paths (an owner started with another --config).
+    if let Ok(rd) = std::fs::read_dir(&lock_dir) {
+        let mut others: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                n.starts_with("gateway.")
+                    && n.ends_with(".lock")
+                    && n != "gateway.state.lock"
+                    && n != config_lock
+            })
+            .collect();
+        others.sort();
+        for p in others {
+            locks.push(judge_lock(&p, "config", now));
+        }
+    }
+    let pick = |s: OwnerState| locks.iter().find(|l| l.state == s);
+    let owner = if let Some(l) = pick(OwnerState::Live)
+        .or_else(|| pick(OwnerState::Unknown))
+        .or_else(|| pick(OwnerState::Stale))
+    {
+        let pid = l
+            .payload
+            .as_ref()
+            .and_then(|p| p.pid)
+            .or(match l.coordinator {
+                CoordinatorState::Held { pid } => Some(pid as i64),
+                _ => None,
+            });
+        // The payload of the state lock names the owner even when only a coordinator is held.
+        let payload = l
+            .payload
+            .clone()
+            .or_else(|| locks.iter().find_map(|x| x.payload.clone()));
+        OwnerReport {
+            state: l.state,
+            role: payload.as_ref().map(|p| p.role_or_gateway().to_string()),
+            pid: pid.or_else(|| payload.as_ref().and_then(|p| p.pid)),
+            since: payload.and_then(|p| p.created_at),
+        }
+    } else {
+        OwnerReport {
+            state: OwnerState::None,
+            role: None,
+            pid: None,
+            since: None,
+        }
+    };
+    OwnershipProbe { owner, locks }
+}

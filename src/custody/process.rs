@@ -1,0 +1,99 @@
+//! Is a lock's owner alive? (`resolveGatewayOwnerStatus`)
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Liveness {
+    Alive,
+    Dead,
+    Unknown,
+}
+
+pub fn pid_alive(pid: i64) -> bool {
+    if pid <= 0 || pid > i32::MAX as i64 {
+        return false;
+    }
+    // SAFETY: signal 0 only checks for existence and permission.
+    let rc = unsafe { libc::kill(pid as i32, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot).
+pub fn start_time(pid: i64) -> Option<i64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may contain spaces and parentheses: split after the last ')'.
+    let after = &stat[stat.rfind(')')? + 2..];
+    after.split_whitespace().nth(19)?.parse().ok()
+}
+
+pub fn cmdline(pid: i64) -> Option<Vec<String>> {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    Some(
+        raw.split(|b| *b == 0)
+            .filter(|s| !s.is_empty())
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .collect(),
+    )
+}
+
+fn is_openclaw_argv(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        let base = a.rsplit('/').next().unwrap_or(a);
+        base == "openclaw" || base == "openclaw.mjs" || base.starts_with("openclaw-sessions")
+    })
+}
+
+/// The owner of a lock payload, judged as OpenClaw judges it: a dead pid or a changed start
+/// time is dead; without a start time the command line decides.
+pub fn judge(pid: i64, start: Option<i64>, role: &str) -> Liveness {
+    if !pid_alive(pid) {
+        return Liveness::Dead;
+    }
+    if let Some(recorded) = start {
+        if let Some(current) = start_time(pid) {
+            return if current == recorded {
+                Liveness::Alive
+            } else {
+                Liveness::Dead
+            };
+        }
+    }
+    match cmdline(pid) {
+        None => Liveness::Unknown,
+        Some(args) => {
+            let ok = match role {
+                "sqlite-maintenance" => {
+                    is_openclaw_argv(&args)
+                        && args
+                            .iter()
+                            .any(|a| a == "doctor" || a.starts_with("openclaw-sessions"))
+                }
+                "skill-workshop-apply" => {
+                    is_openclaw_argv(&args) && args.iter().any(|a| a == "skills")
+                }
+                "agent-embedded" => is_openclaw_argv(&args),
+                _ => is_openclaw_argv(&args) && args.iter().any(|a| a == "gateway"),
+            };
+            if ok {
+                Liveness::Alive
+            } else {
+                Liveness::Dead
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_process_is_alive_with_start_time() {
+        let me = std::process::id() as i64;
+        let st = start_time(me).expect("linux /proc");
+        assert_eq!(judge(me, Some(st), "sqlite-maintenance"), Liveness::Alive);
+        assert_eq!(
+            judge(me, Some(st + 1), "sqlite-maintenance"),
+            Liveness::Dead
+        );
+        assert_eq!(judge(i32::MAX as i64, None, "gateway"), Liveness::Dead);
+    }
+}

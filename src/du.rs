@@ -1,0 +1,140 @@
+//! Disk use per agent (`du`): database and sidecars, transcript bytes, archive files,
+//! cold archives and import leftovers, against `session.maintenance.maxDiskBytes`.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{Result, ResultExt};
+use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
+use crate::paths::{AgentPaths, MaintenanceConfig};
+use crate::store::AgentStore;
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileGroup {
+    pub files: u64,
+    pub bytes: u64,
+}
+
+impl FileGroup {
+    fn add(&mut self, bytes: u64) {
+        self.files += 1;
+        self.bytes += bytes;
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentDiskUse {
+    pub agent_id: String,
+    pub database: u64,
+    pub wal: u64,
+    pub shm: u64,
+    /// Serialized event bytes of every stored transcript (logical, not on disk).
+    pub transcript_bytes: u64,
+    pub transcript_events: u64,
+    pub legacy_transcripts: FileGroup,
+    pub deleted_archives: FileGroup,
+    pub reset_archives: FileGroup,
+    pub bak_archives: FileGroup,
+    pub cold_archives: FileGroup,
+    pub other_session_files: FileGroup,
+    pub import_archive: FileGroup,
+    /// Everything on disk that counts for this agent.
+    pub total: u64,
+    pub max_disk_bytes: Option<u64>,
+    pub high_water_bytes: Option<u64>,
+    pub over_budget: bool,
+    pub over_high_water: bool,
+}
+
+fn size(p: &Path) -> u64 {
+    std::fs::symlink_metadata(p).map(|m| m.len()).unwrap_or(0)
+}
+
+fn walk(dir: &Path, visit: &mut dyn FnMut(&Path, u64)) -> Result<()> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(crate::Error::io(dir, e)),
+    };
+    for ent in rd {
+        let ent = ent.at(dir)?;
+        let ft = ent.file_type().at(ent.path())?;
+        if ft.is_dir() {
+            walk(&ent.path(), visit)?;
+        } else if ft.is_file() {
+            visit(&ent.path(), ent.metadata().at(ent.path())?.len());
+        }
+    }
+    Ok(())
+}
+
+pub fn agent_disk_use(
+    paths: &AgentPaths,
+    store: &AgentStore,
+    maintenance: &MaintenanceConfig,
+) -> Result<AgentDiskUse> {
+    let mut du = AgentDiskUse {
+        agent_id: paths.id.to_string(),
+        ..Default::default()
+    };
+    du.database = size(&paths.db);
+    du.wal = size(&crate::store::sidecar_path(&paths.db, "-wal"));
+    du.shm = size(&crate::store::sidecar_path(&paths.db, "-shm"));
+    if let Some(db) = store.db() {
+        let (events, bytes): (i64, i64) = db
+            .conn()
+            .query_row(
+                "SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) FROM transcript_events",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .at(db.path())?;
+        du.transcript_events = events as u64;
+        du.transcript_bytes = bytes as u64;
+    }
+    let cold_dir = paths.sessions_dir.join("cold");
+    walk(&paths.sessions_dir, &mut |p, len| {
+        if p.starts_with(&cold_dir) {
+            du.cold_archives.add(len);
+            return;
+        }
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        match classify_session_file(name) {
+            SessionFile::Transcript { .. } => du.legacy_transcripts.add(len),
+            SessionFile::Archive {
+                reason: ArchiveReason::Deleted,
+                ..
+            } => du.deleted_archives.add(len),
+            SessionFile::Archive {
+                reason: ArchiveReason::Reset,
+                ..
+            } => du.reset_archives.add(len),
+            SessionFile::Archive {
+                reason: ArchiveReason::Bak,
+                ..
+            } => du.bak_archives.add(len),
+            _ => du.other_session_files.add(len),
+        }
+    })?;
+    walk(&paths.import_archive_dir, &mut |_, len| {
+        du.import_archive.add(len)
+    })?;
+    du.total = du.database
+        + du.wal
+        + du.shm
+        + du.legacy_transcripts.bytes
+        + du.deleted_archives.bytes
+        + du.reset_archives.bytes
+        + du.bak_archives.bytes
+        + du.cold_archives.bytes
+        + du.other_session_files.bytes
+        + du.import_archive.bytes;
+    du.max_disk_bytes = maintenance.max_disk_bytes();
+    du.high_water_bytes = maintenance.high_water_bytes();
+    du.over_budget = du.max_disk_bytes.is_some_and(|m| du.total > m);
+    du.over_high_water = du.high_water_bytes.is_some_and(|h| du.total > h);
+    Ok(du)
+}

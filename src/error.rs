@@ -1,0 +1,206 @@
+//! Typed errors of the library core. The binary maps each to an exit code and a JSON
+//! error code in one place (`cli::exit`).
+
+use std::path::{Path, PathBuf};
+
+/// Stable machine-readable error codes (SPEC §7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    Io,
+    Sqlite,
+    Internal,
+    Usage,
+    ConfirmationRequired,
+    Findings,
+    Partial,
+    NotFound,
+    Conflict,
+    LockedSession,
+    TargetExists,
+    UnsafePath,
+    UnsupportedSchema,
+    BadInput,
+    OwnerUnavailable,
+    GatewayStateOwnerRequired,
+    Interrupted,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Io => "IO",
+            ErrorCode::Sqlite => "SQLITE",
+            ErrorCode::Internal => "INTERNAL",
+            ErrorCode::Usage => "USAGE",
+            ErrorCode::ConfirmationRequired => "CONFIRMATION_REQUIRED",
+            ErrorCode::Findings => "FINDINGS",
+            ErrorCode::Partial => "PARTIAL",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::Conflict => "CONFLICT",
+            ErrorCode::LockedSession => "LOCKED_SESSION",
+            ErrorCode::TargetExists => "TARGET_EXISTS",
+            ErrorCode::UnsafePath => "UNSAFE_PATH",
+            ErrorCode::UnsupportedSchema => "UNSUPPORTED_SCHEMA",
+            ErrorCode::BadInput => "BAD_INPUT",
+            ErrorCode::OwnerUnavailable => "OWNER_UNAVAILABLE",
+            ErrorCode::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
+            ErrorCode::Interrupted => "INTERRUPTED",
+        }
+    }
+
+    /// Process exit code of SPEC §7.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorCode::Io | ErrorCode::Sqlite | ErrorCode::Internal => 1,
+            ErrorCode::Usage | ErrorCode::ConfirmationRequired => 2,
+            ErrorCode::Findings | ErrorCode::Partial => 3,
+            ErrorCode::NotFound => 4,
+            ErrorCode::Conflict
+            | ErrorCode::LockedSession
+            | ErrorCode::TargetExists
+            | ErrorCode::UnsafePath => 5,
+            ErrorCode::UnsupportedSchema | ErrorCode::BadInput => 6,
+            ErrorCode::OwnerUnavailable | ErrorCode::GatewayStateOwnerRequired => 75,
+            ErrorCode::Interrupted => 130,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{message}")]
+    Usage {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("{message}")]
+    NotFound {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("{message}")]
+    Conflict {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("{message}")]
+    UnsafePath {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("{message}")]
+    UnsupportedSchema {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("{message}")]
+    BadInput {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Sqlite {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("{0}")]
+    Internal(String),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::Usage { .. } => ErrorCode::Usage,
+            Error::NotFound { .. } => ErrorCode::NotFound,
+            Error::Conflict { .. } => ErrorCode::Conflict,
+            Error::UnsafePath { .. } => ErrorCode::UnsafePath,
+            Error::UnsupportedSchema { .. } => ErrorCode::UnsupportedSchema,
+            Error::BadInput { .. } => ErrorCode::BadInput,
+            Error::Io { .. } => ErrorCode::Io,
+            Error::Sqlite { .. } => ErrorCode::Sqlite,
+            Error::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    pub fn hint(&self) -> Option<&str> {
+        match self {
+            Error::Usage { hint, .. }
+            | Error::NotFound { hint, .. }
+            | Error::Conflict { hint, .. }
+            | Error::UnsafePath { hint, .. }
+            | Error::UnsupportedSchema { hint, .. }
+            | Error::BadInput { hint, .. } => hint.as_deref(),
+            Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
+            Error::Sqlite { .. } => Some("run `openclaw-sessions doctor` to check the database"),
+            Error::Internal(_) => Some("this is a bug in openclaw-sessions; please report it"),
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
+        Error::NotFound {
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+
+    pub fn bad_input(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
+        Error::BadInput {
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::Usage {
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn unsafe_path(message: impl Into<String>) -> Self {
+        Error::UnsafePath {
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+
+    pub fn sqlite(path: impl AsRef<Path>, source: rusqlite::Error) -> Self {
+        Error::Sqlite {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Attach a path to I/O and SQLite results.
+pub trait ResultExt<T> {
+    fn at(self, path: impl AsRef<Path>) -> Result<T>;
+}
+
+impl<T> ResultExt<T> for std::result::Result<T, std::io::Error> {
+    fn at(self, path: impl AsRef<Path>) -> Result<T> {
+        self.map_err(|e| Error::io(path, e))
+    }
+}
+
+impl<T> ResultExt<T> for std::result::Result<T, rusqlite::Error> {
+    fn at(self, path: impl AsRef<Path>) -> Result<T> {
+        self.map_err(|e| Error::sqlite(path, e))
+    }
+}

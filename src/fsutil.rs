@@ -1,0 +1,77 @@
+//! File creation the way this tool promises it: 0600 files, 0700 directories, never
+//! overwrite, publish complete files only.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result, ResultExt};
+
+/// Create a new private file; an existing file is `TARGET_EXISTS`.
+pub fn create_new_private(path: &Path) -> Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                target_exists(path)
+            } else {
+                Error::io(path, e)
+            }
+        })
+}
+
+pub fn target_exists(path: &Path) -> Error {
+    Error::Conflict {
+        message: format!(
+            "{} already exists; this tool never overwrites a file",
+            path.display()
+        ),
+        hint: Some("choose another path or remove the file first".into()),
+    }
+}
+
+/// Write a file completely under a temporary name beside `target`, fsync it, then
+/// publish it by hard link (which fails rather than replace an existing file).
+pub fn write_new_file(
+    target: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    if target.symlink_metadata().is_ok() {
+        return Err(target_exists(target));
+    }
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp: PathBuf = dir.join(format!(".{name}.{}.tmp", uuid::Uuid::new_v4().simple()));
+    let result = (|| {
+        let file = create_new_private(&tmp)?;
+        let mut w = std::io::BufWriter::new(file);
+        fill(&mut w)?;
+        let file = w
+            .into_inner()
+            .map_err(|e| Error::io(&tmp, e.into_error()))?;
+        file.sync_all().at(&tmp)?;
+        std::fs::hard_link(&tmp, target).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                target_exists(target)
+            } else {
+                Error::io(target, e)
+            }
+        })?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    result
+}

@@ -1,0 +1,18 @@
+//! `openclaw-sessions`: the library core of the offline operator and doctor tool for
+//! OpenClaw session stores. It never prints, prompts or exits: it returns typed errors and
+//! reports progress through [`progress::Progress`]. The binary (`src/cli`) does the talking.
+
+pub mod custody;
+pub mod du;
+pub mod error;
+pub mod fsutil;
+pub mod legacy;
+pub mod marker;
+pub mod paths;
+pub mod progress;
+pub mod status;
+pub mod store;
+pub mod transcript;
+pub mod units;
+
+pub use error::{Error, ErrorCode, Result};

@@ -1,0 +1,302 @@
+use std::path::{Path, PathBuf};
+
+use super::{
+    config::Config, resolve_home, resolve_state_dir, sqlite_target_for_selector, AgentId,
+    Environment, StateDirChoice,
+};
+use crate::error::{Error, Result};
+
+/// Where one agent keeps its things.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentPaths {
+    pub id: AgentId,
+    /// `<state>/agents/<id>`
+    pub dir: PathBuf,
+    /// The agent database (or the `--store` file).
+    pub db: PathBuf,
+    /// `<state>/agents/<id>/sessions` (legacy store, archive files).
+    pub sessions_dir: PathBuf,
+    /// The legacy index `sessions.json`, when this agent may have one.
+    pub legacy_index: Option<PathBuf>,
+    pub import_archive_dir: PathBuf,
+}
+
+/// The resolved state dir, config and agents: everything derived from SPEC §2.
+#[derive(Debug, Clone)]
+pub struct StateLayout {
+    pub home: Option<PathBuf>,
+    pub state_dir: PathBuf,
+    pub state_dir_choice: StateDirChoice,
+    pub config: Config,
+    /// `--store FILE`: one database named directly.
+    pub store_override: Option<PathBuf>,
+}
+
+/// What the user asked for on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct DiscoverOptions {
+    pub state_dir: Option<PathBuf>,
+    pub profile: Option<String>,
+    pub config: Option<PathBuf>,
+    pub store: Option<PathBuf>,
+}
+
+impl StateLayout {
+    pub fn discover(opts: &DiscoverOptions, env: &Environment) -> Result<Self> {
+        let (state_dir, state_dir_choice) =
+            resolve_state_dir(opts.state_dir.as_deref(), opts.profile.as_deref(), env)?;
+        let home = resolve_home(env).ok();
+        let explicit_config = opts
+            .config
+            .clone()
+            .or_else(|| env.config_path.as_ref().map(|p| expand(p, home.as_deref())));
+        let config = match explicit_config {
+            Some(path) => {
+                if !path.exists() {
+                    return Err(Error::not_found(
+                        format!("config file {} does not exist", path.display()),
+                        Some("check --config or OPENCLAW_CONFIG_PATH".to_string()),
+                    ));
+                }
+                Config::load(&path)?
+            }
+            None => {
+                let found = ["openclaw.json", "clawdbot.json"]
+                    .iter()
+                    .map(|n| state_dir.join(n))
+                    .find(|p| p.is_file());
+                match found {
+                    Some(path) => Config::load(&path)?,
+                    None => Config::default(),
+                }
+            }
+        };
+        let store_override = opts
+            .store
+            .as_ref()
+            .map(|p| expand(&p.to_string_lossy(), home.as_deref()));
+        Ok(StateLayout {
+            home,
+            state_dir,
+            state_dir_choice,
+            config,
+            store_override,
+        })
+    }
+
+    /// Fail with NOT_FOUND unless the state dir exists (or `--store` names a file).
+    pub fn require_exists(&self) -> Result<()> {
+        if let Some(store) = &self.store_override {
+            if !store.exists() {
+                return Err(Error::not_found(
+                    format!("store {} does not exist", store.display()),
+                    Some("check the --store path".to_string()),
+                ));
+            }
+            return Ok(());
+        }
+        if !self.state_dir.is_dir() {
+            return Err(Error::not_found(
+                format!(
+                    "OpenClaw state dir {} does not exist",
+                    self.state_dir.display()
+                ),
+                Some("pass --state-dir DIR, --profile NAME or set OPENCLAW_STATE_DIR".to_string()),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn state_db(&self) -> PathBuf {
+        self.state_dir.join("state").join("openclaw.sqlite")
+    }
+
+    /// `<state>/tmp/openclaw-<uid>`: OpenClaw's lock files and their coordinators.
+    pub fn lock_dir(&self) -> PathBuf {
+        // SAFETY: getuid never fails.
+        let uid = unsafe { libc::getuid() };
+        self.state_dir.join("tmp").join(format!("openclaw-{uid}"))
+    }
+
+    pub fn migration_runs_dir(&self) -> PathBuf {
+        self.state_dir.join("session-sqlite-migration-runs")
+    }
+
+    /// Agents: the config's `agents.entries` in config order (OpenClaw's listing order),
+    /// then agent directories not in the config, sorted. Names that are not valid agent ids
+    /// are returned separately, never as paths.
+    pub fn known_agents(&self) -> (Vec<AgentId>, Vec<String>) {
+        let mut ids: Vec<AgentId> = Vec::new();
+        let mut rejected = Vec::new();
+        for name in self.config.agent_entries() {
+            match AgentId::parse(&name) {
+                Ok(id) if !ids.contains(&id) => ids.push(id),
+                Ok(_) => {}
+                Err(_) => rejected.push(name),
+            }
+        }
+        let mut from_dirs = Vec::new();
+        if let Ok(rd) = std::fs::read_dir(self.state_dir.join("agents")) {
+            for ent in rd.flatten() {
+                if !ent.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                    continue;
+                }
+                let name = ent.file_name().to_string_lossy().into_owned();
+                match AgentId::parse(&name) {
+                    Ok(id) if id.as_str() == name => {
+                        if !ids.contains(&id) {
+                            from_dirs.push(id)
+                        }
+                    }
+                    _ => rejected.push(name),
+                }
+            }
+        }
+        from_dirs.sort();
+        ids.extend(from_dirs);
+        (ids, rejected)
+    }
+
+    pub fn default_agent(&self) -> AgentId {
+        self.config
+            .default_agent()
+            .and_then(|a| AgentId::parse(&a).ok())
+            .unwrap_or_else(AgentId::main)
+    }
+
+    fn selector_path(&self, id: &AgentId) -> Option<PathBuf> {
+        let raw = self.config.session_store()?;
+        let substituted = raw.replace("{agentId}", id.as_str());
+        let p = expand(&substituted, self.home.as_deref());
+        Some(if p.is_absolute() {
+            p
+        } else {
+            self.state_dir.join(p)
+        })
+    }
+
+    /// Paths of one agent, its database resolved through `session.store` if set.
+    pub fn agent(&self, id: &AgentId) -> AgentPaths {
+        let dir = self.state_dir.join("agents").join(id.as_str());
+        let sessions_dir = dir.join("sessions");
+        let default_db = dir.join("agent").join("openclaw-agent.sqlite");
+        let (db, legacy_index) = match self.selector_path(id) {
+            None => (default_db, Some(sessions_dir.join("sessions.json"))),
+            Some(selector) => {
+                let target = sqlite_target_for_selector(&selector);
+                let legacy =
+                    (!selector.to_string_lossy().ends_with(".sqlite")).then(|| selector.clone());
+                let db = if target.custom {
+                    custom_partition(&target.path, id, &self.default_agent())
+                } else {
+                    target.path
+                };
+                (db, legacy)
+            }
+        };
+        AgentPaths {
+            id: id.clone(),
+            import_archive_dir: dir.join("session-sqlite-import-archive"),
+            dir,
+            db,
+            sessions_dir,
+            legacy_index,
+        }
+    }
+
+    /// The agents a command works on: `--agent` (repeatable), `--all-agents`, else the
+    /// default agent. With `--store`, one synthetic agent for that file.
+    pub fn select_agents(&self, requested: &[String], all: bool) -> Result<Vec<AgentPaths>> {
+        if let Some(store) = &self.store_override {
+            let id = match requested.first() {
+                Some(a) => AgentId::parse(a)?,
+                None => crate::store::read_owner(store)
+                    .and_then(|o| AgentId::parse(&o).ok())
+                    .unwrap_or_else(AgentId::main),
+            };
+            let mut paths = self.agent(&id);
+            if store.to_string_lossy().ends_with(".json") {
+                paths.db = sqlite_target_for_selector(store).path;
+                paths.sessions_dir = store.parent().map(Path::to_path_buf).unwrap_or_default();
+                paths.legacy_index = Some(store.clone());
+            } else {
+                paths.db = store.clone();
+                paths.legacy_index = None;
+            }
+            return Ok(vec![paths]);
+        }
+        self.require_exists()?;
+        let (known, _) = self.known_agents();
+        if all {
+            return Ok(known.iter().map(|id| self.agent(id)).collect());
+        }
+        let ids: Vec<AgentId> = if requested.is_empty() {
+            vec![self.default_agent()]
+        } else {
+            requested
+                .iter()
+                .map(|a| AgentId::parse(a))
+                .collect::<Result<_>>()?
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            if !known.contains(&id) {
+                let list = known
+                    .iter()
+                    .map(AgentId::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(Error::not_found(
+                    format!("unknown agent {id} in {}", self.state_dir.display()),
+                    Some(if list.is_empty() {
+                        "this state dir has no agents".to_string()
+                    } else {
+                        format!("known agents: {list}")
+                    }),
+                ));
+            }
+            if !out.iter().any(|p: &AgentPaths| p.id == id) {
+                out.push(self.agent(&id));
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn expand(raw: &str, home: Option<&Path>) -> PathBuf {
+    match (raw.trim().strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            home.join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(raw.trim()),
+    }
+}
+
+/// A custom selector may hold one database shared by owners: the unsuffixed file when it
+/// belongs to this agent (or to nobody yet and this is the default agent), else the
+/// agent's `<base>.<id>[.<n>].sqlite` partition whose `schema_meta` names it.
+fn custom_partition(unsuffixed: &Path, id: &AgentId, default: &AgentId) -> PathBuf {
+    let owner = crate::store::read_owner(unsuffixed);
+    if owner.as_deref() == Some(id.as_str())
+        || (owner.is_none() && !unsuffixed.exists() && id == default)
+    {
+        return unsuffixed.to_path_buf();
+    }
+    let dir = unsuffixed
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let base = unsuffixed
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("openclaw-agent");
+    let first = dir.join(format!("{base}.{id}.sqlite"));
+    for n in 2..64 {
+        let candidate = dir.join(format!("{base}.{id}.{n}.sqlite"));
+        if crate::store::read_owner(&candidate).as_deref() == Some(id.as_str()) {
+            return candidate;
+        }
+    }
+    first
+}

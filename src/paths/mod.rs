@@ -1,0 +1,14 @@
+//! Finding OpenClaw's state dir, config, agents and their stores (SPEC §2).
+
+mod agent_id;
+mod config;
+mod layout;
+mod selector;
+mod state_dir;
+
+pub use agent_id::AgentId;
+pub(crate) use config::parse_json5_document;
+pub use config::{Config, MaintenanceConfig};
+pub use layout::{AgentPaths, DiscoverOptions, StateLayout};
+pub use selector::{sqlite_target_for_selector, SelectorTarget};
+pub use state_dir::{resolve_home, resolve_state_dir, Environment, StateDirChoice};

@@ -1,0 +1,17 @@
+//! Agent databases: opening without disturbing, the schema gate, session rows.
+
+mod agent_store;
+mod entry;
+mod kind;
+mod open;
+mod schema;
+
+pub use agent_store::{
+    AgentStore, ArchiveRow, ListedSession, SessionLookup, StoreKind, TranscriptStats, WindowRow,
+};
+pub use entry::SessionEntry;
+pub use kind::SessionKind;
+pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
+pub use schema::{
+    read_owner, DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
+};

@@ -1,0 +1,154 @@
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::error::{Error, Result, ResultExt};
+
+/// How a database was opened for reading (SPEC §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpenMode {
+    /// No `-wal`/`-journal` beside the file: nothing to replay, so the file is read as is
+    /// (`immutable=1`) and SQLite creates no sidecar.
+    Immutable,
+    /// A `-wal` exists: read through it with the shared-memory file opened read-only, so
+    /// neither `-wal` nor `-shm` is written or created.
+    ReadOnlyShm,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Fingerprint {
+    len: u64,
+    modified: Option<SystemTime>,
+    wal_exists: bool,
+}
+
+fn fingerprint(path: &Path) -> Option<Fingerprint> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Fingerprint {
+        len: meta.len(),
+        modified: meta.modified().ok(),
+        wal_exists: sidecar(path, "-wal").exists(),
+    })
+}
+
+pub fn sidecar(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// A read-only connection that never checkpoints and never creates a file.
+pub struct ReadOnlyDb {
+    conn: Connection,
+    path: PathBuf,
+    mode: OpenMode,
+    opened_as: Option<Fingerprint>,
+}
+
+impl std::fmt::Debug for ReadOnlyDb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadOnlyDb")
+            .field("path", &self.path)
+            .field("mode", &self.mode)
+            .finish()
+    }
+}
+
+fn uri_path(path: &Path) -> String {
+    // Percent-encode what a file: URI cannot carry literally.
+    let mut out = String::from("file:");
+    for b in path.to_string_lossy().bytes() {
+        match b {
+            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
+            _ => out.push(b as char),
+        }
+    }
+    out
+}
+
+impl ReadOnlyDb {
+    pub fn open(path: &Path) -> Result<Self> {
+        let meta = std::fs::metadata(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::not_found(format!("database {} does not exist", path.display()), None)
+            } else {
+                Error::io(path, e)
+            }
+        })?;
+        if !meta.is_file() {
+            return Err(Error::bad_input(
+                format!("{} is not a file", path.display()),
+                None,
+            ));
+        }
+        let has_wal = sidecar(path, "-wal").exists();
+        let has_journal = sidecar(path, "-journal").exists();
+        let mode = if has_wal || has_journal {
+            OpenMode::ReadOnlyShm
+        } else {
+            OpenMode::Immutable
+        };
+        let params = match mode {
+            OpenMode::Immutable => "?mode=ro&immutable=1",
+            OpenMode::ReadOnlyShm => "?mode=ro&readonly_shm=1",
+        };
+        let uri = format!("{}{params}", uri_path(path));
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&uri, flags).at(path)?;
+        conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+            true,
+        )
+        .at(path)?;
+        conn.busy_timeout(Duration::from_millis(5000)).at(path)?;
+        conn.execute_batch("PRAGMA query_only = ON; PRAGMA trusted_schema = OFF;")
+            .at(path)?;
+        // Fail early, with the path, on a file that is not a database.
+        conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+                Error::bad_input(
+                    format!("{} is not an SQLite database", path.display()),
+                    None,
+                )
+            }
+            other => Error::sqlite(path, other),
+        })?;
+        let opened_as = (mode == OpenMode::Immutable)
+            .then(|| fingerprint(path))
+            .flatten();
+        Ok(ReadOnlyDb {
+            conn,
+            path: path.to_path_buf(),
+            mode,
+            opened_as,
+        })
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn mode(&self) -> OpenMode {
+        self.mode
+    }
+
+    /// An immutable read is only valid if no writer appeared meanwhile: a writer in WAL
+    /// mode creates `-wal` before it writes, and a checkpoint changes the main file.
+    pub fn still_consistent(&self) -> bool {
+        match &self.opened_as {
+            None => true,
+            Some(before) => fingerprint(&self.path).as_ref() == Some(before),
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The active branch of a transcript: the tree path from the root to the current leaf
+//! (what OpenClaw materialises in `session_transcript_active_events`).
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use rusqlite::OptionalExtension;
+use serde::Deserialize;
+
+use super::TranscriptSource;
+use crate::error::{Result, ResultExt};
+use crate::store::AgentStore;
+
+/// One event on the active branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActiveEvent {
+    pub seq: i64,
+    pub event_id: Option<String>,
+    /// Position among the branch's events that carry a `message` (0-based).
+    pub message_position: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct EventShape<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    id: Option<String>,
+    #[serde(rename = "parentId")]
+    parent_id: Option<String>,
+    #[serde(rename = "targetId")]
+    target_id: Option<String>,
+    message: Option<serde::de::IgnoredAny>,
+}
+
+/// Read the materialised projection when it is current, else derive the branch from the
+/// events (legacy files, stale projections).
+pub fn active_path(store: &AgentStore, source: &TranscriptSource) -> Result<Vec<ActiveEvent>> {
+    if let Some(rows) = projection(store, source)? {
+        return Ok(rows);
+    }
+    derive(store, source)
+}
+
+fn projection(store: &AgentStore, source: &TranscriptSource) -> Result<Option<Vec<ActiveEvent>>> {
+    let (Some(db), TranscriptSource::Sqlite { session_id, .. }) = (store.db(), source) else {
+        return Ok(None);
+    };
+    let conn = db.conn();
+    let state: Option<(i64, i64)> = conn
+        .query_row(
+            "SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?1",
+            [session_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .at(db.path())?;
+    let max_seq: i64 = conn
+        .query_row(
+            "SELECT coalesce(max(seq), -1) FROM transcript_events WHERE session_id = ?1",
+            [session_id],
+            |r| r.get(0),
+        )
+        .at(db.path())?;
+    let pending: bool = conn
+        .query_row(
+            "SELECT EXISTS(SELECT 1 FROM session_transcript_active_events WHERE session_id = ?1 AND context_eligible IS NULL)",
+            [session_id],
+            |r| r.get(0),
+        )
+        .at(db.path())?;
+    match state {
+        Some((indexed, 0)) if indexed == max_seq && !pending => {}
+        _ => return Ok(None),
+    }
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT a.event_seq, i.event_id, a.message_position FROM session_transcript_active_events a \
+             LEFT JOIN transcript_event_identities i ON i.session_id = a.session_id AND i.seq = a.event_seq \
+             WHERE a.session_id = ?1 ORDER BY a.active_position",
+        )
+        .at(db.path())?;
+    let rows = stmt
+        .query_map([session_id], |r| {
+            Ok(ActiveEvent {
+                seq: r.get(0)?,
+                event_id: r.get(1)?,
+                message_position: r.get(2)?,
+            })
+        })
+        .at(db.path())?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .at(db.path())?;
+    Ok(Some(rows))
+}
+
+/// Walk `parentId` links back from the leaf: the last event with an id, or the target of
+/// a trailing `leaf` record.
+pub fn derive(store: &AgentStore, source: &TranscriptSource) -> Result<Vec<ActiveEvent>> {
+    struct Node {
+        seq: i64,
+        parent: Option<String>,
+        has_message: bool,
+    }
+    let mut nodes: HashMap<String, Node> = HashMap::new();
+    let mut leaf: Option<String> = None;
+    source.for_each(store, 0, &mut |ev| {
+        let Ok(shape) = serde_json::from_str::<EventShape>(&ev.json) else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        if shape.kind.as_deref() == Some("session") {
+            return Ok(ControlFlow::Continue(()));
+        }
+        if shape.kind.as_deref() == Some("leaf") {
+            if let Some(t) = shape.target_id {
+                leaf = Some(t);
+            }
+            return Ok(ControlFlow::Continue(()));
+        }
+        if let Some(id) = shape.id {
+            leaf = Some(id.clone());
+            nodes.insert(
+                id,
+                Node {
+                    seq: ev.seq,
+                    parent: shape.parent_id,
+                    has_message: shape.message.is_some(),
+                },
+            );
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    let mut path = Vec::new();
+    let mut cur = leaf;
+    let mut guard = nodes.len() + 1;
+    while let Some(id) = cur {
+        let Some(node) = nodes.get(&id) else { break };
+        path.push((id.clone(), node.seq, node.has_message));
+        cur = node.parent.clone();
+        guard -= 1;
+        if guard == 0 {
+            break; // a parent cycle: stop rather than loop
+        }
+    }
+    path.reverse();
+    let mut position = 0;
+    Ok(path
+        .into_iter()
+        .map(|(id, seq, has_message)| {
+            let message_position = has_message.then(|| {
+                position += 1;
+                position - 1
+            });
+            ActiveEvent {
+                seq,
+                event_id: Some(id),
+                message_position,
+            }
+        })
+        .collect())
+}

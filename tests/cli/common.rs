@@ -1,0 +1,133 @@
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use sha2::{Digest, Sha256};
+use tempfile::TempDir;
+
+pub const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/openclaw-2026.9.6"
+);
+
+/// A private copy of one of the fixture stores (`legacy`, `imported`, `live`).
+pub struct Store {
+    pub dir: TempDir,
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for ent in std::fs::read_dir(from).unwrap() {
+        let ent = ent.unwrap();
+        let dest = to.join(ent.file_name());
+        if ent.file_type().unwrap().is_dir() {
+            copy_dir(&ent.path(), &dest);
+        } else {
+            std::fs::copy(ent.path(), &dest).unwrap();
+            let mut perms = std::fs::metadata(&dest).unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(&dest, perms).unwrap();
+        }
+    }
+}
+
+impl Store {
+    pub fn copy(which: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(
+            &Path::new(FIXTURES).join(which).join(".openclaw"),
+            &dir.path().join(".openclaw"),
+        );
+        Store { dir }
+    }
+
+    pub fn state(&self) -> PathBuf {
+        self.dir.path().join(".openclaw")
+    }
+
+    pub fn agent_db(&self, agent: &str) -> PathBuf {
+        self.state()
+            .join("agents")
+            .join(agent)
+            .join("agent")
+            .join("openclaw-agent.sqlite")
+    }
+
+    /// The binary with a clean environment, pointed at this store.
+    pub fn cmd(&self) -> Command {
+        let mut c = bin();
+        c.env("HOME", self.dir.path())
+            .arg("--state-dir")
+            .arg(self.state());
+        c
+    }
+
+    /// A read-write connection for building faults (tests only).
+    pub fn writable(&self, agent: &str) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.agent_db(agent)).unwrap()
+    }
+}
+
+/// The binary with no OpenClaw environment leaking in.
+pub fn bin() -> Command {
+    let mut c = Command::cargo_bin("openclaw-sessions").unwrap();
+    for k in [
+        "OPENCLAW_HOME",
+        "OPENCLAW_STATE_DIR",
+        "OPENCLAW_PROFILE",
+        "OPENCLAW_CONFIG_PATH",
+    ] {
+        c.env_remove(k);
+    }
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// sha256 of every file under `dir` (sidecars included).
+pub fn checksums(dir: &Path) -> BTreeMap<PathBuf, String> {
+    fn walk(dir: &Path, out: &mut BTreeMap<PathBuf, String>) {
+        for ent in std::fs::read_dir(dir).unwrap() {
+            let ent = ent.unwrap();
+            if ent.file_type().unwrap().is_dir() {
+                walk(&ent.path(), out);
+            } else {
+                let bytes = std::fs::read(ent.path()).unwrap();
+                out.insert(ent.path(), format!("{:x}", Sha256::digest(&bytes)));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, &mut out);
+    out
+}
+
+pub fn json(output: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}):\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// Filters for insta snapshots: temp paths and times.
+pub fn settings(store: &Store) -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.add_filter(&regex_escape(&store.dir.path().to_string_lossy()), "[TMP]");
+    s.add_filter(r"\b\d+[smhd] ago +", "[AGE] ago ");
+    s.set_snapshot_path("snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+fn regex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

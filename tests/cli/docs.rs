@@ -1,0 +1,73 @@
+//! The committed completions and man pages are what the tool generates now. Regenerate with
+//! `UPDATE_DOCS=1 cargo test --test cli docs`.
+
+use std::path::Path;
+
+use crate::common::bin;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn check_or_update(path: &Path, fresh: &[u8]) {
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, fresh).unwrap();
+        return;
+    }
+    let committed = std::fs::read(path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "{} is out of date: run UPDATE_DOCS=1 cargo test --test cli docs",
+        path.display()
+    );
+}
+
+#[test]
+fn completions_are_current() {
+    for (shell, file) in [
+        ("bash", "openclaw-sessions.bash"),
+        ("zsh", "_openclaw-sessions"),
+        ("fish", "openclaw-sessions.fish"),
+        ("powershell", "_openclaw-sessions.ps1"),
+        ("elvish", "openclaw-sessions.elv"),
+    ] {
+        let out = bin().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success());
+        check_or_update(&Path::new(ROOT).join("completions").join(file), &out.stdout);
+    }
+}
+
+#[test]
+fn man_pages_are_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["man", "--out-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let committed_dir = Path::new(ROOT).join("man");
+    let mut fresh: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    fresh.sort();
+    assert!(fresh.contains(&"openclaw-sessions.1".to_string()));
+    assert!(fresh.contains(&"openclaw-sessions-transcript-delta.1".to_string()));
+    for name in &fresh {
+        check_or_update(
+            &committed_dir.join(name),
+            &std::fs::read(dir.path().join(name)).unwrap(),
+        );
+    }
+    if std::env::var_os("UPDATE_DOCS").is_none() {
+        let mut committed: Vec<String> = std::fs::read_dir(&committed_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        committed.sort();
+        assert_eq!(
+            committed, fresh,
+            "man/ holds pages of commands that no longer exist"
+        );
+    }
+}

@@ -1,0 +1,343 @@
+//! `status`, `list`, `show`, `du`, `marker` on the real fixture stores.
+
+use serde_json::Value;
+
+use crate::common::{bin, json, settings, Store, FIXTURES};
+
+#[test]
+fn list_json_equals_openclaw_sessions_listing() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args(["list", "--all-agents", "--json", "--limit", "all"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let ours = json(&out);
+    assert_eq!(ours["schemaVersion"], 1);
+    assert_eq!(ours["command"], "list");
+    assert_eq!(ours["ok"], true);
+    let reference: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{FIXTURES}/report/sessions-all-agents.json")).unwrap(),
+    )
+    .unwrap();
+    let ours: Vec<(String, String, i64)> = ours["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["sessionKey"].as_str().unwrap().into(),
+                r["sessionId"].as_str().unwrap().into(),
+                r["updatedAt"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let theirs: Vec<(String, String, i64)> = reference["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["key"].as_str().unwrap().into(),
+                r["sessionId"].as_str().unwrap().into(),
+                r["updatedAt"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(ours.len(), 47);
+    assert_eq!(
+        ours, theirs,
+        "same rows in the same order as `openclaw sessions --all-agents --json`"
+    );
+}
+
+#[test]
+fn list_json_carries_full_entries_and_flags() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args(["list", "--agent", "main", "--json", "--limit", "all"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    let rows = doc["data"].as_array().unwrap();
+    let db = store.writable("main");
+    for row in rows {
+        let key = row["sessionKey"].as_str().unwrap();
+        let stored: String = db
+            .query_row(
+                "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
+                [key],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            serde_json::to_string(&row["entry"]).unwrap(),
+            stored,
+            "entry of {key} is the stored entry_json"
+        );
+        let (events, bytes): (i64, i64) = db
+            .query_row(
+                "SELECT count(*), coalesce(sum(event_utf8_bytes),0) FROM transcript_events WHERE session_id = ?1",
+                [row["sessionId"].as_str().unwrap()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(row["transcript"]["events"], events);
+        assert_eq!(row["transcript"]["bytes"], bytes);
+    }
+    let flagged = |k: &str, f: &str| {
+        rows.iter().find(|r| r["sessionKey"] == k).unwrap()[f]
+            .as_bool()
+            .unwrap()
+    };
+    assert!(flagged("agent:main:scratch-2", "archived"));
+    assert!(flagged("agent:main:pinned-notes", "pinned"));
+    assert!(flagged("agent:main:scratch-1", "locked"));
+}
+
+fn keys(store: &Store, args: &[&str]) -> Vec<String> {
+    let out = store
+        .cmd()
+        .args(["list", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn list_filters_and_sorts() {
+    let store = Store::copy("live");
+    assert_eq!(keys(&store, &["--agent", "main"]).len(), 16);
+    let archived = keys(&store, &["--agent", "main", "--archived"]);
+    assert_eq!(archived.len(), 3, "{archived:?}");
+    assert_eq!(
+        keys(&store, &["--agent", "main", "--no-archived"]).len(),
+        13
+    );
+    assert_eq!(keys(&store, &["--all-agents", "--kind", "cron"]).len(), 3);
+    assert_eq!(
+        keys(&store, &["--all-agents", "--kind", "acp", "--kind", "hook"]).len(),
+        6
+    );
+    assert_eq!(
+        keys(&store, &["--all-agents", "--match", "PINNED"]).len(),
+        3
+    );
+    assert_eq!(keys(&store, &["--all-agents", "--limit", "5"]).len(), 5);
+    // The SDK phase touched a few rows at generation time; everything else is older.
+    let recent = keys(&store, &["--all-agents", "--updated-after", "2026-11-01"]);
+    let old = keys(&store, &["--all-agents", "--updated-before", "2026-11-01"]);
+    assert_eq!(recent.len() + old.len(), 47);
+    assert!(recent.contains(&"agent:main:sdk-made-0".to_string()));
+    let by_events = store
+        .cmd()
+        .args([
+            "list",
+            "--all-agents",
+            "--json",
+            "--sort",
+            "events",
+            "--limit",
+            "all",
+        ])
+        .output()
+        .unwrap();
+    let counts: Vec<u64> = json(&by_events)["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["transcript"]["events"].as_u64().unwrap())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+    let active = store
+        .cmd()
+        .args(["list", "--all-agents", "--json", "--active", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&active)["data"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn legacy_store_is_listed_from_sessions_json() {
+    let store = Store::copy("legacy");
+    let k = keys(&store, &["--all-agents", "--limit", "all"]);
+    assert_eq!(k.len(), 42);
+    let out = store.cmd().args(["status", "--json"]).output().unwrap();
+    let doc = json(&out);
+    for agent in doc["data"]["agents"].as_array().unwrap() {
+        assert_eq!(agent["store"], "legacy");
+        assert!(agent["legacyPending"].is_string());
+    }
+}
+
+#[test]
+fn show_resolves_keys_and_session_ids() {
+    let store = Store::copy("live");
+    let by_key = json(
+        &store
+            .cmd()
+            .args([
+                "show",
+                "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9",
+                "--json",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let data = &by_key["data"];
+    assert_eq!(data["agentId"], "main");
+    assert_eq!(data["matchedBy"], "key");
+    assert_eq!(data["columns"]["current_session_id"], data["sessionId"]);
+    assert_eq!(data["windows"][0]["acpOwned"], true);
+    assert!(data["acp"]["acp"]["backend"].is_string());
+    // A session id: looked up in the default agent, then every other agent.
+    let sid = data["sessionId"].as_str().unwrap().to_string();
+    let by_id = json(&store.cmd().args(["show", &sid, "--json"]).output().unwrap());
+    assert_eq!(by_id["data"]["sessionKey"], data["sessionKey"]);
+    assert_eq!(by_id["data"]["matchedBy"], "session-id");
+    let work_id = json(
+        &store
+            .cmd()
+            .args(["show", "agent:work:main", "--json"])
+            .output()
+            .unwrap(),
+    )["data"]["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other = json(
+        &store
+            .cmd()
+            .args(["show", &work_id, "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(other["data"]["agentId"], "work");
+    // The deleted SDK session: its archive row is shown on no live key, and the key is gone.
+    let missing = store
+        .cmd()
+        .args(["show", "agent:main:sdk-made-2"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(4));
+}
+
+#[test]
+fn show_order_by_updated_at_picks_the_freshest_duplicate() {
+    let store = Store::copy("live");
+    let db = store.writable("main");
+    // Two keys sharing one session id: key order picks scratch-*, updated-at the newer.
+    let (sid, updated): (String, i64) = db
+        .query_row("SELECT current_session_id, updated_at FROM session_nodes WHERE session_key='agent:main:sdk-made-0'", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    let entry = format!(
+        "{{\"sessionId\":\"{sid}\",\"updatedAt\":{}}}",
+        updated - 1000
+    );
+    db.execute(
+        "INSERT INTO session_nodes (session_key, current_session_id, entry_json, updated_at) VALUES ('agent:main:aaa-dup', ?1, ?2, ?3)",
+        rusqlite::params![sid, entry, updated - 1000],
+    )
+    .unwrap();
+    drop(db);
+    let first = json(&store.cmd().args(["show", &sid, "--json"]).output().unwrap());
+    assert_eq!(first["data"]["sessionKey"], "agent:main:aaa-dup");
+    let fresh = json(
+        &store
+            .cmd()
+            .args(["show", &sid, "--order-by", "updated-at", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(fresh["data"]["sessionKey"], "agent:main:sdk-made-0");
+}
+
+#[test]
+fn human_output_snapshots() {
+    let store = Store::copy("live");
+    let s = settings(&store);
+    s.bind(|| {
+        let status = store.cmd().arg("status").output().unwrap();
+        insta::assert_snapshot!("status_live", String::from_utf8_lossy(&status.stdout));
+        let list = store
+            .cmd()
+            .args(["list", "--agent", "main"])
+            .output()
+            .unwrap();
+        insta::assert_snapshot!("list_live_main", String::from_utf8_lossy(&list.stdout));
+        let show = store
+            .cmd()
+            .args(["show", "agent:main:pinned-notes"])
+            .output()
+            .unwrap();
+        insta::assert_snapshot!("show_pinned", String::from_utf8_lossy(&show.stdout));
+        let du = store.cmd().args(["du", "--all-agents"]).output().unwrap();
+        insta::assert_snapshot!("du_live", String::from_utf8_lossy(&du.stdout));
+    });
+}
+
+#[test]
+fn du_counts_archive_files() {
+    let store = Store::copy("live");
+    let doc = json(
+        &store
+            .cmd()
+            .args(["du", "--agent", "main", "--json"])
+            .output()
+            .unwrap(),
+    );
+    let main = &doc["data"]["agents"][0];
+    assert_eq!(main["deletedArchives"]["files"], 1);
+    assert_eq!(main["resetArchives"]["files"], 1);
+    assert_eq!(main["importArchive"]["files"], 15);
+    assert_eq!(main["maxDiskBytes"], 10u64 << 30);
+    assert_eq!(main["overBudget"], false);
+}
+
+#[test]
+fn marker_round_trip() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args([
+            "marker",
+            "format",
+            "--agent",
+            "work",
+            "--session-id",
+            "abc-1",
+        ])
+        .output()
+        .unwrap();
+    let marker = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert_eq!(
+        marker,
+        format!("sqlite:work:abc-1:{}", store.agent_db("work").display())
+    );
+    let parsed = json(
+        &bin()
+            .args(["marker", "parse", &marker, "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(parsed["data"]["agentId"], "work");
+    assert_eq!(parsed["data"]["sessionId"], "abc-1");
+    let bad = bin()
+        .args(["marker", "parse", "sqlite:only"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(6));
+}

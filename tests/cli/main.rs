@@ -1,0 +1,8 @@
+//! Integration tests: the real binary on copies of real OpenClaw stores.
+
+mod common;
+mod docs;
+mod errors;
+mod inspect;
+mod read_only;
+mod transcript;
