@@ -44,6 +44,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
+            cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
             cand completions 'Print a shell completion script'
             cand man 'Write man pages'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -364,6 +365,101 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;marker;help;help'= {
         }
+        &'openclaw-sessions;custody'= {
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand status 'Who owns the state dir, which locks exist, and what a mutation would do'
+            cand run 'Hold offline custody while CMD runs; exit with its code'
+            cand clear-stale 'Remove stale lock files (dead owners); never a live one'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;custody;status'= {
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;custody;run'= {
+            cand --wait 'Keep retrying up to SECONDS while a live owner holds the state dir'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;custody;clear-stale'= {
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;custody;help'= {
+            cand status 'Who owns the state dir, which locks exist, and what a mutation would do'
+            cand run 'Hold offline custody while CMD runs; exit with its code'
+            cand clear-stale 'Remove stale lock files (dead owners); never a live one'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;custody;help;status'= {
+        }
+        &'openclaw-sessions;custody;help;run'= {
+        }
+        &'openclaw-sessions;custody;help;clear-stale'= {
+        }
+        &'openclaw-sessions;custody;help;help'= {
+        }
         &'openclaw-sessions;completions'= {
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -410,6 +506,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
+            cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
             cand completions 'Print a shell completion script'
             cand man 'Write man pages'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -443,6 +540,17 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;marker;format'= {
         }
         &'openclaw-sessions;help;marker;parse'= {
+        }
+        &'openclaw-sessions;help;custody'= {
+            cand status 'Who owns the state dir, which locks exist, and what a mutation would do'
+            cand run 'Hold offline custody while CMD runs; exit with its code'
+            cand clear-stale 'Remove stale lock files (dead owners); never a live one'
+        }
+        &'openclaw-sessions;help;custody;status'= {
+        }
+        &'openclaw-sessions;help;custody;run'= {
+        }
+        &'openclaw-sessions;help;custody;clear-stale'= {
         }
         &'openclaw-sessions;help;completions'= {
         }

@@ -47,6 +47,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a 
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "du" -d 'Disk use per agent against the maintenance budget'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "marker" -d 'Format or parse the SQLite session file marker'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "man" -d 'Write man pages'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -321,6 +322,75 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand mark
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "parse" -d 'Split a marker into its parts'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -f -a "status" -d 'Who owns the state dir, which locks exist, and what a mutation would do'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -f -a "run" -d 'Hold offline custody while CMD runs; exit with its code'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -f -a "clear-stale" -d 'Remove stale lock files (dead owners); never a live one'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l wait -d 'Keep retrying up to SECONDS while a live owner holds the state dir' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from help" -f -a "status" -d 'Who owns the state dir, which locks exist, and what a mutation would do'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from help" -f -a "run" -d 'Hold offline custody while CMD runs; exit with its code'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from help" -f -a "clear-stale" -d 'Remove stale lock files (dead owners); never a live one'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -352,18 +422,22 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "man" -d 'Write man pages'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "man" -d 'Write man pages'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "parse" -d 'Split a marker into its parts'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from custody" -f -a "status" -d 'Who owns the state dir, which locks exist, and what a mutation would do'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from custody" -f -a "run" -d 'Hold offline custody while CMD runs; exit with its code'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from custody" -f -a "clear-stale" -d 'Remove stale lock files (dead owners); never a live one'

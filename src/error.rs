@@ -98,6 +98,20 @@ pub enum Error {
         message: String,
         hint: Option<String>,
     },
+    /// The state dir has a live owner (a Gateway, an embedded runner, another maintainer).
+    #[error("{message}")]
+    OwnerUnavailable {
+        message: String,
+        hint: Option<String>,
+    },
+    /// The owner cannot be judged from here (another PID namespace).
+    #[error("{message}")]
+    GatewayStateOwnerRequired {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("interrupted")]
+    Interrupted,
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -125,6 +139,9 @@ impl Error {
             Error::UnsafePath { .. } => ErrorCode::UnsafePath,
             Error::UnsupportedSchema { .. } => ErrorCode::UnsupportedSchema,
             Error::BadInput { .. } => ErrorCode::BadInput,
+            Error::OwnerUnavailable { .. } => ErrorCode::OwnerUnavailable,
+            Error::GatewayStateOwnerRequired { .. } => ErrorCode::GatewayStateOwnerRequired,
+            Error::Interrupted => ErrorCode::Interrupted,
             Error::Io { .. } => ErrorCode::Io,
             Error::Sqlite { .. } => ErrorCode::Sqlite,
             Error::Internal(_) => ErrorCode::Internal,
@@ -138,7 +155,10 @@ impl Error {
             | Error::Conflict { hint, .. }
             | Error::UnsafePath { hint, .. }
             | Error::UnsupportedSchema { hint, .. }
-            | Error::BadInput { hint, .. } => hint.as_deref(),
+            | Error::BadInput { hint, .. }
+            | Error::OwnerUnavailable { hint, .. }
+            | Error::GatewayStateOwnerRequired { hint, .. } => hint.as_deref(),
+            Error::Interrupted => None,
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
             Error::Sqlite { .. } => Some("run `openclaw-sessions doctor` to check the database"),
             Error::Internal(_) => Some("this is a bug in openclaw-sessions; please report it"),

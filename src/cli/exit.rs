@@ -8,6 +8,8 @@ use super::printer::{BrokenPipe, Printer};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     Done,
+    /// Exit with a child's code (`custody run`).
+    Exit(i32),
 }
 
 pub fn clap_error(e: clap::Error) -> i32 {
@@ -54,6 +56,7 @@ fn classify(err: &anyhow::Error) -> (ErrorCode, String, Option<String>) {
 pub fn finish(printer: &Printer, result: anyhow::Result<Outcome>) -> i32 {
     match result {
         Ok(Outcome::Done) => 0,
+        Ok(Outcome::Exit(code)) => code,
         Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
             let (code, message, hint) = classify(&e);

@@ -3,6 +3,7 @@
 
 mod completions;
 mod context;
+mod custody;
 mod du;
 mod exit;
 mod list;
@@ -10,6 +11,7 @@ mod man;
 mod marker;
 mod printer;
 mod show;
+mod signals;
 mod status;
 mod transcript;
 
@@ -53,6 +55,9 @@ pub enum Command {
     /// Format or parse the SQLite session file marker.
     #[command(subcommand)]
     Marker(marker::MarkerCommand),
+    /// Offline custody of the state dir: status, run a command under it, clear stale locks.
+    #[command(subcommand)]
+    Custody(custody::CustodyCommand),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Write man pages.
@@ -68,6 +73,7 @@ impl Command {
             Command::Transcript(t) => t.name(),
             Command::Du(_) => "du",
             Command::Marker(m) => m.name(),
+            Command::Custody(c) => c.name(),
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }
@@ -82,6 +88,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Transcript(cmd) => transcript::run(ctx, cmd),
         Command::Du(args) => du::run(ctx, args),
         Command::Marker(cmd) => marker::run(ctx, cmd),
+        Command::Custody(cmd) => custody::run(ctx, cmd),
         Command::Completions(args) => completions::run(ctx, args),
         Command::Man(args) => man::run(ctx, args),
     }

@@ -124,13 +124,15 @@ fn age_ms(path: &Path, payload: Option<&LockPayload>, now_ms: i64) -> Option<i64
     Some(now_ms - ms)
 }
 
-fn judge_lock(path: &Path, kind: &'static str, now_ms: i64) -> LockReport {
+pub(crate) fn judge_lock(path: &Path, kind: &'static str, now_ms: i64) -> LockReport {
     let coordinator = inspect(&coordinator_of(path));
     let text = std::fs::read_to_string(path).ok();
     let exists = text.is_some();
     let payload = text.as_deref().and_then(LockPayload::parse);
+    // A coordinator this process holds says nothing about the file: judge its payload.
+    let own = std::process::id() as i32;
     let (state, reason) = match (&coordinator, exists, &payload) {
-        (CoordinatorState::Held { pid }, _, _) => {
+        (CoordinatorState::Held { pid }, _, _) if *pid != own => {
             (OwnerState::Live, format!("coordinator held by pid {pid}"))
         }
         (CoordinatorState::HeldByUnknown, _, _) => (

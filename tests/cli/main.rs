@@ -1,6 +1,7 @@
 //! Integration tests: the real binary on copies of real OpenClaw stores.
 
 mod common;
+mod custody;
 mod docs;
 mod errors;
 mod inspect;

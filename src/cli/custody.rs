@@ -1,0 +1,167 @@
+use std::process::Command as Process;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use openclaw_sessions::custody::{clear_stale, probe, Custody, OwnerState};
+
+use super::exit::Outcome;
+use super::signals;
+use super::Ctx;
+
+/// Environment variable through which `custody run` hands its custody to children.
+pub const CUSTODY_ENV: &str = "OPENCLAW_SESSIONS_CUSTODY";
+
+#[derive(Debug, Subcommand)]
+pub enum CustodyCommand {
+    /// Who owns the state dir, which locks exist, and what a mutation would do.
+    Status,
+    /// Hold offline custody while CMD runs; exit with its code.
+    Run(RunArgs),
+    /// Remove stale lock files (dead owners); never a live one.
+    ClearStale,
+}
+
+impl CustodyCommand {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CustodyCommand::Status => "custody status",
+            CustodyCommand::Run(_) => "custody run",
+            CustodyCommand::ClearStale => "custody clear-stale",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Keep retrying up to SECONDS while a live owner holds the state dir.
+    #[arg(long, value_name = "SECONDS")]
+    wait: Option<u64>,
+    /// The command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+/// Take custody for a mutating command (or inherit the one a parent `custody run` holds).
+pub fn take(
+    ctx: &Ctx,
+    layout: &openclaw_sessions::paths::StateLayout,
+    wait: Option<u64>,
+) -> anyhow::Result<Custody> {
+    signals::install();
+    let options = openclaw_sessions::custody::AcquireOptions {
+        wait: wait.map(Duration::from_secs),
+        interrupted: Some(&signals::INTERRUPTED),
+        inherit: std::env::var(CUSTODY_ENV).ok(),
+    };
+    let custody = Custody::acquire(layout, &options)?;
+    for r in &custody.report.reclaimed {
+        ctx.printer.warn(format!("reclaimed a stale lock: {r}"));
+    }
+    Ok(custody)
+}
+
+pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    match cmd {
+        CustodyCommand::Status => {
+            layout.require_exists()?;
+            let p = probe(&layout);
+            let would = match p.owner.state {
+                OwnerState::None => "take custody",
+                OwnerState::Stale => "reclaim the stale locks, then take custody",
+                OwnerState::Live => "refuse with OWNER_UNAVAILABLE (exit 75)",
+                OwnerState::Unknown => "refuse with GATEWAY_STATE_OWNER_REQUIRED (exit 75)",
+            };
+            if ctx.printer.json {
+                let mut v = serde_json::to_value(&p)?;
+                v["mutation"] = serde_json::Value::from(would);
+                ctx.printer.json_data(&v)?;
+                return Ok(Outcome::Done);
+            }
+            let o = &p.owner;
+            let mut out = format!(
+                "Owner: {}",
+                serde_json::to_value(o.state)?.as_str().unwrap_or_default()
+            );
+            if let Some(r) = &o.role {
+                out.push_str(&format!(", role {r}"));
+            }
+            if let Some(pid) = o.pid {
+                out.push_str(&format!(", pid {pid}"));
+            }
+            if let Some(s) = &o.since {
+                out.push_str(&format!(", since {s}"));
+            }
+            out.push_str(&format!("\nA mutation would: {would}\n"));
+            ctx.printer.out(&out)?;
+            let mut t = ctx
+                .printer
+                .table(&["LOCK", "PATH", "FILE", "COORDINATOR", "STATE", "WHY"]);
+            for l in &p.locks {
+                t.add_row(vec![
+                    l.kind.to_string(),
+                    l.path.display().to_string(),
+                    if l.exists {
+                        "present".into()
+                    } else {
+                        "-".into()
+                    },
+                    serde_json::to_value(l.coordinator)?["state"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string(),
+                    serde_json::to_value(l.state)?
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string(),
+                    l.reason.clone(),
+                ]);
+            }
+            ctx.printer.print_table(&t)?;
+            Ok(Outcome::Done)
+        }
+        CustodyCommand::ClearStale => {
+            let removed = clear_stale(&layout)?;
+            if ctx.printer.json {
+                ctx.printer
+                    .json_data(&serde_json::json!({ "removed": removed }))?;
+            } else if removed.is_empty() {
+                ctx.printer.info("no stale locks");
+            } else {
+                for r in &removed {
+                    ctx.printer.out(&format!("removed {r}\n"))?;
+                }
+            }
+            Ok(Outcome::Done)
+        }
+        CustodyCommand::Run(args) => {
+            let custody = take(ctx, &layout, args.wait)?;
+            ctx.printer
+                .debug(format!("custody taken (owner {})", custody.owner_id));
+            let mut child = Process::new(&args.command[0])
+                .args(&args.command[1..])
+                .env(CUSTODY_ENV, &custody.owner_id)
+                .spawn()
+                .map_err(|e| openclaw_sessions::Error::io(&args.command[0], e))?;
+            let mut forwarded = false;
+            let status = loop {
+                if let Some(status) = child.try_wait()? {
+                    break status;
+                }
+                if signals::interrupted() && !forwarded {
+                    // SAFETY: plain kill(2) of our own child.
+                    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+                    forwarded = true;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            };
+            custody.release()?;
+            use std::os::unix::process::ExitStatusExt;
+            let code = status
+                .code()
+                .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+            Ok(Outcome::Exit(code))
+        }
+    }
+}
