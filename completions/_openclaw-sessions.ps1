@@ -45,6 +45,10 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'One row per session, with filters and sorting')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One session in full: entry, promoted columns, transcript windows, archives')
             [CompletionResult]::new('transcript', 'transcript', [CompletionResultType]::ParameterValue, 'Read transcripts: cat, delta pages, text catalog, export')
+            [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Change an entry and its projected columns, as OpenClaw''s entry writer would')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Disk use per agent against the maintenance budget')
             [CompletionResult]::new('marker', 'marker', [CompletionResultType]::ParameterValue, 'Format or parse the SQLite session file marker')
             [CompletionResult]::new('custody', 'custody', [CompletionResultType]::ParameterValue, 'Offline custody of the state dir: status, run a command under it, clear stale locks')
@@ -291,6 +295,108 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;transcript;help;help' {
+            break
+        }
+        'openclaw-sessions;patch' {
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a field to a JSON value (a bare word is taken as a string): `--set label=''"Ops"''`')
+            [CompletionResult]::new('--unset', '--unset', [CompletionResultType]::ParameterName, 'Remove a field')
+            [CompletionResult]::new('--merge', '--merge', [CompletionResultType]::ParameterName, 'Shallow-merge a JSON object into the entry')
+            [CompletionResult]::new('--replace-entry', '--replace-entry', [CompletionResultType]::ParameterName, 'Replace the whole entry with the JSON object in FILE (`-` for stdin)')
+            [CompletionResult]::new('--expect-updated-at', '--expect-updated-at', [CompletionResultType]::ParameterName, 'Refuse unless updatedAt is exactly MS')
+            [CompletionResult]::new('--expect-session-id', '--expect-session-id', [CompletionResultType]::ParameterName, 'Refuse unless the session id is ID (`null`: expect none)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--preserve-activity', '--preserve-activity', [CompletionResultType]::ParameterName, 'Keep updatedAt (otherwise it becomes now)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;archive' {
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;unarchive' {
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;delete' {
+            [CompletionResult]::new('--expect-session-id', '--expect-session-id', [CompletionResultType]::ParameterName, 'Refuse keys whose session id is not ID (`null`: expect none)')
+            [CompletionResult]::new('--expect-updated-at', '--expect-updated-at', [CompletionResultType]::ParameterName, 'Refuse keys whose updatedAt is not MS')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Keep the transcripts (the node becomes a tombstone) instead of archiving them')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'openclaw-sessions;du' {
@@ -542,6 +648,10 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One row per session, with filters and sorting')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One session in full: entry, promoted columns, transcript windows, archives')
             [CompletionResult]::new('transcript', 'transcript', [CompletionResultType]::ParameterValue, 'Read transcripts: cat, delta pages, text catalog, export')
+            [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Change an entry and its projected columns, as OpenClaw''s entry writer would')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Disk use per agent against the maintenance budget')
             [CompletionResult]::new('marker', 'marker', [CompletionResultType]::ParameterValue, 'Format or parse the SQLite session file marker')
             [CompletionResult]::new('custody', 'custody', [CompletionResultType]::ParameterValue, 'Offline custody of the state dir: status, run a command under it, clear stale locks')
@@ -576,6 +686,18 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;help;transcript;export' {
+            break
+        }
+        'openclaw-sessions;help;patch' {
+            break
+        }
+        'openclaw-sessions;help;archive' {
+            break
+        }
+        'openclaw-sessions;help;unarchive' {
+            break
+        }
+        'openclaw-sessions;help;delete' {
             break
         }
         'openclaw-sessions;help;du' {

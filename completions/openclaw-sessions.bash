@@ -16,11 +16,17 @@ _openclaw__sessions() {
             ",$1")
                 cmd="openclaw__sessions"
                 ;;
+            openclaw__sessions,archive)
+                cmd="openclaw__sessions__subcmd__archive"
+                ;;
             openclaw__sessions,completions)
                 cmd="openclaw__sessions__subcmd__completions"
                 ;;
             openclaw__sessions,custody)
                 cmd="openclaw__sessions__subcmd__custody"
+                ;;
+            openclaw__sessions,delete)
+                cmd="openclaw__sessions__subcmd__delete"
                 ;;
             openclaw__sessions,du)
                 cmd="openclaw__sessions__subcmd__du"
@@ -40,6 +46,9 @@ _openclaw__sessions() {
             openclaw__sessions,marker)
                 cmd="openclaw__sessions__subcmd__marker"
                 ;;
+            openclaw__sessions,patch)
+                cmd="openclaw__sessions__subcmd__patch"
+                ;;
             openclaw__sessions,show)
                 cmd="openclaw__sessions__subcmd__show"
                 ;;
@@ -48,6 +57,9 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions,transcript)
                 cmd="openclaw__sessions__subcmd__transcript"
+                ;;
+            openclaw__sessions,unarchive)
+                cmd="openclaw__sessions__subcmd__unarchive"
                 ;;
             openclaw__sessions__subcmd__custody,clear-stale)
                 cmd="openclaw__sessions__subcmd__custody__subcmd__clear__subcmd__stale"
@@ -73,11 +85,17 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__custody__subcmd__help,status)
                 cmd="openclaw__sessions__subcmd__custody__subcmd__help__subcmd__status"
                 ;;
+            openclaw__sessions__subcmd__help,archive)
+                cmd="openclaw__sessions__subcmd__help__subcmd__archive"
+                ;;
             openclaw__sessions__subcmd__help,completions)
                 cmd="openclaw__sessions__subcmd__help__subcmd__completions"
                 ;;
             openclaw__sessions__subcmd__help,custody)
                 cmd="openclaw__sessions__subcmd__help__subcmd__custody"
+                ;;
+            openclaw__sessions__subcmd__help,delete)
+                cmd="openclaw__sessions__subcmd__help__subcmd__delete"
                 ;;
             openclaw__sessions__subcmd__help,du)
                 cmd="openclaw__sessions__subcmd__help__subcmd__du"
@@ -94,6 +112,9 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__help,marker)
                 cmd="openclaw__sessions__subcmd__help__subcmd__marker"
                 ;;
+            openclaw__sessions__subcmd__help,patch)
+                cmd="openclaw__sessions__subcmd__help__subcmd__patch"
+                ;;
             openclaw__sessions__subcmd__help,show)
                 cmd="openclaw__sessions__subcmd__help__subcmd__show"
                 ;;
@@ -102,6 +123,9 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions__subcmd__help,transcript)
                 cmd="openclaw__sessions__subcmd__help__subcmd__transcript"
+                ;;
+            openclaw__sessions__subcmd__help,unarchive)
+                cmd="openclaw__sessions__subcmd__help__subcmd__unarchive"
                 ;;
             openclaw__sessions__subcmd__help__subcmd__custody,clear-stale)
                 cmd="openclaw__sessions__subcmd__help__subcmd__custody__subcmd__clear__subcmd__stale"
@@ -185,12 +209,54 @@ _openclaw__sessions() {
 
     case "${cmd}" in
         openclaw__sessions)
-            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript du marker custody completions man help"
+            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archive)
+            opts="-n -q -v -y -h --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --state-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -486,6 +552,56 @@ _openclaw__sessions() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        openclaw__subcmd__sessions__subcmd__delete)
+            opts="-n -q -v -y -h --no-archive --expect-session-id --expect-updated-at --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --expect-session-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-updated-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         openclaw__subcmd__sessions__subcmd__du)
             opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -525,8 +641,22 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help)
-            opts="status list show transcript du marker custody completions man help"
+            opts="status list show transcript patch archive unarchive delete du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__archive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -597,6 +727,20 @@ _openclaw__sessions() {
         openclaw__subcmd__sessions__subcmd__help__subcmd__custody__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -706,6 +850,20 @@ _openclaw__sessions() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__patch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         openclaw__subcmd__sessions__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -793,6 +951,20 @@ _openclaw__sessions() {
         openclaw__subcmd__sessions__subcmd__help__subcmd__transcript__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__unarchive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1055,6 +1227,72 @@ _openclaw__sessions() {
                 return 0
             fi
             case "${prev}" in
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__patch)
+            opts="-n -q -v -y -h --set --unset --merge --replace-entry --preserve-activity --expect-updated-at --expect-session-id --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --merge)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replace-entry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-updated-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-session-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --state-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1477,6 +1715,48 @@ _openclaw__sessions() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__unarchive)
+            opts="-n -q -v -y -h --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -42,6 +42,10 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand ls 'One row per session, with filters and sorting'
             cand show 'One session in full: entry, promoted columns, transcript windows, archives'
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
+            cand patch 'Change an entry and its projected columns, as OpenClaw''s entry writer would'
+            cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
+            cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
+            cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -274,6 +278,104 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;transcript;help;help'= {
         }
+        &'openclaw-sessions;patch'= {
+            cand --set 'Set a field to a JSON value (a bare word is taken as a string): `--set label=''"Ops"''`'
+            cand --unset 'Remove a field'
+            cand --merge 'Shallow-merge a JSON object into the entry'
+            cand --replace-entry 'Replace the whole entry with the JSON object in FILE (`-` for stdin)'
+            cand --expect-updated-at 'Refuse unless updatedAt is exactly MS'
+            cand --expect-session-id 'Refuse unless the session id is ID (`null`: expect none)'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --preserve-activity 'Keep updatedAt (otherwise it becomes now)'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;archive'= {
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;unarchive'= {
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;delete'= {
+            cand --expect-session-id 'Refuse keys whose session id is not ID (`null`: expect none)'
+            cand --expect-updated-at 'Refuse keys whose updatedAt is not MS'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --no-archive 'Keep the transcripts (the node becomes a tombstone) instead of archiving them'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'openclaw-sessions;du'= {
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -504,6 +606,10 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand list 'One row per session, with filters and sorting'
             cand show 'One session in full: entry, promoted columns, transcript windows, archives'
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
+            cand patch 'Change an entry and its projected columns, as OpenClaw''s entry writer would'
+            cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
+            cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
+            cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -530,6 +636,14 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;transcript;catalog'= {
         }
         &'openclaw-sessions;help;transcript;export'= {
+        }
+        &'openclaw-sessions;help;patch'= {
+        }
+        &'openclaw-sessions;help;archive'= {
+        }
+        &'openclaw-sessions;help;unarchive'= {
+        }
+        &'openclaw-sessions;help;delete'= {
         }
         &'openclaw-sessions;help;du'= {
         }

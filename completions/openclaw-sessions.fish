@@ -45,6 +45,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a 
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "ls" -d 'One row per session, with filters and sorting'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "patch" -d 'Change an entry and its projected columns, as OpenClaw\'s entry writer would'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "delete" -d 'Delete sessions as OpenClaw\'s deleteSessionEntry does, archiving their transcripts'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "du" -d 'Disk use per agent against the maintenance budget'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "marker" -d 'Format or parse the SQLite session file marker'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -255,6 +259,84 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand tran
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l set -d 'Set a field to a JSON value (a bare word is taken as a string): `--set label=\'"Ops"\'`' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l unset -d 'Remove a field' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l merge -d 'Shallow-merge a JSON object into the entry' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l replace-entry -d 'Replace the whole entry with the JSON object in FILE (`-` for stdin)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l expect-updated-at -d 'Refuse unless updatedAt is exactly MS' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l expect-session-id -d 'Refuse unless the session id is ID (`null`: expect none)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l preserve-activity -d 'Keep updatedAt (otherwise it becomes now)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s n -l dry-run -d 'Show the plan and change nothing'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s n -l dry-run -d 'Show the plan and change nothing'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s n -l dry-run -d 'Show the plan and change nothing'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-session-id -d 'Refuse keys whose session id is not ID (`null`: expect none)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-updated-at -d 'Refuse keys whose updatedAt is not MS' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l no-archive -d 'Keep the transcripts (the node becomes a tombstone) instead of archiving them'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s n -l dry-run -d 'Show the plan and change nothing'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -422,16 +504,20 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "man" -d 'Write man pages'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript du marker custody completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "patch" -d 'Change an entry and its projected columns, as OpenClaw\'s entry writer would'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "delete" -d 'Delete sessions as OpenClaw\'s deleteSessionEntry does, archiving their transcripts'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "man" -d 'Write man pages'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "catalog" -d 'Newest-first pages of user and assistant text'

@@ -83,6 +83,17 @@ pub enum Error {
         message: String,
         hint: Option<String>,
     },
+    /// A `modelSelectionLocked` session refused a change.
+    #[error("{message}")]
+    LockedSession {
+        message: String,
+        hint: Option<String>,
+    },
+    #[error("{message}")]
+    TargetExists {
+        message: String,
+        hint: Option<String>,
+    },
     #[error("{message}")]
     UnsafePath {
         message: String,
@@ -112,6 +123,9 @@ pub enum Error {
     },
     #[error("interrupted")]
     Interrupted,
+    /// A destructive command without a terminal to ask on and without `--yes`.
+    #[error("{message}")]
+    ConfirmationRequired { message: String },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -137,11 +151,14 @@ impl Error {
             Error::NotFound { .. } => ErrorCode::NotFound,
             Error::Conflict { .. } => ErrorCode::Conflict,
             Error::UnsafePath { .. } => ErrorCode::UnsafePath,
+            Error::LockedSession { .. } => ErrorCode::LockedSession,
+            Error::TargetExists { .. } => ErrorCode::TargetExists,
             Error::UnsupportedSchema { .. } => ErrorCode::UnsupportedSchema,
             Error::BadInput { .. } => ErrorCode::BadInput,
             Error::OwnerUnavailable { .. } => ErrorCode::OwnerUnavailable,
             Error::GatewayStateOwnerRequired { .. } => ErrorCode::GatewayStateOwnerRequired,
             Error::Interrupted => ErrorCode::Interrupted,
+            Error::ConfirmationRequired { .. } => ErrorCode::ConfirmationRequired,
             Error::Io { .. } => ErrorCode::Io,
             Error::Sqlite { .. } => ErrorCode::Sqlite,
             Error::Internal(_) => ErrorCode::Internal,
@@ -154,14 +171,27 @@ impl Error {
             | Error::NotFound { hint, .. }
             | Error::Conflict { hint, .. }
             | Error::UnsafePath { hint, .. }
+            | Error::LockedSession { hint, .. }
+            | Error::TargetExists { hint, .. }
             | Error::UnsupportedSchema { hint, .. }
             | Error::BadInput { hint, .. }
             | Error::OwnerUnavailable { hint, .. }
             | Error::GatewayStateOwnerRequired { hint, .. } => hint.as_deref(),
             Error::Interrupted => None,
+            Error::ConfirmationRequired { .. } => {
+                Some("pass --yes to confirm, or --dry-run to see the plan")
+            }
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
             Error::Sqlite { .. } => Some("run `openclaw-sessions doctor` to check the database"),
             Error::Internal(_) => Some("this is a bug in openclaw-sessions; please report it"),
+        }
+    }
+
+    /// The same refusal, reported as a locked session.
+    pub fn into_locked(self) -> Self {
+        match self {
+            Error::Conflict { message, hint } => Error::LockedSession { message, hint },
+            other => other,
         }
     }
 

@@ -8,6 +8,7 @@ pub mod error;
 pub mod fsutil;
 pub mod legacy;
 pub mod marker;
+pub mod mutate;
 pub mod paths;
 pub mod progress;
 pub mod status;

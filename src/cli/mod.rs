@@ -4,11 +4,15 @@
 mod completions;
 mod context;
 mod custody;
+mod delete;
 mod du;
 mod exit;
+mod lifecycle;
 mod list;
 mod man;
 mod marker;
+mod mutation;
+mod patch;
 mod printer;
 mod show;
 mod signals;
@@ -50,6 +54,14 @@ pub enum Command {
     /// Read transcripts: cat, delta pages, text catalog, export.
     #[command(subcommand)]
     Transcript(transcript::TranscriptCommand),
+    /// Change an entry and its projected columns, as OpenClaw's entry writer would.
+    Patch(patch::PatchArgs),
+    /// Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does.
+    Archive(lifecycle::LifecycleArgs),
+    /// Clear archivedAt/archivedBy/archiveReason.
+    Unarchive(lifecycle::LifecycleArgs),
+    /// Delete sessions as OpenClaw's deleteSessionEntry does, archiving their transcripts.
+    Delete(delete::DeleteArgs),
     /// Disk use per agent against the maintenance budget.
     Du(du::DuArgs),
     /// Format or parse the SQLite session file marker.
@@ -71,6 +83,10 @@ impl Command {
             Command::List(_) => "list",
             Command::Show(_) => "show",
             Command::Transcript(t) => t.name(),
+            Command::Patch(_) => "patch",
+            Command::Archive(_) => "archive",
+            Command::Unarchive(_) => "unarchive",
+            Command::Delete(_) => "delete",
             Command::Du(_) => "du",
             Command::Marker(m) => m.name(),
             Command::Custody(c) => c.name(),
@@ -86,6 +102,10 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::List(args) => list::run(ctx, args),
         Command::Show(args) => show::run(ctx, args),
         Command::Transcript(cmd) => transcript::run(ctx, cmd),
+        Command::Patch(args) => patch::run(ctx, args),
+        Command::Archive(args) => lifecycle::run(ctx, args, true),
+        Command::Unarchive(args) => lifecycle::run(ctx, args, false),
+        Command::Delete(args) => delete::run(ctx, args),
         Command::Du(args) => du::run(ctx, args),
         Command::Marker(cmd) => marker::run(ctx, cmd),
         Command::Custody(cmd) => custody::run(ctx, cmd),

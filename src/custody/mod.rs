@@ -9,6 +9,6 @@ mod probe;
 mod process;
 
 pub use acquire::{clear_stale, AcquireOptions, AcquireReport, Custody, ROLE};
-pub use coordinator::CoordinatorState;
+pub use coordinator::{ensure_private_dir, CoordinatorState};
 pub use lock_file::LockPayload;
 pub use probe::{probe, LockReport, OwnerReport, OwnerState, OwnershipProbe, STALE_MS};

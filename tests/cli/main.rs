@@ -5,5 +5,6 @@ mod custody;
 mod docs;
 mod errors;
 mod inspect;
+mod mutate;
 mod read_only;
 mod transcript;

@@ -1,0 +1,163 @@
+use std::collections::HashMap;
+
+use clap::Args;
+
+use openclaw_sessions::mutate::{
+    apply_delete, plan_delete, DeleteOptions, DeletePlan, DeleteResult, References, WritableDb,
+};
+use openclaw_sessions::paths::AgentPaths;
+use openclaw_sessions::units::now_ms;
+use openclaw_sessions::ErrorCode;
+
+use super::custody::take;
+use super::exit::Outcome;
+use super::lifecycle::{finish_results, KeyResult};
+use super::mutation::{agent_for_key, confirm, MutationArgs};
+use super::patch::expect_session_id;
+use super::Ctx;
+
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// Session keys.
+    #[arg(required = true, value_name = "KEY")]
+    keys: Vec<String>,
+    /// Keep the transcripts (the node becomes a tombstone) instead of archiving them.
+    #[arg(long)]
+    no_archive: bool,
+    /// Refuse keys whose session id is not ID (`null`: expect none).
+    #[arg(long, value_name = "ID|null")]
+    expect_session_id: Option<String>,
+    /// Refuse keys whose updatedAt is not MS.
+    #[arg(long, value_name = "MS")]
+    expect_updated_at: Option<i64>,
+    #[command(flatten)]
+    mutation: MutationArgs,
+}
+
+fn code_of(plan: &DeletePlan) -> Option<ErrorCode> {
+    match plan.result {
+        DeleteResult::Deleted => None,
+        DeleteResult::Missing => Some(ErrorCode::NotFound),
+        DeleteResult::Conflict => Some(ErrorCode::Conflict),
+        DeleteResult::Refused => Some(ErrorCode::LockedSession),
+    }
+}
+
+fn plan_agent(
+    ctx: &Ctx,
+    paths: &AgentPaths,
+    keys: &[String],
+    opts: &DeleteOptions,
+) -> anyhow::Result<(Vec<DeletePlan>, References)> {
+    let mut store = ctx.open_store(paths.clone())?;
+    let db = store
+        .db()
+        .ok_or_else(|| openclaw_sessions::Error::UnsupportedSchema {
+            message: format!("agent {} has no SQLite store", paths.id),
+            hint: Some("run `openclaw-sessions migrate legacy` first".into()),
+        })?;
+    let refs = References::read(db.conn(), db.path())?;
+    let entries: HashMap<String, _> = store
+        .sessions()?
+        .into_iter()
+        .map(|e| (e.key.clone(), e))
+        .collect();
+    let plans = keys
+        .iter()
+        .map(|k| plan_delete(&store, &refs, &entries, k, opts))
+        .collect::<openclaw_sessions::Result<Vec<_>>>()?;
+    Ok((plans, refs))
+}
+
+pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    let opts = DeleteOptions {
+        archive: !args.no_archive,
+        expect_updated_at: args.expect_updated_at,
+        expect_session_id: expect_session_id(&args.expect_session_id),
+    };
+    // Keys grouped by agent, in the order given.
+    let mut groups: Vec<(AgentPaths, Vec<String>)> = Vec::new();
+    for key in &args.keys {
+        let paths = agent_for_key(ctx, &layout, key)?;
+        match groups.iter_mut().find(|(p, _)| p.id == paths.id) {
+            Some((_, keys)) => keys.push(key.clone()),
+            None => groups.push((paths, vec![key.clone()])),
+        }
+    }
+    let custody = if args.mutation.dry_run {
+        None
+    } else {
+        Some(take(ctx, &layout, args.mutation.wait)?)
+    };
+    let mut results = Vec::new();
+    for (paths, keys) in &groups {
+        let (plans, mut refs) = plan_agent(ctx, paths, keys, &opts)?;
+        let doomed: Vec<&DeletePlan> = plans
+            .iter()
+            .filter(|p| p.result == DeleteResult::Deleted)
+            .collect();
+        if !args.mutation.dry_run && !doomed.is_empty() {
+            let what = if opts.archive {
+                "archiving their transcripts"
+            } else {
+                "keeping their transcripts"
+            };
+            confirm(
+                ctx,
+                &format!(
+                    "Delete {} session(s) of agent {} ({what})?",
+                    doomed.len(),
+                    paths.id
+                ),
+            )?;
+        }
+        let mut db = if args.mutation.dry_run || doomed.is_empty() {
+            None
+        } else {
+            Some(WritableDb::open(&layout.state_dir, &paths.db)?)
+        };
+        for plan in plans {
+            let mut r = KeyResult {
+                agent_id: Some(paths.id.to_string()),
+                session_key: plan.session_key.clone(),
+                result: match plan.result {
+                    DeleteResult::Deleted if args.mutation.dry_run => "would-delete",
+                    DeleteResult::Deleted => "deleted",
+                    DeleteResult::Missing => "missing",
+                    DeleteResult::Conflict => "conflict",
+                    DeleteResult::Refused => "refused",
+                },
+                reason: plan.reason.clone(),
+                archive: None,
+                code: code_of(&plan),
+            };
+            if args.mutation.dry_run {
+                r.archive = Some(serde_json::to_value(&plan.generations)?);
+            } else if let (Some(db), DeleteResult::Deleted) = (db.as_mut(), plan.result) {
+                match apply_delete(db, &plan, &refs, &paths.sessions_dir, now_ms()) {
+                    Ok(archived) => {
+                        refs.forget(&plan.session_key);
+                        for a in archived.iter().filter(|a| !a.published) {
+                            ctx.printer.warn(format!(
+                                "archive {} is recorded but its file is not published yet; `openclaw-sessions doctor --fix` retries",
+                                a.archive_name
+                            ));
+                        }
+                        r.archive = Some(serde_json::to_value(&archived)?);
+                    }
+                    Err(e) => {
+                        r.result = "conflict";
+                        r.code = Some(e.code());
+                        r.reason = Some(e.to_string());
+                    }
+                }
+            }
+            results.push(r);
+        }
+    }
+    if let Some(c) = custody {
+        c.release()?;
+    }
+    finish_results(ctx, results, &["deleted", "would-delete"])
+}

@@ -1,0 +1,223 @@
+use std::io::Read;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use openclaw_sessions::mutate::{
+    apply_patch, plan_patch, FieldChange, PatchOps, PatchPlan, WritableDb,
+};
+use openclaw_sessions::store::SessionEntry;
+use openclaw_sessions::units::now_ms;
+use openclaw_sessions::Error;
+
+use super::custody::take;
+use super::exit::Outcome;
+use super::mutation::{agent_for_key, MutationArgs};
+use super::Ctx;
+
+#[derive(Debug, Args)]
+pub struct PatchArgs {
+    /// The session key.
+    key: String,
+    /// Set a field to a JSON value (a bare word is taken as a string): `--set label='"Ops"'`.
+    #[arg(long = "set", value_name = "FIELD=JSON")]
+    set: Vec<String>,
+    /// Remove a field.
+    #[arg(long, value_name = "FIELD")]
+    unset: Vec<String>,
+    /// Shallow-merge a JSON object into the entry.
+    #[arg(long, value_name = "JSON")]
+    merge: Option<String>,
+    /// Replace the whole entry with the JSON object in FILE (`-` for stdin).
+    #[arg(long, value_name = "FILE|-")]
+    replace_entry: Option<PathBuf>,
+    /// Keep updatedAt (otherwise it becomes now).
+    #[arg(long)]
+    preserve_activity: bool,
+    /// Refuse unless updatedAt is exactly MS.
+    #[arg(long, value_name = "MS")]
+    expect_updated_at: Option<i64>,
+    /// Refuse unless the session id is ID (`null`: expect none).
+    #[arg(long, value_name = "ID|null")]
+    expect_session_id: Option<String>,
+    #[command(flatten)]
+    mutation: MutationArgs,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PatchData {
+    agent_id: String,
+    session_key: String,
+    before: Value,
+    after: Value,
+    changes: Vec<FieldChange>,
+    kept: Vec<String>,
+    applied: bool,
+}
+
+fn parse_object(raw: &str, what: &str) -> openclaw_sessions::Result<Map<String, Value>> {
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(Error::usage(format!("{what} must be a JSON object"))),
+        Err(e) => Err(Error::usage(format!("{what} is not valid JSON: {e}"))),
+    }
+}
+
+pub fn expect_session_id(raw: &Option<String>) -> Option<Option<String>> {
+    raw.as_ref()
+        .map(|s| if s == "null" { None } else { Some(s.clone()) })
+}
+
+fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
+    let mut ops = PatchOps {
+        preserve_activity: args.preserve_activity,
+        expect_updated_at: args.expect_updated_at,
+        expect_session_id: expect_session_id(&args.expect_session_id),
+        unset: args.unset.clone(),
+        ..Default::default()
+    };
+    for s in &args.set {
+        let (field, raw) = s
+            .split_once('=')
+            .ok_or_else(|| Error::usage(format!("--set wants FIELD=JSON, not {s:?}")))?;
+        if field.is_empty() {
+            return Err(Error::usage("--set needs a field name").into());
+        }
+        let value = serde_json::from_str(raw).unwrap_or_else(|_| Value::from(raw));
+        ops.set.push((field.to_string(), value));
+    }
+    if let Some(m) = &args.merge {
+        ops.merge = Some(parse_object(m, "--merge")?);
+    }
+    if let Some(path) = &args.replace_entry {
+        let text = if path.as_os_str() == "-" {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s)?;
+            s
+        } else {
+            std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?
+        };
+        ops.replace = Some(parse_object(&text, "--replace-entry")?);
+    }
+    if ops.set.is_empty()
+        && ops.unset.is_empty()
+        && ops.merge.is_none()
+        && ops.replace.is_none()
+        && args.preserve_activity
+    {
+        return Err(Error::usage(
+            "nothing to patch: give --set, --unset, --merge or --replace-entry",
+        )
+        .into());
+    }
+    Ok(ops)
+}
+
+/// Builds a plan from the current entry and a "label taken by another row" test.
+pub type PlanFn<'a> =
+    dyn Fn(&SessionEntry, &dyn Fn(&str) -> bool) -> openclaw_sessions::Result<PatchPlan> + 'a;
+
+/// Plan against the current store (the caller holds custody for a real run).
+fn make_plan(
+    ctx: &Ctx,
+    paths: &openclaw_sessions::paths::AgentPaths,
+    key: &str,
+    make: &PlanFn,
+) -> anyhow::Result<PatchPlan> {
+    let mut store = ctx.open_store(paths.clone())?;
+    if store.db().is_none() {
+        return Err(Error::UnsupportedSchema {
+            message: format!("agent {} has no SQLite store to patch", paths.id),
+            hint: Some("run `openclaw-sessions migrate legacy` first".into()),
+        }
+        .into());
+    }
+    let sessions = store.sessions()?;
+    let entry = sessions.iter().find(|e| e.key == key).ok_or_else(|| {
+        Error::not_found(
+            format!("no session {key:?} in agent {}", paths.id),
+            Some("mutations take an exact session key".to_string()),
+        )
+    })?;
+    let taken = |label: &str| {
+        sessions
+            .iter()
+            .any(|e| e.key != key && e.label() == Some(label))
+    };
+    Ok(make(entry, &taken)?)
+}
+
+/// Shared by patch, archive and unarchive: plan, show or apply one entry change.
+pub fn run_entry_change(
+    ctx: &Ctx,
+    key: &str,
+    mutation: &MutationArgs,
+    make: &PlanFn,
+) -> anyhow::Result<(PatchPlan, Option<Value>, String)> {
+    let layout = ctx.layout()?;
+    let paths = agent_for_key(ctx, &layout, key)?;
+    if mutation.dry_run {
+        let plan = make_plan(ctx, &paths, key, make)?;
+        return Ok((plan, None, paths.id.to_string()));
+    }
+    let custody = take(ctx, &layout, mutation.wait)?;
+    let plan = make_plan(ctx, &paths, key, make)?;
+    let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+    let written = if plan.changes.is_empty() {
+        None
+    } else {
+        Some(apply_patch(&mut db, &plan)?.to_value())
+    };
+    drop(db);
+    custody.release()?;
+    Ok((plan, written, paths.id.to_string()))
+}
+
+pub fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<()> {
+    let mut out = format!(
+        "{} {}\n",
+        if applied { "patched" } else { "would patch" },
+        plan.key
+    );
+    if plan.changes.is_empty() {
+        out.push_str("  (no change)\n");
+    }
+    for c in &plan.changes {
+        match (&c.before, &c.after) {
+            (Some(b), Some(a)) => out.push_str(&format!("  ~ {}: {} -> {}\n", c.field, b, a)),
+            (None, Some(a)) => out.push_str(&format!("  + {}: {}\n", c.field, a)),
+            (Some(b), None) => out.push_str(&format!("  - {}: {}\n", c.field, b)),
+            (None, None) => {}
+        }
+    }
+    for k in &plan.kept {
+        out.push_str(&format!("  = {k}\n"));
+    }
+    ctx.printer.out(&out)
+}
+
+pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
+    let ops = ops(args)?;
+    let now = now_ms();
+    let (plan, written, agent) = run_entry_change(ctx, &args.key, &args.mutation, &|e, taken| {
+        plan_patch(e, &ops, taken, now)
+    })?;
+    let applied = written.is_some();
+    if ctx.printer.json {
+        ctx.printer.json_data(&PatchData {
+            agent_id: agent,
+            session_key: plan.key.clone(),
+            before: plan.before.to_value(),
+            after: written.unwrap_or_else(|| plan.after.to_value()),
+            changes: plan.changes.clone(),
+            kept: plan.kept.clone(),
+            applied,
+        })?;
+    } else {
+        print_diff(ctx, &plan, applied)?;
+    }
+    Ok(Outcome::Done)
+}

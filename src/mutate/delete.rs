@@ -1,0 +1,504 @@
+//! `delete`: OpenClaw's `deleteSessionEntry` (OPERATIONS.md §2). With archiving (the
+//! default), each transcript generation the key owns alone becomes an archive row
+//! (zstd JSONL, sha256, name) and its rows go; the file is published after commit. Without
+//! it, the node becomes a tombstone and the transcripts stay. Cold generations are never
+//! touched: their node stays as a tombstone.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::patch::check_expectations;
+use super::publish::{publish_pending, sha256_hex};
+use super::WritableDb;
+use crate::error::{Error, Result, ResultExt};
+use crate::store::{AgentStore, SessionEntry};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeleteResult {
+    Deleted,
+    Missing,
+    Conflict,
+    Refused,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct DeleteOptions {
+    pub archive: bool,
+    pub expect_updated_at: Option<i64>,
+    pub expect_session_id: Option<Option<String>>,
+}
+
+/// One transcript generation that will be archived and removed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArchivePlan {
+    pub session_id: String,
+    pub events: u64,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArchivedFile {
+    pub session_id: String,
+    pub generation: String,
+    pub archive_name: String,
+    pub archive_sha256: String,
+    pub published: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletePlan {
+    pub session_key: String,
+    pub result: DeleteResult,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip)]
+    pub entry: Option<SessionEntry>,
+    #[serde(skip)]
+    pub archive: bool,
+    /// Generations archived and removed.
+    pub generations: Vec<ArchivePlan>,
+    /// Generations that stay (cold, or still referenced by another session).
+    pub kept_generations: Vec<String>,
+    /// The node stays as a tombstone (no archive, or kept generations).
+    pub tombstone: bool,
+}
+
+/// Session ids an entry refers to (`collectSessionStateIdsForEntry`).
+fn state_ids(entry: &Map) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut add = |v: Option<&Value>| {
+        if let Some(s) = v
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            if !out.iter().any(|o| o == s) {
+                out.push(s.to_string());
+            }
+        }
+    };
+    add(entry.get("sessionId"));
+    add(entry.get("previousSessionId"));
+    if let Some(Value::Array(ids)) = entry.get("usageFamilySessionIds") {
+        for id in ids {
+            add(Some(id));
+        }
+    }
+    out
+}
+
+type Map = serde_json::Map<String, Value>;
+
+/// Which other keys refer to which session ids: computed once per store.
+pub struct References {
+    by_session: HashMap<String, Vec<String>>,
+}
+
+impl References {
+    pub fn read(conn: &rusqlite::Connection, path: &Path) -> Result<Self> {
+        let mut by_session: HashMap<String, Vec<String>> = HashMap::new();
+        let mut stmt = conn.prepare("SELECT session_key, current_session_id, entry_json FROM session_nodes ORDER BY session_key").at(path)?;
+        let mut rows = stmt.query([]).at(path)?;
+        while let Some(r) = rows.next().at(path)? {
+            let key: String = r.get(0).at(path)?;
+            let current: String = r.get(1).at(path)?;
+            let json: String = r.get(2).at(path)?;
+            let mut ids = vec![current];
+            if let Ok(Value::Object(e)) = serde_json::from_str::<Value>(&json) {
+                ids.extend(state_ids(&e));
+            }
+            for id in ids {
+                let keys = by_session.entry(id).or_default();
+                if !keys.contains(&key) {
+                    keys.push(key.clone());
+                }
+            }
+        }
+        Ok(References { by_session })
+    }
+
+    /// A deleted key refers to nothing any more.
+    pub fn forget(&mut self, key: &str) {
+        for keys in self.by_session.values_mut() {
+            keys.retain(|k| k != key);
+        }
+    }
+
+    /// The first other key (in key order) that still refers to `session_id`.
+    fn other_owner(&self, session_id: &str, deleted: &str) -> Option<&str> {
+        self.by_session
+            .get(session_id)?
+            .iter()
+            .find(|k| k.as_str() != deleted)
+            .map(String::as_str)
+    }
+}
+
+fn windows_of(
+    conn: &rusqlite::Connection,
+    path: &Path,
+    key: &str,
+    entry: &SessionEntry,
+) -> Result<Vec<(String, bool)>> {
+    let mut ids: Vec<String> = {
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT session_id FROM session_windows WHERE session_key = ?1 ORDER BY session_id",
+            )
+            .at(path)?;
+        let rows = stmt.query_map([key], |r| r.get::<_, String>(0)).at(path)?;
+        rows.collect::<rusqlite::Result<_>>().at(path)?
+    };
+    for id in state_ids(&entry.fields) {
+        let exists: bool = conn
+            .query_row(
+                "SELECT EXISTS(SELECT 1 FROM session_windows WHERE session_id = ?1)",
+                [&id],
+                |r| r.get(0),
+            )
+            .at(path)?;
+        if exists && !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    let mut out = Vec::new();
+    for id in ids {
+        let cold: bool = conn
+            .query_row("SELECT EXISTS(SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1)", [&id], |r| r.get(0))
+            .at(path)?;
+        out.push((id, cold));
+    }
+    Ok(out)
+}
+
+/// Plan the deletion of one key (read-only).
+pub fn plan_delete(
+    store: &AgentStore,
+    refs: &References,
+    entries: &HashMap<String, SessionEntry>,
+    key: &str,
+    opts: &DeleteOptions,
+) -> Result<DeletePlan> {
+    let mut plan = DeletePlan {
+        session_key: key.to_string(),
+        result: DeleteResult::Deleted,
+        reason: None,
+        entry: None,
+        archive: opts.archive,
+        generations: Vec::new(),
+        kept_generations: Vec::new(),
+        tombstone: false,
+    };
+    let Some(entry) = entries.get(key) else {
+        plan.result = DeleteResult::Missing;
+        plan.reason = Some("no such session".into());
+        return Ok(plan);
+    };
+    if let Err(e) = check_expectations(entry, opts.expect_updated_at, &opts.expect_session_id) {
+        plan.result = DeleteResult::Conflict;
+        plan.reason = Some(e.to_string());
+        return Ok(plan);
+    }
+    if entry.locked() {
+        plan.result = DeleteResult::Refused;
+        plan.reason = Some(
+            "Model-selection-locked sessions cannot be removed, unlocked, or reassigned.".into(),
+        );
+        return Ok(plan);
+    }
+    plan.entry = Some(entry.clone());
+    let Some(db) = store.db() else {
+        return Err(Error::UnsupportedSchema {
+            message: format!("agent {} has only a legacy store", store.paths.id),
+            hint: Some("run `openclaw-sessions migrate legacy` first".into()),
+        });
+    };
+    for (id, cold) in windows_of(db.conn(), db.path(), key, entry)? {
+        let referenced = refs.other_owner(&id, key).is_some();
+        if !opts.archive || cold || referenced {
+            plan.kept_generations.push(id);
+            continue;
+        }
+        let stats = store.transcript_stats(&id)?;
+        plan.generations.push(ArchivePlan {
+            session_id: id,
+            events: stats.events,
+            bytes: stats.bytes,
+        });
+    }
+    let owned_left = plan
+        .kept_generations
+        .iter()
+        .any(|id| refs.other_owner(id, key).is_none());
+    plan.tombstone = owned_left;
+    Ok(plan)
+}
+
+/// zstd frame without checksum or content size, as OpenClaw writes archives.
+fn compress(text: &[u8]) -> Result<Vec<u8>> {
+    let mut enc =
+        zstd::stream::Encoder::new(Vec::new(), 3).map_err(|e| Error::Internal(e.to_string()))?;
+    enc.include_checksum(false)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    enc.include_contentsize(false)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    std::io::Write::write_all(&mut enc, text).map_err(|e| Error::Internal(e.to_string()))?;
+    enc.finish().map_err(|e| Error::Internal(e.to_string()))
+}
+
+/// `<sessionId>.jsonl.deleted.<stamp>.<generation>.zst`; ids over 96 bytes are hashed.
+pub fn archive_name(session_id: &str, created_at: i64, generation: &str, zstd: bool) -> String {
+    let id = if session_id.len() <= 96 {
+        session_id.to_string()
+    } else {
+        format!("session-{}", sha256_hex(session_id.as_bytes()))
+    };
+    format!(
+        "{id}.jsonl.deleted.{}.{generation}{}",
+        crate::units::archive_stamp(created_at),
+        if zstd { ".zst" } else { "" }
+    )
+}
+
+fn archive_generation(
+    tx: &Transaction<'_>,
+    path: &Path,
+    key: &str,
+    session_id: &str,
+    now: i64,
+) -> Result<Option<ArchivedFile>> {
+    let mut text = Vec::new();
+    {
+        let mut stmt = tx
+            .prepare_cached("SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 ORDER BY seq")
+            .at(path)?;
+        let mut rows = stmt.query([session_id]).at(path)?;
+        while let Some(r) = rows.next().at(path)? {
+            let seq: i64 = r.get(0).at(path)?;
+            let json: Option<String> = r.get(1).at(path)?;
+            let frame = r
+                .get_ref(2)
+                .at(path)?
+                .as_blob_or_null()
+                .map_err(|e| Error::bad_input(e.to_string(), None))?;
+            let (json, _) = crate::transcript::decode_event_row(
+                session_id,
+                seq,
+                json,
+                frame,
+                r.get(3).at(path)?,
+            )?;
+            text.extend_from_slice(json.as_bytes());
+            text.push(b'\n');
+        }
+    }
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let generation: String = tx
+        .query_row(
+            "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
+            [session_id],
+            |r| r.get(0),
+        )
+        .optional()
+        .at(path)?
+        .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string());
+    let blob = compress(&text)?;
+    let sha = sha256_hex(&blob);
+    let name = archive_name(session_id, now, &generation, true);
+    let existing: Option<String> = tx
+        .query_row(
+            "SELECT archive_sha256 FROM session_transcript_archives WHERE session_id = ?1 AND generation = ?2",
+            [session_id, &generation],
+            |r| r.get(0),
+        )
+        .optional()
+        .at(path)?;
+    if existing.is_some() {
+        return Err(Error::Conflict {
+            message: format!(
+                "Conflicting SQLite transcript archive for {session_id} (generation {generation})"
+            ),
+            hint: Some("run `openclaw-sessions doctor`".into()),
+        });
+    }
+    tx.execute(
+        "INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, \
+            archive_sha256, archive_name, created_at, published_at, publish_attempts) \
+         VALUES (?1, ?2, ?3, 'deleted', 'zstd', ?4, ?5, ?6, ?7, NULL, 0)",
+        params![session_id, generation, key, blob, sha, name, now],
+    )
+    .at(path)?;
+    Ok(Some(ArchivedFile {
+        session_id: session_id.to_string(),
+        generation,
+        archive_name: name,
+        archive_sha256: sha,
+        published: false,
+    }))
+}
+
+fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Result<()> {
+    for sql in [
+        "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1",
+        "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
+        "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
+        "DELETE FROM session_windows WHERE session_id = ?1",
+    ] {
+        tx.execute(sql, [session_id]).at(path)?;
+    }
+    Ok(())
+}
+
+const NODE_ARTIFACT_TABLES: [&str; 7] = [
+    "board_widgets",
+    "board_tabs",
+    "heartbeat_outcomes",
+    "session_participants",
+    "session_progress_cards",
+    "session_members",
+    "session_suggestions",
+];
+
+fn delete_node_artifacts(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<()> {
+    let present: HashSet<String> = {
+        let mut stmt = tx
+            .prepare_cached("SELECT name FROM sqlite_schema WHERE type = 'table'")
+            .at(path)?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).at(path)?;
+        rows.collect::<rusqlite::Result<_>>().at(path)?
+    };
+    if present.contains("session_pending_inputs") {
+        tx.execute(
+            "DELETE FROM session_pending_inputs WHERE session_key = ?1",
+            [key],
+        )
+        .at(path)?;
+    }
+    for table in NODE_ARTIFACT_TABLES {
+        if present.contains(table) {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE session_key = ?1"),
+                [key],
+            )
+            .at(path)?;
+        }
+    }
+    Ok(())
+}
+
+/// `clearSqliteSessionEntryPreservingWindows`: the node becomes a tombstone pointing at
+/// its most recently updated remaining window.
+fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
+    let window: Option<(String, i64)> = tx
+        .query_row(
+            "SELECT session_id, updated_at FROM session_windows WHERE session_key = ?1 ORDER BY updated_at DESC, session_id ASC LIMIT 1",
+            [key],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .at(path)?;
+    let Some((sid, updated)) = window else {
+        return Ok(false);
+    };
+    delete_node_artifacts(tx, path, key)?;
+    tx.execute(
+        "UPDATE session_nodes SET legacy_acp_migration_json = NULL, current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
+            updated_at = ?3, status = NULL, created_at = NULL, created_via = NULL, created_actor_type = NULL, \
+            created_actor_id = NULL, project_id = NULL, parent_session_key = NULL, spawned_by = NULL, \
+            fork_source_session_key = NULL, fork_source_session_id = NULL, fork_source_entry_id = NULL, label = NULL, \
+            display_name = NULL, category = NULL, icon = NULL, pinned_at = NULL, archived_at = NULL, last_read_at = NULL, \
+            last_interaction_at = NULL, last_activity_at = NULL, owner_actor_type = NULL, owner_actor_id = NULL, \
+            owner_assigned_by_type = NULL, owner_assigned_by_id = NULL, owner_assigned_at = NULL \
+         WHERE session_key = ?1",
+        params![key, sid, updated],
+    )
+    .at(path)?;
+    tx.execute(
+        "UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    tx.execute(
+        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    Ok(true)
+}
+
+/// Apply one planned deletion in one transaction, then publish its archive files.
+/// Returns the archives written (published or left pending with the reason recorded).
+pub fn apply_delete(
+    db: &mut WritableDb,
+    plan: &DeletePlan,
+    refs: &References,
+    sessions_dir: &Path,
+    now: i64,
+) -> Result<Vec<ArchivedFile>> {
+    let Some(expected) = &plan.entry else {
+        return Ok(Vec::new());
+    };
+    let path = db.path.clone();
+    let key = plan.session_key.as_str();
+    let tx = db.transaction()?;
+    let current: Option<String> = tx
+        .query_row(
+            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .optional()
+        .at(&path)?;
+    if current
+        .and_then(|j| SessionEntry::parse(key, &j).ok())
+        .as_ref()
+        != Some(expected)
+    {
+        return Err(Error::Conflict {
+            message: format!("session {key} changed while the deletion was being planned"),
+            hint: Some("run the command again".into()),
+        });
+    }
+    let mut archived = Vec::new();
+    for g in &plan.generations {
+        if let Some(a) = archive_generation(&tx, &path, key, &g.session_id, now)? {
+            archived.push(a);
+        }
+        delete_generation(&tx, &path, &g.session_id)?;
+        super::crash_point("delete-generation");
+    }
+    // Generations another session still refers to move to that session.
+    for id in &plan.kept_generations {
+        if let Some(owner) = refs.other_owner(id, key) {
+            tx.execute(
+                "UPDATE session_windows SET session_key = ?2 WHERE session_id = ?1",
+                [id.as_str(), owner],
+            )
+            .at(&path)?;
+        }
+    }
+    if !tombstone(&tx, &path, key)? {
+        delete_node_artifacts(&tx, &path, key)?;
+        tx.execute("DELETE FROM session_nodes WHERE session_key = ?1", [key])
+            .at(&path)?;
+    }
+    super::crash_point("delete-before-commit");
+    tx.commit().at(&path)?;
+    super::crash_point("delete-before-publish");
+    let (published, _failed) =
+        publish_pending(&db.conn, &path, sessions_dir, crate::units::now_ms())?;
+    for a in &mut archived {
+        a.published = published.contains(&a.archive_name);
+    }
+    Ok(archived)
+}

@@ -1,0 +1,322 @@
+//! OpenClaw's session entry writer (`writeSessionEntry`, `bindSessionNode`,
+//! `bindSessionRoot`): canonical `entry_json`, every projected `session_nodes` column,
+//! the window row, `entry_valid = 1` after the triggers reset it, then certification.
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use serde_json::{Map, Value};
+
+use crate::error::{Result, ResultExt};
+use crate::store::SessionEntry;
+
+/// Retired projections the canonical shape drops (`projectCanonicalSessionEntryShape`).
+/// The flat legacy delivery/notice/flush fields it converts are kept as they are: OpenClaw
+/// converts them on its next write, and dropping them here would lose data.
+const RETIRED_FIELDS: [&str; 5] = [
+    "sessionFile",
+    "transcriptPath",
+    "owner",
+    "participants",
+    "participantCount",
+];
+
+const ARCHIVE_REASONS: [&str; 5] = [
+    "manual",
+    "active-session-cap",
+    "age-retention",
+    "stale-dashboard",
+    "restart-recovery",
+];
+const LEGACY_DELIVERY_FIELDS: [&str; 8] = [
+    "route",
+    "deliveryContext",
+    "origin",
+    "channel",
+    "lastChannel",
+    "lastTo",
+    "lastAccountId",
+    "lastThreadId",
+];
+
+/// The entry as OpenClaw stores it: `delivery` defaulted, retired fields dropped,
+/// archive metadata only alongside `archivedAt`. Key order is kept.
+pub fn canonical_entry(mut fields: Map<String, Value>) -> Map<String, Value> {
+    if !fields.contains_key("delivery")
+        && !LEGACY_DELIVERY_FIELDS
+            .iter()
+            .any(|k| fields.contains_key(*k))
+    {
+        fields.insert("delivery".into(), serde_json::json!({"kind": "none"}));
+    }
+    for f in RETIRED_FIELDS {
+        fields.shift_remove(f);
+    }
+    if fields.contains_key("archivedAt") {
+        let keep = fields
+            .get("archiveReason")
+            .and_then(Value::as_str)
+            .is_some_and(|r| ARCHIVE_REASONS.contains(&r));
+        if !keep {
+            fields.shift_remove("archiveReason");
+        }
+    } else {
+        fields.shift_remove("archivedBy");
+        fields.shift_remove("archiveReason");
+    }
+    // A public share belongs to exactly one generation.
+    let share_ok = fields
+        .get("publicShare")
+        .and_then(|s| s.get("sessionId"))
+        .is_some_and(|id| Some(id) == fields.get("sessionId"));
+    if !share_ok {
+        fields.shift_remove("publicShare");
+    }
+    fields
+}
+
+fn text(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+}
+
+fn num(v: Option<&Value>) -> Option<f64> {
+    v.and_then(Value::as_f64).filter(|f| f.is_finite())
+}
+
+/// A JS number as SQLite gets it: integral values as INTEGER.
+fn sql_num(v: Option<f64>) -> rusqlite::types::Value {
+    match v {
+        None => rusqlite::types::Value::Null,
+        Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+            rusqlite::types::Value::Integer(f as i64)
+        }
+        Some(f) => rusqlite::types::Value::Real(f),
+    }
+}
+
+fn status(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str)
+        .filter(|s| matches!(*s, "running" | "done" | "failed" | "killed" | "timeout"))
+        .map(String::from)
+}
+
+fn chat_type(e: &Map<String, Value>) -> Option<&str> {
+    e.get("chatType")
+        .and_then(Value::as_str)
+        .filter(|c| matches!(*c, "direct" | "group" | "channel"))
+}
+
+fn delivery_context(e: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    let d = e.get("delivery")?;
+    if d.get("kind").and_then(Value::as_str) != Some("external") {
+        return None;
+    }
+    d.get("context").and_then(Value::as_object)
+}
+
+/// Write `entry` under `key` (which exists with `previous`) in the open transaction.
+pub fn write_entry(
+    tx: &Transaction<'_>,
+    path: &std::path::Path,
+    key: &str,
+    entry: &SessionEntry,
+    previous: &SessionEntry,
+) -> Result<Map<String, Value>> {
+    let mut e = canonical_entry(entry.fields.clone());
+    // The creation stamp is immutable once a row exists.
+    for f in ["createdVia", "createdActor", "createdAt"] {
+        if let Some(v) = previous.fields.get(f) {
+            e.insert(f.to_string(), v.clone());
+        }
+    }
+    let session_id = e
+        .get("sessionId")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let updated_at = num(e.get("updatedAt")).unwrap_or(0.0);
+    let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
+    let actor = e.get("createdActor");
+    tx.execute(
+        "UPDATE session_nodes SET current_session_id = ?2, entry_json = ?3, entry_valid = 1, updated_at = ?4, \
+            status = ?5, created_at = ?6, created_via = ?7, created_actor_type = ?8, created_actor_id = ?9, \
+            project_id = ?10, parent_session_key = ?11, spawned_by = ?12, fork_source_session_key = ?13, \
+            fork_source_session_id = ?14, fork_source_entry_id = ?15, label = ?16, display_name = ?17, \
+            category = ?18, icon = ?19, pinned_at = ?20, archived_at = ?21, last_read_at = ?22, \
+            last_interaction_at = ?23, last_activity_at = ?24 \
+         WHERE session_key = ?1",
+        params![
+            key,
+            session_id,
+            entry_json,
+            sql_num(Some(updated_at)),
+            status(e.get("status")),
+            sql_num(num(e.get("createdAt"))),
+            e.get("createdVia").and_then(Value::as_str).filter(|v| {
+                matches!(*v, "operator" | "spawn" | "channel" | "cron" | "talk" | "run" | "plugin" | "internal")
+            }),
+            actor.and_then(|a| a.get("type")).and_then(Value::as_str).filter(|t| matches!(*t, "human" | "agent" | "system")),
+            text(actor.and_then(|a| a.get("id"))),
+            text(e.get("projectId")),
+            text(e.get("parentSessionKey")).or_else(|| text(e.get("spawnedBy"))),
+            text(e.get("spawnedBy")),
+            text(e.get("forkSource").and_then(|f| f.get("sessionKey"))),
+            text(e.get("forkSource").and_then(|f| f.get("sessionId"))),
+            text(e.get("forkSource").and_then(|f| f.get("entryId"))),
+            text(e.get("label")),
+            text(e.get("displayName")),
+            text(e.get("category")),
+            text(e.get("icon")),
+            sql_num(num(e.get("pinnedAt"))),
+            sql_num(num(e.get("archivedAt"))),
+            sql_num(num(e.get("lastReadAt"))),
+            sql_num(num(e.get("lastInteractionAt"))),
+            sql_num(num(e.get("lastActivityAt"))),
+        ],
+    )
+    .at(path)?;
+    // The triggers reset entry_valid on entry and identity updates: mark valid again.
+    tx.execute(
+        "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    write_window(tx, path, key, &e, &session_id, updated_at)?;
+    tx.execute(
+        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    Ok(e)
+}
+
+/// What the writer keeps from an existing window: provenance, ACP ownership, plugin owner,
+/// hook source, transcript clock, conversation link.
+type ExistingWindow = (
+    i64,
+    i64,
+    Option<String>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+);
+
+/// `retainWindow`: upsert the generation's window, keeping its owner and creation time.
+fn write_window(
+    tx: &Transaction<'_>,
+    path: &std::path::Path,
+    key: &str,
+    e: &Map<String, Value>,
+    session_id: &str,
+    updated_at: f64,
+) -> Result<()> {
+    let existing: Option<ExistingWindow> = tx
+        .query_row(
+            "SELECT session_entry_provenance, acp_owned, plugin_owner_id, hook_external_content_source, \
+                    transcript_updated_at, primary_conversation_id FROM session_windows WHERE session_id = ?1",
+            [session_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+        )
+        .optional()
+        .at(path)?;
+    let hook = e
+        .get("hookExternalContentSource")
+        .and_then(Value::as_str)
+        .map(|h| if h == "email" { "webhook" } else { h });
+    let mut provenance = 1i64;
+    let mut acp_owned =
+        i64::from(e.contains_key("acp") && !e.get("acp").is_some_and(Value::is_null));
+    let mut plugin_owner = text(e.get("pluginOwnerId"));
+    let mut hook_source = hook
+        .filter(|h| matches!(*h, "gmail" | "webhook"))
+        .map(String::from);
+    match &existing {
+        // A window that never came from an entry stays that way (same generation).
+        Some((0, ..)) => {
+            provenance = 0;
+            acp_owned = 0;
+            plugin_owner = None;
+            hook_source = None;
+        }
+        Some((1, acp, plugin, hook, ..)) => {
+            if *acp == 1 {
+                acp_owned = 1;
+            }
+            plugin_owner = plugin_owner.or_else(|| plugin.clone());
+            hook_source = hook_source.or_else(|| hook.clone());
+        }
+        _ => {}
+    }
+    let transcript_observed_at = existing
+        .as_ref()
+        .and_then(|x| x.4)
+        .map(|v| v as f64)
+        .unwrap_or(updated_at);
+    // Conversation routing is not rewritten offline: keep an existing link.
+    let primary_conversation = existing.as_ref().and_then(|x| x.5.clone());
+    let chat = chat_type(e);
+    let lower_key = key.trim().to_lowercase();
+    let scope = match chat {
+        Some("direct") if lower_key == "main" || lower_key.ends_with(":main") => "shared-main",
+        Some(c @ ("group" | "channel")) => c,
+        _ => "conversation",
+    };
+    let created_at = ["sessionStartedAt", "startedAt", "updatedAt"]
+        .iter()
+        .find_map(|f| num(e.get(*f)).filter(|v| *v >= 0.0))
+        .unwrap_or(updated_at);
+    let ctx = delivery_context(e);
+    let channel = ctx
+        .and_then(|c| text(c.get("channel")))
+        .or_else(|| text(e.get("channel")));
+    let account = ctx.and_then(|c| text(c.get("accountId")));
+    let display = text(e.get("displayName"))
+        .or_else(|| text(e.get("label")))
+        .or_else(|| text(e.get("subject")))
+        .or_else(|| text(e.get("groupId")));
+    tx.execute(
+        "INSERT INTO session_windows (session_id, session_key, reason, created_at, updated_at, session_entry_provenance, \
+            acp_owned, plugin_owner_id, hook_external_content_source, previous_session_id, session_scope, started_at, \
+            ended_at, status, chat_type, channel, account_id, model_provider, model, agent_harness_id, \
+            parent_session_key, spawned_by, display_name, primary_conversation_id, transcript_observed_at) \
+         VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24) \
+         ON CONFLICT(session_id) DO UPDATE SET previous_session_id = excluded.previous_session_id, reason = excluded.reason, \
+            session_scope = excluded.session_scope, transcript_observed_at = excluded.transcript_observed_at, \
+            session_entry_provenance = excluded.session_entry_provenance, acp_owned = excluded.acp_owned, \
+            plugin_owner_id = excluded.plugin_owner_id, hook_external_content_source = excluded.hook_external_content_source, \
+            updated_at = excluded.updated_at, started_at = excluded.started_at, ended_at = excluded.ended_at, \
+            status = excluded.status, chat_type = excluded.chat_type, channel = excluded.channel, \
+            account_id = excluded.account_id, primary_conversation_id = excluded.primary_conversation_id, \
+            model_provider = excluded.model_provider, model = excluded.model, agent_harness_id = excluded.agent_harness_id, \
+            parent_session_key = excluded.parent_session_key, spawned_by = excluded.spawned_by, display_name = excluded.display_name",
+        params![
+            session_id,
+            key,
+            sql_num(Some(created_at)),
+            sql_num(Some(updated_at)),
+            provenance,
+            acp_owned,
+            plugin_owner,
+            hook_source,
+            text(e.get("previousSessionId")),
+            scope,
+            sql_num(num(e.get("startedAt"))),
+            sql_num(num(e.get("endedAt"))),
+            status(e.get("status")),
+            chat,
+            channel,
+            account,
+            text(e.get("modelProvider")),
+            text(e.get("model")),
+            text(e.get("agentHarnessId")),
+            text(e.get("parentSessionKey")),
+            text(e.get("spawnedBy")),
+            display,
+            primary_conversation,
+            sql_num(Some(transcript_observed_at)),
+        ],
+    )
+    .at(path)?;
+    Ok(())
+}

@@ -1,0 +1,21 @@
+//! Changing stores, always as plan-then-apply: a plan is computed read-only (and is all a
+//! dry run shows), then applied in one transaction that re-checks what the plan saw. Every
+//! write goes through OpenClaw's own rules (OPERATIONS.md §0–§3).
+
+mod crash;
+mod delete;
+mod entry_writer;
+mod patch;
+pub mod publish;
+mod writable;
+
+pub use crash::crash_point;
+pub use delete::{
+    apply_delete, archive_name, plan_delete, ArchivePlan, ArchivedFile, DeleteOptions, DeletePlan,
+    DeleteResult, References,
+};
+pub use entry_writer::canonical_entry;
+pub use patch::{
+    apply_patch, plan_archive, plan_patch, plan_unarchive, FieldChange, PatchOps, PatchPlan,
+};
+pub use writable::WritableDb;

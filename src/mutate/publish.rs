@@ -1,0 +1,117 @@
+//! Publishing a transcript archive file after its row committed (OPERATIONS.md §2 step 5):
+//! a private temp file, fsynced, hard-linked to the final name (never replacing a file with
+//! other bytes), then the row stamped `published_at`.
+
+use std::io::Write;
+use std::path::Path;
+
+use rusqlite::params;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result, ResultExt};
+use crate::fsutil::create_new_private;
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn file_sha(path: &Path) -> Result<String> {
+    Ok(sha256_hex(&std::fs::read(path).at(path)?))
+}
+
+/// Write `bytes` to `<dir>/<name>` without ever replacing a different file.
+pub fn publish_file(dir: &Path, name: &str, bytes: &[u8], sha: &str) -> Result<()> {
+    crate::custody::ensure_private_dir(dir)?;
+    let target = dir.join(name);
+    if target.symlink_metadata().is_ok() {
+        return if file_sha(&target)? == sha {
+            Ok(())
+        } else {
+            Err(Error::Conflict {
+                message: format!("transcript archive collision for {name}: a different file already has that name"),
+                hint: Some("move the existing file aside and run `openclaw-sessions doctor --fix`".into()),
+            })
+        };
+    }
+    let tmp = dir.join(format!("{name}.{}.tmp", uuid::Uuid::new_v4()));
+    let result = (|| {
+        let mut f = create_new_private(&tmp)?;
+        f.write_all(bytes).at(&tmp)?;
+        f.sync_all().at(&tmp)?;
+        drop(f);
+        match std::fs::hard_link(&tmp, &target) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if file_sha(&target)? != sha {
+                    return Err(Error::Conflict {
+                        message: format!("transcript archive collision for {name}"),
+                        hint: None,
+                    });
+                }
+            }
+            Err(e) => return Err(Error::io(&target, e)),
+        }
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        if file_sha(&target)? != sha {
+            return Err(Error::Internal(format!(
+                "published archive {name} does not hash to its row"
+            )));
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    result
+}
+
+/// Publish every archive row still waiting for its file; returns the names published and
+/// the failures (recorded on the rows).
+pub fn publish_pending(
+    conn: &rusqlite::Connection,
+    db_path: &Path,
+    sessions_dir: &Path,
+    now: i64,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT session_id, generation, archive_name, archive_blob, archive_sha256 FROM session_transcript_archives \
+             WHERE published_at IS NULL ORDER BY created_at, session_id, generation",
+        )
+        .at(db_path)?;
+    let rows: Vec<(String, String, String, Vec<u8>, String)> = stmt
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .at(db_path)?
+        .collect::<rusqlite::Result<_>>()
+        .at(db_path)?;
+    let (mut done, mut failed) = (Vec::new(), Vec::new());
+    for (sid, generation, name, blob, sha) in rows {
+        match publish_file(sessions_dir, &name, &blob, &sha) {
+            Ok(()) => {
+                conn.execute(
+                    "UPDATE session_transcript_archives SET published_at = ?3, publish_attempts = publish_attempts + 1, \
+                        last_publish_attempt_at = ?3, last_publish_error = NULL WHERE session_id = ?1 AND generation = ?2",
+                    params![sid, generation, now],
+                )
+                .at(db_path)?;
+                done.push(name);
+            }
+            Err(e) => {
+                let msg: String = e.to_string().chars().take(1024).collect();
+                conn.execute(
+                    "UPDATE session_transcript_archives SET publish_attempts = publish_attempts + 1, \
+                        last_publish_attempt_at = ?3, last_publish_error = ?4 WHERE session_id = ?1 AND generation = ?2",
+                    params![sid, generation, now, msg],
+                )
+                .at(db_path)?;
+                failed.push(format!("{name}: {msg}"));
+            }
+        }
+    }
+    Ok((done, failed))
+}

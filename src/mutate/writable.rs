@@ -1,0 +1,86 @@
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use crate::error::{Error, Result, ResultExt};
+use crate::store::{DatabaseRole, ReadOnlyDb, SchemaInfo};
+
+/// A read-write connection to an agent database, opened only under custody, with the
+/// settings OpenClaw's writers use (busy timeout, foreign keys, NORMAL sync, WAL kept).
+pub struct WritableDb {
+    pub conn: Connection,
+    pub path: PathBuf,
+}
+
+/// Refuse a target that is a symlink, reached through one inside `root`, or hard-linked:
+/// an in-place write there would change a file this store does not own.
+pub fn check_owned_path(root: &Path, path: &Path) -> Result<()> {
+    if let Ok(rel) = path.strip_prefix(root) {
+        let mut cur = root.to_path_buf();
+        for part in rel.components() {
+            cur.push(part);
+            if std::fs::symlink_metadata(&cur).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(Error::unsafe_path(format!(
+                    "{} is a symbolic link; this tool never writes through one",
+                    cur.display()
+                )));
+            }
+        }
+    } else {
+        return Err(Error::unsafe_path(format!(
+            "{} is outside the state dir {}; in-place changes are refused",
+            path.display(),
+            root.display()
+        )));
+    }
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(m) = std::fs::symlink_metadata(path) {
+        if m.is_file() && m.nlink() > 1 {
+            return Err(Error::unsafe_path(format!(
+                "{} has {} hard links; remove the extra links before changing it",
+                path.display(),
+                m.nlink()
+            )));
+        }
+    }
+    Ok(())
+}
+
+impl WritableDb {
+    /// Open for writing after the safety checks; the schema must be the known one.
+    pub fn open(state_dir: &Path, path: &Path) -> Result<Self> {
+        if !path.is_file() {
+            return Err(Error::not_found(
+                format!("database {} does not exist", path.display()),
+                None,
+            ));
+        }
+        check_owned_path(state_dir, path)?;
+        {
+            let ro = ReadOnlyDb::open(path)?;
+            SchemaInfo::read(&ro, DatabaseRole::Agent)?.require_writable(path)?;
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .at(path)?;
+        conn.busy_timeout(Duration::from_millis(5000)).at(path)?;
+        conn.execute_batch(
+            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA trusted_schema = OFF;",
+        )
+        .at(path)?;
+        Ok(WritableDb {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// `BEGIN IMMEDIATE`: the write lock is taken up front, as OpenClaw's writers do.
+    pub fn transaction(&mut self) -> Result<rusqlite::Transaction<'_>> {
+        self.conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .at(&self.path)
+    }
+}

@@ -1,0 +1,599 @@
+//! `patch`, `archive`, `unarchive`, `delete` on copies of the real stores.
+
+use rusqlite::OptionalExtension;
+use serde_json::Value;
+
+use crate::common::{checksums, json, Store};
+
+fn entry(store: &Store, agent: &str, key: &str) -> Option<Value> {
+    store
+        .writable(agent)
+        .query_row(
+            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get::<_, String>(0),
+        )
+        .optional()
+        .unwrap()
+        .map(|j| serde_json::from_str(&j).unwrap())
+}
+
+fn node_row(store: &Store, key: &str) -> (i64, Option<String>, Option<String>, i64, bool) {
+    store
+        .writable("main")
+        .query_row(
+            "SELECT entry_valid, label, display_name, updated_at, EXISTS(SELECT 1 FROM session_canonical_validation_pending p WHERE p.session_key = n.session_key) FROM session_nodes n WHERE session_key = ?1",
+            [key],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap()
+}
+
+fn integrity(store: &Store, agent: &str) {
+    let db = store.writable(agent);
+    let ok: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    let fk: Option<String> = db
+        .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
+        .optional()
+        .unwrap();
+    assert_eq!(fk, None);
+}
+
+#[test]
+fn patch_writes_entry_and_every_projected_column() {
+    let store = Store::copy("live");
+    let key = "agent:main:scratch-2";
+    let before = entry(&store, "main", key).unwrap();
+    let long: String = "名".repeat(499) + "😀😀";
+    let out = store
+        .cmd()
+        .args([
+            "patch",
+            key,
+            "--json",
+            "--set",
+            "label=\"  Ops  \"",
+            "--set",
+            &format!("displayName=\"  {long}  \""),
+            "--set",
+            "customField={\"a\":1}",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = json(&out);
+    assert_eq!(doc["data"]["applied"], true);
+    let after = entry(&store, "main", key).unwrap();
+    assert_eq!(after["label"], "Ops");
+    // 499 one-unit chars + a surrogate pair would be 501 units: the pair is not split.
+    assert_eq!(
+        after["displayName"]
+            .as_str()
+            .unwrap()
+            .encode_utf16()
+            .count(),
+        499
+    );
+    assert_eq!(after["customField"]["a"], 1, "unknown fields are kept");
+    assert!(after["updatedAt"].as_i64().unwrap() > before["updatedAt"].as_i64().unwrap());
+    // Key order: existing keys first, new ones appended.
+    let keys: Vec<&String> = after.as_object().unwrap().keys().collect();
+    assert_eq!(keys[0], "sessionId");
+    assert_eq!(keys.last().unwrap().as_str(), "customField");
+    let (valid, label, display, updated, pending) = node_row(&store, key);
+    assert_eq!((valid, label.as_deref(), pending), (1, Some("Ops"), false));
+    assert_eq!(display.as_deref(), after["displayName"].as_str());
+    assert_eq!(updated, after["updatedAt"].as_i64().unwrap());
+    let window_name: Option<String> = store
+        .writable("main")
+        .query_row(
+            "SELECT display_name FROM session_windows WHERE session_id = ?1",
+            [after["sessionId"].as_str().unwrap()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(window_name.as_deref(), after["displayName"].as_str());
+    integrity(&store, "main");
+    // --preserve-activity keeps updatedAt; --unset removes.
+    let out = store
+        .cmd()
+        .args([
+            "patch",
+            key,
+            "--preserve-activity",
+            "--unset",
+            "customField",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let again = entry(&store, "main", key).unwrap();
+    assert_eq!(again["updatedAt"], after["updatedAt"]);
+    assert!(again.get("customField").is_none());
+}
+
+#[test]
+fn patch_guards_refuse_and_change_nothing() {
+    let store = Store::copy("live");
+    let before = checksums(&store.state());
+    let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+        (
+            vec!["agent:main:scratch-1", "--set", "model=\"gpt-x\""],
+            5,
+            "LOCKED_SESSION",
+        ),
+        (
+            vec![
+                "agent:main:scratch-1",
+                "--set",
+                "modelSelectionLocked=false",
+            ],
+            5,
+            "LOCKED_SESSION",
+        ),
+        (
+            vec!["agent:main:main", "--set", "label=\"Pinned notes\""],
+            5,
+            "CONFLICT",
+        ),
+        (
+            vec!["agent:main:main", "--set", "sessionId=\"other\""],
+            2,
+            "USAGE",
+        ),
+        (
+            vec![
+                "agent:main:main",
+                "--expect-updated-at",
+                "1",
+                "--set",
+                "label=\"x\"",
+            ],
+            5,
+            "CONFLICT",
+        ),
+        (
+            vec![
+                "agent:main:main",
+                "--expect-session-id",
+                "null",
+                "--set",
+                "label=\"x\"",
+            ],
+            5,
+            "CONFLICT",
+        ),
+        (
+            vec!["agent:main:nope", "--set", "label=\"x\""],
+            4,
+            "NOT_FOUND",
+        ),
+        (vec!["agent:main:main", "--merge", "[1]"], 2, "USAGE"),
+    ];
+    for (args, code, err) in cases {
+        let out = store
+            .cmd()
+            .arg("patch")
+            .args(&args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert_eq!(json(&out)["error"]["code"], err, "{args:?}");
+    }
+    // Dry runs change nothing either.
+    let out = store
+        .cmd()
+        .args([
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"New\"",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("+ label: \"New\""));
+    // The refusals may have left lock coordinators (0-byte files) and nothing else.
+    let after: std::collections::BTreeMap<_, _> = checksums(&store.state())
+        .into_iter()
+        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .collect();
+    let before: std::collections::BTreeMap<_, _> = before
+        .into_iter()
+        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn archive_and_unarchive() {
+    let store = Store::copy("live");
+    let key = "agent:main:pinned-notes";
+    let out = store
+        .cmd()
+        .args(["archive", key, "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(json(&out)["data"]["results"][0]["result"], "archived");
+    let e = entry(&store, "main", key).unwrap();
+    assert!(e["archivedAt"].is_i64());
+    assert_eq!(e["archiveReason"], "manual");
+    assert!(e.get("pinnedAt").is_none(), "archiving unpins");
+    let out = store.cmd().args(["unarchive", key]).output().unwrap();
+    assert!(out.status.success());
+    let e = entry(&store, "main", key).unwrap();
+    assert!(e.get("archivedAt").is_none() && e.get("archiveReason").is_none());
+    let main = store
+        .cmd()
+        .args(["archive", "agent:main:main"])
+        .output()
+        .unwrap();
+    assert_eq!(main.status.code(), Some(5));
+    integrity(&store, "main");
+}
+
+fn count(store: &Store, sql: &str, arg: &str) -> i64 {
+    store
+        .writable("main")
+        .query_row(sql, [arg], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn delete_archives_the_transcript_and_removes_every_row() {
+    let store = Store::copy("live");
+    let key = "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9";
+    let sid = entry(&store, "main", key).unwrap()["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let events: Vec<String> = String::from_utf8(
+        store
+            .cmd()
+            .args(["transcript", "cat", key])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .lines()
+    .map(String::from)
+    .collect();
+    let out = store
+        .cmd()
+        .args(["delete", key, "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc = json(&out);
+    let result = &doc["data"]["results"][0];
+    assert_eq!(result["result"], "deleted");
+    let name = result["archive"][0]["archiveName"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        name.starts_with(&format!("{sid}.jsonl.deleted.")) && name.ends_with(".zst"),
+        "{name}"
+    );
+    assert_eq!(result["archive"][0]["published"], true);
+    // The published file and the row hold the same zstd JSONL: every event, in order.
+    let file = std::fs::read(store.state().join("agents/main/sessions").join(&name)).unwrap();
+    let text = String::from_utf8(zstd::decode_all(&file[..]).unwrap()).unwrap();
+    assert_eq!(
+        text,
+        events.iter().map(|e| format!("{e}\n")).collect::<String>()
+    );
+    let (blob, sha, published): (Vec<u8>, String, Option<i64>) = store
+        .writable("main")
+        .query_row("SELECT archive_blob, archive_sha256, published_at FROM session_transcript_archives WHERE archive_name = ?1", [&name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap();
+    assert_eq!(blob, file);
+    use sha2::Digest;
+    assert_eq!(sha, format!("{:x}", sha2::Sha256::digest(&blob)));
+    assert!(published.is_some());
+    for (table, col) in [
+        ("session_nodes", "current_session_id"),
+        ("session_windows", "session_id"),
+        ("transcript_events", "session_id"),
+        ("transcript_event_identities", "session_id"),
+        ("session_transcript_active_events", "session_id"),
+        ("session_transcript_index_state", "session_id"),
+        ("session_transcript_fts_rows", "session_id"),
+        ("transcript_rewrite_watermarks", "session_id"),
+    ] {
+        assert_eq!(
+            count(
+                &store,
+                &format!("SELECT count(*) FROM {table} WHERE {col} = ?1"),
+                &sid
+            ),
+            0,
+            "{table}"
+        );
+    }
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM session_transcript_fts WHERE session_id = ?1",
+            &sid
+        ),
+        0
+    );
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM session_canonical_validation_pending WHERE session_key = ?1",
+            key
+        ),
+        0
+    );
+    integrity(&store, "main");
+}
+
+#[test]
+fn delete_without_archive_leaves_a_tombstone() {
+    let store = Store::copy("live");
+    let key = "agent:main:hook:7a41e6f5-b97d-4c51-b472-0830fd1c2815";
+    let sid = entry(&store, "main", key).unwrap()["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let events = count(
+        &store,
+        "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+        &sid,
+    );
+    let out = store
+        .cmd()
+        .args(["delete", key, "--no-archive", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (json_text, valid, current): (String, i64, String) = store
+        .writable("main")
+        .query_row("SELECT entry_json, entry_valid, current_session_id FROM session_nodes WHERE session_key = ?1", [key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap();
+    assert_eq!(
+        (json_text.as_str(), valid, current.as_str()),
+        ("{}", -1, sid.as_str())
+    );
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            &sid
+        ),
+        events
+    );
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM session_transcript_archives WHERE session_id = ?1",
+            &sid
+        ),
+        0
+    );
+    // A tombstone is not a session any more.
+    let listed = json(
+        &store
+            .cmd()
+            .args(["list", "--json", "--limit", "all"])
+            .output()
+            .unwrap(),
+    );
+    assert!(!listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["sessionKey"] == key));
+    integrity(&store, "main");
+}
+
+#[test]
+fn delete_results_and_exit_codes() {
+    let store = Store::copy("live");
+    let untouched = checksums(&store.state());
+    // No terminal, no --yes: exit 2, nothing changed.
+    let out = store
+        .cmd()
+        .args(["delete", "agent:main:scratch-2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // Dry run: the plan, nothing changed.
+    let out = store
+        .cmd()
+        .args(["delete", "agent:main:scratch-2", "--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["data"]["results"][0]["result"], "would-delete");
+    let strip = |m: std::collections::BTreeMap<std::path::PathBuf, String>| -> Vec<_> {
+        m.into_iter()
+            .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+            .collect()
+    };
+    assert_eq!(strip(untouched.clone()), strip(checksums(&store.state())));
+    // One key: the guard's own code.
+    assert_eq!(
+        store
+            .cmd()
+            .args(["delete", "agent:main:nope", "--yes"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(4)
+    );
+    let locked = store
+        .cmd()
+        .args(["delete", "agent:main:scratch-1", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(locked.status.code(), Some(5));
+    assert_eq!(json(&locked)["data"]["results"][0]["result"], "refused");
+    let expect = store
+        .cmd()
+        .args([
+            "delete",
+            "agent:main:scratch-2",
+            "--yes",
+            "--expect-updated-at",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(expect.status.code(), Some(5));
+    // Several keys, some not deleted: exit 3, the others are deleted.
+    let out = store
+        .cmd()
+        .args([
+            "delete",
+            "agent:main:scratch-2",
+            "agent:main:nope",
+            "agent:main:scratch-1",
+            "--yes",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let results: Vec<String> = json(&out)["data"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["result"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(results, ["deleted", "missing", "refused"]);
+    assert!(entry(&store, "main", "agent:main:scratch-2").is_none());
+    assert!(entry(&store, "main", "agent:main:scratch-1").is_some());
+}
+
+#[test]
+fn crash_points_leave_a_consistent_store() {
+    for point in [
+        "patch-before-commit",
+        "delete-generation",
+        "delete-before-commit",
+        "delete-before-publish",
+    ] {
+        let store = Store::copy("live");
+        let key = "agent:main:cron:nightly:run:884";
+        let before = entry(&store, "main", key).unwrap();
+        let args: Vec<&str> = if point.starts_with("patch") {
+            vec!["patch", key, "--set", "label=\"x\""]
+        } else {
+            vec!["delete", key, "--yes"]
+        };
+        let out = store
+            .cmd()
+            .args(&args)
+            .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+            .output()
+            .unwrap();
+        assert!(
+            !out.status.success(),
+            "{point}: the process should have died"
+        );
+        integrity(&store, "main");
+        let now = entry(&store, "main", key);
+        let archives = count(
+            &store,
+            "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1",
+            key,
+        );
+        match point {
+            "delete-before-publish" => {
+                // Committed: the session is gone, its archive row waits for its file.
+                assert!(now.is_none());
+                assert_eq!(archives, 1);
+                let pending = count(&store, "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1 AND published_at IS NULL", key);
+                assert_eq!(pending, 1);
+                // The next deletion (after reclaiming the dead run's stale lock) publishes it.
+                let out = store
+                    .cmd()
+                    .args(["delete", "agent:main:scratch-2", "--yes"])
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert!(String::from_utf8_lossy(&out.stderr).contains("reclaimed a stale lock"));
+                let pending = count(&store, "SELECT count(*) FROM session_transcript_archives WHERE published_at IS NULL AND ?1 = ?1", "");
+                assert_eq!(pending, 0);
+            }
+            _ => {
+                // Rolled back: the session is exactly as it was, with no archive.
+                assert_eq!(now.as_ref(), Some(&before), "{point}");
+                assert_eq!(archives, 0, "{point}");
+                let again = store.cmd().args(&args).output().unwrap();
+                assert!(
+                    again.status.success(),
+                    "{point}: {}",
+                    String::from_utf8_lossy(&again.stderr)
+                );
+            }
+        }
+        integrity(&store, "main");
+    }
+}
+
+#[test]
+fn mutations_refuse_while_another_owner_holds_the_state_dir() {
+    let store = Store::copy("live");
+    let mut holder = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"))
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(["custody", "run", "--", "sleep", "3"])
+        .spawn()
+        .unwrap();
+    let lock = store
+        .state()
+        .join(format!("tmp/openclaw-{}/gateway.state.lock", unsafe {
+            libc::getuid()
+        }));
+    while !lock.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let before = entry(&store, "main", "agent:main:scratch-2");
+    for args in [
+        vec!["patch", "agent:main:scratch-2", "--set", "label=\"x\""],
+        vec!["archive", "agent:main:scratch-2"],
+        vec!["delete", "agent:main:scratch-2", "--yes"],
+    ] {
+        let out = store.cmd().args(&args).arg("--json").output().unwrap();
+        assert_eq!(out.status.code(), Some(75), "{args:?}");
+        assert_eq!(json(&out)["error"]["code"], "OWNER_UNAVAILABLE");
+    }
+    assert_eq!(entry(&store, "main", "agent:main:scratch-2"), before);
+    holder.wait().unwrap();
+}
