@@ -19,6 +19,9 @@ _openclaw__sessions() {
             openclaw__sessions,archive)
                 cmd="openclaw__sessions__subcmd__archive"
                 ;;
+            openclaw__sessions,backup)
+                cmd="openclaw__sessions__subcmd__backup"
+                ;;
             openclaw__sessions,completions)
                 cmd="openclaw__sessions__subcmd__completions"
                 ;;
@@ -61,6 +64,36 @@ _openclaw__sessions() {
             openclaw__sessions,unarchive)
                 cmd="openclaw__sessions__subcmd__unarchive"
                 ;;
+            openclaw__sessions__subcmd__backup,create)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__create"
+                ;;
+            openclaw__sessions__subcmd__backup,help)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__help"
+                ;;
+            openclaw__sessions__subcmd__backup,list)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__list"
+                ;;
+            openclaw__sessions__subcmd__backup,restore)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__restore"
+                ;;
+            openclaw__sessions__subcmd__backup,verify)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__verify"
+                ;;
+            openclaw__sessions__subcmd__backup__subcmd__help,create)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__help__subcmd__create"
+                ;;
+            openclaw__sessions__subcmd__backup__subcmd__help,help)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__help__subcmd__help"
+                ;;
+            openclaw__sessions__subcmd__backup__subcmd__help,list)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__help__subcmd__list"
+                ;;
+            openclaw__sessions__subcmd__backup__subcmd__help,restore)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__help__subcmd__restore"
+                ;;
+            openclaw__sessions__subcmd__backup__subcmd__help,verify)
+                cmd="openclaw__sessions__subcmd__backup__subcmd__help__subcmd__verify"
+                ;;
             openclaw__sessions__subcmd__custody,clear-stale)
                 cmd="openclaw__sessions__subcmd__custody__subcmd__clear__subcmd__stale"
                 ;;
@@ -87,6 +120,9 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions__subcmd__help,archive)
                 cmd="openclaw__sessions__subcmd__help__subcmd__archive"
+                ;;
+            openclaw__sessions__subcmd__help,backup)
+                cmd="openclaw__sessions__subcmd__help__subcmd__backup"
                 ;;
             openclaw__sessions__subcmd__help,completions)
                 cmd="openclaw__sessions__subcmd__help__subcmd__completions"
@@ -126,6 +162,18 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions__subcmd__help,unarchive)
                 cmd="openclaw__sessions__subcmd__help__subcmd__unarchive"
+                ;;
+            openclaw__sessions__subcmd__help__subcmd__backup,create)
+                cmd="openclaw__sessions__subcmd__help__subcmd__backup__subcmd__create"
+                ;;
+            openclaw__sessions__subcmd__help__subcmd__backup,list)
+                cmd="openclaw__sessions__subcmd__help__subcmd__backup__subcmd__list"
+                ;;
+            openclaw__sessions__subcmd__help__subcmd__backup,restore)
+                cmd="openclaw__sessions__subcmd__help__subcmd__backup__subcmd__restore"
+                ;;
+            openclaw__sessions__subcmd__help__subcmd__backup,verify)
+                cmd="openclaw__sessions__subcmd__help__subcmd__backup__subcmd__verify"
                 ;;
             openclaw__sessions__subcmd__help__subcmd__custody,clear-stale)
                 cmd="openclaw__sessions__subcmd__help__subcmd__custody__subcmd__clear__subcmd__stale"
@@ -209,7 +257,7 @@ _openclaw__sessions() {
 
     case "${cmd}" in
         openclaw__sessions)
-            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete du marker custody completions man help"
+            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete backup du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -257,6 +305,296 @@ _openclaw__sessions() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup)
+            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help create list verify restore help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__create)
+            opts="-q -v -y -h --repository --global --verify --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repository)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__help)
+            opts="create list verify restore help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__help__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__list)
+            opts="-q -v -y -h --repository --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repository)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__restore)
+            opts="-q -v -y -h --target --in-place --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__backup__subcmd__verify)
+            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --state-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -641,7 +979,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help)
-            opts="status list show transcript patch archive unarchive delete du marker custody completions man help"
+            opts="status list show transcript patch archive unarchive delete backup du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,6 +995,76 @@ _openclaw__sessions() {
         openclaw__subcmd__sessions__subcmd__help__subcmd__archive)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__backup)
+            opts="create list verify restore"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__backup__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__backup__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__backup__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__backup__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

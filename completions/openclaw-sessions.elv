@@ -46,6 +46,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
+            cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -376,6 +377,130 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'openclaw-sessions;backup'= {
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
+            cand list 'Snapshots in a repository, newest first'
+            cand verify 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
+            cand restore 'Restore a snapshot to a fresh path, or in place under custody'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;backup;create'= {
+            cand --repository 'The snapshot repository (created 0700 if missing)'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --global 'Snapshot the global state database instead of agent databases'
+            cand --verify 'Verify each snapshot again after publication'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;backup;list'= {
+            cand --repository 'repository'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;backup;verify'= {
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;backup;restore'= {
+            cand --target 'Write the database to this fresh path (never over an existing file)'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --in-place 'Replace the live database (custody; the current one is snapshotted first)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;backup;help'= {
+            cand create 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
+            cand list 'Snapshots in a repository, newest first'
+            cand verify 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
+            cand restore 'Restore a snapshot to a fresh path, or in place under custody'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;backup;help;create'= {
+        }
+        &'openclaw-sessions;backup;help;list'= {
+        }
+        &'openclaw-sessions;backup;help;verify'= {
+        }
+        &'openclaw-sessions;backup;help;restore'= {
+        }
+        &'openclaw-sessions;backup;help;help'= {
+        }
         &'openclaw-sessions;du'= {
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -610,6 +735,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
+            cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -644,6 +770,20 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;unarchive'= {
         }
         &'openclaw-sessions;help;delete'= {
+        }
+        &'openclaw-sessions;help;backup'= {
+            cand create 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
+            cand list 'Snapshots in a repository, newest first'
+            cand verify 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
+            cand restore 'Restore a snapshot to a fresh path, or in place under custody'
+        }
+        &'openclaw-sessions;help;backup;create'= {
+        }
+        &'openclaw-sessions;help;backup;list'= {
+        }
+        &'openclaw-sessions;help;backup;verify'= {
+        }
+        &'openclaw-sessions;help;backup;restore'= {
         }
         &'openclaw-sessions;help;du'= {
         }

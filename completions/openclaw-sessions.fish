@@ -49,6 +49,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a 
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "delete" -d 'Delete sessions as OpenClaw\'s deleteSessionEntry does, archiving their transcripts'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "backup" -d 'Snapshots in OpenClaw\'s format: create, list, verify, restore'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "du" -d 'Disk use per agent against the maintenance budget'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "marker" -d 'Format or parse the SQLite session file marker'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -337,6 +338,98 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand dele
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "create" -d 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "list" -d 'Snapshots in a repository, newest first'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "verify" -d 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "restore" -d 'Restore a snapshot to a fresh path, or in place under custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l repository -d 'The snapshot repository (created 0700 if missing)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l global -d 'Snapshot the global state database instead of agent databases'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l verify -d 'Verify each snapshot again after publication'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l repository -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l target -d 'Write the database to this fresh path (never over an existing file)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l in-place -d 'Replace the live database (custody; the current one is snapshotted first)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "list" -d 'Snapshots in a repository, newest first'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Restore a snapshot to a fresh path, or in place under custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -504,24 +597,29 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "patch" -d 'Change an entry and its projected columns, as OpenClaw\'s entry writer would'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "delete" -d 'Delete sessions as OpenClaw\'s deleteSessionEntry does, archiving their transcripts'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "man" -d 'Write man pages'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete du marker custody completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "patch" -d 'Change an entry and its projected columns, as OpenClaw\'s entry writer would'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "delete" -d 'Delete sessions as OpenClaw\'s deleteSessionEntry does, archiving their transcripts'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "backup" -d 'Snapshots in OpenClaw\'s format: create, list, verify, restore'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "man" -d 'Write man pages'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete backup du marker custody completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "create" -d 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "list" -d 'Snapshots in a repository, newest first'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "verify" -d 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "restore" -d 'Restore a snapshot to a fresh path, or in place under custody'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "parse" -d 'Split a marker into its parts'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from custody" -f -a "status" -d 'Who owns the state dir, which locks exist, and what a mutation would do'

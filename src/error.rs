@@ -251,6 +251,29 @@ impl<T> ResultExt<T> for std::result::Result<T, std::io::Error> {
 
 impl<T> ResultExt<T> for std::result::Result<T, rusqlite::Error> {
     fn at(self, path: impl AsRef<Path>) -> Result<T> {
-        self.map_err(|e| Error::sqlite(path, e))
+        self.map_err(|e| match &e {
+            // A full disk (or a file size limit) is an I/O problem, not a database one.
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DiskFull => {
+                Error::io(
+                    path,
+                    std::io::Error::new(
+                        std::io::ErrorKind::StorageFull,
+                        "no space left while writing (disk full)",
+                    ),
+                )
+            }
+            rusqlite::Error::SqliteFailure(f, _)
+                if f.code == rusqlite::ErrorCode::SystemIoFailure =>
+            {
+                Error::io(
+                    path,
+                    std::io::Error::other(format!(
+                        "I/O error (SQLite extended code {}); is the disk full?",
+                        f.extended_code
+                    )),
+                )
+            }
+            _ => Error::sqlite(path, e),
+        })
     }
 }

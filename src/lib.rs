@@ -2,6 +2,7 @@
 //! OpenClaw session stores. It never prints, prompts or exits: it returns typed errors and
 //! reports progress through [`progress::Progress`]. The binary (`src/cli`) does the talking.
 
+pub mod backup;
 pub mod custody;
 pub mod du;
 pub mod error;

@@ -1,6 +1,7 @@
 //! The binary: argument parsing, one module per subcommand, output through [`Printer`],
 //! errors mapped to exit codes in [`exit`].
 
+mod backup;
 mod completions;
 mod context;
 mod custody;
@@ -14,6 +15,7 @@ mod marker;
 mod mutation;
 mod patch;
 mod printer;
+mod progress;
 mod show;
 mod signals;
 mod status;
@@ -62,6 +64,9 @@ pub enum Command {
     Unarchive(lifecycle::LifecycleArgs),
     /// Delete sessions as OpenClaw's deleteSessionEntry does, archiving their transcripts.
     Delete(delete::DeleteArgs),
+    /// Snapshots in OpenClaw's format: create, list, verify, restore.
+    #[command(subcommand)]
+    Backup(backup::BackupCommand),
     /// Disk use per agent against the maintenance budget.
     Du(du::DuArgs),
     /// Format or parse the SQLite session file marker.
@@ -87,6 +92,7 @@ impl Command {
             Command::Archive(_) => "archive",
             Command::Unarchive(_) => "unarchive",
             Command::Delete(_) => "delete",
+            Command::Backup(b) => b.name(),
             Command::Du(_) => "du",
             Command::Marker(m) => m.name(),
             Command::Custody(c) => c.name(),
@@ -106,6 +112,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Archive(args) => lifecycle::run(ctx, args, true),
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),
         Command::Delete(args) => delete::run(ctx, args),
+        Command::Backup(cmd) => backup::run(ctx, cmd),
         Command::Du(args) => du::run(ctx, args),
         Command::Marker(cmd) => marker::run(ctx, cmd),
         Command::Custody(cmd) => custody::run(ctx, cmd),

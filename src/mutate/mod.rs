@@ -18,4 +18,4 @@ pub use entry_writer::canonical_entry;
 pub use patch::{
     apply_patch, plan_archive, plan_patch, plan_unarchive, FieldChange, PatchOps, PatchPlan,
 };
-pub use writable::WritableDb;
+pub use writable::{check_owned_path, WritableDb};

@@ -15,6 +15,9 @@ pub enum OpenMode {
     /// A `-wal` exists: read through it with the shared-memory file opened read-only, so
     /// neither `-wal` nor `-shm` is written or created.
     ReadOnlyShm,
+    /// A `-wal` exists and a long read must stay consistent beside a live writer (backups):
+    /// an ordinary read-only reader, which records its read mark in `-shm` as any reader does.
+    SharedReader,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +73,15 @@ fn uri_path(path: &Path) -> String {
 
 impl ReadOnlyDb {
     pub fn open(path: &Path) -> Result<Self> {
+        Self::open_as(path, false)
+    }
+
+    /// Open for a long consistent read (a backup) that may run beside a live writer.
+    pub fn open_for_snapshot(path: &Path) -> Result<Self> {
+        Self::open_as(path, true)
+    }
+
+    fn open_as(path: &Path, shared_reader: bool) -> Result<Self> {
         let meta = std::fs::metadata(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 Error::not_found(format!("database {} does not exist", path.display()), None)
@@ -85,14 +97,15 @@ impl ReadOnlyDb {
         }
         let has_wal = sidecar(path, "-wal").exists();
         let has_journal = sidecar(path, "-journal").exists();
-        let mode = if has_wal || has_journal {
-            OpenMode::ReadOnlyShm
-        } else {
-            OpenMode::Immutable
+        let mode = match (has_wal || has_journal, shared_reader) {
+            (false, _) => OpenMode::Immutable,
+            (true, false) => OpenMode::ReadOnlyShm,
+            (true, true) => OpenMode::SharedReader,
         };
         let params = match mode {
             OpenMode::Immutable => "?mode=ro&immutable=1",
             OpenMode::ReadOnlyShm => "?mode=ro&readonly_shm=1",
+            OpenMode::SharedReader => "?mode=ro",
         };
         let uri = format!("{}{params}", uri_path(path));
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY

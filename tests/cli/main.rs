@@ -1,5 +1,6 @@
 //! Integration tests: the real binary on copies of real OpenClaw stores.
 
+mod backup;
 mod common;
 mod custody;
 mod docs;

@@ -1,0 +1,410 @@
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags};
+use sha2::{Digest, Sha256};
+
+use super::manifest::{snapshot_id, ArtifactManifest, DatabaseManifest, SnapshotManifest};
+use super::{MANIFEST, PENDING, SNAPSHOT_DB};
+use crate::custody::ensure_private_dir;
+use crate::error::{Error, Result, ResultExt};
+use crate::fsutil::create_new_private;
+use crate::progress::Progress;
+use crate::store::ReadOnlyDb;
+
+/// What to snapshot.
+#[derive(Debug, Clone)]
+pub enum SnapshotSource {
+    /// An agent database; cold archive files are read from `sessions_dir/cold/`.
+    Agent {
+        agent_id: String,
+        db: PathBuf,
+        sessions_dir: PathBuf,
+    },
+    /// The global state database.
+    Global { db: PathBuf },
+}
+
+impl SnapshotSource {
+    pub fn db(&self) -> &Path {
+        match self {
+            SnapshotSource::Agent { db, .. } | SnapshotSource::Global { db } => db,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SnapshotTarget {
+    pub repository: PathBuf,
+}
+
+/// Pages copied per backup step: no sleeping between steps, just progress.
+const PAGES_PER_STEP: i32 = 4096;
+
+pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).at(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut n_total = 0u64;
+    loop {
+        let n = f.read(&mut buf).at(path)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+        n_total += n as u64;
+    }
+    Ok((
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect(),
+        n_total,
+    ))
+}
+
+fn fsync_dir(dir: &Path) -> Result<()> {
+    std::fs::File::open(dir).and_then(|d| d.sync_all()).at(dir)
+}
+
+/// `integrity_check` and `foreign_key_check` must both come back clean.
+pub fn check_integrity(conn: &Connection, path: &Path) -> Result<()> {
+    let mut problems = Vec::new();
+    {
+        let mut stmt = conn.prepare("PRAGMA integrity_check").at(path)?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).at(path)?;
+        for r in rows {
+            let r = r.at(path)?;
+            if r != "ok" {
+                problems.push(r);
+            }
+        }
+    }
+    let fk: i64 = conn
+        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .at(path)?;
+    if fk > 0 {
+        problems.push(format!("{fk} foreign key violation(s)"));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::bad_input(
+            format!(
+                "{} fails its integrity check: {}",
+                path.display(),
+                problems.into_iter().take(5).collect::<Vec<_>>().join("; ")
+            ),
+            Some("run `openclaw-sessions doctor --full`".to_string()),
+        ))
+    }
+}
+
+fn table_exists(conn: &Connection, name: &str) -> bool {
+    conn.query_row(
+        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+        [name],
+        |_| Ok(()),
+    )
+    .is_ok()
+}
+
+/// Lease rows never survive a restore; the global snapshot also drops queued deliveries,
+/// expiring plugin blobs and the exec socket token (`openclaw-state-snapshot-sanitizer`).
+fn sanitize(conn: &Connection, path: &Path, global: bool) -> Result<()> {
+    for t in ["state_leases", "agent_database_leases"] {
+        if table_exists(conn, t) {
+            conn.execute(&format!("DELETE FROM {t}"), []).at(path)?;
+        }
+    }
+    if !global {
+        return Ok(());
+    }
+    if table_exists(conn, "delivery_queue_entries") {
+        conn.execute("DELETE FROM delivery_queue_entries", [])
+            .at(path)?;
+    }
+    if table_exists(conn, "plugin_blob_entries") {
+        conn.execute(
+            "DELETE FROM plugin_blob_entries WHERE expires_at IS NOT NULL",
+            [],
+        )
+        .at(path)?;
+    }
+    if table_exists(conn, "exec_approvals_config") {
+        let rows: Vec<(String, String)> = {
+            let mut stmt = conn
+                .prepare("SELECT config_key, raw_json FROM exec_approvals_config")
+                .at(path)?;
+            let r = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .at(path)?;
+            r.collect::<rusqlite::Result<_>>().at(path)?
+        };
+        for (key, raw) in rows {
+            if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&raw) {
+                if let Some(socket) = v.get_mut("socket").and_then(|s| s.as_object_mut()) {
+                    if socket.shift_remove("token").is_some() {
+                        let text =
+                            format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default());
+                        conn.execute(
+                            "UPDATE exec_approvals_config SET raw_json = ?2 WHERE config_key = ?1",
+                            [&key, &text],
+                        )
+                        .at(path)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Cold archives kept in files are embedded, so the snapshot stands alone.
+fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> Result<()> {
+    if !table_exists(conn, "session_transcript_cold_archives") {
+        return Ok(());
+    }
+    let rows: Vec<(String, String, String, i64)> = {
+        let mut stmt = conn
+            .prepare("SELECT session_id, archive_name, archive_sha256, archive_bytes FROM session_transcript_cold_archives WHERE storage = 'file' ORDER BY session_id")
+            .at(path)?;
+        let r = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .at(path)?;
+        r.collect::<rusqlite::Result<_>>().at(path)?
+    };
+    for (sid, name, sha, len) in rows {
+        let file = sessions_dir.join("cold").join(&name);
+        let bytes = std::fs::read(&file).map_err(|e| {
+            Error::bad_input(
+                format!(
+                    "cold archive {} of transcript {sid} cannot be read: {e}",
+                    file.display()
+                ),
+                Some("run `openclaw-sessions doctor`".to_string()),
+            )
+        })?;
+        let actual: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        if bytes.len() as i64 != len || actual != sha {
+            return Err(Error::bad_input(
+                format!("cold archive {} failed verification", file.display()),
+                None,
+            ));
+        }
+        conn.execute(
+            "UPDATE session_transcript_cold_archives SET storage = 'sqlite', archive_blob = ?2 WHERE session_id = ?1",
+            rusqlite::params![sid, bytes],
+        )
+        .at(path)?;
+    }
+    Ok(())
+}
+
+/// Copy, compact and verify into `staged` (a fresh private file).
+fn build_copy(
+    source: &SnapshotSource,
+    staged: &Path,
+    progress: &dyn Progress,
+) -> Result<DatabaseManifest> {
+    let src_path = source.db();
+    loop {
+        drop(create_new_private(staged)?);
+        let src = ReadOnlyDb::open_for_snapshot(src_path)?;
+        let mut dst =
+            Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_WRITE).at(staged)?;
+        // One read transaction on the source: the copy is one consistent state, WAL included.
+        src.conn()
+            .execute_batch("BEGIN; SELECT count(*) FROM sqlite_schema;")
+            .at(src_path)?;
+        {
+            let backup = rusqlite::backup::Backup::new(src.conn(), &mut dst).at(staged)?;
+            let mut started = false;
+            loop {
+                let step = backup.step(PAGES_PER_STEP).at(staged)?;
+                let p = backup.progress();
+                if !started {
+                    progress.start("copying", Some(p.pagecount.max(0) as u64));
+                    started = true;
+                }
+                progress.advance(PAGES_PER_STEP as u64);
+                match step {
+                    rusqlite::backup::StepResult::Done => break,
+                    rusqlite::backup::StepResult::More => {}
+                    rusqlite::backup::StepResult::Busy | rusqlite::backup::StepResult::Locked => {
+                        std::thread::sleep(std::time::Duration::from_millis(10))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let _ = src.conn().execute_batch("ROLLBACK");
+        if !src.still_consistent() {
+            // A writer appeared during an immutable read: copy again, through its WAL.
+            drop(dst);
+            drop(src);
+            std::fs::remove_file(staged).at(staged)?;
+            continue;
+        }
+        drop(src);
+        progress.start("compacting", None);
+        dst.execute_batch("PRAGMA journal_mode = DELETE;")
+            .at(staged)?;
+        let global = matches!(source, SnapshotSource::Global { .. });
+        sanitize(&dst, staged, global)?;
+        if let SnapshotSource::Agent { sessions_dir, .. } = source {
+            embed_cold_archives(&dst, staged, sessions_dir)?;
+        }
+        dst.execute_batch("VACUUM;").at(staged)?;
+        progress.start("verifying", None);
+        check_integrity(&dst, staged)?;
+        let user_version: i64 = dst
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .at(staged)?;
+        let (role, owner): (Option<String>, Option<String>) = dst
+            .query_row(
+                "SELECT role, agent_id FROM schema_meta WHERE meta_key = 'primary'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap_or((None, None));
+        dst.close().map_err(|(_, e)| Error::sqlite(staged, e))?;
+        let basename = src_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return match source {
+            SnapshotSource::Agent { agent_id, .. } => {
+                if role.as_deref() != Some("agent") || owner.as_deref() != Some(agent_id.as_str()) {
+                    return Err(Error::UnsupportedSchema {
+                        message: format!(
+                            "{} is not the agent database of {agent_id} (schema_meta says {} {})",
+                            src_path.display(),
+                            role.unwrap_or_default(),
+                            owner.unwrap_or_default()
+                        ),
+                        hint: None,
+                    });
+                }
+                Ok(DatabaseManifest::Agent {
+                    agent_id: agent_id.clone(),
+                    basename,
+                    user_version,
+                })
+            }
+            SnapshotSource::Global { .. } => {
+                if role.as_deref() != Some("global") {
+                    return Err(Error::UnsupportedSchema {
+                        message: format!(
+                            "{} is not OpenClaw's global state database",
+                            src_path.display()
+                        ),
+                        hint: None,
+                    });
+                }
+                Ok(DatabaseManifest::Global {
+                    basename,
+                    user_version,
+                })
+            }
+        };
+    }
+}
+
+/// Make one snapshot in `repository`; returns its directory and manifest.
+pub fn create_snapshot(
+    source: &SnapshotSource,
+    target: &SnapshotTarget,
+    progress: &dyn Progress,
+    now_ms: i64,
+) -> Result<(PathBuf, SnapshotManifest)> {
+    if !source.db().is_file() {
+        return Err(Error::not_found(
+            format!("database {} does not exist", source.db().display()),
+            None,
+        ));
+    }
+    let repo = &target.repository;
+    ensure_private_dir(repo)?;
+    let staging = repo.join(format!(".tmp-{}", uuid::Uuid::new_v4()));
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&staging)
+        .at(&staging)?;
+    let result = (|| {
+        let staged = staging.join(SNAPSHOT_DB);
+        let database = build_copy(source, &staged, progress)?;
+        crate::mutate::crash_point("backup-after-copy");
+        std::fs::File::open(&staged)
+            .and_then(|f| f.sync_all())
+            .at(&staged)?;
+        let (sha256, size_bytes) = sha256_file(&staged)?;
+        let id = snapshot_id(now_ms);
+        let manifest = SnapshotManifest {
+            schema_version: 1,
+            snapshot_id: id.clone(),
+            created_at: crate::units::iso_from_ms(now_ms),
+            database,
+            artifact: ArtifactManifest {
+                path: SNAPSHOT_DB.into(),
+                sha256,
+                size_bytes,
+            },
+        };
+        let staged_manifest = staging.join(MANIFEST);
+        {
+            use std::io::Write;
+            let mut f = create_new_private(&staged_manifest)?;
+            f.write_all(manifest.to_text().as_bytes())
+                .at(&staged_manifest)?;
+            f.sync_all().at(&staged_manifest)?;
+        }
+        fsync_dir(&staging)?;
+        // Publish: the directory with a `.pending` marker first, then the files by hard link
+        // (never replacing anything), then the marker goes.
+        let dir = repo.join(&id);
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    crate::fsutil::target_exists(&dir)
+                } else {
+                    Error::io(&dir, e)
+                }
+            })?;
+        let publish = || -> Result<()> {
+            let pending = dir.join(PENDING);
+            create_new_private(&pending)?.sync_all().at(&pending)?;
+            fsync_dir(&dir)?;
+            fsync_dir(repo)?;
+            crate::mutate::crash_point("backup-pending");
+            for name in [SNAPSHOT_DB, MANIFEST] {
+                std::fs::hard_link(staging.join(name), dir.join(name)).at(dir.join(name))?;
+            }
+            fsync_dir(&dir)?;
+            let (check, _) = sha256_file(&dir.join(SNAPSHOT_DB))?;
+            if check != manifest.artifact.sha256 {
+                return Err(Error::Internal(format!(
+                    "published snapshot {} does not match its manifest",
+                    dir.display()
+                )));
+            }
+            std::fs::remove_file(&pending).at(&pending)?;
+            fsync_dir(&dir)
+        };
+        if let Err(e) = publish() {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(e);
+        }
+        Ok((dir, manifest))
+    })();
+    let _ = std::fs::remove_dir_all(&staging);
+    let _ = fsync_dir(repo);
+    progress.finish();
+    result
+}
+
+use std::os::unix::fs::DirBuilderExt;

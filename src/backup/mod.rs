@@ -1,0 +1,17 @@
+//! Snapshots in OpenClaw's format (SPEC §6, OPERATIONS.md §6): a verified, standalone,
+//! compacted copy of one database plus `manifest.json`, published so that a half-made
+//! snapshot never looks like one.
+
+mod create;
+mod manifest;
+mod restore;
+mod verify;
+
+pub use create::{create_snapshot, SnapshotSource, SnapshotTarget};
+pub use manifest::{ArtifactManifest, DatabaseManifest, SnapshotManifest};
+pub use restore::{restore_fresh, restore_in_place};
+pub use verify::{list_snapshots, verify_snapshot, ListedSnapshot, SnapshotState, VerifyReport};
+
+pub const SNAPSHOT_DB: &str = "database.sqlite";
+pub const MANIFEST: &str = "manifest.json";
+pub const PENDING: &str = ".pending";

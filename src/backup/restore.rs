@@ -1,0 +1,189 @@
+use std::path::{Path, PathBuf};
+
+use super::create::{create_snapshot, sha256_file, SnapshotSource, SnapshotTarget};
+use super::manifest::SnapshotManifest;
+use super::verify::verify_snapshot;
+use super::SNAPSHOT_DB;
+use crate::error::{Error, Result, ResultExt};
+use crate::progress::Progress;
+
+fn sidecars(path: &Path) -> Vec<PathBuf> {
+    ["-wal", "-shm", "-journal"]
+        .iter()
+        .map(|s| crate::store::sidecar_path(path, s))
+        .collect()
+}
+
+fn verified(snapshot: &Path) -> Result<SnapshotManifest> {
+    let report = verify_snapshot(snapshot);
+    match (report.ok, report.manifest) {
+        (true, Some(m)) => Ok(m),
+        _ => Err(Error::bad_input(
+            format!(
+                "snapshot {} does not verify: {}",
+                snapshot.display(),
+                report.problems.join("; ")
+            ),
+            Some("`openclaw-sessions backup verify` shows the problems".to_string()),
+        )),
+    }
+}
+
+/// Refuse a path reached through a symbolic link (any component) or that is hard-linked.
+fn check_target_path(target: &Path) -> Result<()> {
+    let mut cur = PathBuf::new();
+    for part in target.components() {
+        cur.push(part);
+        if std::fs::symlink_metadata(&cur).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(Error::unsafe_path(format!(
+                "{} is a symbolic link; restore never writes through one",
+                cur.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Copy the snapshot database to a private staging file beside `target`, verified.
+fn stage_copy(
+    snapshot: &Path,
+    manifest: &SnapshotManifest,
+    dir: &Path,
+) -> Result<(PathBuf, PathBuf)> {
+    let staging = dir.join(format!(".tmp-restore-{}", uuid::Uuid::new_v4()));
+    std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+        .create(&staging)
+        .at(&staging)?;
+    let staged = staging.join(SNAPSHOT_DB);
+    let result = (|| {
+        let mut out = crate::fsutil::create_new_private(&staged)?;
+        let mut input = std::fs::File::open(snapshot.join(SNAPSHOT_DB)).at(snapshot)?;
+        std::io::copy(&mut input, &mut out).at(&staged)?;
+        out.sync_all().at(&staged)?;
+        let (sha, _) = sha256_file(&staged)?;
+        if sha != manifest.artifact.sha256 {
+            return Err(Error::Internal(
+                "the staged restore copy does not match the snapshot".into(),
+            ));
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    Ok((staging, staged))
+}
+
+/// `restore --target FILE`: a fresh path only; an existing file or sidecar is refused.
+pub fn restore_fresh(snapshot: &Path, target: &Path) -> Result<SnapshotManifest> {
+    let manifest = verified(snapshot)?;
+    check_target_path(target)?;
+    for p in std::iter::once(target.to_path_buf()).chain(sidecars(target)) {
+        if p.symlink_metadata().is_ok() {
+            return Err(Error::TargetExists {
+                message: format!("fresh SQLite restore path already exists: {}", p.display()),
+                hint: Some("restore to a new path, or use --in-place under custody".into()),
+            });
+        }
+    }
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(Error::not_found(
+            format!("directory {} does not exist", dir.display()),
+            None,
+        ));
+    }
+    let (staging, staged) = stage_copy(snapshot, &manifest, dir)?;
+    let result = std::fs::hard_link(&staged, target).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            crate::fsutil::target_exists(target)
+        } else {
+            Error::io(target, e)
+        }
+    });
+    let _ = std::fs::remove_dir_all(&staging);
+    result?;
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .at(dir)?;
+    Ok(manifest)
+}
+
+/// `restore --in-place` (the caller holds custody): snapshot the current database into the
+/// same repository, fold its WAL away, swap the restored file in by rename, and remove the
+/// old sidecars so SQLite can never replay a stale WAL over the restored file.
+pub fn restore_in_place(
+    snapshot: &Path,
+    source: &SnapshotSource,
+    state_dir: &Path,
+    progress: &dyn Progress,
+    now_ms: i64,
+) -> Result<(SnapshotManifest, PathBuf)> {
+    let manifest = verified(snapshot)?;
+    let live = source.db().to_path_buf();
+    match (&manifest.database, source) {
+        (
+            super::DatabaseManifest::Agent { agent_id, .. },
+            SnapshotSource::Agent { agent_id: want, .. },
+        ) if agent_id == want => {}
+        (super::DatabaseManifest::Global { .. }, SnapshotSource::Global { .. }) => {}
+        _ => {
+            return Err(Error::Conflict {
+                message: format!(
+                    "snapshot {} is not a snapshot of {}",
+                    snapshot.display(),
+                    live.display()
+                ),
+                hint: None,
+            })
+        }
+    }
+    crate::mutate::check_owned_path(state_dir, &live)?;
+    let repo = snapshot
+        .parent()
+        .ok_or_else(|| Error::usage("snapshot has no repository"))?;
+    // 1. The current database first: nothing is lost if the restore was a mistake.
+    let (before, _) = if live.exists() {
+        create_snapshot(
+            source,
+            &SnapshotTarget {
+                repository: repo.to_path_buf(),
+            },
+            progress,
+            now_ms,
+        )?
+    } else {
+        (PathBuf::new(), verified(snapshot)?)
+    };
+    let dir = live
+        .parent()
+        .ok_or_else(|| Error::usage("database has no directory"))?;
+    let (staging, staged) = stage_copy(snapshot, &manifest, dir)?;
+    let result = (|| {
+        // 2. Fold the live WAL into its file (custody excludes every writer).
+        if live.exists() {
+            let conn = rusqlite::Connection::open(&live).at(&live)?;
+            conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+                .at(&live)?;
+            conn.close().map_err(|(_, e)| Error::sqlite(&live, e))?;
+        }
+        crate::mutate::crash_point("restore-before-swap");
+        // 3. Atomic swap, then 4. no sidecar of the old file survives.
+        std::fs::rename(&staged, &live).at(&live)?;
+        for s in sidecars(&live) {
+            match std::fs::remove_file(&s) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&s, e)),
+            }
+        }
+        std::fs::File::open(dir).and_then(|d| d.sync_all()).at(dir)
+    })();
+    let _ = std::fs::remove_dir_all(&staging);
+    result?;
+    Ok((manifest, before))
+}

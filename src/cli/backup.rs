@@ -1,0 +1,300 @@
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use openclaw_sessions::backup::{
+    create_snapshot, list_snapshots, restore_fresh, restore_in_place, verify_snapshot,
+    SnapshotManifest, SnapshotSource, SnapshotState, SnapshotTarget,
+};
+use openclaw_sessions::paths::{AgentId, StateLayout};
+use openclaw_sessions::units::{format_bytes, now_ms};
+use openclaw_sessions::Error;
+
+use super::custody::take;
+use super::exit::Outcome;
+use super::mutation::confirm;
+use super::progress::Bar;
+use super::Ctx;
+
+#[derive(Debug, Subcommand)]
+pub enum BackupCommand {
+    /// Snapshot agent databases (default agent, --agent, --all-agents) or the global one.
+    Create(CreateArgs),
+    /// Snapshots in a repository, newest first.
+    List(ListArgs),
+    /// Check snapshots: files, manifest, sha256, integrity, owner, schema version.
+    Verify(VerifyArgs),
+    /// Restore a snapshot to a fresh path, or in place under custody.
+    Restore(RestoreArgs),
+}
+
+impl BackupCommand {
+    pub fn name(&self) -> &'static str {
+        match self {
+            BackupCommand::Create(_) => "backup create",
+            BackupCommand::List(_) => "backup list",
+            BackupCommand::Verify(_) => "backup verify",
+            BackupCommand::Restore(_) => "backup restore",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    /// The snapshot repository (created 0700 if missing).
+    #[arg(long, value_name = "DIR")]
+    repository: PathBuf,
+    /// Snapshot the global state database instead of agent databases.
+    #[arg(long, conflicts_with_all = ["agents", "all_agents"])]
+    global: bool,
+    /// Verify each snapshot again after publication.
+    #[arg(long)]
+    verify: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[arg(long, value_name = "DIR")]
+    repository: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[arg(required = true, value_name = "SNAPSHOT")]
+    snapshots: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    snapshot: PathBuf,
+    /// Write the database to this fresh path (never over an existing file).
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "in_place",
+        conflicts_with = "in_place"
+    )]
+    target: Option<PathBuf>,
+    /// Replace the live database (custody; the current one is snapshotted first).
+    #[arg(long)]
+    in_place: bool,
+    /// Wait up to SECONDS for a live owner of the state dir to finish (--in-place).
+    #[arg(long, value_name = "SECONDS")]
+    wait: Option<u64>,
+}
+
+pub fn source_for_agent(layout: &StateLayout, id: &AgentId) -> SnapshotSource {
+    let paths = layout.agent(id);
+    SnapshotSource::Agent {
+        agent_id: id.to_string(),
+        db: paths.db,
+        sessions_dir: paths.sessions_dir,
+    }
+}
+
+pub fn run(ctx: &Ctx, cmd: &BackupCommand) -> anyhow::Result<Outcome> {
+    match cmd {
+        BackupCommand::Create(a) => create(ctx, a),
+        BackupCommand::List(a) => list(ctx, a),
+        BackupCommand::Verify(a) => verify(ctx, a),
+        BackupCommand::Restore(a) => restore(ctx, a),
+    }
+}
+
+fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    let sources: Vec<SnapshotSource> = if args.global {
+        layout.require_exists()?;
+        vec![SnapshotSource::Global {
+            db: layout.state_db(),
+        }]
+    } else {
+        ctx.agents(&layout)?
+            .into_iter()
+            .map(|p| source_for_agent(&layout, &p.id))
+            .collect()
+    };
+    let mut made = Vec::new();
+    for source in &sources {
+        let bar = Bar::new(ctx, &source.db().display().to_string());
+        let (path, manifest) = create_snapshot(
+            source,
+            &SnapshotTarget {
+                repository: args.repository.clone(),
+            },
+            &bar,
+            now_ms(),
+        )?;
+        if args.verify {
+            let report = verify_snapshot(&path);
+            if !report.ok {
+                return Err(Error::Internal(format!(
+                    "snapshot {} does not verify: {}",
+                    path.display(),
+                    report.problems.join("; ")
+                ))
+                .into());
+            }
+        }
+        ctx.printer.info(format!(
+            "snapshot {} ({})",
+            path.display(),
+            format_bytes(manifest.artifact.size_bytes)
+        ));
+        made.push(json!({"path": path, "manifest": manifest}));
+    }
+    if ctx.printer.json {
+        ctx.printer.json_data(&json!({ "snapshots": made }))?;
+    } else {
+        for m in &made {
+            ctx.printer
+                .out(&format!("{}\n", m["path"].as_str().unwrap_or_default()))?;
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+fn describe(m: &Option<SnapshotManifest>) -> (String, String, String) {
+    match m {
+        None => (String::new(), String::new(), String::new()),
+        Some(m) => {
+            let db = match &m.database {
+                openclaw_sessions::backup::DatabaseManifest::Agent { agent_id, .. } => {
+                    format!("agent {agent_id}")
+                }
+                openclaw_sessions::backup::DatabaseManifest::Global { .. } => "global".to_string(),
+            };
+            (
+                m.created_at.clone(),
+                db,
+                format_bytes(m.artifact.size_bytes),
+            )
+        }
+    }
+}
+
+fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
+    let snaps = list_snapshots(&args.repository)?;
+    for s in snaps.iter().filter(|s| s.state != SnapshotState::Complete) {
+        ctx.printer.warn(format!(
+            "{} is not a complete snapshot ({}): left by an interrupted run",
+            s.path.display(),
+            serde_json::to_value(s.state)?.as_str().unwrap_or_default()
+        ));
+    }
+    if ctx.printer.json {
+        ctx.printer
+            .json_data(&json!({ "repositoryPath": args.repository, "snapshots": snaps }))?;
+        return Ok(Outcome::Done);
+    }
+    let mut t = ctx
+        .printer
+        .table(&["SNAPSHOT", "STATE", "CREATED", "DATABASE", "SIZE"]);
+    for s in &snaps {
+        let (created, db, size) = describe(&s.manifest);
+        let name = s
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        t.add_row(vec![
+            name,
+            serde_json::to_value(s.state)?
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            created,
+            db,
+            size,
+        ]);
+    }
+    ctx.printer.print_table(&t)?;
+    Ok(Outcome::Done)
+}
+
+fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
+    let reports: Vec<_> = args.snapshots.iter().map(|p| verify_snapshot(p)).collect();
+    let all_ok = reports.iter().all(|r| r.ok);
+    if ctx.printer.json {
+        ctx.printer.json_data(&json!({ "results": reports }))?;
+    } else {
+        for r in &reports {
+            if r.ok {
+                ctx.printer
+                    .out(&format!("ok      {}\n", r.path.display()))?;
+            } else {
+                ctx.printer
+                    .out(&format!("FAILED  {}\n", r.path.display()))?;
+                for p in &r.problems {
+                    ctx.printer.out(&format!("        {p}\n"))?;
+                }
+            }
+        }
+    }
+    Ok(if all_ok {
+        Outcome::Done
+    } else {
+        Outcome::Exit(openclaw_sessions::ErrorCode::Findings.exit_code())
+    })
+}
+
+fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
+    if let Some(target) = &args.target {
+        let manifest = restore_fresh(&args.snapshot, target)?;
+        ctx.printer.info(format!(
+            "restored {} to {}",
+            manifest.snapshot_id,
+            target.display()
+        ));
+        if ctx.printer.json {
+            ctx.printer
+                .json_data(&json!({"target": target, "manifest": manifest}))?;
+        }
+        return Ok(Outcome::Done);
+    }
+    let layout = ctx.layout()?;
+    let report = verify_snapshot(&args.snapshot);
+    let manifest = report.manifest.clone().ok_or_else(|| {
+        Error::bad_input(
+            format!(
+                "snapshot {} does not verify: {}",
+                args.snapshot.display(),
+                report.problems.join("; ")
+            ),
+            None,
+        )
+    })?;
+    let source = match &manifest.database {
+        openclaw_sessions::backup::DatabaseManifest::Agent { agent_id, .. } => {
+            source_for_agent(&layout, &AgentId::parse(agent_id)?)
+        }
+        openclaw_sessions::backup::DatabaseManifest::Global { .. } => SnapshotSource::Global {
+            db: layout.state_db(),
+        },
+    };
+    confirm(
+        ctx,
+        &format!(
+            "Replace {} with snapshot {}?",
+            source.db().display(),
+            manifest.snapshot_id
+        ),
+    )?;
+    let custody = take(ctx, &layout, args.wait)?;
+    let bar = Bar::new(ctx, "restore");
+    let (manifest, before) =
+        restore_in_place(&args.snapshot, &source, &layout.state_dir, &bar, now_ms())?;
+    custody.release()?;
+    ctx.printer.info(format!(
+        "restored {} over {}; the previous database is in {}",
+        manifest.snapshot_id,
+        source.db().display(),
+        before.display()
+    ));
+    if ctx.printer.json {
+        ctx.printer
+            .json_data(&json!({"target": source.db(), "manifest": manifest, "previous": before}))?;
+    }
+    Ok(Outcome::Done)
+}

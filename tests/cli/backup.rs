@@ -1,0 +1,438 @@
+//! Snapshots: create, list, verify, restore; crashes and a full disk during create.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use crate::common::{json, Store, FIXTURES};
+
+fn snapshots(repo: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    v.sort();
+    v
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn create_list_verify() {
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    let out = store
+        .cmd()
+        .args([
+            "backup",
+            "create",
+            "--all-agents",
+            "--verify",
+            "--json",
+            "--repository",
+        ])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc = json(&out);
+    let made = doc["data"]["snapshots"].as_array().unwrap();
+    assert_eq!(made.len(), 3);
+    assert_eq!(mode(&repo), 0o700);
+    for s in made {
+        let dir = PathBuf::from(s["path"].as_str().unwrap());
+        let m = &s["manifest"];
+        assert_eq!(m["schemaVersion"], 1);
+        assert_eq!(m["snapshotId"], dir.file_name().unwrap().to_str().unwrap());
+        assert_eq!(m["database"]["role"], "agent");
+        assert_eq!(m["database"]["userVersion"], 23);
+        assert_eq!(m["database"]["basename"], "openclaw-agent.sqlite");
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join("database.sqlite")), 0o600);
+        assert_eq!(mode(&dir.join("manifest.json")), 0o600);
+        let db = rusqlite::Connection::open_with_flags(
+            dir.join("database.sqlite"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .unwrap();
+        let jm: String = db
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(jm, "delete");
+        let n: i64 = db
+            .query_row("SELECT count(*) FROM session_nodes", [], |r| r.get(0))
+            .unwrap();
+        assert!(n >= 14);
+    }
+    let listed = json(
+        &store
+            .cmd()
+            .args(["backup", "list", "--json", "--repository"])
+            .arg(&repo)
+            .output()
+            .unwrap(),
+    );
+    let states: Vec<&str> = listed["data"]["snapshots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["complete"; 3]);
+    // OpenClaw's own snapshot verifies too.
+    let theirs = std::fs::read_dir(format!("{FIXTURES}/snapshot"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let out = store
+        .cmd()
+        .args(["backup", "verify"])
+        .arg(&theirs)
+        .args(snapshots(&repo))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn verify_reports_damage_with_exit_3() {
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    store
+        .cmd()
+        .args(["backup", "create", "--repository"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let snap = snapshots(&repo).remove(0);
+    let db = snap.join("database.sqlite");
+    let mut bytes = std::fs::read(&db).unwrap();
+    bytes[5000] ^= 0x55;
+    std::fs::write(&db, &bytes).unwrap();
+    std::fs::write(snap.join("extra.txt"), "x").unwrap();
+    let out = store
+        .cmd()
+        .args(["backup", "verify", "--json"])
+        .arg(&snap)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let problems = json(&out)["data"]["results"][0]["problems"].to_string();
+    assert!(
+        problems.contains("hash mismatch") && problems.contains("extra.txt"),
+        "{problems}"
+    );
+}
+
+#[test]
+fn restore_fresh_and_refusals() {
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    store
+        .cmd()
+        .args(["backup", "create", "--repository"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let snap = snapshots(&repo).remove(0);
+    let target = store.dir.path().join("restored.sqlite");
+    let out = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snap)
+        .arg("--target")
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        std::fs::read(snap.join("database.sqlite")).unwrap()
+    );
+    // An existing file, or only a sidecar of the target: TARGET_EXISTS, nothing written.
+    let again = store
+        .cmd()
+        .args(["backup", "restore", "--json"])
+        .arg(&snap)
+        .arg("--target")
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(5));
+    assert_eq!(json(&again)["error"]["code"], "TARGET_EXISTS");
+    let fresh = store.dir.path().join("fresh.sqlite");
+    std::fs::write(store.dir.path().join("fresh.sqlite-wal"), "").unwrap();
+    let side = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snap)
+        .arg("--target")
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    assert_eq!(side.status.code(), Some(5));
+    assert!(!fresh.exists());
+    // Through a symlinked directory: UNSAFE_PATH.
+    let real = store.dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    std::os::unix::fs::symlink(&real, store.dir.path().join("link")).unwrap();
+    let via = store
+        .cmd()
+        .args(["backup", "restore", "--json"])
+        .arg(&snap)
+        .arg("--target")
+        .arg(store.dir.path().join("link/x.sqlite"))
+        .output()
+        .unwrap();
+    assert_eq!(via.status.code(), Some(5));
+    assert_eq!(json(&via)["error"]["code"], "UNSAFE_PATH");
+    assert!(std::fs::read_dir(&real).unwrap().next().is_none());
+}
+
+#[test]
+fn restore_in_place_snapshots_first_and_swaps() {
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    store
+        .cmd()
+        .args(["backup", "create", "--repository"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let snap = snapshots(&repo).remove(0);
+    assert!(store
+        .cmd()
+        .args(["delete", "agent:main:main", "--yes"])
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let out = store
+        .cmd()
+        .args(["backup", "restore", "--in-place", "--yes", "--json"])
+        .arg(&snap)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let previous = PathBuf::from(json(&out)["data"]["previous"].as_str().unwrap());
+    assert!(
+        previous.join("manifest.json").exists(),
+        "the replaced database was snapshotted first"
+    );
+    let listed = json(&store.cmd().args(["list", "--json"]).output().unwrap());
+    assert!(listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["sessionKey"] == "agent:main:main"));
+    for s in ["-wal", "-shm", "-journal"] {
+        let mut p = store.agent_db("main").into_os_string();
+        p.push(s);
+        assert!(
+            !PathBuf::from(p).exists(),
+            "{s} left beside the restored file"
+        );
+    }
+    // A hard-linked live database is refused.
+    std::fs::hard_link(
+        store.agent_db("main"),
+        store.dir.path().join("alias.sqlite"),
+    )
+    .unwrap();
+    let linked = store
+        .cmd()
+        .args(["backup", "restore", "--in-place", "--yes", "--json"])
+        .arg(&snap)
+        .output()
+        .unwrap();
+    assert_eq!(linked.status.code(), Some(5));
+    assert_eq!(json(&linked)["error"]["code"], "UNSAFE_PATH");
+}
+
+#[test]
+fn crashes_never_publish_a_half_made_snapshot() {
+    for point in ["backup-after-copy", "backup-pending"] {
+        let store = Store::copy("live");
+        let repo = store.dir.path().join("repo");
+        let out = store
+            .cmd()
+            .args(["backup", "create", "--repository"])
+            .arg(&repo)
+            .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let listed = json(
+            &store
+                .cmd()
+                .args(["backup", "list", "--json", "--repository"])
+                .arg(&repo)
+                .output()
+                .unwrap(),
+        );
+        let snaps = listed["data"]["snapshots"].as_array().unwrap();
+        assert!(!snaps.is_empty(), "{point}: the leftover is reported");
+        assert!(
+            snaps.iter().all(|s| s["state"] != "complete"),
+            "{point}: {snaps:?}"
+        );
+        for s in snaps {
+            let v = store
+                .cmd()
+                .args(["backup", "verify"])
+                .arg(s["path"].as_str().unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(v.status.code(), Some(3), "{point}");
+        }
+        // The next run still works.
+        assert!(store
+            .cmd()
+            .args(["backup", "create", "--repository"])
+            .arg(&repo)
+            .output()
+            .unwrap()
+            .status
+            .success());
+    }
+}
+
+#[test]
+fn a_full_disk_is_an_io_error_and_leaves_no_snapshot() {
+    use std::os::unix::process::CommandExt;
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
+    cmd.arg("--state-dir")
+        .arg(store.state())
+        .args(["backup", "create", "--json", "--repository"])
+        .arg(&repo);
+    // A 256 KiB file size limit: writes past it fail with EFBIG, as on a full disk.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let lim = libc::rlimit {
+                rlim_cur: 256 * 1024,
+                rlim_max: 256 * 1024,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc = json(&out);
+    assert_eq!(doc["error"]["code"], "IO", "{doc}");
+    assert!(
+        snapshots(&repo).is_empty(),
+        "nothing that looks like a snapshot: {:?}",
+        snapshots(&repo)
+    );
+}
+
+#[test]
+fn snapshot_beside_a_writer_is_a_consistent_prefix() {
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    let db_path = store.agent_db("main");
+    let sid: String = store
+        .writable("main")
+        .query_row(
+            "SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:main:main'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let stop = stop.clone();
+        let sid = sid.clone();
+        std::thread::spawn(move || {
+            let db = rusqlite::Connection::open(&db_path).unwrap();
+            db.pragma_update(None, "journal_mode", "WAL").unwrap();
+            db.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+            let mut seq: i64 = db
+                .query_row(
+                    "SELECT max(seq) FROM transcript_events WHERE session_id = ?1",
+                    [&sid],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) || n < 50 {
+                seq += 1;
+                let ev = format!("{{\"type\":\"custom\",\"id\":\"w{seq}\",\"parentId\":null,\"timestamp\":\"2026-06-01T09:00:00.000Z\",\"customType\":\"t\"}}");
+                db.execute("INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_utf8_bytes) VALUES (?1, ?2, ?3, 0, ?4)", rusqlite::params![sid, seq, ev, ev.len() as i64]).unwrap();
+                n += 1;
+            }
+            n
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    for _ in 0..3 {
+        let out = store
+            .cmd()
+            .args(["backup", "create", "--verify", "--repository"])
+            .arg(&repo)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let written = writer.join().unwrap();
+    assert!(written >= 50);
+    for snap in snapshots(&repo) {
+        let db = rusqlite::Connection::open_with_flags(
+            snap.join("database.sqlite"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .unwrap();
+        let (min, max, count): (i64, i64, i64) = db
+            .query_row(
+                "SELECT min(seq), max(seq), count(*) FROM transcript_events WHERE session_id = ?1",
+                [&sid],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            (min, count),
+            (0, max + 1),
+            "a contiguous prefix of the writes"
+        );
+    }
+}
