@@ -376,6 +376,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
         }
         'openclaw-sessions;delete' {
             [CompletionResult]::new('--expect-session-id', '--expect-session-id', [CompletionResultType]::ParameterName, 'Refuse keys whose session id is not ID (`null`: expect none)')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write one verified snapshot per store into DIR before its first deletion')
             [CompletionResult]::new('--expect-updated-at', '--expect-updated-at', [CompletionResultType]::ParameterName, 'Refuse keys whose updatedAt is not MS')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')

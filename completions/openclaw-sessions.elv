@@ -354,6 +354,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;delete'= {
             cand --expect-session-id 'Refuse keys whose session id is not ID (`null`: expect none)'
+            cand --backup-dir 'Write one verified snapshot per store into DIR before its first deletion'
             cand --expect-updated-at 'Refuse keys whose updatedAt is not MS'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'

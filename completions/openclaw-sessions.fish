@@ -319,6 +319,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unar
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-session-id -d 'Refuse keys whose session id is not ID (`null`: expect none)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l backup-dir -d 'Write one verified snapshot per store into DIR before its first deletion' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-updated-at -d 'Refuse keys whose updatedAt is not MS' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F

@@ -27,6 +27,9 @@ pub struct DeleteArgs {
     /// Refuse keys whose session id is not ID (`null`: expect none).
     #[arg(long, value_name = "ID|null")]
     expect_session_id: Option<String>,
+    /// Write one verified snapshot per store into DIR before its first deletion.
+    #[arg(long, value_name = "DIR")]
+    backup_dir: Option<std::path::PathBuf>,
     /// Refuse keys whose updatedAt is not MS.
     #[arg(long, value_name = "MS")]
     expect_updated_at: Option<i64>,
@@ -67,6 +70,41 @@ fn plan_agent(
         .map(|k| plan_delete(&store, &refs, &entries, k, opts))
         .collect::<openclaw_sessions::Result<Vec<_>>>()?;
     Ok((plans, refs))
+}
+
+/// The verified snapshot taken before a store's first deletion.
+fn safety_snapshot(
+    ctx: &Ctx,
+    layout: &openclaw_sessions::paths::StateLayout,
+    paths: &AgentPaths,
+    dir: &std::path::Path,
+) -> anyhow::Result<std::path::PathBuf> {
+    use openclaw_sessions::backup::{create_snapshot, verify_snapshot, SnapshotTarget};
+    let source = super::backup::source_for_agent(layout, &paths.id);
+    let bar = super::progress::Bar::new(ctx, "backup");
+    let (path, _) = create_snapshot(
+        &source,
+        &SnapshotTarget {
+            repository: dir.to_path_buf(),
+        },
+        &bar,
+        now_ms(),
+    )?;
+    let report = verify_snapshot(&path);
+    if !report.ok {
+        return Err(openclaw_sessions::Error::Internal(format!(
+            "safety snapshot {} does not verify: {}",
+            path.display(),
+            report.problems.join("; ")
+        ))
+        .into());
+    }
+    ctx.printer.info(format!(
+        "snapshot of agent {} before deleting: {}",
+        paths.id,
+        path.display()
+    ));
+    Ok(path)
 }
 
 pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
@@ -112,6 +150,12 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                 ),
             )?;
         }
+        let mut snapshot = None;
+        if let (Some(dir), false, false) =
+            (&args.backup_dir, args.mutation.dry_run, doomed.is_empty())
+        {
+            snapshot = Some(safety_snapshot(ctx, &layout, paths, dir)?);
+        }
         let mut db = if args.mutation.dry_run || doomed.is_empty() {
             None
         } else {
@@ -130,6 +174,7 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                 },
                 reason: plan.reason.clone(),
                 archive: None,
+                snapshot: None,
                 code: code_of(&plan),
             };
             if args.mutation.dry_run {
@@ -138,6 +183,7 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                 match apply_delete(db, &plan, &refs, &paths.sessions_dir, now_ms()) {
                     Ok(archived) => {
                         refs.forget(&plan.session_key);
+                        r.snapshot = snapshot.clone();
                         for a in archived.iter().filter(|a| !a.published) {
                             ctx.printer.warn(format!(
                                 "archive {} is recorded but its file is not published yet; `openclaw-sessions doctor --fix` retries",

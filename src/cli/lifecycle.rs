@@ -32,6 +32,9 @@ pub struct KeyResult {
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub archive: Option<serde_json::Value>,
+    /// The safety snapshot written before this store's first deletion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<std::path::PathBuf>,
     #[serde(skip)]
     pub code: Option<ErrorCode>,
 }
@@ -102,6 +105,7 @@ pub fn result_of_error(
         result,
         reason: Some(err.to_string()),
         archive: None,
+        snapshot: None,
         code: Some(code),
     })
 }
@@ -132,6 +136,7 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
                     result,
                     reason: None,
                     archive: None,
+                    snapshot: None,
                     code: None,
                 });
             }

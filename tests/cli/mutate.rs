@@ -597,3 +597,49 @@ fn mutations_refuse_while_another_owner_holds_the_state_dir() {
     assert_eq!(entry(&store, "main", "agent:main:scratch-2"), before);
     holder.wait().unwrap();
 }
+
+#[test]
+fn delete_with_backup_dir_snapshots_the_store_first() {
+    let store = Store::copy("live");
+    let dir = store.dir.path().join("safety");
+    let out = store
+        .cmd()
+        .args([
+            "delete",
+            "agent:main:scratch-2",
+            "agent:main:main",
+            "--yes",
+            "--json",
+            "--backup-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc = json(&out);
+    let snap = std::path::PathBuf::from(doc["data"]["results"][0]["snapshot"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "one snapshot per store"
+    );
+    let verify = store
+        .cmd()
+        .args(["backup", "verify"])
+        .arg(&snap)
+        .output()
+        .unwrap();
+    assert!(verify.status.success());
+    // The snapshot still holds the deleted sessions.
+    let db = rusqlite::Connection::open_with_flags(
+        snap.join("database.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let n: i64 = db.query_row("SELECT count(*) FROM session_nodes WHERE session_key IN ('agent:main:scratch-2', 'agent:main:main')", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 2);
+}
