@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Snapshots in OpenClaw''s format: create, list, verify, restore')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what breaks stores; --fix applies the safe repairs')
             [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Disk use per agent against the maintenance budget')
             [CompletionResult]::new('marker', 'marker', [CompletionResultType]::ParameterValue, 'Format or parse the SQLite session file marker')
             [CompletionResult]::new('custody', 'custody', [CompletionResultType]::ParameterValue, 'Offline custody of the state dir: status, run a command under it, clear stale locks')
@@ -536,6 +537,32 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
         'openclaw-sessions;backup;help;help' {
             break
         }
+        'openclaw-sessions;doctor' {
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Where --fix writes its snapshots (default: <state>/openclaw-sessions-snapshots)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish (--fix)')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Apply the safe repairs (custody; a verified snapshot first)')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Full integrity_check instead of quick_check')
+            [CompletionResult]::new('--list-checks', '--list-checks', [CompletionResultType]::ParameterName, 'List the checks and exit')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Warnings also make the exit code 3')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'openclaw-sessions;du' {
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
@@ -790,6 +817,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Snapshots in OpenClaw''s format: create, list, verify, restore')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what breaks stores; --fix applies the safe repairs')
             [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Disk use per agent against the maintenance budget')
             [CompletionResult]::new('marker', 'marker', [CompletionResultType]::ParameterValue, 'Format or parse the SQLite session file marker')
             [CompletionResult]::new('custody', 'custody', [CompletionResultType]::ParameterValue, 'Offline custody of the state dir: status, run a command under it, clear stale locks')
@@ -855,6 +883,9 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;help;backup;restore' {
+            break
+        }
+        'openclaw-sessions;help;doctor' {
             break
         }
         'openclaw-sessions;help;du' {

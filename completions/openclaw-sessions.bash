@@ -31,6 +31,9 @@ _openclaw__sessions() {
             openclaw__sessions,delete)
                 cmd="openclaw__sessions__subcmd__delete"
                 ;;
+            openclaw__sessions,doctor)
+                cmd="openclaw__sessions__subcmd__doctor"
+                ;;
             openclaw__sessions,du)
                 cmd="openclaw__sessions__subcmd__du"
                 ;;
@@ -132,6 +135,9 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions__subcmd__help,delete)
                 cmd="openclaw__sessions__subcmd__help__subcmd__delete"
+                ;;
+            openclaw__sessions__subcmd__help,doctor)
+                cmd="openclaw__sessions__subcmd__help__subcmd__doctor"
                 ;;
             openclaw__sessions__subcmd__help,du)
                 cmd="openclaw__sessions__subcmd__help__subcmd__du"
@@ -257,7 +263,7 @@ _openclaw__sessions() {
 
     case "${cmd}" in
         openclaw__sessions)
-            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete backup du marker custody completions man help"
+            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete backup doctor du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -944,6 +950,52 @@ _openclaw__sessions() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        openclaw__subcmd__sessions__subcmd__doctor)
+            opts="-q -v -y -h --fix --full --list-checks --strict --backup-dir --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --backup-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         openclaw__subcmd__sessions__subcmd__du)
             opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -983,7 +1035,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help)
-            opts="status list show transcript patch archive unarchive delete backup du marker custody completions man help"
+            opts="status list show transcript patch archive unarchive delete backup doctor du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1151,6 +1203,20 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

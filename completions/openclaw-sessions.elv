@@ -47,6 +47,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
+            cand doctor 'Find what breaks stores; --fix applies the safe repairs'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -502,6 +503,31 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;backup;help;help'= {
         }
+        &'openclaw-sessions;doctor'= {
+            cand --backup-dir 'Where --fix writes its snapshots (default: <state>/openclaw-sessions-snapshots)'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish (--fix)'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --fix 'Apply the safe repairs (custody; a verified snapshot first)'
+            cand --full 'Full integrity_check instead of quick_check'
+            cand --list-checks 'List the checks and exit'
+            cand --strict 'Warnings also make the exit code 3'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'openclaw-sessions;du'= {
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -737,6 +763,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
+            cand doctor 'Find what breaks stores; --fix applies the safe repairs'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -785,6 +812,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;backup;verify'= {
         }
         &'openclaw-sessions;help;backup;restore'= {
+        }
+        &'openclaw-sessions;help;doctor'= {
         }
         &'openclaw-sessions;help;du'= {
         }

@@ -4,6 +4,7 @@
 
 pub mod backup;
 pub mod custody;
+pub mod doctor;
 pub mod du;
 pub mod error;
 pub mod fsutil;

@@ -84,7 +84,16 @@ pub fn database_status(path: &std::path::Path, role: DatabaseRole) -> DatabaseSt
 }
 
 fn acpx_status(layout: &StateLayout) -> AcpxStatus {
-    let configured = layout.config.acpx_state_dir().map(String::from);
+    AcpxStatus {
+        configured_state_dir: layout.config.acpx_state_dir().map(String::from),
+        pending_sources: acpx_pending(layout),
+    }
+}
+
+/// Old-default ACPX state dirs (`<workspace>/state` with `sessions/*.json`) waiting for
+/// adoption into `<state>/acpx`, when no `stateDir` is configured.
+pub fn acpx_pending(layout: &StateLayout) -> Vec<PathBuf> {
+    let configured = layout.config.acpx_state_dir();
     let mut pending = Vec::new();
     if configured.is_none() {
         let dest = layout.state_dir.join("acpx");
@@ -117,10 +126,7 @@ fn acpx_status(layout: &StateLayout) -> AcpxStatus {
             }
         }
     }
-    AcpxStatus {
-        configured_state_dir: configured,
-        pending_sources: pending,
-    }
+    pending
 }
 
 pub fn gather(layout: &StateLayout) -> Result<StatusReport> {

@@ -35,6 +35,18 @@ impl SnapshotSource {
 #[derive(Debug, Clone)]
 pub struct SnapshotTarget {
     pub repository: PathBuf,
+    /// Keep a copy of a store whose foreign keys are already broken (doctor's snapshot
+    /// before it repairs them); every other check still applies.
+    pub tolerate_foreign_key_violations: bool,
+}
+
+impl SnapshotTarget {
+    pub fn new(repository: impl Into<PathBuf>) -> Self {
+        SnapshotTarget {
+            repository: repository.into(),
+            tolerate_foreign_key_violations: false,
+        }
+    }
 }
 
 /// Pages copied per backup step: no sleeping between steps, just progress.
@@ -65,7 +77,7 @@ fn fsync_dir(dir: &Path) -> Result<()> {
 }
 
 /// `integrity_check` and `foreign_key_check` must both come back clean.
-pub fn check_integrity(conn: &Connection, path: &Path) -> Result<()> {
+pub fn check_integrity(conn: &Connection, path: &Path, tolerate_fk: bool) -> Result<()> {
     let mut problems = Vec::new();
     {
         let mut stmt = conn.prepare("PRAGMA integrity_check").at(path)?;
@@ -82,7 +94,7 @@ pub fn check_integrity(conn: &Connection, path: &Path) -> Result<()> {
             r.get(0)
         })
         .at(path)?;
-    if fk > 0 {
+    if fk > 0 && !tolerate_fk {
         problems.push(format!("{fk} foreign key violation(s)"));
     }
     if problems.is_empty() {
@@ -207,6 +219,7 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
 fn build_copy(
     source: &SnapshotSource,
     staged: &Path,
+    tolerate_fk: bool,
     progress: &dyn Progress,
 ) -> Result<DatabaseManifest> {
     let src_path = source.db();
@@ -259,7 +272,7 @@ fn build_copy(
         }
         dst.execute_batch("VACUUM;").at(staged)?;
         progress.start("verifying", None);
-        check_integrity(&dst, staged)?;
+        check_integrity(&dst, staged, tolerate_fk)?;
         let user_version: i64 = dst
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .at(staged)?;
@@ -335,7 +348,12 @@ pub fn create_snapshot(
         .at(&staging)?;
     let result = (|| {
         let staged = staging.join(SNAPSHOT_DB);
-        let database = build_copy(source, &staged, progress)?;
+        let database = build_copy(
+            source,
+            &staged,
+            target.tolerate_foreign_key_violations,
+            progress,
+        )?;
         crate::mutate::crash_point("backup-after-copy");
         std::fs::File::open(&staged)
             .and_then(|f| f.sync_all())

@@ -148,14 +148,7 @@ pub fn restore_in_place(
         .ok_or_else(|| Error::usage("snapshot has no repository"))?;
     // 1. The current database first: nothing is lost if the restore was a mistake.
     let (before, _) = if live.exists() {
-        create_snapshot(
-            source,
-            &SnapshotTarget {
-                repository: repo.to_path_buf(),
-            },
-            progress,
-            now_ms,
-        )?
+        create_snapshot(source, &SnapshotTarget::new(repo), progress, now_ms)?
     } else {
         (PathBuf::new(), verified(snapshot)?)
     };

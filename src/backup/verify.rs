@@ -107,7 +107,7 @@ fn check(dir: &Path, problems: &mut Vec<String>) -> Option<SnapshotManifest> {
     match ReadOnlyDb::open(&db_path) {
         Err(e) => problems.push(e.to_string()),
         Ok(db) => {
-            if let Err(e) = check_integrity(db.conn(), &db_path) {
+            if let Err(e) = check_integrity(db.conn(), &db_path, false) {
                 problems.push(e.to_string());
             }
             let uv: i64 = db

@@ -120,9 +120,7 @@ fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
         let bar = Bar::new(ctx, &source.db().display().to_string());
         let (path, manifest) = create_snapshot(
             source,
-            &SnapshotTarget {
-                repository: args.repository.clone(),
-            },
+            &SnapshotTarget::new(args.repository.clone()),
             &bar,
             now_ms(),
         )?;

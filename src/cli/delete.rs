@@ -84,9 +84,7 @@ fn safety_snapshot(
     let bar = super::progress::Bar::new(ctx, "backup");
     let (path, _) = create_snapshot(
         &source,
-        &SnapshotTarget {
-            repository: dir.to_path_buf(),
-        },
+        &SnapshotTarget::new(dir.to_path_buf()),
         &bar,
         now_ms(),
     )?;

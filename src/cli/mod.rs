@@ -6,6 +6,7 @@ mod completions;
 mod context;
 mod custody;
 mod delete;
+mod doctor;
 mod du;
 mod exit;
 mod lifecycle;
@@ -67,6 +68,8 @@ pub enum Command {
     /// Snapshots in OpenClaw's format: create, list, verify, restore.
     #[command(subcommand)]
     Backup(backup::BackupCommand),
+    /// Find what breaks stores; --fix applies the safe repairs.
+    Doctor(doctor::DoctorArgs),
     /// Disk use per agent against the maintenance budget.
     Du(du::DuArgs),
     /// Format or parse the SQLite session file marker.
@@ -93,6 +96,7 @@ impl Command {
             Command::Unarchive(_) => "unarchive",
             Command::Delete(_) => "delete",
             Command::Backup(b) => b.name(),
+            Command::Doctor(_) => "doctor",
             Command::Du(_) => "du",
             Command::Marker(m) => m.name(),
             Command::Custody(c) => c.name(),
@@ -113,6 +117,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),
         Command::Delete(args) => delete::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
+        Command::Doctor(args) => doctor::run(ctx, args),
         Command::Du(args) => du::run(ctx, args),
         Command::Marker(cmd) => marker::run(ctx, cmd),
         Command::Custody(cmd) => custody::run(ctx, cmd),

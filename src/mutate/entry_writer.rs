@@ -115,6 +115,90 @@ fn delivery_context(e: &Map<String, Value>) -> Option<&Map<String, Value>> {
     d.get("context").and_then(Value::as_object)
 }
 
+/// Every `session_nodes` column the writer projects from an entry (`bindSessionNode`),
+/// as SQLite values, in table order.
+pub fn project_node_columns(e: &Map<String, Value>) -> Vec<(&'static str, rusqlite::types::Value)> {
+    use rusqlite::types::Value as V;
+    let t = |v: Option<String>| v.map_or(V::Null, V::Text);
+    let actor = e.get("createdActor");
+    vec![
+        (
+            "current_session_id",
+            t(e.get("sessionId").and_then(Value::as_str).map(String::from)),
+        ),
+        ("updated_at", sql_num(num(e.get("updatedAt")))),
+        ("status", t(status(e.get("status")))),
+        ("created_at", sql_num(num(e.get("createdAt")))),
+        (
+            "created_via",
+            t(e.get("createdVia")
+                .and_then(Value::as_str)
+                .filter(|v| {
+                    matches!(
+                        *v,
+                        "operator"
+                            | "spawn"
+                            | "channel"
+                            | "cron"
+                            | "talk"
+                            | "run"
+                            | "plugin"
+                            | "internal"
+                    )
+                })
+                .map(String::from)),
+        ),
+        (
+            "created_actor_type",
+            t(actor
+                .and_then(|a| a.get("type"))
+                .and_then(Value::as_str)
+                .filter(|v| matches!(*v, "human" | "agent" | "system"))
+                .map(String::from)),
+        ),
+        ("created_actor_id", t(text(actor.and_then(|a| a.get("id"))))),
+        ("project_id", t(text(e.get("projectId")))),
+        (
+            "parent_session_key",
+            t(text(e.get("parentSessionKey")).or_else(|| text(e.get("spawnedBy")))),
+        ),
+        ("spawned_by", t(text(e.get("spawnedBy")))),
+        (
+            "fork_source_session_key",
+            t(text(e.get("forkSource").and_then(|f| f.get("sessionKey")))),
+        ),
+        (
+            "fork_source_session_id",
+            t(text(e.get("forkSource").and_then(|f| f.get("sessionId")))),
+        ),
+        (
+            "fork_source_entry_id",
+            t(text(e.get("forkSource").and_then(|f| f.get("entryId")))),
+        ),
+        ("label", t(text(e.get("label")))),
+        ("display_name", t(text(e.get("displayName")))),
+        ("category", t(text(e.get("category")))),
+        ("icon", t(text(e.get("icon")))),
+        ("pinned_at", sql_num(num(e.get("pinnedAt")))),
+        ("archived_at", sql_num(num(e.get("archivedAt")))),
+        ("last_read_at", sql_num(num(e.get("lastReadAt")))),
+        (
+            "last_interaction_at",
+            sql_num(num(e.get("lastInteractionAt"))),
+        ),
+        ("last_activity_at", sql_num(num(e.get("lastActivityAt")))),
+    ]
+}
+
+/// Columns OpenClaw's row validator compares with the entry: out of step, every reader fails.
+pub const LINEAGE_COLUMNS: [&str; 5] = [
+    "current_session_id",
+    "updated_at",
+    "parent_session_key",
+    "spawned_by",
+    "fork_source_session_key",
+];
+
 /// Write `entry` under `key` (which exists with `previous`) in the open transaction.
 pub fn write_entry(
     tx: &Transaction<'_>,
@@ -137,45 +221,20 @@ pub fn write_entry(
         .to_string();
     let updated_at = num(e.get("updatedAt")).unwrap_or(0.0);
     let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
-    let actor = e.get("createdActor");
-    tx.execute(
-        "UPDATE session_nodes SET current_session_id = ?2, entry_json = ?3, entry_valid = 1, updated_at = ?4, \
-            status = ?5, created_at = ?6, created_via = ?7, created_actor_type = ?8, created_actor_id = ?9, \
-            project_id = ?10, parent_session_key = ?11, spawned_by = ?12, fork_source_session_key = ?13, \
-            fork_source_session_id = ?14, fork_source_entry_id = ?15, label = ?16, display_name = ?17, \
-            category = ?18, icon = ?19, pinned_at = ?20, archived_at = ?21, last_read_at = ?22, \
-            last_interaction_at = ?23, last_activity_at = ?24 \
-         WHERE session_key = ?1",
-        params![
-            key,
-            session_id,
-            entry_json,
-            sql_num(Some(updated_at)),
-            status(e.get("status")),
-            sql_num(num(e.get("createdAt"))),
-            e.get("createdVia").and_then(Value::as_str).filter(|v| {
-                matches!(*v, "operator" | "spawn" | "channel" | "cron" | "talk" | "run" | "plugin" | "internal")
-            }),
-            actor.and_then(|a| a.get("type")).and_then(Value::as_str).filter(|t| matches!(*t, "human" | "agent" | "system")),
-            text(actor.and_then(|a| a.get("id"))),
-            text(e.get("projectId")),
-            text(e.get("parentSessionKey")).or_else(|| text(e.get("spawnedBy"))),
-            text(e.get("spawnedBy")),
-            text(e.get("forkSource").and_then(|f| f.get("sessionKey"))),
-            text(e.get("forkSource").and_then(|f| f.get("sessionId"))),
-            text(e.get("forkSource").and_then(|f| f.get("entryId"))),
-            text(e.get("label")),
-            text(e.get("displayName")),
-            text(e.get("category")),
-            text(e.get("icon")),
-            sql_num(num(e.get("pinnedAt"))),
-            sql_num(num(e.get("archivedAt"))),
-            sql_num(num(e.get("lastReadAt"))),
-            sql_num(num(e.get("lastInteractionAt"))),
-            sql_num(num(e.get("lastActivityAt"))),
-        ],
-    )
-    .at(path)?;
+    let columns = project_node_columns(&e);
+    let sets: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, (c, _))| format!("{c} = ?{}", i + 3))
+        .collect();
+    let sql = format!(
+        "UPDATE session_nodes SET entry_json = ?2, entry_valid = 1, {} WHERE session_key = ?1",
+        sets.join(", ")
+    );
+    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into(), entry_json.into()];
+    values.extend(columns.into_iter().map(|(_, v)| v));
+    tx.execute(&sql, rusqlite::params_from_iter(values))
+        .at(path)?;
     // The triggers reset entry_valid on entry and identity updates: mark valid again.
     tx.execute(
         "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",

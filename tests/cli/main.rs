@@ -4,6 +4,7 @@ mod backup;
 mod common;
 mod custody;
 mod docs;
+mod doctor;
 mod errors;
 mod inspect;
 mod mutate;

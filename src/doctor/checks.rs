@@ -1,0 +1,688 @@
+use std::path::Path;
+
+use rusqlite::types::Value as SqlValue;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Finding, Repair, Severity};
+use crate::custody::{probe, OwnerState};
+use crate::error::{Result, ResultExt};
+use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
+use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
+use crate::paths::{AgentPaths, StateLayout};
+use crate::store::{
+    sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
+};
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct CheckInfo {
+    pub id: &'static str,
+    pub severity: Severity,
+    pub description: &'static str,
+}
+
+const fn c(id: &'static str, severity: Severity, description: &'static str) -> CheckInfo {
+    CheckInfo {
+        id,
+        severity,
+        description,
+    }
+}
+
+/// Every check, with the worst severity it reports.
+pub const CHECKS: &[CheckInfo] = &[
+    c(
+        "integrity",
+        Severity::Error,
+        "SQLite quick_check (integrity_check with --full) and foreign_key_check",
+    ),
+    c(
+        "schema",
+        Severity::Error,
+        "user_version and the schema_meta row (role, owning agent)",
+    ),
+    c(
+        "entry-json",
+        Severity::Error,
+        "entry_json parses to an object with sessionId and updatedAt",
+    ),
+    c(
+        "projected-columns",
+        Severity::Error,
+        "projected session_nodes columns agree with entry_json (lineage columns are errors)",
+    ),
+    c(
+        "current-window",
+        Severity::Error,
+        "current_session_id has its session_windows row",
+    ),
+    c(
+        "orphans",
+        Severity::Error,
+        "windows, events, identities, active events, index and FTS rows without their parent",
+    ),
+    c(
+        "transcript-header",
+        Severity::Error,
+        "seq 0 is the session header with the right id",
+    ),
+    c(
+        "seq-gaps",
+        Severity::Error,
+        "transcript seq numbers run 0..n without gaps",
+    ),
+    c(
+        "zstd-rows",
+        Severity::Error,
+        "compressed rows decode to event_utf8_bytes bytes",
+    ),
+    c(
+        "duplicate-labels",
+        Severity::Warning,
+        "a label is used by one session only",
+    ),
+    c(
+        "legacy-pending",
+        Severity::Warning,
+        "a legacy sessions.json waiting for import",
+    ),
+    c(
+        "acpx-pending",
+        Severity::Warning,
+        "ACPX state in the old workspace location waiting for adoption",
+    ),
+    c(
+        "stale-locks",
+        Severity::Warning,
+        "lock files whose owner is gone",
+    ),
+    c(
+        "stray-sidecars",
+        Severity::Warning,
+        "-wal/-shm files without their database",
+    ),
+    c(
+        "archive-files",
+        Severity::Warning,
+        "archive files without rows and rows without files (.reset files are informational)",
+    ),
+    c(
+        "leftovers",
+        Severity::Warning,
+        "temporary files and staging directories left by interrupted runs",
+    ),
+    c(
+        "disk-budget",
+        Severity::Warning,
+        "disk use over session.maintenance.highWaterBytes",
+    ),
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct DoctorOptions {
+    pub full: bool,
+    /// Only these check ids (all when empty).
+    pub only: Vec<String>,
+}
+
+struct Ctx<'a> {
+    opts: &'a DoctorOptions,
+    out: Vec<Finding>,
+}
+
+impl Ctx<'_> {
+    fn wants(&self, id: &str) -> bool {
+        self.opts.only.is_empty() || self.opts.only.iter().any(|o| o == id)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        check: &'static str,
+        severity: Severity,
+        agent: Option<&str>,
+        key: Option<&str>,
+        message: String,
+        hint: &str,
+        repair: Option<Repair>,
+    ) {
+        self.out.push(Finding {
+            check,
+            severity,
+            agent_id: agent.map(String::from),
+            session_key: key.map(String::from),
+            message,
+            hint: hint.to_string(),
+            fixable: repair.is_some(),
+            repair,
+        });
+    }
+}
+
+fn rows<T, F>(db: &ReadOnlyDb, sql: &str, f: F) -> Result<Vec<T>>
+where
+    F: FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+{
+    let mut stmt = db.conn().prepare(sql).at(db.path())?;
+    let v = stmt
+        .query_map([], f)
+        .at(db.path())?
+        .collect::<rusqlite::Result<Vec<T>>>()
+        .at(db.path())?;
+    Ok(v)
+}
+
+/// Returns whether the file itself is damaged (then deeper checks are not attempted).
+fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
+    let mut damaged = false;
+    if cx.wants("integrity") {
+        let pragma = if cx.opts.full {
+            "PRAGMA integrity_check"
+        } else {
+            "PRAGMA quick_check"
+        };
+        let result: std::result::Result<Vec<String>, _> = (|| {
+            let mut stmt = db.conn().prepare(pragma)?;
+            let v = stmt
+                .query_map([], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<String>>>();
+            v
+        })();
+        let problem = match result {
+            Ok(lines) if lines == ["ok"] => None,
+            Ok(lines) => Some(format!(
+                "{} reports: {}",
+                db.path().display(),
+                lines.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
+            )),
+            Err(e) => Some(format!("{} cannot be checked: {e}", db.path().display())),
+        };
+        if let Some(message) = problem {
+            damaged = true;
+            cx.add("integrity", Severity::Error, Some(agent), None, message, "the file is damaged: restore the latest verified snapshot (`openclaw-sessions backup restore SNAPSHOT --in-place`)", None);
+        }
+        let fk: Vec<(String, i64, String)> = rows(
+            db,
+            "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check",
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get::<_, Option<i64>>(1)?.unwrap_or(-1),
+                    r.get(2)?,
+                ))
+            },
+        )
+        .unwrap_or_default();
+        if !fk.is_empty() {
+            cx.add(
+                "integrity",
+                Severity::Error,
+                Some(agent),
+                None,
+                format!(
+                    "{} foreign key violation(s), first: {} row {} without its {}",
+                    fk.len(),
+                    fk[0].0,
+                    fk[0].1,
+                    fk[0].2
+                ),
+                "see the orphans check",
+                None,
+            );
+        }
+    }
+    if cx.wants("schema") {
+        match SchemaInfo::read(db, DatabaseRole::Agent) {
+            Err(e) => cx.add(
+                "schema",
+                Severity::Error,
+                Some(agent),
+                None,
+                e.to_string(),
+                "this is not an agent database of this state dir",
+                None,
+            ),
+            Ok(info) => {
+                if info.status != SchemaStatus::Known {
+                    cx.add(
+                        "schema",
+                        Severity::Warning,
+                        Some(agent),
+                        None,
+                        info.warning(db.path()).unwrap_or_default(),
+                        "use a tool version that knows this schema",
+                        None,
+                    );
+                }
+                match (&info.role, &info.agent_id) {
+                    (None, _) => cx.add(
+                        "schema",
+                        Severity::Error,
+                        Some(agent),
+                        None,
+                        format!("{} has no schema_meta primary row", db.path().display()),
+                        "OpenClaw refuses databases without their schema_meta row",
+                        None,
+                    ),
+                    (Some(_), Some(owner)) if owner != agent => cx.add(
+                        "schema",
+                        Severity::Error,
+                        Some(agent),
+                        None,
+                        format!("{} belongs to agent {owner}", db.path().display()),
+                        "check session.store in the config",
+                        None,
+                    ),
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(damaged)
+}
+
+fn sql_to_json(v: &SqlValue) -> Value {
+    match v {
+        SqlValue::Null => Value::Null,
+        SqlValue::Integer(i) => Value::from(*i),
+        SqlValue::Real(f) => Value::from(*f),
+        SqlValue::Text(t) => Value::from(t.clone()),
+        SqlValue::Blob(b) => Value::from(format!("<{} bytes>", b.len())),
+    }
+}
+
+fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
+    let names: Vec<&str> = project_node_columns(&serde_json::Map::new())
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
+    let sql = format!(
+        "SELECT session_key, entry_json, entry_valid, {} FROM session_nodes ORDER BY session_key",
+        names.join(", ")
+    );
+    let nodes: Vec<(String, String, i64, Vec<SqlValue>)> = rows(db, &sql, |r| {
+        let mut cols = Vec::new();
+        for i in 0..names.len() {
+            cols.push(r.get::<_, SqlValue>(3 + i)?);
+        }
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, cols))
+    })?;
+    for (key, json, valid, stored) in nodes {
+        if valid == -1 && json == "{}" {
+            continue; // a tombstone
+        }
+        let entry = match SessionEntry::parse(&key, &json) {
+            Ok(e) => e,
+            Err(why) => {
+                if cx.wants("entry-json") {
+                    cx.add("entry-json", Severity::Error, Some(agent), Some(&key), format!("session {key}: {why}"), "OpenClaw cannot read this agent's sessions; restore the row from a snapshot or delete it", None);
+                }
+                continue;
+            }
+        };
+        if cx.wants("projected-columns") {
+            let expected = project_node_columns(&entry.fields);
+            let mut lineage = Vec::new();
+            let mut others = Vec::new();
+            for ((col, want), have) in expected.iter().zip(stored.iter()) {
+                let same = match (want, have) {
+                    (SqlValue::Integer(a), SqlValue::Real(b))
+                    | (SqlValue::Real(b), SqlValue::Integer(a)) => (*a as f64) == *b,
+                    (a, b) => a == b,
+                };
+                if !same {
+                    let d = format!(
+                        "{col} is {} but the entry says {}",
+                        sql_to_json(have),
+                        sql_to_json(want)
+                    );
+                    if LINEAGE_COLUMNS.contains(col) {
+                        lineage.push(d);
+                    } else {
+                        others.push(d);
+                    }
+                }
+            }
+            if valid != 1 {
+                lineage.push(format!("entry_valid is {valid}, not 1"));
+            }
+            let repair = Some(Repair::ReprojectColumns { key: key.clone() });
+            if !lineage.is_empty() {
+                cx.add("projected-columns", Severity::Error, Some(agent), Some(&key), format!("session {key}: {}", lineage.join("; ")), "OpenClaw refuses to read this store until the row is repaired; `doctor --fix` re-projects the columns from entry_json", repair.clone());
+            } else if !others.is_empty() {
+                cx.add(
+                    "projected-columns",
+                    Severity::Warning,
+                    Some(agent),
+                    Some(&key),
+                    format!("session {key}: {}", others.join("; ")),
+                    "`doctor --fix` re-projects the columns from entry_json",
+                    repair,
+                );
+            }
+        }
+    }
+    if cx.wants("current-window") {
+        for (key, sid) in rows(db, "SELECT n.session_key, n.current_session_id FROM session_nodes n WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = n.current_session_id)", |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+            cx.add("current-window", Severity::Error, Some(agent), Some(&key), format!("session {key}: current session id {sid} has no session_windows row"), "restore the session from a snapshot, or delete it", None);
+        }
+    }
+    if cx.wants("duplicate-labels") {
+        for (label, keys) in rows(db, "SELECT label, group_concat(session_key, ', ') FROM session_nodes WHERE label IS NOT NULL AND entry_valid != -1 GROUP BY label HAVING count(*) > 1", |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+            cx.add("duplicate-labels", Severity::Warning, Some(agent), None, format!("label {label:?} is used by {keys}"), "rename all but one with `openclaw-sessions patch KEY --set label=...`", None);
+        }
+    }
+    Ok(())
+}
+
+/// Orphan queries: (table, what is missing, SQL selecting rowids, repairable).
+const ORPHANS: &[(&str, &str, &str, bool)] = &[
+    ("session_windows", "their session node", "SELECT rowid FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)", false),
+    ("transcript_events", "their window", "SELECT rowid FROM transcript_events e WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = e.session_id)", false),
+    ("transcript_event_identities", "their event", "SELECT rowid FROM transcript_event_identities i WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = i.session_id AND e.seq = i.seq)", true),
+    ("session_transcript_active_events", "their event", "SELECT rowid FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)", true),
+    ("session_transcript_index_state", "their window", "SELECT rowid FROM session_transcript_index_state s WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = s.session_id)", true),
+    ("session_transcript_fts_rows", "their window", "SELECT rowid FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)", true),
+    ("transcript_rewrite_watermarks", "their window", "SELECT rowid FROM transcript_rewrite_watermarks m WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = m.session_id)", true),
+];
+
+/// The first row of a transcript: session id, seq, event_json, event_zstd, event_utf8_bytes.
+type FirstRow = (String, i64, Option<String>, Option<Vec<u8>>, Option<i64>);
+
+fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
+    if cx.wants("orphans") {
+        for (table, parent, sql, fixable) in ORPHANS {
+            let ids: Vec<i64> = rows(db, sql, |r| r.get(0))?;
+            if ids.is_empty() {
+                continue;
+            }
+            let hint = if *fixable {
+                "derived rows: `doctor --fix` removes them (OpenClaw rebuilds projections)"
+            } else {
+                "these rows hold data: restore their parent from a snapshot, or remove them by hand after a backup"
+            };
+            let repair = fixable.then(|| Repair::DeleteOrphans {
+                table: table.to_string(),
+                rowids: ids.clone(),
+            });
+            cx.add(
+                "orphans",
+                Severity::Error,
+                Some(agent),
+                None,
+                format!("{} {table} row(s) without {parent}", ids.len()),
+                hint,
+                repair,
+            );
+        }
+    }
+    if cx.wants("transcript-header") {
+        let firsts: Vec<FirstRow> = rows(db, "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)", |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+        for (sid, seq, json, frame, len) in firsts {
+            let text = crate::transcript::decode_event_row(&sid, seq, json, frame.as_deref(), len)
+                .map(|(t, _)| t)
+                .unwrap_or_default();
+            let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            let ok = seq == 0
+                && v.get("type").and_then(Value::as_str) == Some("session")
+                && v.get("id").and_then(Value::as_str) == Some(sid.as_str());
+            if !ok {
+                cx.add("transcript-header", Severity::Error, Some(agent), None, format!("transcript {sid} does not start with its session header (first row seq {seq})"), "OpenClaw cannot replay this transcript; restore it from a snapshot or archive", None);
+            }
+        }
+    }
+    if cx.wants("seq-gaps") {
+        for (sid, n, max) in rows(db, "SELECT session_id, count(*), max(seq) FROM transcript_events GROUP BY session_id HAVING count(*) != max(seq) + 1 OR min(seq) != 0", |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)))? {
+            cx.add("seq-gaps", Severity::Error, Some(agent), None, format!("transcript {sid} has {n} events but seq runs to {max}: events are missing"), "restore the transcript from a snapshot or its archive", None);
+        }
+    }
+    if cx.wants("zstd-rows") {
+        let mut stmt = db.conn().prepare("SELECT session_id, seq, event_zstd, event_utf8_bytes FROM transcript_events WHERE event_zstd IS NOT NULL").at(db.path())?;
+        let mut rs = stmt.query([]).at(db.path())?;
+        let mut bad = Vec::new();
+        while let Some(r) = rs.next().at(db.path())? {
+            let sid: String = r.get(0).at(db.path())?;
+            let seq: i64 = r.get(1).at(db.path())?;
+            let frame = r.get_ref(2).at(db.path())?.as_blob_or_null().ok().flatten();
+            if let Err(e) =
+                crate::transcript::decode_event_row(&sid, seq, None, frame, r.get(3).at(db.path())?)
+            {
+                bad.push(e.to_string());
+            }
+        }
+        for b in bad {
+            cx.add(
+                "zstd-rows",
+                Severity::Error,
+                Some(agent),
+                None,
+                b,
+                "the row is damaged: restore the transcript from a snapshot or archive",
+                None,
+            );
+        }
+    }
+    Ok(())
+}
+
+fn file_checks(
+    cx: &mut Ctx,
+    layout: &StateLayout,
+    paths: &AgentPaths,
+    db: Option<&ReadOnlyDb>,
+) -> Result<()> {
+    let agent = paths.id.as_str();
+    if cx.wants("legacy-pending") {
+        if let Some(idx) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
+            cx.add("legacy-pending", Severity::Warning, Some(agent), None, format!("{} is waiting for import", idx.display()), "run `openclaw-sessions migrate legacy` (OpenClaw's Gateway will not start while it remains)", None);
+        }
+    }
+    if cx.wants("stray-sidecars") && !paths.db.exists() {
+        for s in ["-wal", "-shm"] {
+            let p = sidecar_path(&paths.db, s);
+            if p.exists() {
+                cx.add("stray-sidecars", Severity::Warning, Some(agent), None, format!("{} exists without its database", p.display()), "a -wal may hold the only copy of recent writes: keep it until you know where its database went", None);
+            }
+        }
+    }
+    if cx.wants("leftovers") {
+        if let Some(dir) = paths.db.parent() {
+            for ent in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let name = ent.file_name().to_string_lossy().into_owned();
+                if name.starts_with(".tmp-restore-") || name.starts_with(".sqlite-snapshot-") {
+                    cx.add(
+                        "leftovers",
+                        Severity::Warning,
+                        Some(agent),
+                        None,
+                        format!(
+                            "staging directory {} left by an interrupted run",
+                            ent.path().display()
+                        ),
+                        "`doctor --fix` removes it",
+                        Some(Repair::RemoveLeftover { path: ent.path() }),
+                    );
+                }
+            }
+        }
+        for ent in std::fs::read_dir(&paths.sessions_dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = ent.file_name().to_string_lossy().into_owned();
+            if matches!(classify_session_file(&name), SessionFile::Temporary) {
+                cx.add(
+                    "leftovers",
+                    Severity::Info,
+                    Some(agent),
+                    None,
+                    format!(
+                        "temporary file {} left by an interrupted publication",
+                        ent.path().display()
+                    ),
+                    "`doctor --fix` removes it",
+                    Some(Repair::RemoveLeftover { path: ent.path() }),
+                );
+            }
+        }
+    }
+    if cx.wants("archive-files") {
+        let rows_by_name: Vec<(String, Option<i64>)> = match db {
+            Some(db) => rows(
+                db,
+                "SELECT archive_name, published_at FROM session_transcript_archives",
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?,
+            None => Vec::new(),
+        };
+        for ent in std::fs::read_dir(&paths.sessions_dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = ent.file_name().to_string_lossy().into_owned();
+            match classify_session_file(&name) {
+                SessionFile::Archive {
+                    reason: ArchiveReason::Reset,
+                    ..
+                } => {
+                    cx.add(
+                        "archive-files",
+                        Severity::Info,
+                        Some(agent),
+                        None,
+                        format!("{name} is a reset archive (normal)"),
+                        "kept until the disk budget needs the space",
+                        None,
+                    );
+                }
+                SessionFile::Archive {
+                    reason: ArchiveReason::Deleted,
+                    generation: Some(_),
+                    compressed: true,
+                    ..
+                } if db.is_some() && !rows_by_name.iter().any(|(n, _)| *n == name) => {
+                    cx.add("archive-files", Severity::Warning, Some(agent), None, format!("archive file {name} has no row in session_transcript_archives"), "it is still a valid archive: keep it, or remove it once you no longer need it", None);
+                }
+                _ => {}
+            }
+        }
+        for (name, published) in &rows_by_name {
+            if !paths.sessions_dir.join(name).is_file() {
+                let what = if published.is_some() {
+                    "its published file is missing"
+                } else {
+                    "its file was never published"
+                };
+                cx.add(
+                    "archive-files",
+                    Severity::Warning,
+                    Some(agent),
+                    None,
+                    format!("archive row {name}: {what}"),
+                    "`doctor --fix` publishes the file from the row",
+                    Some(Repair::PublishArchives),
+                );
+            }
+        }
+    }
+    if cx.wants("disk-budget") {
+        if let Ok(store) = AgentStore::open(paths.clone()) {
+            let du = crate::du::agent_disk_use(paths, &store, &layout.config.maintenance())?;
+            if du.over_high_water {
+                cx.add(
+                    "disk-budget",
+                    Severity::Warning,
+                    Some(agent),
+                    None,
+                    format!(
+                        "agent {agent} uses {} on disk, over the high-water mark {}",
+                        crate::units::format_bytes(du.total),
+                        crate::units::format_bytes(du.high_water_bytes.unwrap_or(0))
+                    ),
+                    "run `openclaw-sessions prune` or raise session.maintenance.maxDiskBytes",
+                    None,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Run the selected checks over every agent of the state dir.
+pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Finding>> {
+    layout.require_exists()?;
+    let mut cx = Ctx {
+        opts,
+        out: Vec::new(),
+    };
+    if cx.wants("stale-locks") {
+        let p = probe(layout);
+        for l in p.locks.iter().filter(|l| l.state == OwnerState::Stale) {
+            cx.add(
+                "stale-locks",
+                Severity::Warning,
+                None,
+                None,
+                format!("stale lock {}: {}", l.path.display(), l.reason),
+                "`doctor --fix` (or `custody clear-stale`) removes it",
+                Some(Repair::ClearStaleLocks),
+            );
+        }
+    }
+    if cx.wants("acpx-pending") {
+        for p in crate::status::acpx_pending(layout) {
+            cx.add("acpx-pending", Severity::Warning, None, None, format!("ACPX state at {} is waiting for adoption", p.display()), "run `openclaw-sessions migrate acpx`, or pin plugins.entries.acpx.config.stateDir to it", None);
+        }
+    }
+    let (agents, _) = layout.known_agents();
+    for id in agents {
+        let paths = layout.agent(&id);
+        let db = if paths.db.is_file() {
+            match ReadOnlyDb::open(&paths.db) {
+                Ok(db) => Some(db),
+                Err(e) => {
+                    cx.add(
+                        "integrity",
+                        Severity::Error,
+                        Some(id.as_str()),
+                        None,
+                        e.to_string(),
+                        "restore the latest verified snapshot",
+                        None,
+                    );
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        if let Some(db) = &db {
+            // A damaged file may not be safe to walk further.
+            if !sqlite_checks(&mut cx, id.as_str(), db)? {
+                entry_checks(&mut cx, id.as_str(), db)?;
+                transcript_checks(&mut cx, id.as_str(), db)?;
+            }
+        }
+        file_checks(&mut cx, layout, &paths, db.as_ref())?;
+    }
+    if cx.wants("stray-sidecars") && !layout.state_db().exists() {
+        for s in ["-wal", "-shm"] {
+            let p = sidecar_path(&layout.state_db(), s);
+            if p.exists() {
+                cx.add(
+                    "stray-sidecars",
+                    Severity::Warning,
+                    None,
+                    None,
+                    format!("{} exists without its database", p.display()),
+                    "keep it until you know where its database went",
+                    None,
+                );
+            }
+        }
+    }
+    let _ = Path::new("");
+    Ok(cx.out)
+}

@@ -1,0 +1,204 @@
+//! The safe repairs of `doctor --fix`. The caller holds custody (which already reclaimed
+//! stale locks); every database that will change is snapshotted and verified first.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::OptionalExtension;
+use serde::Serialize;
+
+use super::{Finding, Repair};
+use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
+use crate::error::{Error, Result, ResultExt};
+use crate::mutate::{project_node_columns, WritableDb};
+use crate::paths::{AgentId, StateLayout};
+use crate::progress::Progress;
+use crate::store::SessionEntry;
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FixReport {
+    pub fixed: Vec<String>,
+    pub failed: Vec<String>,
+    pub snapshots: Vec<PathBuf>,
+}
+
+fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<()> {
+    let json: Option<String> = tx
+        .query_row(
+            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .optional()
+        .at(path)?;
+    let Some(json) = json else { return Ok(()) };
+    let entry = SessionEntry::parse(key, &json)
+        .map_err(|why| Error::bad_input(format!("session {key}: {why}"), None))?;
+    let columns = project_node_columns(&entry.fields);
+    let sets: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, (c, _))| format!("{c} = ?{}", i + 2))
+        .collect();
+    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into()];
+    values.extend(columns.into_iter().map(|(_, v)| v));
+    tx.execute(
+        &format!(
+            "UPDATE session_nodes SET {} WHERE session_key = ?1",
+            sets.join(", ")
+        ),
+        rusqlite::params_from_iter(values),
+    )
+    .at(path)?;
+    tx.execute(
+        "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    tx.execute(
+        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    Ok(())
+}
+
+/// Apply the repairs of `findings`, snapshotting each changed database into `backup_dir`.
+pub fn apply_fixes(
+    layout: &StateLayout,
+    findings: &[Finding],
+    backup_dir: &Path,
+    progress: &dyn Progress,
+    now_ms: i64,
+) -> Result<FixReport> {
+    let mut report = FixReport::default();
+    let mut by_agent: BTreeMap<String, Vec<&Finding>> = BTreeMap::new();
+    for f in findings.iter().filter(|f| f.repair.is_some()) {
+        match f.repair.as_ref() {
+            Some(Repair::ClearStaleLocks) => {
+                for r in crate::custody::clear_stale(layout)? {
+                    report.fixed.push(format!("removed stale lock {r}"));
+                }
+            }
+            Some(Repair::RemoveLeftover { path }) => {
+                let res = if path.is_dir() {
+                    std::fs::remove_dir_all(path)
+                } else {
+                    std::fs::remove_file(path)
+                };
+                match res {
+                    Ok(()) => report
+                        .fixed
+                        .push(format!("removed leftover {}", path.display())),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => report.failed.push(format!("{}: {e}", path.display())),
+                }
+            }
+            _ => by_agent
+                .entry(f.agent_id.clone().unwrap_or_default())
+                .or_default()
+                .push(f),
+        }
+    }
+    for (agent, fs) in by_agent {
+        let id = AgentId::parse(&agent)?;
+        let paths = layout.agent(&id);
+        let source = SnapshotSource::Agent {
+            agent_id: agent.clone(),
+            db: paths.db.clone(),
+            sessions_dir: paths.sessions_dir.clone(),
+        };
+        // The store is snapshotted as it is, broken foreign keys included: that is what
+        // the repair changes, and what a rollback must bring back.
+        let target = SnapshotTarget {
+            repository: backup_dir.to_path_buf(),
+            tolerate_foreign_key_violations: true,
+        };
+        let (snap, _) = create_snapshot(&source, &target, progress, now_ms)?;
+        let v = verify_snapshot(&snap);
+        let real: Vec<&String> = v
+            .problems
+            .iter()
+            .filter(|p| !p.contains("foreign key violation"))
+            .collect();
+        if !real.is_empty() {
+            return Err(Error::Internal(format!(
+                "snapshot {} does not verify: {}",
+                snap.display(),
+                v.problems.join("; ")
+            )));
+        }
+        report.snapshots.push(snap);
+        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        let path = db.path.clone();
+        let mut publish = false;
+        {
+            let tx = db.transaction()?;
+            for f in &fs {
+                match f.repair.as_ref() {
+                    Some(Repair::ReprojectColumns { key }) => {
+                        reproject(&tx, &path, key)?;
+                        report.fixed.push(format!(
+                            "agent {agent}: re-projected the columns of {key} from entry_json"
+                        ));
+                    }
+                    Some(Repair::DeleteOrphans { table, rowids }) => {
+                        let mut stmt = tx
+                            .prepare(&format!("DELETE FROM {table} WHERE rowid = ?1"))
+                            .at(&path)?;
+                        for r in rowids {
+                            stmt.execute([r]).at(&path)?;
+                        }
+                        if table == "session_transcript_active_events" {
+                            // Active rows are a projection: mark their transcripts for rebuild.
+                            tx.execute(
+                                "UPDATE session_transcript_index_state SET needs_rebuild = 1",
+                                [],
+                            )
+                            .at(&path)?;
+                        }
+                        report.fixed.push(format!(
+                            "agent {agent}: removed {} orphan {table} row(s)",
+                            rowids.len()
+                        ));
+                    }
+                    Some(Repair::PublishArchives) => publish = true,
+                    _ => {}
+                }
+            }
+            tx.commit().at(&path)?;
+        }
+        if publish {
+            // Rows whose published file vanished are published again, like pending ones.
+            let published: Vec<String> = {
+                let mut stmt = db.conn.prepare("SELECT archive_name FROM session_transcript_archives WHERE published_at IS NOT NULL").at(&path)?;
+                let v = stmt
+                    .query_map([], |r| r.get::<_, String>(0))
+                    .at(&path)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .at(&path)?;
+                v
+            };
+            for name in published
+                .iter()
+                .filter(|n| !paths.sessions_dir.join(n).is_file())
+            {
+                db.conn.execute("UPDATE session_transcript_archives SET published_at = NULL WHERE archive_name = ?1", [name]).at(&path)?;
+            }
+            let (done, failed) = crate::mutate::publish::publish_pending(
+                &db.conn,
+                &path,
+                &paths.sessions_dir,
+                now_ms,
+            )?;
+            for d in done {
+                report
+                    .fixed
+                    .push(format!("agent {agent}: published archive file {d}"));
+            }
+            report.failed.extend(failed);
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,56 @@
+//! `doctor`: named checks over a state dir, each finding with a severity, a message and a
+//! fix hint; `--fix` applies only the safe repairs (see `fix`).
+
+mod checks;
+mod fix;
+
+use serde::Serialize;
+
+pub use checks::{run_checks, CheckInfo, DoctorOptions, CHECKS};
+pub use fix::{apply_fixes, FixReport};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+/// What a safe repair would do about a finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Repair {
+    ClearStaleLocks,
+    /// Rewrite the projected columns (and `entry_valid`) of a row from its `entry_json`.
+    ReprojectColumns {
+        key: String,
+    },
+    /// Delete rows whose parent is gone: `DELETE FROM table WHERE rowid IN (...)`.
+    DeleteOrphans {
+        table: String,
+        rowids: Vec<i64>,
+    },
+    /// Publish archive files from their rows.
+    PublishArchives,
+    /// Remove a leftover temporary file or staging directory.
+    RemoveLeftover {
+        path: std::path::PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub check: &'static str,
+    pub severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_key: Option<String>,
+    pub message: String,
+    pub hint: String,
+    pub fixable: bool,
+    #[serde(skip)]
+    pub repair: Option<Repair>,
+}
