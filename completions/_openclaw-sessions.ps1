@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Snapshots in OpenClaw''s format: create, list, verify, restore')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what breaks stores; --fix applies the safe repairs')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate old layouts (ACPX state adoption)')
             [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Disk use per agent against the maintenance budget')
             [CompletionResult]::new('marker', 'marker', [CompletionResultType]::ParameterValue, 'Format or parse the SQLite session file marker')
             [CompletionResult]::new('custody', 'custody', [CompletionResultType]::ParameterValue, 'Offline custody of the state dir: status, run a command under it, clear stale locks')
@@ -563,6 +564,63 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'openclaw-sessions;migrate' {
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('acpx', 'acpx', [CompletionResultType]::ParameterValue, 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'openclaw-sessions;migrate;acpx' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;migrate;help' {
+            [CompletionResult]::new('acpx', 'acpx', [CompletionResultType]::ParameterValue, 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'openclaw-sessions;migrate;help;acpx' {
+            break
+        }
+        'openclaw-sessions;migrate;help;help' {
+            break
+        }
         'openclaw-sessions;du' {
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
@@ -818,6 +876,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Snapshots in OpenClaw''s format: create, list, verify, restore')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what breaks stores; --fix applies the safe repairs')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate old layouts (ACPX state adoption)')
             [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Disk use per agent against the maintenance budget')
             [CompletionResult]::new('marker', 'marker', [CompletionResultType]::ParameterValue, 'Format or parse the SQLite session file marker')
             [CompletionResult]::new('custody', 'custody', [CompletionResultType]::ParameterValue, 'Offline custody of the state dir: status, run a command under it, clear stale locks')
@@ -886,6 +945,13 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;help;doctor' {
+            break
+        }
+        'openclaw-sessions;help;migrate' {
+            [CompletionResult]::new('acpx', 'acpx', [CompletionResultType]::ParameterValue, 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx')
+            break
+        }
+        'openclaw-sessions;help;migrate;acpx' {
             break
         }
         'openclaw-sessions;help;du' {

@@ -52,6 +52,9 @@ _openclaw__sessions() {
             openclaw__sessions,marker)
                 cmd="openclaw__sessions__subcmd__marker"
                 ;;
+            openclaw__sessions,migrate)
+                cmd="openclaw__sessions__subcmd__migrate"
+                ;;
             openclaw__sessions,patch)
                 cmd="openclaw__sessions__subcmd__patch"
                 ;;
@@ -154,6 +157,9 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__help,marker)
                 cmd="openclaw__sessions__subcmd__help__subcmd__marker"
                 ;;
+            openclaw__sessions__subcmd__help,migrate)
+                cmd="openclaw__sessions__subcmd__help__subcmd__migrate"
+                ;;
             openclaw__sessions__subcmd__help,patch)
                 cmd="openclaw__sessions__subcmd__help__subcmd__patch"
                 ;;
@@ -196,6 +202,9 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__help__subcmd__marker,parse)
                 cmd="openclaw__sessions__subcmd__help__subcmd__marker__subcmd__parse"
                 ;;
+            openclaw__sessions__subcmd__help__subcmd__migrate,acpx)
+                cmd="openclaw__sessions__subcmd__help__subcmd__migrate__subcmd__acpx"
+                ;;
             openclaw__sessions__subcmd__help__subcmd__transcript,cat)
                 cmd="openclaw__sessions__subcmd__help__subcmd__transcript__subcmd__cat"
                 ;;
@@ -225,6 +234,18 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions__subcmd__marker__subcmd__help,parse)
                 cmd="openclaw__sessions__subcmd__marker__subcmd__help__subcmd__parse"
+                ;;
+            openclaw__sessions__subcmd__migrate,acpx)
+                cmd="openclaw__sessions__subcmd__migrate__subcmd__acpx"
+                ;;
+            openclaw__sessions__subcmd__migrate,help)
+                cmd="openclaw__sessions__subcmd__migrate__subcmd__help"
+                ;;
+            openclaw__sessions__subcmd__migrate__subcmd__help,acpx)
+                cmd="openclaw__sessions__subcmd__migrate__subcmd__help__subcmd__acpx"
+                ;;
+            openclaw__sessions__subcmd__migrate__subcmd__help,help)
+                cmd="openclaw__sessions__subcmd__migrate__subcmd__help__subcmd__help"
                 ;;
             openclaw__sessions__subcmd__transcript,cat)
                 cmd="openclaw__sessions__subcmd__transcript__subcmd__cat"
@@ -263,7 +284,7 @@ _openclaw__sessions() {
 
     case "${cmd}" in
         openclaw__sessions)
-            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete backup doctor du marker custody completions man help"
+            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete backup doctor migrate du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1035,7 +1056,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help)
-            opts="status list show transcript patch archive unarchive delete backup doctor du marker custody completions man help"
+            opts="status list show transcript patch archive unarchive delete backup doctor migrate du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1315,6 +1336,34 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help__subcmd__marker__subcmd__parse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__migrate)
+            opts="acpx"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__migrate__subcmd__acpx)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1729,6 +1778,132 @@ _openclaw__sessions() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__migrate)
+            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help acpx help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__migrate__subcmd__acpx)
+            opts="-n -q -v -y -h --workspace --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__migrate__subcmd__help)
+            opts="acpx help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__migrate__subcmd__help__subcmd__acpx)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__migrate__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand doctor 'Find what breaks stores; --fix applies the safe repairs'
+            cand migrate 'Migrate old layouts (ACPX state adoption)'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -528,6 +529,58 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'openclaw-sessions;migrate'= {
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand acpx 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;migrate;acpx'= {
+            cand --workspace 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;migrate;help'= {
+            cand acpx 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;migrate;help;acpx'= {
+        }
+        &'openclaw-sessions;migrate;help;help'= {
+        }
         &'openclaw-sessions;du'= {
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -764,6 +817,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand doctor 'Find what breaks stores; --fix applies the safe repairs'
+            cand migrate 'Migrate old layouts (ACPX state adoption)'
             cand du 'Disk use per agent against the maintenance budget'
             cand marker 'Format or parse the SQLite session file marker'
             cand custody 'Offline custody of the state dir: status, run a command under it, clear stale locks'
@@ -814,6 +868,11 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;backup;restore'= {
         }
         &'openclaw-sessions;help;doctor'= {
+        }
+        &'openclaw-sessions;help;migrate'= {
+            cand acpx 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx'
+        }
+        &'openclaw-sessions;help;migrate;acpx'= {
         }
         &'openclaw-sessions;help;du'= {
         }

@@ -10,6 +10,7 @@ pub mod error;
 pub mod fsutil;
 pub mod legacy;
 pub mod marker;
+pub mod migrate;
 pub mod mutate;
 pub mod paths;
 pub mod progress;

@@ -13,6 +13,7 @@ mod lifecycle;
 mod list;
 mod man;
 mod marker;
+mod migrate;
 mod mutation;
 mod patch;
 mod printer;
@@ -70,6 +71,9 @@ pub enum Command {
     Backup(backup::BackupCommand),
     /// Find what breaks stores; --fix applies the safe repairs.
     Doctor(doctor::DoctorArgs),
+    /// Migrate old layouts (ACPX state adoption).
+    #[command(subcommand)]
+    Migrate(migrate::MigrateCommand),
     /// Disk use per agent against the maintenance budget.
     Du(du::DuArgs),
     /// Format or parse the SQLite session file marker.
@@ -97,6 +101,7 @@ impl Command {
             Command::Delete(_) => "delete",
             Command::Backup(b) => b.name(),
             Command::Doctor(_) => "doctor",
+            Command::Migrate(m) => m.name(),
             Command::Du(_) => "du",
             Command::Marker(m) => m.name(),
             Command::Custody(c) => c.name(),
@@ -118,6 +123,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Delete(args) => delete::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
         Command::Doctor(args) => doctor::run(ctx, args),
+        Command::Migrate(cmd) => migrate::run(ctx, cmd),
         Command::Du(args) => du::run(ctx, args),
         Command::Marker(cmd) => marker::run(ctx, cmd),
         Command::Custody(cmd) => custody::run(ctx, cmd),

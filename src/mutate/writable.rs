@@ -50,6 +50,11 @@ pub fn check_owned_path(root: &Path, path: &Path) -> Result<()> {
 impl WritableDb {
     /// Open for writing after the safety checks; the schema must be the known one.
     pub fn open(state_dir: &Path, path: &Path) -> Result<Self> {
+        Self::open_role(state_dir, path, DatabaseRole::Agent)
+    }
+
+    /// Open a database of the given role (the global state database for plugin state).
+    pub fn open_role(state_dir: &Path, path: &Path, role: DatabaseRole) -> Result<Self> {
         if !path.is_file() {
             return Err(Error::not_found(
                 format!("database {} does not exist", path.display()),
@@ -59,7 +64,12 @@ impl WritableDb {
         check_owned_path(state_dir, path)?;
         {
             let ro = ReadOnlyDb::open(path)?;
-            SchemaInfo::read(&ro, DatabaseRole::Agent)?.require_writable(path)?;
+            let info = SchemaInfo::read(&ro, role)?;
+            // Agent databases must be the known schema; the state database only must not be
+            // newer (this tool writes one plugin-state row there).
+            if role == DatabaseRole::Agent || info.status == crate::store::SchemaStatus::Newer {
+                info.require_writable(path)?;
+            }
         }
         let conn = Connection::open_with_flags(
             path,

@@ -7,6 +7,7 @@ mod docs;
 mod doctor;
 mod errors;
 mod inspect;
+mod migrate_acpx;
 mod mutate;
 mod read_only;
 mod transcript;

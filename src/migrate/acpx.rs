@@ -1,0 +1,221 @@
+//! `migrate acpx`: move the ACPX plugin's state from the old default `<workspace>/state` to
+//! `<state>/acpx` (SPEC §5). Never relocates an explicit `stateDir`, only fills an empty
+//! destination, only moves a directory that holds `sessions/*.json` records, records its
+//! progress in plugin state (`completed:false`, then `true`), publishes without overwriting,
+//! and never deletes the old copy.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result, ResultExt};
+use crate::mutate::WritableDb;
+use crate::paths::StateLayout;
+use crate::store::DatabaseRole;
+
+pub const PLUGIN_ID: &str = "acpx";
+pub const NAMESPACE: &str = "state-directory-migration";
+pub const ENTRY_KEY: &str = "workspace-state-v1";
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AcpxPlan {
+    pub source: PathBuf,
+    pub destination: PathBuf,
+    pub records: usize,
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// Where OpenClaw's agents keep their workspace: `--workspace`, the config, or `<state>/workspace`.
+pub fn workspace(layout: &StateLayout, flag: Option<&Path>) -> PathBuf {
+    if let Some(w) = flag {
+        return w.to_path_buf();
+    }
+    let configured = layout.config.workspace(layout.default_agent().as_str());
+    match configured {
+        Some(ws) => match (ws.strip_prefix("~/"), &layout.home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ => PathBuf::from(ws),
+        },
+        None => layout.state_dir.join("workspace"),
+    }
+}
+
+fn dir_is_empty(p: &Path) -> bool {
+    std::fs::read_dir(p)
+        .map(|mut d| d.next().is_none())
+        .unwrap_or(true)
+}
+
+fn walk(dir: &Path, files: &mut usize, bytes: &mut u64) -> Result<()> {
+    for ent in std::fs::read_dir(dir).at(dir)? {
+        let ent = ent.at(dir)?;
+        let ft = ent.file_type().at(ent.path())?;
+        if ft.is_symlink() {
+            return Err(Error::unsafe_path(format!(
+                "{} is a symbolic link; ACPX state is not moved through links",
+                ent.path().display()
+            )));
+        }
+        if ft.is_dir() {
+            walk(&ent.path(), files, bytes)?;
+        } else {
+            *files += 1;
+            *bytes += ent.metadata().at(ent.path())?.len();
+        }
+    }
+    Ok(())
+}
+
+/// What the migration would do, or why it must not run.
+pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxPlan> {
+    if let Some(explicit) = layout.config.acpx_state_dir() {
+        return Err(Error::Conflict {
+            message: format!("plugins.entries.acpx.config.stateDir is set to {explicit}; an explicit state dir is never relocated"),
+            hint: None,
+        });
+    }
+    let source = match workspace_flag {
+        Some(w) => w.join("state"),
+        None => {
+            let mut found = crate::status::acpx_pending(layout);
+            match found.len() {
+                0 => workspace(layout, None).join("state"),
+                1 => found.remove(0),
+                _ => {
+                    return Err(Error::usage(format!(
+                        "several workspaces hold ACPX state ({}); pick one with --workspace",
+                        found
+                            .iter()
+                            .map(|p| p.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )))
+                }
+            }
+        }
+    };
+    let destination = layout.state_dir.join("acpx");
+    let records = std::fs::read_dir(source.join("sessions"))
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+                .count()
+        })
+        .unwrap_or(0);
+    if records == 0 {
+        return Err(Error::not_found(
+            format!(
+                "no ACPX state to adopt: {} holds no sessions/*.json records",
+                source.display()
+            ),
+            Some("pass --workspace DIR if the agent workspace is elsewhere".to_string()),
+        ));
+    }
+    if !dir_is_empty(&destination) {
+        return Err(Error::TargetExists {
+            message: format!("{} is not empty; the ACPX state is not moved over it", destination.display()),
+            hint: Some(format!("inspect both directories; to keep using the old one, pin plugins.entries.acpx.config.stateDir to {}", source.display())),
+        });
+    }
+    let (mut files, mut bytes) = (0, 0);
+    walk(&source, &mut files, &mut bytes)?;
+    Ok(AcpxPlan {
+        source,
+        destination,
+        records,
+        files,
+        bytes,
+    })
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+        .create(to)
+        .at(to)?;
+    for ent in std::fs::read_dir(from).at(from)? {
+        let ent = ent.at(from)?;
+        let dest = to.join(ent.file_name());
+        if ent.file_type().at(ent.path())?.is_dir() {
+            copy_tree(&ent.path(), &dest)?;
+        } else {
+            let mut out = crate::fsutil::create_new_private(&dest)?;
+            let mut input = std::fs::File::open(ent.path()).at(ent.path())?;
+            std::io::copy(&mut input, &mut out).at(&dest)?;
+            out.sync_all().at(&dest)?;
+        }
+    }
+    std::fs::File::open(to).and_then(|d| d.sync_all()).at(to)
+}
+
+fn set_marker(layout: &StateLayout, destination: &Path, completed: bool, now: i64) -> Result<()> {
+    let path = layout.state_db();
+    let db = WritableDb::open_role(&layout.state_dir, &path, DatabaseRole::Global)?;
+    let value = serde_json::json!({"destination": destination, "completed": completed}).to_string();
+    db.conn
+        .execute(
+            "INSERT INTO plugin_state_entries (plugin_id, namespace, entry_key, value_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5) \
+             ON CONFLICT(plugin_id, namespace, entry_key) DO UPDATE SET value_json = excluded.value_json",
+            rusqlite::params![PLUGIN_ID, NAMESPACE, ENTRY_KEY, value, now],
+        )
+        .at(&path)?;
+    Ok(())
+}
+
+/// Rename without replacing anything (`renameat2(RENAME_NOREPLACE)`).
+fn rename_noreplace(from: &Path, to: &Path) -> Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let a = CString::new(from.as_os_str().as_bytes()).map_err(|_| Error::usage("path with NUL"))?;
+    let b = CString::new(to.as_os_str().as_bytes()).map_err(|_| Error::usage("path with NUL"))?;
+    // SAFETY: two valid C strings; AT_FDCWD.
+    let rc = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(Error::io(to, std::io::Error::last_os_error()))
+    }
+}
+
+/// Apply the plan (the caller holds custody). Returns the old directory, which stays.
+pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf> {
+    set_marker(layout, &plan.destination, false, now)?;
+    let staging = layout
+        .state_dir
+        .join(format!(".acpx-migrate-{}", uuid::Uuid::new_v4()));
+    let published = (|| {
+        copy_tree(&plan.source, &staging)?;
+        crate::mutate::crash_point("acpx-before-publish");
+        if plan.destination.is_dir() && dir_is_empty(&plan.destination) {
+            std::fs::remove_dir(&plan.destination).at(&plan.destination)?;
+        }
+        rename_noreplace(&staging, &plan.destination)
+    })();
+    if let Err(e) = published {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(Error::Conflict {
+            message: format!(
+                "ACPX state was not moved ({e}); {} is still the one in use",
+                plan.source.display()
+            ),
+            hint: Some(format!(
+                "pin plugins.entries.acpx.config.stateDir to {} until the move succeeds",
+                plan.source.display()
+            )),
+        });
+    }
+    if let Ok(d) = std::fs::File::open(&layout.state_dir) {
+        let _ = d.sync_all();
+    }
+    set_marker(layout, &plan.destination, true, now)?;
+    Ok(plan.source.clone())
+}

@@ -1,0 +1,3 @@
+//! Migrations of old layouts: the ACPX plugin's state directory adoption (`acpx`).
+
+pub mod acpx;
