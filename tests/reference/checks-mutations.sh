@@ -1,0 +1,148 @@
+# shellcheck shell=bash
+# Checks of the mutating commands and custody against the real OpenClaw (issues: custody,
+# patch/archive/delete, snapshots, doctor). Sourced by run.sh after its own checks.
+
+# ---- custody: OpenClaw and openclaw-sessions exclude each other (SPEC §4) --------------------
+# ours_bg STATE ARGS... : our binary in the background in its own session (pid = process group),
+# so a test can kill it and everything it started.
+ours_bg() {
+  local state="$1"; shift
+  setsid "${NEUTRAL_ENV[@]}" HOME="$WORK/home-ours" "$OURS" --state-dir "$state" "$@" < /dev/null &
+}
+wait_for_file() { local f="$1" i; for i in $(seq 1 200); do [[ -e "$f" ]] && return 0; sleep 0.1; done; return 1; }
+
+check_custody_ours_blocks_openclaw() {
+  local s hold rc
+  s="$(copy_store live)"
+  ours_bg "$s" custody run -- sleep 60 > hold.out 2> hold.err; hold=$!
+  wait_for_file "$s/tmp/openclaw-$(id -u)/gateway.state.lock" || check_error "our custody never appeared"
+  rc=0; oc_run import.out "$s" doctor --session-sqlite import --session-sqlite-all-agents || rc=$?
+  [[ $rc -ne 0 ]] || check_error "openclaw doctor --session-sqlite import ran while we held custody"
+  grep -q "owns this OpenClaw state directory" import.out import.out.err || check_error "import did not say the state dir is owned: $(tail -n 2 import.out.err)"
+  note "doctor import refused: exit $rc, '$(grep -ho 'Cannot run[^.]*' import.out import.out.err | head -n 1)'"
+  rc=0; oc_run gateway.out "$s" gateway run --bind loopback --port 18979 --allow-unconfigured --auth none || rc=$?
+  [[ $rc -ne 0 ]] || check_error "openclaw gateway run started while we held custody"
+  grep -q "another OpenClaw process owns gateway-lifecycle" gateway.out gateway.out.err || check_error "gateway did not report the lifecycle owner: $(tail -n 2 gateway.out.err)"
+  note "gateway run refused: exit $rc"
+  kill -TERM "$hold" 2>/dev/null || true; wait "$hold" 2>/dev/null || true
+  [[ ! -e "$s/tmp/openclaw-$(id -u)/gateway.state.lock" ]] || check_error "SIGTERM did not release our custody"
+  # After a kill -9 of our holder the next run proceeds and OpenClaw can start again.
+  ours_bg "$s" custody run -- sleep 60 > hold2.out 2> hold2.err; hold=$!
+  wait_for_file "$s/tmp/openclaw-$(id -u)/gateway.state.lock" || check_error "second custody never appeared"
+  sleep 0.3
+  kill -9 -- "-$hold"; wait "$hold" 2>/dev/null || true
+  rc=0; ours_run after.json "$s" custody run -- true || rc=$?
+  [[ $rc -eq 0 ]] || check_error "after kill -9 our next run exited $rc"
+  grep -q "reclaimed a stale lock" after.json.err || check_error "the stale lock was not reported as reclaimed"
+  rc=0; oc_run import2.out "$s" doctor --session-sqlite inspect --session-sqlite-all-agents || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw doctor inspect failed after our crash: exit $rc"
+}
+CHECKS+=(custody_ours_blocks_openclaw)
+
+check_custody_openclaw_blocks_ours() {
+  local s gw rc args
+  s="$(copy_store live)"
+  # In its own session, so the whole Gateway process tree can be killed at the end.
+  setsid "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" OPENCLAW_STATE_DIR="$s" \
+    OPENCLAW_NO_RESPAWN=1 "$HARNESS/oc" gateway run --bind loopback --port 18981 --allow-unconfigured --auth none \
+    > gw.out 2> gw.err < /dev/null & gw=$!
+  # The Gateway first runs its own maintenance, then holds the state dir as role gateway.
+  local i ok=0
+  for i in $(seq 1 600); do
+    if grep -q '"role": "gateway"\|cronOwnerProjection' "$s/tmp/openclaw-$(id -u)/gateway.state.lock" 2>/dev/null; then ok=1; break; fi
+    sleep 0.1
+  done
+  [[ $ok -eq 1 ]] || { kill -9 -- "-$gw" 2>/dev/null; check_skip "openclaw gateway did not come up here: $(tail -n 3 gw.err | tr '\n' ' ')"; }
+  local cmds=(
+    "patch agent:main:pinned-notes --set label=\"X\""
+    "archive agent:main:telegram:direct:123454"
+    "unarchive agent:main:scratch-2"
+    "delete agent:main:pinned-notes --yes"
+    "custody run -- true"
+  )
+  for args in "${cmds[@]}"; do
+    rc=0
+    eval "ours \"\$s\" --json $args" > out.json 2> out.err || rc=$?
+    [[ $rc -eq 75 ]] || check_error "$args: exit $rc, expected 75"
+    [[ "$(jsonq out.json 'j.error.code' 2>/dev/null)" == OWNER_UNAVAILABLE ]] || check_error "$args: not OWNER_UNAVAILABLE: $(head -c 300 out.json)"
+  done
+  ours_run list.json "$s" list --all-agents --json --limit all || check_error "list failed beside a live Gateway"
+  kill -9 -- "-$gw" 2>/dev/null || true; wait "$gw" 2>/dev/null || true
+  # The Gateway itself keeps writing (WAL, its own maintenance): judge what the refused commands
+  # would have changed instead of bytes.
+  local pinned telegram
+  pinned="$(jsonq list.json 'JSON.stringify(j.data.find(r=>r.sessionKey==="agent:main:pinned-notes")?.entry?.label ?? null)')"
+  telegram="$(jsonq list.json 'j.data.find(r=>r.sessionKey==="agent:main:telegram:direct:123454")?.entry?.archiveReason ?? "none"')"
+  [[ "$pinned" != null && "$pinned" != '"X"' ]] || check_error "pinned-notes was deleted or patched: label $pinned"
+  [[ "$telegram" != manual ]] || check_error "telegram direct was archived"
+  note "every mutating command exited 75 beside a running Gateway; readers worked"
+}
+CHECKS+=(custody_openclaw_blocks_ours)
+
+# ---- patch, archive, delete: the same rows as OpenClaw's SDK (OPERATIONS.md §1-§3) -----------
+check_mutations_match_sdk() {
+  local a b key n=0 agent=main
+  a="$(copy_store live ours)"; b="$(copy_store live openclaw)"
+  local db_a="$a/agents/$agent/agent/openclaw-agent.sqlite" db_b="$b/agents/$agent/agent/openclaw-agent.sqlite"
+  local keys; keys="$(node_check list-keys.mjs "$db_a")"
+  for key in $keys; do
+    case "$key" in *:scratch-1) continue ;; esac   # modelSelectionLocked: refused by both
+    ours_run p.json "$a" patch "$key" --set 'label="Ops '"$n"'"' --set 'displayName="  Named  "' --set 'customField={"n":1}' || check_error "ours patch $key"
+    oc_sdk "$b" sdk-mutate.mjs patch "$agent" "$key" '{"label":"Ops '"$n"'","displayName":"Named","customField":{"n":1}}' > s.json || check_error "sdk patch $key"
+    node_check compare-stores.mjs "$db_a" "$db_b" "$key" || check_error "patch $key differs"
+    n=$((n + 1))
+  done
+  note "patch: $n sessions compared"
+  local d=0
+  for key in $keys; do
+    case "$key" in *:scratch-1) continue ;; esac
+    ours_run d.json "$a" delete "$key" --yes || check_error "ours delete $key"
+    oc_sdk "$b" sdk-mutate.mjs delete "$agent" "$key" > s.json || check_error "sdk delete $key"
+    node_check compare-stores.mjs "$db_a" "$db_b" "$key" || check_error "delete $key differs"
+    d=$((d + 1))
+    [[ $d -lt 8 ]] || break
+  done
+  diff <(ls "$a/agents/$agent/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./' | sort) \
+       <(ls "$b/agents/$agent/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./' | sort) > files.diff ||
+    check_error "archive files differ: $(head -n 5 files.diff | tr '\n' ' ')"
+  note "delete: $d sessions compared (rows, archive rows with decompressed JSONL, published files)"
+  openclaw_accepts "$a" after-ours
+}
+CHECKS+=(mutations_match_sdk)
+
+# ---- snapshots interchange with OpenClaw's (OPERATIONS.md §6) --------------------------------
+check_backup_interop() {
+  local s repo snap rc theirs
+  s="$(copy_store live)"
+  repo="$CHECK_DIR/private/ours"; mkdir -p -m 700 "$CHECK_DIR/private"
+  ours_run create.json "$s" backup create --all-agents --verify --json --repository "$repo" || check_error "ours backup create"
+  for snap in $(jsonq create.json 'j.data.snapshots.map(s=>s.path).join(" ")'); do
+    rc=0; oc_run v.json "$s" backup sqlite verify "$snap" --json || rc=$?
+    [[ $rc -eq 0 && "$(jsonq v.json 'j.ok')" == true ]] || check_error "openclaw backup sqlite verify rejected $snap: $(cat v.json v.json.err | head -c 400)"
+    local agent; agent="$(jsonq "$snap/manifest.json" 'j.database.agentId')"
+    rc=0; oc_run pf.json "$s" database preflight-agent "$snap/database.sqlite" --agent-id "$agent" --json || rc=$?
+    [[ "$(jsonq pf.json 'j.status')" == exact ]] || check_error "preflight-agent on our snapshot of $agent: $(jsonq pf.json 'j.status')"
+    rc=0; oc_run r.json "$s" backup sqlite restore "$snap" --target "$CHECK_DIR/private/oc-restored-$agent.sqlite" --json || rc=$?
+    [[ $rc -eq 0 ]] || check_error "openclaw backup sqlite restore of our snapshot failed: exit $rc"
+  done
+  rc=0; oc_run theirs.json "$s" backup sqlite create --agent work --repository "$CHECK_DIR/private/theirs" --json || rc=$?
+  theirs="$(jsonq theirs.json 'j.snapshotPath')"
+  ours_run ov.json "$s" backup verify "$theirs" --json || check_error "our verify rejected OpenClaw's snapshot"
+  ours_run or.json "$s" backup restore "$theirs" --target "$CHECK_DIR/private/ours-restored.sqlite" || check_error "our restore of OpenClaw's snapshot failed"
+  cmp -s "$theirs/database.sqlite" "$CHECK_DIR/private/ours-restored.sqlite" || check_error "restored bytes differ from the snapshot"
+  note "3 of our snapshots verified/restored by OpenClaw (preflight exact); OpenClaw's verified/restored by us"
+}
+CHECKS+=(backup_interop)
+
+# ---- doctor --fix leaves a store OpenClaw accepts ---------------------------------------------
+check_doctor_fix_accepted() {
+  local s rc
+  s="$(copy_store live)"
+  node_check break-store.mjs "$s/agents/main/agent/openclaw-agent.sqlite" || check_error "could not build the faults"
+  rc=0; oc_run before.json "$s" sessions --all-agents --json --limit all || rc=$?
+  [[ $rc -ne 0 ]] || check_error "OpenClaw read the broken store (the fault did not bite)"
+  rc=0; ours_run fix.json "$s" doctor --fix --yes --json || rc=$?
+  note "doctor --fix: exit $rc, $(jsonq fix.json 'j.data.fixed.length') repair(s)"
+  openclaw_accepts "$s" after-fix
+}
+CHECKS+=(doctor_fix_accepted)
