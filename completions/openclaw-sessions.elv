@@ -46,6 +46,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
+            cand prune 'The maintenance pass for cron: archive or delete what OpenClaw''s maintenance would'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand doctor 'Find what breaks stores; --fix applies the safe repairs'
             cand migrate 'Migrate old layouts (ACPX state adoption)'
@@ -366,6 +367,33 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
             cand --no-archive 'Keep the transcripts (the node becomes a tombstone) instead of archiving them'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;prune'= {
+            cand --older-than 'Archive (or remove, for machine-made sessions) what was not updated for this long (default: session.maintenance.pruneAfter, 30d)'
+            cand --max-entries 'Keep at most N unarchived sessions per agent (default: maxEntries, 5000)'
+            cand --max-disk-bytes 'Disk budget per agent (default: maxDiskBytes, 10gb; reported)'
+            cand --active-key 'Never touch this session (as OpenClaw''s --active-key)'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --artifacts 'Also remove unreferenced transcripts and temp files, and archive files past resetArchiveRetention'
             cand -n 'Show the plan and change nothing'
             cand --dry-run 'Show the plan and change nothing'
             cand --all-agents 'Work on every agent'
@@ -815,6 +843,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
+            cand prune 'The maintenance pass for cron: archive or delete what OpenClaw''s maintenance would'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand doctor 'Find what breaks stores; --fix applies the safe repairs'
             cand migrate 'Migrate old layouts (ACPX state adoption)'
@@ -852,6 +881,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;unarchive'= {
         }
         &'openclaw-sessions;help;delete'= {
+        }
+        &'openclaw-sessions;help;prune'= {
         }
         &'openclaw-sessions;help;backup'= {
             cand create 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'

@@ -18,6 +18,7 @@ mod mutation;
 mod patch;
 mod printer;
 mod progress;
+mod prune;
 mod show;
 mod signals;
 mod status;
@@ -66,6 +67,8 @@ pub enum Command {
     Unarchive(lifecycle::LifecycleArgs),
     /// Delete sessions as OpenClaw's deleteSessionEntry does, archiving their transcripts.
     Delete(delete::DeleteArgs),
+    /// The maintenance pass for cron: archive or delete what OpenClaw's maintenance would.
+    Prune(prune::PruneArgs),
     /// Snapshots in OpenClaw's format: create, list, verify, restore.
     #[command(subcommand)]
     Backup(backup::BackupCommand),
@@ -99,6 +102,7 @@ impl Command {
             Command::Archive(_) => "archive",
             Command::Unarchive(_) => "unarchive",
             Command::Delete(_) => "delete",
+            Command::Prune(_) => "prune",
             Command::Backup(b) => b.name(),
             Command::Doctor(_) => "doctor",
             Command::Migrate(m) => m.name(),
@@ -121,6 +125,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Archive(args) => lifecycle::run(ctx, args, true),
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),
         Command::Delete(args) => delete::run(ctx, args),
+        Command::Prune(args) => prune::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Migrate(cmd) => migrate::run(ctx, cmd),

@@ -6,6 +6,7 @@ mod crash;
 mod delete;
 mod entry_writer;
 mod patch;
+pub mod prune;
 pub mod publish;
 mod writable;
 
@@ -16,6 +17,7 @@ pub use delete::{
 };
 pub use entry_writer::{canonical_entry, project_node_columns, LINEAGE_COLUMNS};
 pub use patch::{
-    apply_patch, plan_archive, plan_patch, plan_unarchive, FieldChange, PatchOps, PatchPlan,
+    apply_patch, plan_archive, plan_maintenance_archive, plan_patch, plan_unarchive, FieldChange,
+    PatchOps, PatchPlan,
 };
 pub use writable::{check_owned_path, WritableDb};

@@ -302,6 +302,16 @@ pub fn plan_archive(entry: &SessionEntry, now: i64) -> Result<PatchPlan> {
     finish(entry, new)
 }
 
+/// A maintenance archive (`stale-dashboard`, `age-retention`, `active-session-cap`): the
+/// entry with `archivedAt`/`archiveReason` set and `archivedBy` dropped; activity untouched.
+pub fn plan_maintenance_archive(entry: &SessionEntry, reason: &str, now: i64) -> Result<PatchPlan> {
+    let mut new = entry.fields.clone();
+    new.insert("archivedAt".into(), Value::from(now));
+    new.shift_remove("archivedBy");
+    new.insert("archiveReason".into(), Value::from(reason));
+    finish(entry, new)
+}
+
 pub fn plan_unarchive(entry: &SessionEntry, now: i64) -> Result<PatchPlan> {
     let mut new = entry.fields.clone();
     for f in ["archivedAt", "archivedBy", "archiveReason"] {

@@ -9,5 +9,6 @@ mod errors;
 mod inspect;
 mod migrate_acpx;
 mod mutate;
+mod prune;
 mod read_only;
 mod transcript;

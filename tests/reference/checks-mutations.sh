@@ -146,3 +146,62 @@ check_doctor_fix_accepted() {
   openclaw_accepts "$s" after-fix
 }
 CHECKS+=(doctor_fix_accepted)
+
+# ---- prune selects what OpenClaw's maintenance selects (OPERATIONS.md §3) ----------------------
+# The research agent's rows are re-timed relative to now (checks/prune-spec-research.json: 24
+# rows, synthetic and protected kinds, ties, pins, running, recent), then each maintenance
+# setting is planned by OpenClaw's own cleanup code (checks/oc-cleanup-plan.mjs) and by ours.
+PRUNE_SETTINGS=(
+  '{}'
+  '{"pruneAfter":"1d"}'
+  '{"maxEntries":5}'
+  '{"maxEntries":17}'
+  '{"maxEntries":18}'
+  '{"maxEntries":17,"archiveDashboardAfter":false}'
+  '{"pruneAfter":"1d","archiveDashboardAfter":false}'
+  '{"pruneAfter":"1d","preserveRecent":"2d"}'
+  '{"pruneAfter":1.5}'
+  '{"pruneAfter":"1d20h"}'
+)
+set_maintenance() { # STATE JSON
+  node_check set-maintenance.mjs "$1" "$2"
+}
+check_prune_matches_openclaw() {
+  local base s i=0 m rc total=0
+  # The scenario names the committed fixture's keys (tests/fixtures), so it starts from that store.
+  base="$CHECK_DIR/stores/base/.openclaw"; mkdir -p "$(dirname "$base")"
+  cp -a "$REPO_ROOT/tests/fixtures/openclaw-2026.9.6/live/.openclaw" "$base"; chmod -R u+w "$base"
+  oc_sdk "$base" prune-retime.mjs "$base" "$REF_ROOT/checks/prune-spec-research.json" || check_error "re-timing failed"
+  for m in "${PRUNE_SETTINGS[@]}"; do
+    i=$((i + 1))
+    s="$CHECK_DIR/stores/s$i/.openclaw"; mkdir -p "$(dirname "$s")"; cp -a "$base" "$s"
+    set_maintenance "$s" "$m"
+    rc=0; oc_sdk "$s" oc-cleanup-plan.mjs research > "oc-$i.json" 2> "oc-$i.err" || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$m: OpenClaw's planner failed: $(tail -n 2 "oc-$i.err")"; continue; }
+    s="$CHECK_DIR/stores/o$i/.openclaw"; mkdir -p "$(dirname "$s")"; cp -a "$base" "$s"
+    set_maintenance "$s" "$m"
+    ours_run "ours-$i.json" "$s" prune --agent research --dry-run --json || check_error "$m: ours exited $?"
+    node_check prune-compare.mjs "oc-$i.json" "ours-$i.json" research > "cmp-$i.txt" 2>&1 || { cat "cmp-$i.txt" >&2; check_error "$m: plans differ"; }
+    total=$((total + $(jsonq "ours-$i.json" 'j.data.agents[0].actions.length')))
+  done
+  [[ $total -gt 30 ]] || check_error "the settings did not take effect (only $total actions planned in all)"
+  note "${#PRUNE_SETTINGS[@]} settings, $total planned actions, same keys in every category"
+  # Applied: after our prune OpenClaw lists exactly the sessions its own enforce run keeps.
+  m='{"pruneAfter":"1d","maxEntries":12}'
+  local ours_s oc_s
+  ours_s="$CHECK_DIR/stores/apply-ours/.openclaw"; mkdir -p "$(dirname "$ours_s")"; cp -a "$base" "$ours_s"; set_maintenance "$ours_s" "$m"
+  oc_s="$CHECK_DIR/stores/apply-oc/.openclaw"; mkdir -p "$(dirname "$oc_s")"; cp -a "$base" "$oc_s"; set_maintenance "$oc_s" "$m"
+  ours_run applied.json "$ours_s" prune --agent research --yes --json || check_error "ours prune exited $?"
+  rc=0; oc_run oc-applied.json "$oc_s" sessions cleanup --enforce --agent research --store "$oc_s/agents/research/agent/openclaw-agent.sqlite" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw sessions cleanup --enforce exited $rc"
+  oc_run list-ours.json "$ours_s" sessions --agent research --json --limit all || check_error "OpenClaw cannot list our pruned store"
+  oc_run list-oc.json "$oc_s" sessions --agent research --json --limit all || check_error "OpenClaw cannot list its pruned store"
+  local a b
+  a="$(jsonq list-ours.json 'j.sessions.map(s=>s.key).sort().join(" ")')"
+  b="$(jsonq list-oc.json 'j.sessions.map(s=>s.key).sort().join(" ")')"
+  [[ "$a" == "$b" ]] || check_error "survivors differ: ours [$a] / openclaw [$b]"
+  node_check compare-archived.mjs "$ours_s/agents/research/agent/openclaw-agent.sqlite" "$oc_s/agents/research/agent/openclaw-agent.sqlite" || check_error "archive reasons differ"
+  openclaw_accepts "$ours_s" after-prune
+  note "applied: same survivors and archive reasons as openclaw sessions cleanup --enforce"
+}
+CHECKS+=(prune_matches_openclaw)

@@ -1,0 +1,269 @@
+//! `prune`: OpenClaw's maintenance selection, applied through archive/delete, for cron.
+
+use serde_json::Value;
+
+use crate::common::{json, Store, FIXTURES};
+
+/// The moment OpenClaw made the fixture's cleanup report (report/sessions-cleanup-dry-run.json).
+const REPORT_NOW: &str = "1795994700000";
+
+fn prune(store: &Store, args: &[&str]) -> (i32, Value, String) {
+    let out = store
+        .cmd()
+        .arg("prune")
+        .args(args)
+        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .output()
+        .unwrap();
+    let doc = if args.contains(&"--json") {
+        json(&out)
+    } else {
+        Value::Null
+    };
+    (
+        out.status.code().unwrap(),
+        doc,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn dry_run_counts_equal_openclaws_own_report() {
+    let store = Store::copy("live");
+    let (code, doc, _) = prune(&store, &["--all-agents", "--dry-run", "--json"]);
+    assert_eq!(code, 0);
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{FIXTURES}/report/sessions-cleanup-dry-run.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    for theirs in report["stores"].as_array().unwrap() {
+        let ours = doc["data"]["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["agentId"] == theirs["agentId"])
+            .unwrap();
+        for k in [
+            "beforeCount",
+            "afterCount",
+            "modelRunPruned",
+            "archived",
+            "capArchived",
+            "pruned",
+            "capped",
+        ] {
+            assert_eq!(ours["counts"][k], theirs[k], "{} {k}", theirs["agentId"]);
+        }
+    }
+}
+
+#[test]
+fn quiet_when_nothing_is_due_and_warn_mode_changes_nothing() {
+    let store = Store::copy("live");
+    let (code, _, stdout) = prune(&store, &["--all-agents", "--older-than", "3650d", "--yes"]);
+    assert!(code == 0 && stdout.contains("stale-dashboard"), "{stdout}");
+    let (code, _, stdout) = prune(&store, &["--all-agents", "--older-than", "3650d", "--yes"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, ""),
+        "nothing to do prints nothing"
+    );
+    let cfg = store.state().join("openclaw.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    v["session"] = serde_json::json!({"maintenance": {"mode": "warn"}});
+    std::fs::write(&cfg, v.to_string()).unwrap();
+    let before = store
+        .writable("main")
+        .query_row(
+            "SELECT count(*) FROM session_nodes WHERE archived_at IS NULL",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap();
+    let (code, _, stdout) = prune(&store, &["--all-agents", "--yes"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("would"), "{stdout}");
+    let after = store
+        .writable("main")
+        .query_row(
+            "SELECT count(*) FROM session_nodes WHERE archived_at IS NULL",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn applied_prune_archives_and_deletes_as_planned() {
+    let store = Store::copy("live");
+    let (_, plan, _) = prune(&store, &["--agent", "main", "--dry-run", "--json"]);
+    let (code, done, _) = prune(&store, &["--agent", "main", "--yes", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        plan["data"]["agents"][0]["actions"],
+        done["data"]["agents"][0]["actions"]
+    );
+    let db = store.writable("main");
+    for a in done["data"]["agents"][0]["actions"].as_array().unwrap() {
+        let key = a["sessionKey"].as_str().unwrap();
+        let row: Option<(String, Option<i64>)> = db
+            .query_row("SELECT json_extract(entry_json, '$.archiveReason'), archived_at FROM session_nodes WHERE session_key = ?1", [key], |r| Ok((r.get(0)?, r.get(1)?)))
+            .ok();
+        match a["action"].as_str().unwrap() {
+            "archive-age" => assert_eq!(row.unwrap().0, "age-retention"),
+            "prune-stale" => {
+                assert!(row.is_none(), "{key} deleted");
+                let archives: i64 = db
+                    .query_row(
+                        "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1",
+                        [key],
+                        |r| r.get(0),
+                    )
+                    .unwrap();
+                assert_eq!(archives, 1, "{key} has its transcript archive");
+            }
+            other => panic!("unexpected action {other}"),
+        }
+    }
+    let ok: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+}
+
+#[test]
+fn a_crash_mid_prune_leaves_every_session_kept_archived_or_deleted_with_its_archive() {
+    for point in [
+        "patch-before-commit",
+        "delete-generation",
+        "delete-before-commit",
+        "delete-before-publish",
+    ] {
+        let store = Store::copy("live");
+        let out = store
+            .cmd()
+            .args(["prune", "--agent", "main", "--yes"])
+            .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+            .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point}");
+        let db = store.writable("main");
+        let ok: String = db
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok", "{point}");
+        // Every synthetic session is either still there or gone with an archive row.
+        for key in [
+            "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9",
+            "agent:main:cron:nightly:run:884",
+            "agent:main:hook:7a41e6f5-b97d-4c51-b472-0830fd1c2815",
+            "agent:main:subagent:461fb4b4-4eee-4160-baf0-ce3d5dbdd820",
+        ] {
+            let present: bool = db
+                .query_row(
+                    "SELECT EXISTS(SELECT 1 FROM session_nodes WHERE session_key = ?1)",
+                    [key],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let archived: bool = db.query_row("SELECT EXISTS(SELECT 1 FROM session_transcript_archives WHERE session_key = ?1)", [key], |r| r.get(0)).unwrap();
+            assert!(
+                present ^ archived,
+                "{point}: {key} present={present} archived={archived}"
+            );
+        }
+        drop(db);
+        // A second run finishes the job.
+        let again = store
+            .cmd()
+            .args(["prune", "--agent", "main", "--yes", "--json"])
+            .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+            .output()
+            .unwrap();
+        assert!(
+            again.status.success(),
+            "{point}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        let (_, left, _) = prune(&store, &["--agent", "main", "--dry-run", "--json"]);
+        assert_eq!(
+            left["data"]["agents"][0]["actions"]
+                .as_array()
+                .unwrap()
+                .len(),
+            0,
+            "{point}: nothing left to do"
+        );
+    }
+}
+
+#[test]
+fn artifacts_removes_unreferenced_files_and_archives_past_retention() {
+    let store = Store::copy("live");
+    let sessions = store.state().join("agents/main/sessions");
+    let orphan = sessions.join("0000dead-0000-4000-8000-000000000000.jsonl");
+    std::fs::write(&orphan, "{\"type\":\"session\"}\n").unwrap();
+    let tmp = sessions.join("openclaw-agent.sqlite.x.tmp");
+    std::fs::write(&tmp, "x").unwrap();
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+    for p in [&orphan, &tmp] {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let cfg = store.state().join("openclaw.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    v["session"] = serde_json::json!({"maintenance": {"resetArchiveRetention": "30d"}});
+    std::fs::write(&cfg, v.to_string()).unwrap();
+    let (code, doc, _) = prune(
+        &store,
+        &[
+            "--agent",
+            "main",
+            "--artifacts",
+            "--older-than",
+            "3650d",
+            "--max-entries",
+            "100",
+            "--yes",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0);
+    let removed: Vec<String> = doc["data"]["agents"][0]["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            a["path"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        removed
+            .iter()
+            .any(|n| n.ends_with(".reset.2026-06-01T08-00-00.000Z")),
+        "{removed:?}"
+    );
+    assert!(
+        !orphan.exists() || removed.iter().all(|n| !n.starts_with("0000dead")),
+        "orphan younger than 3650d stays"
+    );
+    assert!(!tmp.exists(), "old temp file removed");
+    // The deleted archive is younger than the retention at REPORT_NOW: kept.
+    assert!(std::fs::read_dir(&sessions)
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().contains(".deleted.")));
+}
