@@ -154,10 +154,24 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
         {
             snapshot = Some(safety_snapshot(ctx, &layout, paths, dir)?);
         }
-        let mut db = if args.mutation.dry_run || doomed.is_empty() {
+        let mut db = if args.mutation.dry_run {
             None
         } else {
-            Some(WritableDb::open(&layout.state_dir, &paths.db)?)
+            let db = WritableDb::open(&layout.state_dir, &paths.db)?;
+            // Archives an earlier run committed but could not publish go out first.
+            let (published, failed) = openclaw_sessions::mutate::publish::publish_pending(
+                &db.conn,
+                &db.path,
+                &paths.sessions_dir,
+                now_ms(),
+            )?;
+            for p in published {
+                ctx.printer.info(format!("published pending archive {p}"));
+            }
+            for f in failed {
+                ctx.printer.warn(format!("archive still pending: {f}"));
+            }
+            Some(db)
         };
         for plan in plans {
             let mut r = KeyResult {

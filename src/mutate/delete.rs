@@ -473,6 +473,7 @@ pub fn apply_delete(
     for g in &plan.generations {
         if let Some(a) = archive_generation(&tx, &path, key, &g.session_id, now)? {
             archived.push(a);
+            super::crash_point("delete-archive-row");
         }
         delete_generation(&tx, &path, &g.session_id)?;
         super::crash_point("delete-generation");

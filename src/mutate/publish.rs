@@ -42,6 +42,7 @@ pub fn publish_file(dir: &Path, name: &str, bytes: &[u8], sha: &str) -> Result<(
         f.write_all(bytes).at(&tmp)?;
         f.sync_all().at(&tmp)?;
         drop(f);
+        super::crash_point("publish-temp-written");
         match std::fs::hard_link(&tmp, &target) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -54,6 +55,7 @@ pub fn publish_file(dir: &Path, name: &str, bytes: &[u8], sha: &str) -> Result<(
             }
             Err(e) => return Err(Error::io(&target, e)),
         }
+        super::crash_point("publish-linked");
         if let Ok(d) = std::fs::File::open(dir) {
             let _ = d.sync_all();
         }

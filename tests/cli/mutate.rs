@@ -643,3 +643,128 @@ fn delete_with_backup_dir_snapshots_the_store_first() {
     let n: i64 = db.query_row("SELECT count(*) FROM session_nodes WHERE session_key IN ('agent:main:scratch-2', 'agent:main:main')", [], |r| r.get(0)).unwrap();
     assert_eq!(n, 2);
 }
+
+/// `kill -9` at every point of a multi-key delete, one run per point (a `--fail-after` hook):
+/// each time the store passes `integrity_check`, and every session is either untouched or
+/// deleted with its archive row; a re-run finishes and publishes every archive.
+#[test]
+fn multi_key_delete_killed_at_every_point() {
+    let keys = [
+        "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9",
+        "agent:main:cron:nightly:run:884",
+        "agent:main:hook:7a41e6f5-b97d-4c51-b472-0830fd1c2815",
+        "agent:main:pinned-notes",
+        "agent:main:dashboard:review-ui",
+        "agent:main:telegram:group:-100123456784",
+    ];
+    let pristine = Store::copy("live");
+    let originals: Vec<Value> = keys
+        .iter()
+        .map(|k| entry(&pristine, "main", k).unwrap())
+        .collect();
+    let mut runs = 0;
+    for n in 1..200 {
+        let store = Store::copy("live");
+        let out = store
+            .cmd()
+            .arg("delete")
+            .args(keys)
+            .arg("--yes")
+            .env("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())
+            .output()
+            .unwrap();
+        if out.status.success() {
+            break; // n is past the last crash point: the whole run completed
+        }
+        runs += 1;
+        integrity(&store, "main");
+        for (k, original) in keys.iter().zip(&originals) {
+            let now = entry(&store, "main", k);
+            let archived = count(
+                &store,
+                "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1",
+                k,
+            );
+            match now {
+                Some(e) => {
+                    assert_eq!(&e, original, "run {n}: {k} half-changed");
+                    assert_eq!(archived, 0, "run {n}: {k} archived but not deleted");
+                }
+                None => assert_eq!(archived, 1, "run {n}: {k} deleted without its archive"),
+            }
+        }
+        // Whatever was published is complete and matches its row.
+        let db = store.writable("main");
+        for e in std::fs::read_dir(store.state().join("agents/main/sessions"))
+            .unwrap()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".zst") {
+                let sha: Option<String> = db.query_row("SELECT archive_sha256 FROM session_transcript_archives WHERE archive_name = ?1", [&name], |r| r.get(0)).ok();
+                use sha2::Digest;
+                let actual = format!(
+                    "{:x}",
+                    sha2::Sha256::digest(std::fs::read(e.path()).unwrap())
+                );
+                assert_eq!(sha.as_deref(), Some(actual.as_str()), "run {n}: {name}");
+            }
+        }
+        drop(db);
+        // Re-run the same command: the survivors go, pending archives are published.
+        let again = store
+            .cmd()
+            .arg("delete")
+            .args(keys)
+            .arg("--yes")
+            .output()
+            .unwrap();
+        assert!(
+            matches!(again.status.code(), Some(0) | Some(3) | Some(4)),
+            "run {n}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        for k in keys {
+            assert!(
+                entry(&store, "main", k).is_none(),
+                "run {n}: {k} survived the re-run"
+            );
+        }
+        let pending = count(&store, "SELECT count(*) FROM session_transcript_archives WHERE published_at IS NULL AND ?1 = ?1", "");
+        assert_eq!(pending, 0, "run {n}: archives left unpublished");
+        integrity(&store, "main");
+    }
+    assert!(runs >= 20, "only {runs} crash points were reached");
+}
+
+#[test]
+fn patch_killed_at_every_point() {
+    for n in 1..10 {
+        let store = Store::copy("live");
+        let before = entry(&store, "main", "agent:main:main").unwrap();
+        let out = store
+            .cmd()
+            .args(["patch", "agent:main:main", "--set", "label=\"Crash\""])
+            .env("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())
+            .output()
+            .unwrap();
+        if out.status.success() {
+            break;
+        }
+        integrity(&store, "main");
+        let after = entry(&store, "main", "agent:main:main").unwrap();
+        assert!(
+            after == before || after["label"] == "Crash",
+            "run {n}: half a patch"
+        );
+        let (valid, label, _, _, pending) = node_row(&store, "agent:main:main");
+        assert_eq!(valid, 1, "run {n}");
+        assert_eq!(
+            label.as_deref(),
+            after["label"].as_str(),
+            "run {n}: column and entry disagree"
+        );
+        // Imported rows start out pending validation; a committed patch certifies the key.
+        assert!(after == before || !pending, "run {n}");
+    }
+}
