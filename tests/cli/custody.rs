@@ -274,3 +274,27 @@ fn stale_locks_are_reclaimed_and_live_ones_refused() {
         .unwrap();
     assert!(path.exists());
 }
+
+/// An owner in another PID namespace cannot be judged: GATEWAY_STATE_OWNER_REQUIRED.
+#[test]
+fn an_owner_outside_our_pid_namespace_cannot_be_judged() {
+    let probe = std::process::Command::new("unshare").args(["--fork", "--pid", "--mount-proc", "true"]).output();
+    if !probe.map(|o| o.status.success()).unwrap_or(false) {
+        eprintln!("notice: unshare --pid is not available here; skipping the PID namespace test");
+        return;
+    }
+    let store = Store::copy("live");
+    let mut holder = hold(&store, "4");
+    let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    let out = std::process::Command::new("unshare")
+        .args(["--fork", "--pid", "--mount-proc"])
+        .arg(&bin)
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(["--json", "patch", "agent:main:main", "--set", "label=\"x\""])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(75));
+    assert_eq!(json(&out)["error"]["code"], "GATEWAY_STATE_OWNER_REQUIRED");
+    holder.wait().unwrap();
+}
