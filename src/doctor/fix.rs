@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{Finding, Repair};
 use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::{project_node_columns, WritableDb};
+use crate::mutate::{certify, write_node, WritableDb};
 use crate::paths::{AgentId, StateLayout};
 use crate::progress::Progress;
 use crate::store::SessionEntry;
@@ -35,32 +35,8 @@ fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<(
     let Some(json) = json else { return Ok(()) };
     let entry = SessionEntry::parse(key, &json)
         .map_err(|why| Error::bad_input(format!("session {key}: {why}"), None))?;
-    let columns = project_node_columns(&entry.fields);
-    let sets: Vec<String> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, (c, _))| format!("{c} = ?{}", i + 2))
-        .collect();
-    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into()];
-    values.extend(columns.into_iter().map(|(_, v)| v));
-    tx.execute(
-        &format!(
-            "UPDATE session_nodes SET {} WHERE session_key = ?1",
-            sets.join(", ")
-        ),
-        rusqlite::params_from_iter(values),
-    )
-    .at(path)?;
-    tx.execute(
-        "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
-    tx.execute(
-        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    write_node(tx, path, key, &entry.fields, None)?;
+    certify(tx, path, key)?;
     Ok(())
 }
 

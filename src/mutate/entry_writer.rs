@@ -190,6 +190,50 @@ pub fn project_node_columns(e: &Map<String, Value>) -> Vec<(&'static str, rusqli
     ]
 }
 
+/// Update a node's projected columns from its entry (and `entry_json`, when given), then set
+/// `entry_valid = 1` again, since the triggers reset it on entry and identity updates.
+pub fn write_node(
+    tx: &Transaction<'_>,
+    path: &std::path::Path,
+    key: &str,
+    e: &Map<String, Value>,
+    entry_json: Option<&str>,
+) -> Result<()> {
+    let columns = project_node_columns(e);
+    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into()];
+    let mut sets = Vec::new();
+    if let Some(json) = entry_json {
+        values.push(json.to_string().into());
+        sets.push("entry_json = ?2".to_string());
+    }
+    for (c, v) in columns {
+        values.push(v);
+        sets.push(format!("{c} = ?{}", values.len()));
+    }
+    let sql = format!(
+        "UPDATE session_nodes SET {} WHERE session_key = ?1",
+        sets.join(", ")
+    );
+    tx.execute(&sql, rusqlite::params_from_iter(values))
+        .at(path)?;
+    tx.execute(
+        "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    Ok(())
+}
+
+/// Certify a key as OpenClaw's writers do, as the last step of the transaction.
+pub fn certify(tx: &Transaction<'_>, path: &std::path::Path, key: &str) -> Result<()> {
+    tx.execute(
+        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
+        [key],
+    )
+    .at(path)?;
+    Ok(())
+}
+
 /// Columns OpenClaw's row validator compares with the entry: out of step, every reader fails.
 pub const LINEAGE_COLUMNS: [&str; 5] = [
     "current_session_id",
@@ -221,32 +265,9 @@ pub fn write_entry(
         .to_string();
     let updated_at = num(e.get("updatedAt")).unwrap_or(0.0);
     let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
-    let columns = project_node_columns(&e);
-    let sets: Vec<String> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, (c, _))| format!("{c} = ?{}", i + 3))
-        .collect();
-    let sql = format!(
-        "UPDATE session_nodes SET entry_json = ?2, entry_valid = 1, {} WHERE session_key = ?1",
-        sets.join(", ")
-    );
-    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into(), entry_json.into()];
-    values.extend(columns.into_iter().map(|(_, v)| v));
-    tx.execute(&sql, rusqlite::params_from_iter(values))
-        .at(path)?;
-    // The triggers reset entry_valid on entry and identity updates: mark valid again.
-    tx.execute(
-        "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    write_node(tx, path, key, &e, Some(&entry_json))?;
     write_window(tx, path, key, &e, &session_id, updated_at)?;
-    tx.execute(
-        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    certify(tx, path, key)?;
     Ok(e)
 }
 

@@ -15,7 +15,9 @@ pub use delete::{
     apply_delete, archive_name, plan_delete, ArchivePlan, ArchivedFile, DeleteOptions, DeletePlan,
     DeleteResult, References,
 };
-pub use entry_writer::{canonical_entry, project_node_columns, LINEAGE_COLUMNS};
+pub use entry_writer::{
+    canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,
+};
 pub use patch::{
     apply_patch, plan_archive, plan_maintenance_archive, plan_patch, plan_unarchive, FieldChange,
     PatchOps, PatchPlan,
