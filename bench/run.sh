@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Benchmarks (SPEC §10), side by side in one run, written to BENCHMARKS.md.
+#
+#   bash bench/run.sh                      # generate a scale store, measure, write BENCHMARKS.md
+#   BENCH_STORE=<make-store.sh --scale output> bash bench/run.sh    # reuse a store
+#
+# Environment: BENCH_AGENTS (main,work,research), BENCH_SESSIONS (500 per agent),
+# BENCH_EVENTS (40 per session), BENCH_REPEAT (3), BENCH_DIR (target/bench).
+# Every command runs BENCH_REPEAT times on private copies; the table reports medians of wall
+# time and of peak RSS (GNU time), and ratios against the reference commands of the same run.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+HARNESS="$ROOT/tests/reference/openclaw"
+# shellcheck source=../tests/reference/openclaw/lib/common.sh
+source "$HARNESS/lib/common.sh"
+AGENTS="${BENCH_AGENTS:-main,work,research}"
+SESSIONS="${BENCH_SESSIONS:-500}"
+EVENTS="${BENCH_EVENTS:-40}"
+REPEAT="${BENCH_REPEAT:-3}"
+DIR="${BENCH_DIR:-$ROOT/target/bench}"
+OURS="$ROOT/target/release/openclaw-sessions"
+mkdir -p "$DIR"
+log() { echo "[bench] $*" >&2; }
+
+"$HARNESS/install.sh" >/dev/null
+(cd "$ROOT" && cargo build --release --locked) >&2
+if [[ -n "${BENCH_STORE:-}" ]]; then
+  STORE="$(realpath "$BENCH_STORE")"
+else
+  STORE="$DIR/store"
+  if [[ ! -f "$STORE/report/generator.json" ]]; then
+    rm -rf "$STORE"
+    log "generating a scale store: $AGENTS x $SESSIONS sessions x $EVENTS events (OpenClaw's own import is timed too)"
+    "$HARNESS/make-store.sh" --out "$STORE" --scale --agents "$AGENTS" --sessions-per-agent "$SESSIONS" --events-per-session "$EVENTS" >&2
+  fi
+fi
+FIRST="${AGENTS%%,*}"
+SCRATCH="$(mktemp -d "$DIR/run.XXXXXX")"
+trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+
+fresh() { # a private copy of the imported store
+  local d="$SCRATCH/s.$RANDOM$RANDOM"; mkdir -p "$d"; cp -a "$STORE/imported/.openclaw" "$d/"; echo "$d/.openclaw"
+}
+oc() { env OPENCLAW_STATE_DIR="$1" OPENCLAW_NO_RESPAWN=1 HOME="$SCRATCH/home" "$HARNESS/oc" "${@:2}"; }
+# measure NAME CMD...: runs CMD (a shell string; $S is a fresh store copy, $W a fresh scratch dir)
+# REPEAT times; records "seconds maxrss_kb" per run in $SCRATCH/NAME.
+measure() {
+  local name="$1" cmd="$2" i
+  : > "$SCRATCH/$name"
+  for i in $(seq 1 "$REPEAT"); do
+    S="$(fresh)"; W="$(mktemp -d "$SCRATCH/w.XXXXXX")"; export S W
+    /usr/bin/time -f "%e %M" -o "$SCRATCH/t" bash -c "$cmd" > /dev/null 2> "$SCRATCH/err" ||
+      { log "$name failed:"; tail -n 5 "$SCRATCH/err" >&2; echo "nan nan" > "$SCRATCH/t"; }
+    cat "$SCRATCH/t" >> "$SCRATCH/$name"
+    chmod -R u+w "$S" "$W" 2>/dev/null; rm -rf "$(dirname "$S")" "$W"
+  done
+  log "$name: $(awk '{print $1"s/"$2"kB"}' "$SCRATCH/$name" | paste -sd' ')"
+}
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else print a[int((NR+1)/2)]}'; }
+wall() { awk '{print $1}' "$SCRATCH/$1" | median; }
+rss() { awk '{print $2}' "$SCRATCH/$1" | median; }
+ratio() { awk -v a="$(wall "$1")" -v b="$(wall "$2")" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+DBS_SQL='for f in "$S"/agents/*/agent/openclaw-agent.sqlite; do sqlite3 -json "file:$f?immutable=1" "SELECT * FROM session_nodes"; done'
+measure list_ours "\"$OURS\" --state-dir \"\$S\" list --all-agents --json --limit all"
+measure list_sqlite3 "$DBS_SQL"
+measure list_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$W\" \"$HARNESS/oc\" sessions --all-agents --json --limit all"
+
+DB1='"$S"/agents/'"$FIRST"'/agent/openclaw-agent.sqlite'
+measure backup_ours "\"$OURS\" --state-dir \"\$S\" backup create --agent $FIRST --repository \"\$W/repo\""
+measure backup_sqlite3 "sqlite3 $DB1 \".backup '\$W/copy.sqlite'\" && sqlite3 \"\$W/copy.sqlite\" 'PRAGMA journal_mode=DELETE; VACUUM;'"
+measure backup_openclaw "mkdir -m 700 \"\$W/p\" && env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$W\" \"$HARNESS/oc\" backup sqlite create --agent $FIRST --repository \"\$W/p/repo\""
+
+# The largest transcript of the first agent, through `transcript cat`.
+BIG="$(sqlite3 "file:$STORE/imported/.openclaw/agents/$FIRST/agent/openclaw-agent.sqlite?immutable=1" \
+  "SELECT n.session_key || ' ' || sum(e.event_utf8_bytes) FROM transcript_events e JOIN session_nodes n ON n.current_session_id = e.session_id GROUP BY e.session_id ORDER BY sum(e.event_utf8_bytes) DESC LIMIT 1")"
+BIG_KEY="${BIG% *}"; BIG_BYTES="${BIG##* }"
+measure cat_ours "\"$OURS\" --state-dir \"\$S\" transcript cat '$BIG_KEY'"
+ALL_BYTES="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT sum(event_utf8_bytes) FROM transcript_events"; done | paste -sd+ | bc)"
+measure cat_all_ours "for k in \$(\"$OURS\" --state-dir \"\$S\" list --agent $FIRST --json --limit all | python3 -c 'import json,sys; print(\"\\n\".join(r[\"sessionKey\"] for r in json.load(sys.stdin)[\"data\"]))'); do \"$OURS\" --state-dir \"\$S\" transcript cat \"\$k\"; done"
+
+measure doctor_ours "\"$OURS\" --state-dir \"\$S\" doctor"
+measure doctor_quickcheck "for f in \"\$S\"/agents/*/agent/openclaw-agent.sqlite; do sqlite3 \"file:\$f?immutable=1\" 'PRAGMA quick_check'; done"
+measure prune_ours "\"$OURS\" --state-dir \"\$S\" prune --all-agents --dry-run --json"
+measure prune_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$W\" \"$HARNESS/oc\" sessions cleanup --dry-run --all-agents --json"
+
+EVENTS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM transcript_events"; done | paste -sd+ | bc)"
+SESSIONS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM session_nodes"; done | paste -sd+ | bc)"
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", b / 1048576 / s; else print "n/a" }'; }
+{
+  echo "# Benchmarks"
+  echo
+  echo "Generated by \`bench/run.sh\` on $(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -sm); OpenClaw $OPENCLAW_REF_OPENCLAW_VERSION."
+  echo "Store: $(cat "$STORE/report/generator.json" | python3 -c 'import json,sys; g=json.load(sys.stdin); print(f"{g[\"agents\"]} x {g[\"sessionsPerAgent\"]} sessions x {g[\"eventsPerSession\"]} events")') = $SESSIONS_TOTAL sessions, $EVENTS_TOTAL events."
+  echo "Medians of $REPEAT runs each, side by side in one run; ratios are ours / reference (lower is better)."
+  echo
+  echo "| benchmark | ours | reference | ratio | target | ours peak RSS | reference peak RSS |"
+  echo "|---|---|---|---|---|---|---|"
+  echo "| \`list --all-agents --json\` vs \`sqlite3 -json\` of the same rows | $(wall list_ours) s | $(wall list_sqlite3) s | $(ratio list_ours list_sqlite3) | ≤ 2 | $(rss list_ours) kB | $(rss list_sqlite3) kB |"
+  echo "| \`list --all-agents --json\` vs \`openclaw sessions --all-agents --json\` | $(wall list_ours) s | $(wall list_openclaw) s | $(ratio list_ours list_openclaw) | | $(rss list_ours) kB | $(rss list_openclaw) kB |"
+  echo "| \`backup create\` vs \`sqlite3 .backup\` + \`VACUUM\` | $(wall backup_ours) s | $(wall backup_sqlite3) s | $(ratio backup_ours backup_sqlite3) | ≤ 1.5 | $(rss backup_ours) kB | $(rss backup_sqlite3) kB |"
+  echo "| \`backup create\` vs \`openclaw backup sqlite create\` | $(wall backup_ours) s | $(wall backup_openclaw) s | $(ratio backup_ours backup_openclaw) | | $(rss backup_ours) kB | $(rss backup_openclaw) kB |"
+  echo "| \`doctor\` vs \`sqlite3 'PRAGMA quick_check'\` | $(wall doctor_ours) s | $(wall doctor_quickcheck) s | $(ratio doctor_ours doctor_quickcheck) | | $(rss doctor_ours) kB | $(rss doctor_quickcheck) kB |"
+  echo "| \`prune --dry-run\` vs \`openclaw sessions cleanup --dry-run\` | $(wall prune_ours) s | $(wall prune_openclaw) s | $(ratio prune_ours prune_openclaw) | | $(rss prune_ours) kB | $(rss prune_openclaw) kB |"
+  echo "| \`transcript cat\` of the largest session ($BIG_BYTES bytes) | $(wall cat_ours) s ($(mbps "$BIG_BYTES" "$(wall cat_ours)") MB/s) | | | ≥ 300 MB/s | $(rss cat_ours) kB | |"
+  echo "| \`transcript cat\` of every session of $FIRST, one process each | $(wall cat_all_ours) s | | | | $(rss cat_all_ours) kB | |"
+  echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | not built yet | $(grep -m1 -o 'import.*' "$STORE/report/timings.txt" 2>/dev/null | head -c 80) | | ≥ 10x faster | | |"
+  echo
+  echo "OpenClaw's own timings while making the store (\`report/timings.txt\`):"
+  echo
+  echo '```'
+  cat "$STORE/report/timings.txt" 2>/dev/null || echo "(none)"
+  echo '```'
+} > "$ROOT/BENCHMARKS.md"
+log "wrote $ROOT/BENCHMARKS.md"
+cat "$ROOT/BENCHMARKS.md"
