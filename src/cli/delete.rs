@@ -3,7 +3,8 @@ use std::collections::HashMap;
 use clap::Args;
 
 use openclaw_sessions::mutate::{
-    apply_delete, plan_delete, DeleteOptions, DeletePlan, DeleteResult, References, WritableDb,
+    apply_delete, delete_state_rows, plan_delete, DeleteOptions, DeletePlan, DeleteResult,
+    References, WritableDb,
 };
 use openclaw_sessions::paths::AgentPaths;
 use openclaw_sessions::units::now_ms;
@@ -195,6 +196,16 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                 match apply_delete(db, &plan, &refs, &paths.sessions_dir, now_ms()) {
                     Ok(archived) => {
                         refs.forget(&plan.session_key);
+                        let state_rows = delete_state_rows(
+                            &layout.state_dir,
+                            &layout.state_db(),
+                            paths.id.as_str(),
+                            &plan.session_key,
+                        )?;
+                        ctx.printer.debug(format!(
+                            "{}: {state_rows} state database row(s) removed",
+                            plan.session_key
+                        ));
                         r.snapshot = snapshot.clone();
                         for a in archived.iter().filter(|a| !a.published) {
                             ctx.printer.warn(format!(

@@ -503,3 +503,52 @@ pub fn apply_delete(
     }
     Ok(archived)
 }
+
+/// The state-database rows the Gateway's `sessions.delete` removes with a session
+/// (`handleSessionStateSessionDeleted`): its upstream link, state events and head, and the
+/// watch cursors it is the watcher or the target of. Returns how many rows went.
+pub fn delete_state_rows(
+    state_dir: &Path,
+    state_db: &Path,
+    agent_id: &str,
+    key: &str,
+) -> Result<usize> {
+    if !state_db.is_file() {
+        return Ok(0);
+    }
+    let mut db = WritableDb::open_role(state_dir, state_db, crate::store::DatabaseRole::Global)?;
+    let tx = db.transaction()?;
+    let tables: HashSet<String> = {
+        let mut stmt = tx
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+            .at(state_db)?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).at(state_db)?;
+        rows.collect::<rusqlite::Result<_>>().at(state_db)?
+    };
+    let mut n = 0;
+    for (table, sql) in [
+        (
+            "session_upstream_links",
+            "DELETE FROM session_upstream_links WHERE session_key = ?1 AND agent_id = ?2",
+        ),
+        (
+            "session_state_events",
+            "DELETE FROM session_state_events WHERE session_key = ?1 AND agent_id = ?2",
+        ),
+        (
+            "session_state_heads",
+            "DELETE FROM session_state_heads WHERE session_key = ?1 AND agent_id = ?2",
+        ),
+    ] {
+        if tables.contains(table) {
+            n += tx.execute(sql, params![key, agent_id]).at(state_db)?;
+        }
+    }
+    if tables.contains("session_watch_cursors") {
+        n += tx
+            .execute("DELETE FROM session_watch_cursors WHERE watcher_session_key = ?1 OR target_session_key = ?1", [key])
+            .at(state_db)?;
+    }
+    tx.commit().at(state_db)?;
+    Ok(n)
+}

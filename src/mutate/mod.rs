@@ -12,8 +12,8 @@ mod writable;
 
 pub use crash::crash_point;
 pub use delete::{
-    apply_delete, archive_name, plan_delete, ArchivePlan, ArchivedFile, DeleteOptions, DeletePlan,
-    DeleteResult, References,
+    apply_delete, archive_name, delete_state_rows, plan_delete, ArchivePlan, ArchivedFile,
+    DeleteOptions, DeletePlan, DeleteResult, References,
 };
 pub use entry_writer::{
     canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,

@@ -278,7 +278,9 @@ fn stale_locks_are_reclaimed_and_live_ones_refused() {
 /// An owner in another PID namespace cannot be judged: GATEWAY_STATE_OWNER_REQUIRED.
 #[test]
 fn an_owner_outside_our_pid_namespace_cannot_be_judged() {
-    let probe = std::process::Command::new("unshare").args(["--fork", "--pid", "--mount-proc", "true"]).output();
+    let probe = std::process::Command::new("unshare")
+        .args(["--fork", "--pid", "--mount-proc", "true"])
+        .output();
     if !probe.map(|o| o.status.success()).unwrap_or(false) {
         eprintln!("notice: unshare --pid is not available here; skipping the PID namespace test");
         return;

@@ -768,3 +768,51 @@ fn patch_killed_at_every_point() {
         assert!(after == before || !pending, "run {n}");
     }
 }
+
+#[test]
+fn delete_removes_the_state_database_rows_of_the_session() {
+    let store = Store::copy("live");
+    let state = rusqlite::Connection::open(store.state().join("state/openclaw.sqlite")).unwrap();
+    let key = "agent:main:scratch-2";
+    state
+        .execute_batch(&format!(
+            "INSERT INTO session_state_heads (session_key, agent_id, last_sequence, updated_at) VALUES ('{key}', 'main', 1, 0), ('agent:main:main', 'main', 1, 0);
+             INSERT INTO session_watch_cursors (watcher_session_key, target_session_key, updated_at) VALUES ('agent:main:main', '{key}', 0), ('agent:main:main', 'agent:main:pinned-notes', 0);
+             INSERT INTO session_state_events (session_key, agent_id, kind, actor_type, occurred_at, summary) VALUES ('{key}', 'main', 'k', 'system', 0, 's');"
+        ))
+        .unwrap();
+    drop(state);
+    assert!(store
+        .cmd()
+        .args(["delete", key, "--yes"])
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let state = rusqlite::Connection::open(store.state().join("state/openclaw.sqlite")).unwrap();
+    let count = |sql: &str| state.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    assert_eq!(
+        count(&format!(
+            "SELECT count(*) FROM session_state_heads WHERE session_key = '{key}'"
+        )),
+        0
+    );
+    assert_eq!(
+        count(&format!(
+            "SELECT count(*) FROM session_state_events WHERE session_key = '{key}'"
+        )),
+        0
+    );
+    assert_eq!(
+        count(&format!(
+            "SELECT count(*) FROM session_watch_cursors WHERE target_session_key = '{key}'"
+        )),
+        0
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM session_state_heads"),
+        1,
+        "other sessions' rows stay"
+    );
+    assert_eq!(count("SELECT count(*) FROM session_watch_cursors"), 1);
+}
