@@ -341,3 +341,95 @@ fn marker_round_trip() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(6));
 }
+
+#[test]
+fn store_flag_and_session_store_selector() {
+    let store = Store::copy("live");
+    // --store names one database directly; its owner comes from schema_meta.
+    let out = crate::common::bin()
+        .arg("--store")
+        .arg(store.agent_db("work"))
+        .args(["list", "--json", "--limit", "all"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    let rows = doc["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 17);
+    assert!(rows.iter().all(|r| r["agentId"] == "work"));
+    // --store on a legacy sessions.json reads the legacy store.
+    let legacy = Store::copy("legacy");
+    let out = crate::common::bin()
+        .arg("--store")
+        .arg(legacy.state().join("agents/main/sessions/sessions.json"))
+        .args(["list", "--json", "--limit", "all"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["data"].as_array().unwrap().len(), 14);
+    // session.store moves the databases: `<dir>/{agentId}/sessions.json` maps to
+    // `<dir>/{agentId}/openclaw-agent.sqlite`.
+    let custom = store.dir.path().join("custom/main");
+    std::fs::create_dir_all(&custom).unwrap();
+    std::fs::rename(store.agent_db("main"), custom.join("openclaw-agent.sqlite")).unwrap();
+    let cfg = store.state().join("openclaw.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    v["session"] = serde_json::json!({"store": format!("{}/custom/{{agentId}}/sessions.json", store.dir.path().display())});
+    std::fs::write(&cfg, v.to_string()).unwrap();
+    let out = store
+        .cmd()
+        .args(["list", "--agent", "main", "--json", "--limit", "all"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        json(&out)["data"].as_array().unwrap().len(),
+        16,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status = json(&store.cmd().args(["status", "--json"]).output().unwrap());
+    let main = status["data"]["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agentId"] == "main")
+        .unwrap()
+        .clone();
+    assert!(main["database"]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("custom/main/openclaw-agent.sqlite"));
+}
+
+#[test]
+fn state_dir_from_environment_profile_and_clawdbot() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Store::copy("live");
+    // The legacy `.clawdbot` name is used when `.openclaw` does not exist.
+    std::fs::rename(fixture.state(), home.path().join(".clawdbot")).unwrap();
+    let out = crate::common::bin()
+        .env("HOME", home.path())
+        .args(["status", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(doc["data"]["stateDirSource"], "legacy-clawdbot");
+    // OPENCLAW_STATE_DIR wins over it; --profile NAME means ~/.openclaw-NAME.
+    std::fs::rename(home.path().join(".clawdbot"), home.path().join("elsewhere")).unwrap();
+    let out = crate::common::bin()
+        .env("HOME", home.path())
+        .env("OPENCLAW_STATE_DIR", home.path().join("elsewhere"))
+        .args(["status", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["data"]["stateDirSource"], "env");
+    std::fs::rename(
+        home.path().join("elsewhere"),
+        home.path().join(".openclaw-lab"),
+    )
+    .unwrap();
+    let out = crate::common::bin()
+        .env("HOME", home.path())
+        .args(["--profile", "lab", "list", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["data"].as_array().unwrap().len(), 16);
+}
