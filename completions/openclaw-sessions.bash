@@ -1524,7 +1524,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__list)
-            opts="-q -v -y -h --active --archived --no-archived --kind --match --updated-before --updated-after --limit --sort --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-q -v -y -h --active --archived --no-archived --kind --match --updated-before --updated-after --limit --sort --bytes --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -2,7 +2,7 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::Value;
 
-use openclaw_sessions::store::{SessionKind, TranscriptStats};
+use openclaw_sessions::store::SessionKind;
 use openclaw_sessions::units::{format_age, format_bytes, now_ms, parse_time_arg};
 
 use super::exit::Outcome;
@@ -45,6 +45,10 @@ pub struct ListArgs {
     /// Newest first by this field.
     #[arg(long, value_enum, default_value_t = SortKey::Updated)]
     sort: SortKey,
+    /// Include transcript bytes in --json output (reads every listed transcript; the table
+    /// always shows them for its rows).
+    #[arg(long)]
+    bytes: bool,
 }
 
 #[derive(Serialize)]
@@ -62,14 +66,39 @@ struct ListRow {
     locked: bool,
     harness: Option<String>,
     model: Option<String>,
-    transcript: TranscriptStats,
+    transcript: Transcript,
     entry: Value,
 }
 
 struct Row {
-    agent: String,
+    store: usize,
     entry: openclaw_sessions::store::SessionEntry,
-    stats: TranscriptStats,
+    events: Option<u64>,
+    bytes: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Transcript {
+    events: u64,
+    /// Null unless asked for (`--bytes`, `--sort bytes`): it reads every event.
+    bytes: Option<u64>,
+}
+
+/// Fill in what the output needs: the event count from the index, bytes only if wanted.
+fn fill(
+    stores: &[openclaw_sessions::store::AgentStore],
+    row: &mut Row,
+    bytes: bool,
+) -> openclaw_sessions::Result<()> {
+    let store = &stores[row.store];
+    if bytes && row.bytes.is_none() {
+        let s = store.transcript_stats(row.entry.session_id())?;
+        row.events = Some(s.events);
+        row.bytes = Some(s.bytes);
+    } else if row.events.is_none() {
+        row.events = Some(store.transcript_event_count(row.entry.session_id())?);
+    }
+    Ok(())
 }
 
 fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
@@ -101,6 +130,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
     let agents = ctx.agents(&layout)?;
     let mut rows: Vec<Row> = Vec::new();
+    let mut stores = Vec::new();
     for paths in agents {
         let mut store = ctx.open_store(paths)?;
         let sessions = store.sessions()?;
@@ -119,13 +149,18 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             .collect();
         // OpenClaw's order within an agent: session key (byte order).
         selected.sort_by(|a, b| a.key.cmp(&b.key));
-        for entry in selected {
-            let stats = store.transcript_stats(entry.session_id())?;
-            rows.push(Row {
-                agent: store.paths.id.to_string(),
-                entry,
-                stats,
-            });
+        rows.extend(selected.into_iter().map(|entry| Row {
+            store: stores.len(),
+            entry,
+            events: None,
+            bytes: None,
+        }));
+        stores.push(store);
+    }
+    let want_bytes = args.bytes || !ctx.printer.json || matches!(args.sort, SortKey::Bytes);
+    if matches!(args.sort, SortKey::Events | SortKey::Bytes) {
+        for row in rows.iter_mut() {
+            fill(&stores, row, matches!(args.sort, SortKey::Bytes))?;
         }
     }
     // Stable sort, newest first; ties keep agent order then key order (as OpenClaw).
@@ -134,12 +169,15 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         SortKey::Created => {
             rows.sort_by_key(|r| std::cmp::Reverse(r.entry.created_at().unwrap_or(0)))
         }
-        SortKey::Events => rows.sort_by_key(|r| std::cmp::Reverse(r.stats.events)),
-        SortKey::Bytes => rows.sort_by_key(|r| std::cmp::Reverse(r.stats.bytes)),
+        SortKey::Events => rows.sort_by_key(|r| std::cmp::Reverse(r.events)),
+        SortKey::Bytes => rows.sort_by_key(|r| std::cmp::Reverse(r.bytes)),
     }
     let total = rows.len();
     if let Some(n) = limit {
         rows.truncate(n);
+    }
+    for row in rows.iter_mut() {
+        fill(&stores, row, want_bytes)?;
     }
     if total > rows.len() && !ctx.printer.json {
         ctx.printer.info(format!(
@@ -152,12 +190,13 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             .into_iter()
             .map(
                 |Row {
-                     agent,
+                     store,
                      entry: e,
-                     stats,
+                     events,
+                     bytes,
                  }| {
                     ListRow {
-                        agent_id: agent,
+                        agent_id: stores[store].paths.id.to_string(),
                         session_id: e.session_id().to_string(),
                         updated_at: e.updated_at(),
                         kind: e.kind(),
@@ -168,7 +207,10 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
                         locked: e.locked(),
                         harness: e.harness().map(String::from),
                         model: e.model(),
-                        transcript: stats,
+                        transcript: Transcript {
+                            events: events.unwrap_or(0),
+                            bytes,
+                        },
                         entry: e.to_value(),
                         session_key: e.key,
                     }
@@ -192,11 +234,13 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         "FLAGS",
     ]);
     for Row {
-        agent,
+        store,
         entry: e,
-        stats: s,
+        events,
+        bytes,
     } in &rows
     {
+        let agent = stores[*store].paths.id.to_string();
         let mut flags = Vec::new();
         if e.archived() {
             flags.push("archived");
@@ -216,8 +260,8 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             e.kind().to_string(),
             e.harness().unwrap_or("").to_string(),
             e.model().unwrap_or_default(),
-            s.events.to_string(),
-            format_bytes(s.bytes),
+            events.unwrap_or(0).to_string(),
+            format_bytes(bytes.unwrap_or(0)),
             flags.join(","),
         ]);
     }

@@ -243,6 +243,21 @@ impl AgentStore {
         .at(db.path())
     }
 
+    /// Events of a transcript generation, counted on the primary-key index (no event is read).
+    pub fn transcript_event_count(&self, session_id: &str) -> Result<u64> {
+        if self.legacy.is_some() {
+            return Ok(self.transcript_stats(session_id)?.events);
+        }
+        let Some(db) = &self.db else { return Ok(0) };
+        let mut stmt = db
+            .conn()
+            .prepare_cached("SELECT count(*) FROM transcript_events WHERE session_id = ?1")
+            .at(db.path())?;
+        stmt.query_row([session_id], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .at(db.path())
+    }
+
     /// Resolve a key or a session id as OpenClaw does: an exact key, then the first exact
     /// session id match in key order (or the most recently updated one), then the trimmed id,
     /// then a historical transcript generation.

@@ -57,7 +57,9 @@ fn list_json_carries_full_entries_and_flags() {
     let store = Store::copy("live");
     let out = store
         .cmd()
-        .args(["list", "--agent", "main", "--json", "--limit", "all"])
+        .args([
+            "list", "--agent", "main", "--json", "--limit", "all", "--bytes",
+        ])
         .output()
         .unwrap();
     let doc = json(&out);
@@ -87,6 +89,16 @@ fn list_json_carries_full_entries_and_flags() {
         assert_eq!(row["transcript"]["events"], events);
         assert_eq!(row["transcript"]["bytes"], bytes);
     }
+    // Without --bytes the JSON carries the event count only (bytes would read every event).
+    let lean = json(
+        &store
+            .cmd()
+            .args(["list", "--agent", "main", "--json", "--limit", "all"])
+            .output()
+            .unwrap(),
+    );
+    assert!(lean["data"][0]["transcript"]["bytes"].is_null());
+    assert!(lean["data"][0]["transcript"]["events"].as_u64().unwrap() > 0);
     let flagged = |k: &str, f: &str| {
         rows.iter().find(|r| r["sessionKey"] == k).unwrap()[f]
             .as_bool()
