@@ -1,0 +1,34 @@
+//! Plain-SQLite reference operations for the benchmarks (bench/run.sh), with the same bundled
+//! SQLite as openclaw-sessions, so that a ratio measures our work and not a SQLite version:
+//!
+//!   sqlite_reference backup SRC DST      backup API copy, journal_mode=DELETE, VACUUM
+//!   sqlite_reference quick-check DB...   PRAGMA quick_check on each database
+
+use rusqlite::{Connection, OpenFlags};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("backup") if args.len() == 3 => {
+            let src = Connection::open_with_flags(
+                format!("file:{}?mode=ro", args[1]),
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+            )?;
+            let mut dst = Connection::open(&args[2])?;
+            rusqlite::backup::Backup::new(&src, &mut dst)?.step(-1)?;
+            dst.execute_batch("PRAGMA journal_mode = DELETE; VACUUM;")?;
+        }
+        Some("quick-check") => {
+            for db in &args[1..] {
+                let c = Connection::open_with_flags(
+                    format!("file:{db}?immutable=1"),
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+                )?;
+                let r: String = c.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+                println!("{db}: {r}");
+            }
+        }
+        _ => return Err("usage: sqlite_reference backup SRC DST | quick-check DB...".into()),
+    }
+    Ok(())
+}
