@@ -556,3 +556,72 @@ fn export_jsonl_is_the_transcript_and_never_overwrites() {
     assert!(md.contains("## User"));
     assert!(md.contains("## Assistant"));
 }
+
+#[test]
+fn catalog_refuses_an_entry_over_the_8_mib_raw_cap() {
+    let store = Store::copy("live");
+    let key = "agent:main:main";
+    let sid = session_id(&store, "main", key);
+    let db = store.writable("main");
+    let (max_seq, last_id): (i64, String) = db
+        .query_row(
+            "SELECT max(seq), (SELECT event_id FROM transcript_event_identities WHERE session_id=?1 ORDER BY seq DESC LIMIT 1) FROM transcript_events WHERE session_id=?1",
+            [&sid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let huge = "y".repeat(9 * 1024 * 1024);
+    let event = format!(
+        r#"{{"type":"message","id":"huge0001","parentId":"{last_id}","timestamp":"2026-06-01T09:00:00.000Z","message":{{"role":"user","content":[{{"type":"text","text":"{huge}"}}]}}}}"#
+    );
+    db.execute(
+        "INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_utf8_bytes) VALUES (?1, ?2, ?3, 0, ?4)",
+        rusqlite::params![sid, max_seq + 1, event, event.len() as i64],
+    )
+    .unwrap();
+    drop(db);
+    let out = store
+        .cmd()
+        .args(["transcript", "catalog", key, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6));
+    assert!(json(&out)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("8 MiB"));
+    // The raw readers still page it: a page after the earlier events needs the whole event.
+    let first = json(
+        &store
+            .cmd()
+            .args([
+                "transcript",
+                "delta",
+                key,
+                "--json",
+                "--max-events",
+                &(max_seq + 1).to_string(),
+            ])
+            .output()
+            .unwrap(),
+    );
+    let cursor = first["data"]["cursor"].as_str().unwrap().to_string();
+    let page = json(
+        &store
+            .cmd()
+            .args([
+                "transcript",
+                "delta",
+                key,
+                "--json",
+                "--max-bytes",
+                "1000000",
+                "--cursor",
+                &cursor,
+            ])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(page["data"]["requiredBytes"], event.len() + 1);
+    assert_eq!(page["data"]["events"].as_array().unwrap().len(), 0);
+}
