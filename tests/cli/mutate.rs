@@ -734,6 +734,7 @@ fn multi_key_delete_killed_at_every_point() {
         assert_eq!(pending, 0, "run {n}: archives left unpublished");
         integrity(&store, "main");
     }
+    eprintln!("multi-key delete: killed at {runs} points");
     assert!(runs >= 20, "only {runs} crash points were reached");
 }
 

@@ -267,3 +267,86 @@ fn artifacts_removes_unreferenced_files_and_archives_past_retention() {
         .flatten()
         .any(|e| e.file_name().to_string_lossy().contains(".deleted.")));
 }
+
+/// `kill -9` at every point of a prune (the `--fail-after` hook): the store stays valid and
+/// every session is kept, archived, or deleted with its transcript archive.
+#[test]
+fn prune_killed_at_every_point() {
+    let mut runs = 0;
+    for n in 1..200 {
+        let store = Store::copy("live");
+        let out = store
+            .cmd()
+            .args([
+                "prune",
+                "--agent",
+                "research",
+                "--older-than",
+                "1d",
+                "--yes",
+            ])
+            .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+            .env("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())
+            .output()
+            .unwrap();
+        if out.status.success() {
+            break;
+        }
+        runs += 1;
+        let db = store.writable("research");
+        let ok: String = db
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok", "run {n}");
+        let gone: Vec<String> = {
+            let mut stmt = db
+                .prepare("SELECT DISTINCT session_key FROM session_transcript_archives")
+                .unwrap();
+            let v = stmt
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            v
+        };
+        for key in &gone {
+            let present: bool = db
+                .query_row(
+                    "SELECT EXISTS(SELECT 1 FROM session_nodes WHERE session_key = ?1)",
+                    [key],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert!(!present, "run {n}: {key} archived but still present");
+        }
+        let invalid: i64 = db
+            .query_row(
+                "SELECT count(*) FROM session_nodes WHERE entry_valid = 0",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(invalid, 0, "run {n}: a row was left mid-write");
+        drop(db);
+        let again = store
+            .cmd()
+            .args([
+                "prune",
+                "--agent",
+                "research",
+                "--older-than",
+                "1d",
+                "--yes",
+            ])
+            .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+            .output()
+            .unwrap();
+        assert!(
+            again.status.success(),
+            "run {n}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+    }
+    eprintln!("prune: killed at {runs} points");
+    assert!(runs >= 15, "only {runs} points reached");
+}
