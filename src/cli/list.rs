@@ -1,6 +1,5 @@
 use clap::Args;
 use serde::Serialize;
-use serde_json::Value;
 
 use openclaw_sessions::store::SessionKind;
 use openclaw_sessions::units::{format_age, format_bytes, now_ms, parse_time_arg};
@@ -67,7 +66,7 @@ struct ListRow {
     harness: Option<String>,
     model: Option<String>,
     transcript: Transcript,
-    entry: Value,
+    entry: Box<serde_json::value::RawValue>,
 }
 
 struct Row {
@@ -211,7 +210,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
                             events: events.unwrap_or(0),
                             bytes,
                         },
-                        entry: e.to_value(),
+                        entry: e.to_raw(),
                         session_key: e.key,
                     }
                 },

@@ -119,14 +119,30 @@ impl Printer {
 
     /// The one JSON document of a successful command.
     pub fn json_data<T: Serialize>(&self, data: &T) -> anyhow::Result<()> {
-        let doc = json!({
-            "schemaVersion": 1,
-            "command": self.command(),
-            "ok": true,
-            "data": data,
-            "warnings": *self.warnings.borrow(),
-        });
-        let mut text = serde_json::to_string_pretty(&doc)?;
+        // Serialized straight from the data (no intermediate JSON tree): raw stored entries
+        // pass through byte for byte.
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Envelope<'a, T> {
+            schema_version: u32,
+            command: String,
+            ok: bool,
+            data: &'a T,
+            warnings: Vec<String>,
+        }
+        let doc = Envelope {
+            schema_version: 1,
+            command: self.command(),
+            ok: true,
+            data,
+            warnings: self.warnings.borrow().clone(),
+        };
+        // Indented for a person at a terminal; compact for programs (large lists).
+        let mut text = if self.stdout_tty {
+            serde_json::to_string_pretty(&doc)?
+        } else {
+            serde_json::to_string(&doc)?
+        };
         text.push('\n');
         self.out(&text)
     }

@@ -360,5 +360,6 @@ pub fn apply_patch(db: &mut WritableDb, plan: &PatchPlan) -> Result<SessionEntry
     Ok(SessionEntry {
         key: plan.key.clone(),
         fields: written,
+        stored_json: None,
     })
 }

@@ -4,10 +4,21 @@ use super::SessionKind;
 
 /// One logical session: its key and the canonical entry object (`session_nodes.entry_json`
 /// or a `sessions.json` value), key order preserved.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct SessionEntry {
     pub key: String,
     pub fields: Map<String, Value>,
+    /// The stored text it was parsed from, when it came from `entry_json`: printed as is,
+    /// byte for byte, instead of serializing the parsed object again.
+    pub stored_json: Option<String>,
+}
+
+/// Two entries are equal when their keys and fields are; where the text came from does not
+/// matter.
+impl PartialEq for SessionEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key && self.fields == other.fields
+    }
 }
 
 impl SessionEntry {
@@ -16,7 +27,9 @@ impl SessionEntry {
     pub fn parse(key: &str, json: &str) -> Result<Self, String> {
         let value: Value =
             serde_json::from_str(json).map_err(|e| format!("entry_json is not valid JSON: {e}"))?;
-        Self::from_value(key, value)
+        let mut entry = Self::from_value(key, value)?;
+        entry.stored_json = Some(json.to_string());
+        Ok(entry)
     }
 
     pub fn from_value(key: &str, value: Value) -> Result<Self, String> {
@@ -34,6 +47,7 @@ impl SessionEntry {
         Ok(SessionEntry {
             key: key.to_string(),
             fields,
+            stored_json: None,
         })
     }
 
@@ -121,6 +135,17 @@ impl SessionEntry {
             || self
                 .display_name()
                 .is_some_and(|d| d.to_lowercase().contains(needle_lower))
+    }
+
+    /// The entry as a raw JSON value: the stored text when there is one.
+    pub fn to_raw(&self) -> Box<serde_json::value::RawValue> {
+        let text = self
+            .stored_json
+            .clone()
+            .unwrap_or_else(|| serde_json::to_string(&self.fields).unwrap_or_default());
+        serde_json::value::RawValue::from_string(text).unwrap_or_else(|_| {
+            serde_json::value::RawValue::from_string("{}".into()).expect("valid JSON")
+        })
     }
 
     pub fn to_value(&self) -> Value {
