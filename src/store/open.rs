@@ -18,6 +18,8 @@ pub enum OpenMode {
     /// A `-wal` exists and a long read must stay consistent beside a live writer (backups):
     /// an ordinary read-only reader, which records its read mark in `-shm` as any reader does.
     SharedReader,
+    /// A `-wal` with frames but no `-shm`: a private copy of both is read.
+    PrivateCopy,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +50,39 @@ pub struct ReadOnlyDb {
     path: PathBuf,
     mode: OpenMode,
     opened_as: Option<Fingerprint>,
+    /// The private copy read instead of the original (see `OpenMode::PrivateCopy`).
+    _copy: Option<PrivateCopy>,
+}
+
+/// A private directory holding a copy of a database and its `-wal`, removed on drop.
+struct PrivateCopy {
+    dir: PathBuf,
+}
+
+impl Drop for PrivateCopy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl PrivateCopy {
+    /// Copy `db` and its `-wal` into a fresh 0700 directory; SQLite rebuilds the WAL index
+    /// there, so nothing is ever written beside the original.
+    fn make(db: &Path) -> Result<(Self, PathBuf)> {
+        use std::os::unix::fs::DirBuilderExt;
+        let dir =
+            std::env::temp_dir().join(format!("openclaw-sessions-read-{}", uuid::Uuid::new_v4()));
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .at(&dir)?;
+        let guard = PrivateCopy { dir: dir.clone() };
+        let name = db.file_name().unwrap_or_default();
+        let copy = dir.join(name);
+        std::fs::copy(db, &copy).at(db)?;
+        std::fs::copy(sidecar(db, "-wal"), sidecar(&copy, "-wal")).at(sidecar(db, "-wal"))?;
+        Ok((guard, copy))
+    }
 }
 
 impl std::fmt::Debug for ReadOnlyDb {
@@ -95,19 +130,33 @@ impl ReadOnlyDb {
                 None,
             ));
         }
-        let has_wal = sidecar(path, "-wal").exists();
+        let wal_len = std::fs::metadata(sidecar(path, "-wal"))
+            .map(|m| m.len())
+            .ok();
+        let has_shm = sidecar(path, "-shm").exists();
         let has_journal = sidecar(path, "-journal").exists();
-        let mode = match (has_wal || has_journal, shared_reader) {
-            (false, _) => OpenMode::Immutable,
-            (true, false) => OpenMode::ReadOnlyShm,
-            (true, true) => OpenMode::SharedReader,
+        let mode = match (wal_len, has_shm, has_journal, shared_reader) {
+            // No WAL frames to replay (no -wal, or an empty one as OpenClaw leaves it): the
+            // file alone is the database, read as is.
+            (None | Some(0), _, false, _) => OpenMode::Immutable,
+            // Frames but no -shm to read them through (a crash leftover, or read-only media
+            // where SQLite cannot create one): read a private copy instead.
+            (Some(_), false, _, _) => OpenMode::PrivateCopy,
+            (_, _, _, false) => OpenMode::ReadOnlyShm,
+            (_, _, _, true) => OpenMode::SharedReader,
+        };
+        let (copy, target) = if mode == OpenMode::PrivateCopy {
+            let (guard, copy) = PrivateCopy::make(path)?;
+            (Some(guard), copy)
+        } else {
+            (None, path.to_path_buf())
         };
         let params = match mode {
             OpenMode::Immutable => "?mode=ro&immutable=1",
             OpenMode::ReadOnlyShm => "?mode=ro&readonly_shm=1",
-            OpenMode::SharedReader => "?mode=ro",
+            OpenMode::SharedReader | OpenMode::PrivateCopy => "?mode=ro",
         };
-        let uri = format!("{}{params}", uri_path(path));
+        let uri = format!("{}{params}", uri_path(&target));
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -141,6 +190,7 @@ impl ReadOnlyDb {
             path: path.to_path_buf(),
             mode,
             opened_as,
+            _copy: copy,
         })
     }
 

@@ -79,3 +79,118 @@ fn untouched_while_a_writer_holds_a_transaction() {
     run_all_and_compare(&store, "agent:main:cron:nightly:run:884");
     writer.execute_batch("ROLLBACK").unwrap();
 }
+
+/// A `-wal` holding committed frames but no `-shm` (a crash leftover): the frames are read
+/// (through a private copy), and nothing is created beside the database.
+#[test]
+fn wal_frames_without_shm_are_read_and_nothing_is_created() {
+    let store = Store::copy("live");
+    let path = store.agent_db("main");
+    {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.pragma_update(None, "journal_mode", "WAL").unwrap();
+        db.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+        db.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+            true,
+        )
+        .unwrap();
+        db.execute("UPDATE session_nodes SET label = 'from-the-wal', entry_json = json_set(entry_json, '$.label', 'from-the-wal') WHERE session_key = 'agent:main:main'", []).unwrap();
+        db.execute(
+            "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = 'agent:main:main'",
+            [],
+        )
+        .unwrap();
+    }
+    let wal = store
+        .dir
+        .path()
+        .join(".openclaw/agents/main/agent/openclaw-agent.sqlite-wal");
+    let shm = store
+        .dir
+        .path()
+        .join(".openclaw/agents/main/agent/openclaw-agent.sqlite-shm");
+    let _ = std::fs::remove_file(&shm);
+    assert!(
+        std::fs::metadata(&wal).unwrap().len() > 0,
+        "the WAL holds frames"
+    );
+    let before = checksums(&store.state());
+    let out = store
+        .cmd()
+        .args(["show", "agent:main:main", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["data"]["entry"]["label"], "from-the-wal");
+    assert_eq!(before, checksums(&store.state()));
+    assert!(!shm.exists());
+}
+
+/// A read-only mount (root can bind-mount one): every reader works and nothing is written.
+#[test]
+fn read_only_mount() {
+    let store = Store::copy("live");
+    // OpenClaw leaves an empty -wal beside its databases.
+    std::fs::write(
+        store
+            .dir
+            .path()
+            .join(".openclaw/agents/main/agent/openclaw-agent.sqlite-wal"),
+        b"",
+    )
+    .unwrap();
+    let mnt = tempfile::tempdir().unwrap();
+    let ok = std::process::Command::new("mount")
+        .arg("--bind")
+        .arg(store.dir.path())
+        .arg(mnt.path())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+        && std::process::Command::new("mount")
+            .args(["-o", "remount,bind,ro"])
+            .arg(mnt.path())
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+    if !ok {
+        let _ = std::process::Command::new("umount")
+            .arg(mnt.path())
+            .status();
+        eprintln!("notice: cannot bind-mount read-only here; skipping");
+        return;
+    }
+    let state = mnt.path().join(".openclaw");
+    let mut failures = Vec::new();
+    for args in [
+        vec!["status"],
+        vec!["list", "--all-agents"],
+        vec!["show", "agent:main:main"],
+        vec!["transcript", "cat", "agent:main:main"],
+        vec!["du", "--all-agents"],
+        vec!["doctor"],
+    ] {
+        let out = crate::common::bin()
+            .arg("--state-dir")
+            .arg(&state)
+            .args(&args)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            failures.push(format!(
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    let _ = std::process::Command::new("umount")
+        .arg(mnt.path())
+        .status();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
