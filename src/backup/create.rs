@@ -72,6 +72,15 @@ pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
     ))
 }
 
+fn same_file(a: &Path, b: &Path) -> Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let (ma, mb) = (
+        std::fs::symlink_metadata(a).at(a)?,
+        std::fs::symlink_metadata(b).at(b)?,
+    );
+    Ok(ma.dev() == mb.dev() && ma.ino() == mb.ino() && ma.len() == mb.len())
+}
+
 fn fsync_dir(dir: &Path) -> Result<()> {
     std::fs::File::open(dir).and_then(|d| d.sync_all()).at(dir)
 }
@@ -263,8 +272,14 @@ fn build_copy(
         }
         drop(src);
         progress.start("compacting", None);
-        dst.execute_batch("PRAGMA journal_mode = DELETE;")
-            .at(staged)?;
+        // Leave WAL mode; then, since the staged copy is private and discarded on any failure,
+        // compact it without a rollback journal or syncs of its own (it is fsynced before it is
+        // hashed). A snapshot records rollback mode either way.
+        dst.execute_batch(
+            "PRAGMA journal_mode = DELETE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+             PRAGMA mmap_size = 1073741824;",
+        )
+        .at(staged)?;
         let global = matches!(source, SnapshotSource::Global { .. });
         sanitize(&dst, staged, global)?;
         if let SnapshotSource::Agent { sessions_dir, .. } = source {
@@ -403,8 +418,8 @@ pub fn create_snapshot(
                 std::fs::hard_link(staging.join(name), dir.join(name)).at(dir.join(name))?;
             }
             fsync_dir(&dir)?;
-            let (check, _) = sha256_file(&dir.join(SNAPSHOT_DB))?;
-            if check != manifest.artifact.sha256 {
+            // The published name must be the very file that was hashed.
+            if !same_file(&staging.join(SNAPSHOT_DB), &dir.join(SNAPSHOT_DB))? {
                 return Err(Error::Internal(format!(
                     "published snapshot {} does not match its manifest",
                     dir.display()
