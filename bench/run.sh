@@ -5,7 +5,8 @@
 #   BENCH_STORE=<make-store.sh --scale output> bash bench/run.sh    # reuse a store
 #
 # Environment: BENCH_AGENTS (main,work,research), BENCH_SESSIONS (500 per agent),
-# BENCH_EVENTS (40 per session), BENCH_REPEAT (3), BENCH_DIR (target/bench).
+# BENCH_EVENTS (40 per session), BENCH_REPEAT (3), BENCH_DIR (target/bench),
+# BENCH_OUT (BENCHMARKS.md). bench/memory.sh compares peak memory of two such runs.
 # Every command runs BENCH_REPEAT times on private copies; the table reports medians of wall
 # time and of peak RSS (GNU time), and ratios against the reference commands of the same run.
 set -euo pipefail
@@ -19,6 +20,7 @@ EVENTS="${BENCH_EVENTS:-40}"
 REPEAT="${BENCH_REPEAT:-3}"
 DIR="${BENCH_DIR:-$ROOT/target/bench}"
 OURS="$ROOT/target/release/openclaw-sessions"
+OUT="${BENCH_OUT:-$ROOT/BENCHMARKS.md}"
 mkdir -p "$DIR"
 log() { echo "[bench] $*" >&2; }
 
@@ -118,6 +120,6 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo '```'
   cat "$STORE/report/timings.txt" 2>/dev/null || echo "(none)"
   echo '```'
-} > "$ROOT/BENCHMARKS.md"
-log "wrote $ROOT/BENCHMARKS.md"
-cat "$ROOT/BENCHMARKS.md"
+} > "$OUT"
+log "wrote $OUT"
+cat "$OUT"

@@ -276,8 +276,7 @@ fn build_copy(
         // compact it without a rollback journal or syncs of its own (it is fsynced before it is
         // hashed). A snapshot records rollback mode either way.
         dst.execute_batch(
-            "PRAGMA journal_mode = DELETE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-             PRAGMA mmap_size = 1073741824;",
+            "PRAGMA journal_mode = DELETE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;",
         )
         .at(staged)?;
         let global = matches!(source, SnapshotSource::Global { .. });
