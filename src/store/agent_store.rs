@@ -205,6 +205,31 @@ impl AgentStore {
         Ok(out)
     }
 
+    fn entry_by_exact_key(&self, key: &str) -> Result<Option<SessionEntry>> {
+        let Some(db) = &self.db else {
+            return Ok(None);
+        };
+        let row: Option<(String, i64)> = db
+            .conn()
+            .query_row(
+                "SELECT entry_json, entry_valid FROM session_nodes WHERE session_key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .at(db.path())?;
+        let Some((json, valid)) = row else {
+            return Ok(None);
+        };
+        // Placeholders and unreadable entries take the full path, which skips and reports them.
+        if valid == -1 && json == "{}" {
+            return Ok(None);
+        }
+        let entry = SessionEntry::parse(key, &json).ok();
+        self.check_consistent()?;
+        Ok(entry)
+    }
+
     /// An immutable read that raced a writer is not trusted.
     fn check_consistent(&self) -> Result<()> {
         match &self.db {
@@ -262,6 +287,14 @@ impl AgentStore {
     /// session id match in key order (or the most recently updated one), then the trimmed id,
     /// then a historical transcript generation.
     pub fn lookup(&mut self, arg: &str, newest_first: bool) -> Result<Option<SessionLookup>> {
+        // An exact key, the common case, is one indexed row: memory does not grow with the store.
+        if let Some(entry) = self.entry_by_exact_key(arg)? {
+            return Ok(Some(SessionLookup {
+                session_id: entry.session_id().to_string(),
+                entry,
+                matched_by: "key",
+            }));
+        }
         let sessions = self.sessions()?;
         let trimmed = arg.trim();
         let by_key = sessions.iter().find(|e| e.key == arg).or_else(|| {
