@@ -33,7 +33,7 @@ pub struct AgentStatus {
     pub tombstones: u64,
     pub archives: u64,
     pub cold_archives: u64,
-    /// A `sessions.json` still waiting for `migrate legacy`.
+    /// A `sessions.json` still waiting for import into SQLite.
     pub legacy_pending: Option<PathBuf>,
     pub legacy_entries: Option<u64>,
     pub warnings: Vec<String>,

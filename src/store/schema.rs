@@ -137,7 +137,7 @@ impl SchemaInfo {
                     self.user_version
                 ),
                 hint: Some(
-                    "let OpenClaw upgrade it first, or run `openclaw-sessions migrate legacy`"
+                    "let OpenClaw upgrade it first, or import it with `openclaw doctor --session-sqlite import`"
                         .into(),
                 ),
             }),
