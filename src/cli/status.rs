@@ -99,6 +99,17 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
         ]);
     }
     ctx.printer.print_table(&t)?;
+    let legacy = report
+        .agents
+        .iter()
+        .filter(|a| a.legacy_entries.is_some() || a.legacy_pending.is_some())
+        .count();
+    if legacy > 0 {
+        ctx.printer.out(&format!(
+            "{legacy} agent(s) with a legacy store waiting for import \
+             (run `openclaw doctor --session-sqlite import` while the Gateway is stopped)\n"
+        ))?;
+    }
     for p in &report.acpx.pending_sources {
         ctx.printer.out(&format!(
             "ACPX state waiting for adoption: {} (run `openclaw-sessions migrate acpx`)\n",

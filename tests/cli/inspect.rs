@@ -193,6 +193,22 @@ fn legacy_store_is_listed_from_sessions_json() {
         assert_eq!(agent["store"], "legacy");
         assert!(agent["legacyPending"].is_string());
     }
+    // The human view says what to run, and names a command that exists.
+    let human = store.cmd().arg("status").output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("3 agent(s) with a legacy store waiting for import")
+            && text.contains("openclaw doctor --session-sqlite import"),
+        "{text}"
+    );
+    let refused = store
+        .cmd()
+        .args(["delete", "agent:main:main", "--yes"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("openclaw doctor --session-sqlite import"));
 }
 
 #[test]
