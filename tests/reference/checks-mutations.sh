@@ -88,7 +88,7 @@ check_mutations_match_sdk() {
   for key in $keys; do
     case "$key" in *:scratch-1) continue ;; esac   # modelSelectionLocked: refused by both
     ours_run p.json "$a" patch "$key" --set 'label="Ops '"$n"'"' --set 'displayName="  Named  "' --set 'customField={"n":1}' || check_error "ours patch $key"
-    oc_sdk "$b" sdk-mutate.mjs patch "$agent" "$key" '{"label":"Ops '"$n"'","displayName":"Named","customField":{"n":1}}' > s.json || check_error "sdk patch $key"
+    oc_sdk_mutate "$b" patch "$agent" "$key" '{"label":"Ops '"$n"'","displayName":"Named","customField":{"n":1}}' > s.json || check_error "sdk patch $key"
     node_check compare-stores.mjs "$db_a" "$db_b" "$key" || check_error "patch $key differs"
     n=$((n + 1))
   done
@@ -97,7 +97,7 @@ check_mutations_match_sdk() {
   for key in $keys; do
     case "$key" in *:scratch-1) continue ;; esac
     ours_run d.json "$a" delete "$key" --yes || check_error "ours delete $key"
-    oc_sdk "$b" sdk-mutate.mjs delete "$agent" "$key" > s.json || check_error "sdk delete $key"
+    oc_sdk_mutate "$b" delete "$agent" "$key" > s.json || check_error "sdk delete $key"
     node_check compare-stores.mjs "$db_a" "$db_b" "$key" || check_error "delete $key differs"
     d=$((d + 1))
     [[ $d -lt 8 ]] || break
