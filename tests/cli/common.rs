@@ -63,6 +63,17 @@ impl Store {
         c
     }
 
+    /// Runs the binary on this store and asserts that it succeeded (stderr shown if not).
+    pub fn run_ok<const N: usize>(&self, args: [&str; N]) -> std::process::Output {
+        let out = self.cmd().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
     /// A read-write connection for building faults (tests only).
     pub fn writable(&self, agent: &str) -> rusqlite::Connection {
         rusqlite::Connection::open(self.agent_db(agent)).unwrap()

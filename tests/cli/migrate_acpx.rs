@@ -40,16 +40,7 @@ fn moves_into_an_empty_destination_and_keeps_the_old_copy() {
         .unwrap();
     assert!(String::from_utf8_lossy(&dry.stdout).contains("2 records"));
     assert!(!store.state().join("acpx").exists());
-    let out = store
-        .cmd()
-        .args(["migrate", "acpx", "--yes"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = store.run_ok(["migrate", "acpx", "--yes"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("old copy"));
     let dest = store.state().join("acpx");
     assert_eq!(
@@ -145,15 +136,6 @@ fn a_failure_before_publication_keeps_the_old_location() {
         "the marker says the move did not finish"
     );
     // The next run completes (the crash left a stale lock and a staging dir behind).
-    let out = store
-        .cmd()
-        .args(["migrate", "acpx", "--yes"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    store.run_ok(["migrate", "acpx", "--yes"]);
     assert_eq!(marker(&store).unwrap()["completed"], true);
 }

@@ -48,26 +48,17 @@ fn patch_writes_entry_and_every_projected_column() {
     let key = "agent:main:scratch-2";
     let before = entry(&store, "main", key).unwrap();
     let long: String = "名".repeat(499) + "😀😀";
-    let out = store
-        .cmd()
-        .args([
-            "patch",
-            key,
-            "--json",
-            "--set",
-            "label=\"  Ops  \"",
-            "--set",
-            &format!("displayName=\"  {long}  \""),
-            "--set",
-            "customField={\"a\":1}",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = store.run_ok([
+        "patch",
+        key,
+        "--json",
+        "--set",
+        "label=\"  Ops  \"",
+        "--set",
+        &format!("displayName=\"  {long}  \""),
+        "--set",
+        "customField={\"a\":1}",
+    ]);
     let doc = json(&out);
     assert_eq!(doc["data"]["applied"], true);
     let after = entry(&store, "main", key).unwrap();
@@ -366,16 +357,7 @@ fn delete_without_archive_leaves_a_tombstone() {
         "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
         &sid,
     );
-    let out = store
-        .cmd()
-        .args(["delete", key, "--no-archive", "--yes"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    store.run_ok(["delete", key, "--no-archive", "--yes"]);
     let (json_text, valid, current): (String, i64, String) = store
         .writable("main")
         .query_row("SELECT entry_json, entry_valid, current_session_id FROM session_nodes WHERE session_key = ?1", [key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -536,16 +518,7 @@ fn crash_points_leave_a_consistent_store() {
                 let pending = count(&store, "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1 AND published_at IS NULL", key);
                 assert_eq!(pending, 1);
                 // The next deletion (after reclaiming the dead run's stale lock) publishes it.
-                let out = store
-                    .cmd()
-                    .args(["delete", "agent:main:scratch-2", "--yes"])
-                    .output()
-                    .unwrap();
-                assert!(
-                    out.status.success(),
-                    "{}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
+                let out = store.run_ok(["delete", "agent:main:scratch-2", "--yes"]);
                 assert!(String::from_utf8_lossy(&out.stderr).contains("reclaimed a stale lock"));
                 let pending = count(&store, "SELECT count(*) FROM session_transcript_archives WHERE published_at IS NULL AND ?1 = ?1", "");
                 assert_eq!(pending, 0);

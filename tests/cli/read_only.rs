@@ -116,16 +116,7 @@ fn wal_frames_without_shm_are_read_and_nothing_is_created() {
         "the WAL holds frames"
     );
     let before = checksums(&store.state());
-    let out = store
-        .cmd()
-        .args(["show", "agent:main:main", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = store.run_ok(["show", "agent:main:main", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["data"]["entry"]["label"], "from-the-wal");
     assert_eq!(before, checksums(&store.state()));

@@ -106,16 +106,7 @@ fn cat_of_legacy_transcript_is_the_file() {
             .join(format!("agents/main/sessions/{sid}.jsonl")),
     )
     .unwrap();
-    let out = store
-        .cmd()
-        .args(["transcript", "cat", "agent:main:cron:nightly:run:884"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = store.run_ok(["transcript", "cat", "agent:main:cron:nightly:run:884"]);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), file);
 }
 
