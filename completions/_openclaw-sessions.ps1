@@ -613,8 +613,32 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('legacy', 'legacy', [CompletionResultType]::ParameterValue, 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources')
             [CompletionResult]::new('acpx', 'acpx', [CompletionResultType]::ParameterValue, 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'openclaw-sessions;migrate;legacy' {
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'openclaw-sessions;migrate;acpx' {
@@ -642,8 +666,12 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;migrate;help' {
+            [CompletionResult]::new('legacy', 'legacy', [CompletionResultType]::ParameterValue, 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources')
             [CompletionResult]::new('acpx', 'acpx', [CompletionResultType]::ParameterValue, 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'openclaw-sessions;migrate;help;legacy' {
             break
         }
         'openclaw-sessions;migrate;help;acpx' {
@@ -983,7 +1011,11 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;help;migrate' {
+            [CompletionResult]::new('legacy', 'legacy', [CompletionResultType]::ParameterValue, 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources')
             [CompletionResult]::new('acpx', 'acpx', [CompletionResultType]::ParameterValue, 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx')
+            break
+        }
+        'openclaw-sessions;help;migrate;legacy' {
             break
         }
         'openclaw-sessions;help;migrate;acpx' {

@@ -211,6 +211,9 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__help__subcmd__migrate,acpx)
                 cmd="openclaw__sessions__subcmd__help__subcmd__migrate__subcmd__acpx"
                 ;;
+            openclaw__sessions__subcmd__help__subcmd__migrate,legacy)
+                cmd="openclaw__sessions__subcmd__help__subcmd__migrate__subcmd__legacy"
+                ;;
             openclaw__sessions__subcmd__help__subcmd__transcript,cat)
                 cmd="openclaw__sessions__subcmd__help__subcmd__transcript__subcmd__cat"
                 ;;
@@ -247,11 +250,17 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__migrate,help)
                 cmd="openclaw__sessions__subcmd__migrate__subcmd__help"
                 ;;
+            openclaw__sessions__subcmd__migrate,legacy)
+                cmd="openclaw__sessions__subcmd__migrate__subcmd__legacy"
+                ;;
             openclaw__sessions__subcmd__migrate__subcmd__help,acpx)
                 cmd="openclaw__sessions__subcmd__migrate__subcmd__help__subcmd__acpx"
                 ;;
             openclaw__sessions__subcmd__migrate__subcmd__help,help)
                 cmd="openclaw__sessions__subcmd__migrate__subcmd__help__subcmd__help"
+                ;;
+            openclaw__sessions__subcmd__migrate__subcmd__help,legacy)
+                cmd="openclaw__sessions__subcmd__migrate__subcmd__help__subcmd__legacy"
                 ;;
             openclaw__sessions__subcmd__transcript,cat)
                 cmd="openclaw__sessions__subcmd__transcript__subcmd__cat"
@@ -1356,7 +1365,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help__subcmd__migrate)
-            opts="acpx"
+            opts="legacy acpx"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1370,6 +1379,20 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help__subcmd__migrate__subcmd__acpx)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__migrate__subcmd__legacy)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1806,7 +1829,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__migrate)
-            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help acpx help"
+            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help legacy acpx help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1890,7 +1913,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__migrate__subcmd__help)
-            opts="acpx help"
+            opts="legacy acpx help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1924,6 +1947,62 @@ _openclaw__sessions() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__migrate__subcmd__help__subcmd__legacy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__migrate__subcmd__legacy)
+            opts="-n -q -v -y -h --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -577,8 +577,31 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --yes 'Answer yes to confirmations'
             cand -h 'Print help'
             cand --help 'Print help'
+            cand legacy 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
             cand acpx 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;migrate;legacy'= {
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'openclaw-sessions;migrate;acpx'= {
             cand --workspace 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)'
@@ -604,8 +627,11 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --help 'Print help'
         }
         &'openclaw-sessions;migrate;help'= {
+            cand legacy 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
             cand acpx 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;migrate;help;legacy'= {
         }
         &'openclaw-sessions;migrate;help;acpx'= {
         }
@@ -903,7 +929,10 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;doctor'= {
         }
         &'openclaw-sessions;help;migrate'= {
+            cand legacy 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
             cand acpx 'Move the ACPX plugin''s state from <workspace>/state to <state>/acpx'
+        }
+        &'openclaw-sessions;help;migrate;legacy'= {
         }
         &'openclaw-sessions;help;migrate;acpx'= {
         }

@@ -479,23 +479,41 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doct
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l agent -d 'Work on this agent (repeatable)' -r
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l all-agents -d 'Work on every agent'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l json -d 'Print one JSON document on stdout'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -s v -l verbose -d 'More detail on stderr'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -l no-progress -d 'Never draw progress bars'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from acpx help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "legacy" -d 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s n -l dry-run -d 'Show the plan and change nothing'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l workspace -d 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
@@ -514,6 +532,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migr
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from help" -f -a "legacy" -d 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from help" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
@@ -709,6 +728,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "list" -d 'Snapshots in a repository, newest first'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "verify" -d 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "restore" -d 'Restore a snapshot to a fresh path, or in place under custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from migrate" -f -a "legacy" -d 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from migrate" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from marker" -f -a "parse" -d 'Split a marker into its parts'

@@ -24,6 +24,21 @@ pub fn create_new_private(path: &Path) -> Result<File> {
         })
 }
 
+/// Flush a directory's entries (after a create, link, rename or unlink in it).
+pub fn fsync_dir(dir: &Path) -> Result<()> {
+    File::open(dir).and_then(|d| d.sync_all()).at(dir)
+}
+
+/// `mkdir -p` with 0700 for every directory it creates.
+pub fn create_private_dir_all(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .at(dir)
+}
+
 pub fn target_exists(path: &Path) -> Error {
     Error::Conflict {
         message: format!(

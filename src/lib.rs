@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod du;
 pub mod error;
 pub mod fsutil;
+pub mod json_value;
 pub mod legacy;
 pub mod marker;
 pub mod migrate;

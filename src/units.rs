@@ -172,6 +172,37 @@ pub fn parse_iso_ms(raw: &str) -> Option<i64> {
     Some(ms)
 }
 
+/// JavaScript's `Date.parse` for the forms transcripts carry: ISO 8601 (a date-time without
+/// offset is read as UTC) and RFC 1123 (`Thu, 28 May 2026 20:00:04 GMT`).
+pub fn parse_js_date(raw: &str) -> Option<i64> {
+    let s = raw.trim();
+    if s.is_empty() {
+        return None;
+    }
+    if s.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return parse_iso_ms(s).filter(|_| s.len() >= 10 && s.as_bytes()[4] == b'-');
+    }
+    let rest = s.split_once(", ").map_or(s, |(_, r)| r);
+    let mut f = rest.split_whitespace();
+    let d: u32 = f.next()?.parse().ok()?;
+    let months = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let mon = f.next()?.to_ascii_lowercase();
+    let m = months.iter().position(|x| mon.starts_with(x))? as u32 + 1;
+    let y: i64 = f.next()?.parse().ok()?;
+    let time = f.next().unwrap_or("00:00:00");
+    let zone = f.next().unwrap_or("GMT");
+    if !matches!(zone, "GMT" | "UTC" | "Z" | "+0000") || !(1..=31).contains(&d) {
+        return None;
+    }
+    let mut t = time.split(':');
+    let h: i64 = t.next()?.parse().ok()?;
+    let mi: i64 = t.next().unwrap_or("0").parse().ok()?;
+    let se: i64 = t.next().unwrap_or("0").parse().ok()?;
+    Some(days_from_civil(y, m, d) * 86_400_000 + ((h * 60 + mi) * 60 + se) * 1000)
+}
+
 /// A point in time given on the command line: epoch ms, ISO-8601, or a duration meaning
 /// "that long ago" (`7d`).
 pub fn parse_time_arg(raw: &str, now_ms: i64) -> Result<i64> {

@@ -81,10 +81,6 @@ fn same_file(a: &Path, b: &Path) -> Result<bool> {
     Ok(ma.dev() == mb.dev() && ma.ino() == mb.ino() && ma.len() == mb.len())
 }
 
-fn fsync_dir(dir: &Path) -> Result<()> {
-    std::fs::File::open(dir).and_then(|d| d.sync_all()).at(dir)
-}
-
 /// `integrity_check` and `foreign_key_check` must both come back clean.
 pub fn check_integrity(conn: &Connection, path: &Path, tolerate_fk: bool) -> Result<()> {
     let mut problems = Vec::new();
@@ -440,3 +436,5 @@ pub fn create_snapshot(
 }
 
 use std::os::unix::fs::DirBuilderExt;
+
+use crate::fsutil::fsync_dir;

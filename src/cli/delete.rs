@@ -58,7 +58,7 @@ fn plan_agent(
         .db()
         .ok_or_else(|| openclaw_sessions::Error::UnsupportedSchema {
             message: format!("agent {} has no SQLite store", paths.id),
-            hint: Some("import it first with `openclaw doctor --session-sqlite import`".into()),
+            hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
         })?;
     let refs = References::read(db.conn(), db.path())?;
     let entries: HashMap<String, _> = store

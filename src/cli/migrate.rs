@@ -13,6 +13,9 @@ use super::Ctx;
 
 #[derive(Debug, Subcommand)]
 pub enum MigrateCommand {
+    /// Import a legacy sessions.json and its JSONL transcripts into the agent database, as
+    /// `openclaw doctor --session-sqlite import` does, then archive the sources.
+    Legacy(LegacyArgs),
     /// Move the ACPX plugin's state from <workspace>/state to <state>/acpx.
     Acpx(AcpxArgs),
 }
@@ -20,10 +23,13 @@ pub enum MigrateCommand {
 impl MigrateCommand {
     pub fn name(&self) -> &'static str {
         match self {
+            MigrateCommand::Legacy(_) => "migrate legacy",
             MigrateCommand::Acpx(_) => "migrate acpx",
         }
     }
 }
+
+pub use super::migrate_legacy::LegacyArgs;
 
 #[derive(Debug, Args)]
 pub struct AcpxArgs {
@@ -36,6 +42,7 @@ pub struct AcpxArgs {
 
 pub fn run(ctx: &Ctx, cmd: &MigrateCommand) -> anyhow::Result<Outcome> {
     match cmd {
+        MigrateCommand::Legacy(args) => super::migrate_legacy::run(ctx, args),
         MigrateCommand::Acpx(args) => run_acpx(ctx, args),
     }
 }

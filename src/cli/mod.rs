@@ -14,6 +14,7 @@ mod list;
 mod man;
 mod marker;
 mod migrate;
+mod migrate_legacy;
 mod mutation;
 mod patch;
 mod printer;

@@ -131,7 +131,7 @@ fn make_plan(
     if store.db().is_none() {
         return Err(Error::UnsupportedSchema {
             message: format!("agent {} has no SQLite store to patch", paths.id),
-            hint: Some("import it first with `openclaw doctor --session-sqlite import`".into()),
+            hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
         }
         .into());
     }

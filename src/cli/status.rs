@@ -107,7 +107,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     if legacy > 0 {
         ctx.printer.out(&format!(
             "{legacy} agent(s) with a legacy store waiting for import \
-             (run `openclaw doctor --session-sqlite import` while the Gateway is stopped)\n"
+             (run `openclaw-sessions migrate legacy`)\n"
         ))?;
     }
     for p in &report.acpx.pending_sources {

@@ -474,7 +474,7 @@ fn file_checks(
     let agent = paths.id.as_str();
     if cx.wants("legacy-pending") {
         if let Some(idx) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
-            cx.add("legacy-pending", Severity::Warning, Some(agent), None, format!("{} is waiting for import", idx.display()), "import it with `openclaw doctor --session-sqlite import` (OpenClaw's Gateway will not start while it remains)", None);
+            cx.add("legacy-pending", Severity::Warning, Some(agent), None, format!("{} is waiting for import", idx.display()), "import it with `openclaw-sessions migrate legacy` (OpenClaw's Gateway will not start while it remains)", None);
         }
     }
     if cx.wants("stray-sidecars") && !paths.db.exists() {

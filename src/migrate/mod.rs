@@ -1,3 +1,5 @@
-//! Migrations of old layouts: the ACPX plugin's state directory adoption (`acpx`).
+//! Migrations of old layouts: the legacy file store into SQLite (`legacy`) and the ACPX
+//! plugin's state directory adoption (`acpx`).
 
 pub mod acpx;
+pub mod legacy;

@@ -218,7 +218,7 @@ pub fn plan_delete(
     let Some(db) = store.db() else {
         return Err(Error::UnsupportedSchema {
             message: format!("agent {} has only a legacy store", store.paths.id),
-            hint: Some("import it first with `openclaw doctor --session-sqlite import`".into()),
+            hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
         });
     };
     for (id, cold) in windows_of(db.conn(), db.path(), key, entry)? {

@@ -73,16 +73,7 @@ pub fn canonical_entry(mut fields: Map<String, Value>) -> Map<String, Value> {
     fields
 }
 
-fn text(v: Option<&Value>) -> Option<String> {
-    v.and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-}
-
-fn num(v: Option<&Value>) -> Option<f64> {
-    v.and_then(Value::as_f64).filter(|f| f.is_finite())
-}
+use crate::json_value::{finite as num, text};
 
 /// A JS number as SQLite gets it: integral values as INTEGER.
 fn sql_num(v: Option<f64>) -> rusqlite::types::Value {
@@ -266,7 +257,7 @@ pub fn write_entry(
     let updated_at = num(e.get("updatedAt")).unwrap_or(0.0);
     let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
     write_node(tx, path, key, &e, Some(&entry_json))?;
-    write_window(tx, path, key, &e, &session_id, updated_at)?;
+    write_window(tx, path, key, &e, &session_id, updated_at, None)?;
     certify(tx, path, key)?;
     Ok(e)
 }
@@ -283,13 +274,16 @@ type ExistingWindow = (
 );
 
 /// `retainWindow`: upsert the generation's window, keeping its owner and creation time.
-fn write_window(
+/// `observed_at` overrides the transcript clock a writer would carry over (an import
+/// claims the window afresh).
+pub(crate) fn write_window(
     tx: &Transaction<'_>,
     path: &std::path::Path,
     key: &str,
     e: &Map<String, Value>,
     session_id: &str,
     updated_at: f64,
+    observed_at: Option<f64>,
 ) -> Result<()> {
     let existing: Option<ExistingWindow> = tx
         .query_row(
@@ -328,11 +322,13 @@ fn write_window(
         }
         _ => {}
     }
-    let transcript_observed_at = existing
-        .as_ref()
-        .and_then(|x| x.4)
-        .map(|v| v as f64)
-        .unwrap_or(updated_at);
+    let transcript_observed_at = observed_at.unwrap_or_else(|| {
+        existing
+            .as_ref()
+            .and_then(|x| x.4)
+            .map(|v| v as f64)
+            .unwrap_or(updated_at)
+    });
     // Conversation routing is not rewritten offline: keep an existing link.
     let primary_conversation = existing.as_ref().and_then(|x| x.5.clone());
     let chat = chat_type(e);

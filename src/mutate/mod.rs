@@ -15,6 +15,7 @@ pub use delete::{
     apply_delete, archive_name, delete_state_rows, plan_delete, ArchivePlan, ArchivedFile,
     DeleteOptions, DeletePlan, DeleteResult, References,
 };
+pub(crate) use entry_writer::write_window;
 pub use entry_writer::{
     canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,
 };

@@ -113,7 +113,7 @@ impl AgentStore {
             }
             if paths.legacy_index.as_ref().is_some_and(|p| p.is_file()) {
                 warnings.push(format!(
-                    "agent {}: a legacy sessions.json is waiting for import (import it with `openclaw doctor --session-sqlite import`)",
+                    "agent {}: a legacy sessions.json is waiting for import (import it with `openclaw-sessions migrate legacy`)",
                     paths.id
                 ));
             }

@@ -325,7 +325,6 @@ fn crashes_never_publish_a_half_made_snapshot() {
 
 #[test]
 fn a_full_disk_is_an_io_error_and_leaves_no_snapshot() {
-    use std::os::unix::process::CommandExt;
     let store = Store::copy("live");
     let repo = store.dir.path().join("repo");
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
@@ -334,17 +333,7 @@ fn a_full_disk_is_an_io_error_and_leaves_no_snapshot() {
         .args(["backup", "create", "--json", "--repository"])
         .arg(&repo);
     // A 256 KiB file size limit: writes past it fail with EFBIG, as on a full disk.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            let lim = libc::rlimit {
-                rlim_cur: 256 * 1024,
-                rlim_max: 256 * 1024,
-            };
-            libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
-            Ok(())
-        });
-    }
+    crate::common::limit_file_size(&mut cmd, 256 * 1024);
     let out = cmd.output().unwrap();
     assert_eq!(
         out.status.code(),

@@ -80,6 +80,23 @@ impl Store {
     }
 }
 
+/// Limit the files the child may write to `bytes`: writes past it fail with EFBIG, as on a
+/// full disk (SIGXFSZ ignored so the write fails instead of killing the process).
+pub fn limit_file_size(cmd: &mut std::process::Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+            Ok(())
+        });
+    }
+}
+
 /// The binary with no OpenClaw environment leaking in.
 pub fn bin() -> Command {
     let mut c = Command::cargo_bin("openclaw-sessions").unwrap();

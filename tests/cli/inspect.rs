@@ -198,7 +198,7 @@ fn legacy_store_is_listed_from_sessions_json() {
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(
         text.contains("3 agent(s) with a legacy store waiting for import")
-            && text.contains("openclaw doctor --session-sqlite import"),
+            && text.contains("openclaw-sessions migrate legacy"),
         "{text}"
     );
     let refused = store
@@ -207,8 +207,7 @@ fn legacy_store_is_listed_from_sessions_json() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr)
-        .contains("openclaw doctor --session-sqlite import"));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("openclaw-sessions migrate legacy"));
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod doctor;
 mod errors;
 mod inspect;
 mod migrate_acpx;
+mod migrate_legacy;
 mod mutate;
 mod prune;
 mod read_only;

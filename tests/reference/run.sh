@@ -154,6 +154,8 @@ CHECKS+=(accepts_baseline)
 # Checks of the mutating commands and of custody.
 # shellcheck source=checks-mutations.sh
 source "$REF_ROOT/checks-mutations.sh"
+# shellcheck source=checks-migrate.sh
+source "$REF_ROOT/checks-migrate.sh"
 
 # ============================================================================================
 main() {

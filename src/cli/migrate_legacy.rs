@@ -1,0 +1,146 @@
+//! `migrate legacy`: import legacy `sessions.json` stores into SQLite under custody.
+
+use clap::Args;
+use serde_json::json;
+
+use openclaw_sessions::migrate::legacy::{self, AgentImportPlan};
+use openclaw_sessions::units::{format_bytes, now_ms};
+use openclaw_sessions::{Error, ErrorCode};
+
+use super::custody::take;
+use super::exit::Outcome;
+use super::mutation::{confirm, MutationArgs};
+use super::progress::Bar;
+use super::Ctx;
+
+#[derive(Debug, Args)]
+pub struct LegacyArgs {
+    #[command(flatten)]
+    mutation: MutationArgs,
+}
+
+fn describe(t: &AgentImportPlan) -> String {
+    let transcripts = t.records.iter().filter(|r| r.transcript.is_some()).count();
+    let historical = t.records.iter().filter(|r| r.historical).count();
+    let mut s = format!(
+        "{}: {} session(s) from {} ({} transcript(s), {})",
+        t.agent_id,
+        t.records.len() - historical,
+        t.store_path.display(),
+        transcripts,
+        format_bytes(t.transcript_bytes)
+    );
+    if historical > 0 {
+        s.push_str(&format!(
+            ", {historical} orphan transcript(s) as archived sessions"
+        ));
+    }
+    if !t.unreferenced.is_empty() {
+        s.push_str(&format!(
+            ", {} unreferenced file(s) to archive",
+            t.unreferenced.len()
+        ));
+    }
+    if !t.database_exists {
+        s.push_str(&format!("; creates {}", t.sqlite_path.display()));
+    }
+    s
+}
+
+pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    layout.require_exists()?;
+    if layout.store_override.is_some() {
+        return Err(Error::usage(
+            "migrate legacy works on agents (--agent/--all-agents), not on --store",
+        )
+        .into());
+    }
+    let agents = ctx.agents(&layout)?;
+    let targets = legacy::plan(&agents, now_ms())?;
+    if targets.is_empty() {
+        if ctx.printer.json {
+            ctx.printer
+                .json_data(&json!({"agents": [], "applied": false}))?;
+        } else {
+            ctx.printer.info("no legacy sessions.json to import");
+        }
+        return Ok(Outcome::Done);
+    }
+    if args.mutation.dry_run {
+        if ctx.printer.json {
+            ctx.printer
+                .json_data(&json!({"plan": targets, "applied": false}))?;
+        } else {
+            for t in &targets {
+                ctx.printer
+                    .out(&format!("would import {}\n", describe(t)))?;
+                for i in &t.issues {
+                    ctx.printer.out(&format!("  {}: {}\n", i.code, i.message))?;
+                }
+            }
+        }
+        return Ok(Outcome::Done);
+    }
+    let total: usize = targets.iter().map(|t| t.records.len()).sum();
+    confirm(
+        ctx,
+        &format!(
+            "Import {total} session(s) of {} agent(s) into SQLite and move the legacy files into session-sqlite-import-archive/?",
+            targets.len()
+        ),
+    )?;
+    let custody = take(ctx, &layout, args.mutation.wait)?;
+    // Under custody: finish moves an interrupted run left, then plan again on what is there.
+    for p in legacy::recover_interrupted(&agents)? {
+        ctx.printer.info(format!(
+            "finished the interrupted archive move of {}",
+            p.display()
+        ));
+    }
+    let targets = legacy::plan(&agents, now_ms())?;
+    let bar = Bar::new(ctx, "migrate");
+    let (reports, manifest) = legacy::apply(&layout, &targets, &now_ms, &bar)?;
+    custody.release()?;
+    let mut blocked = false;
+    for r in &reports {
+        for i in &r.issues {
+            ctx.printer
+                .warn(format!("{}: {}: {}", r.agent_id, i.code, i.message));
+        }
+        blocked |= r.validation != "passed" || r.moved.is_empty();
+    }
+    if ctx.printer.json {
+        ctx.printer
+            .json_data(&json!({"agents": reports, "manifest": manifest, "applied": true}))?;
+    } else {
+        for r in &reports {
+            ctx.printer.out(&format!(
+                "{}: imported {} session(s), {} event(s){}; moved {} file(s) into {}\n",
+                r.agent_id,
+                r.imported,
+                r.imported_transcript_events,
+                if r.skipped > 0 {
+                    format!(", {} already there", r.skipped)
+                } else {
+                    String::new()
+                },
+                r.moved.len(),
+                r.moved
+                    .first()
+                    .and_then(|m| m.archive_path.parent())
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "nothing (validation failed)".into())
+            ))?;
+        }
+        ctx.printer
+            .out(&format!("manifest: {}\n", manifest.display()))?;
+    }
+    if blocked {
+        ctx.printer.warn(
+            "some agents were imported but their sources were not moved (see the issues above)",
+        );
+        return Ok(Outcome::Exit(ErrorCode::Partial.exit_code()));
+    }
+    Ok(Outcome::Done)
+}

@@ -1,0 +1,218 @@
+//! Moving imported sources into `session-sqlite-import-archive/` the way OpenClaw's
+//! `archiveLegacyArtifacts` does: a name per artifact, a hard link that never overwrites,
+//! then the unlink of the source, each step flushed.
+
+use std::collections::HashSet;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result, ResultExt};
+
+/// `{dev, ino, mtimeNs, size, sha256}` of a source, as the manifest records it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct FileIdentity {
+    pub dev: String,
+    pub ino: String,
+    pub mtime_ns: String,
+    pub size: u64,
+    pub sha256: String,
+}
+
+impl FileIdentity {
+    pub fn read(path: &Path) -> Result<Self> {
+        let meta = std::fs::symlink_metadata(path).at(path)?;
+        let mut hasher = Sha256::new();
+        let mut file = std::fs::File::open(path).at(path)?;
+        std::io::copy(&mut file, &mut hasher).at(path)?;
+        Ok(FileIdentity {
+            dev: meta.dev().to_string(),
+            ino: meta.ino().to_string(),
+            mtime_ns: (meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128)
+                .to_string(),
+            size: meta.len(),
+            sha256: hex(&hasher.finalize()),
+        })
+    }
+
+    fn same_file(&self, meta: &std::fs::Metadata) -> bool {
+        self.dev == meta.dev().to_string()
+            && self.ino == meta.ino().to_string()
+            && self.size == meta.len()
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What kind of artifact moves (manifest `kind`).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtifactKind {
+    Transcript,
+    Trajectory,
+    UnreferencedJsonl,
+    LegacyStore,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Disposal {
+    pub state: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Artifact {
+    pub identity: FileIdentity,
+    pub classification: &'static str,
+    pub reason: &'static str,
+    pub dependencies: Vec<PathBuf>,
+    pub disposal: Disposal,
+}
+
+/// One planned or completed move (manifest `plannedMoves` / `completedMoves` item).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArtifactMove {
+    pub archive_path: PathBuf,
+    pub artifact: Artifact,
+    pub kind: ArtifactKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_key: Option<String>,
+    pub source_path: PathBuf,
+}
+
+fn slug(raw: &str, max: usize, fallback: &str) -> String {
+    let mut out = String::new();
+    let mut in_run = false;
+    for c in raw.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+            out.push(c);
+            in_run = false;
+        } else if !in_run {
+            out.push('_');
+            in_run = true;
+        }
+    }
+    let cut: String = out.chars().take(max).collect();
+    if cut.is_empty() {
+        fallback.to_string()
+    } else {
+        cut
+    }
+}
+
+/// `<keySlug>.<baseName>.imported-<ms>[.<n>]`, unused on disk and in this run.
+pub fn archive_name(
+    dir: &Path,
+    archive_key: &str,
+    source: &Path,
+    stamp_ms: i64,
+    reserved: &mut HashSet<PathBuf>,
+) -> Result<PathBuf> {
+    let base = source
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = format!(
+        "{}.{}.imported-{stamp_ms}",
+        slug(archive_key, 120, "session"),
+        slug(&base, 160, "artifact")
+    );
+    for n in 0..100 {
+        let name = if n == 0 {
+            stem.clone()
+        } else {
+            format!("{stem}.{n}")
+        };
+        let p = dir.join(name);
+        if !reserved.contains(&p) && std::fs::symlink_metadata(&p).is_err() {
+            reserved.insert(p.clone());
+            return Ok(p);
+        }
+    }
+    Err(Error::Conflict {
+        message: format!(
+            "no free archive name for {} in {}",
+            source.display(),
+            dir.display()
+        ),
+        hint: Some("clear old entries from the import archive directory".into()),
+    })
+}
+
+/// Move `mv.source_path` to `mv.archive_path`: link (never replacing), flush, re-check both
+/// names, unlink the source, flush. A crash leaves the file under one name or both.
+pub fn perform_move(mv: &ArtifactMove) -> Result<()> {
+    let src = &mv.source_path;
+    let meta = std::fs::symlink_metadata(src).at(src)?;
+    if !meta.is_file() || meta.nlink() != 1 || !mv.artifact.identity.same_file(&meta) {
+        return Err(Error::Conflict {
+            message: format!(
+                "{} changed since it was imported (or is linked elsewhere); it was not moved",
+                src.display()
+            ),
+            hint: Some("run the import again to pick up the change".into()),
+        });
+    }
+    std::fs::hard_link(src, &mv.archive_path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            crate::fsutil::target_exists(&mv.archive_path)
+        } else {
+            Error::io(&mv.archive_path, e)
+        }
+    })?;
+    let dir = mv.archive_path.parent().unwrap_or(Path::new("."));
+    crate::fsutil::fsync_dir(dir)?;
+    crate::mutate::crash_point("import-move-linked");
+    let linked = std::fs::symlink_metadata(&mv.archive_path).at(&mv.archive_path)?;
+    if linked.ino() != meta.ino() || linked.dev() != meta.dev() {
+        return Err(Error::Conflict {
+            message: format!(
+                "{} is not the file just linked; {} was left in place",
+                mv.archive_path.display(),
+                src.display()
+            ),
+            hint: None,
+        });
+    }
+    std::fs::remove_file(src).at(src)?;
+    crate::fsutil::fsync_dir(src.parent().unwrap_or(Path::new(".")))?;
+    Ok(())
+}
+
+/// Finish moves a crash cut between link and unlink: a source with two links whose other
+/// name is in the import archive loses its source name. Returns the files finished.
+pub fn finish_interrupted_moves(sessions_dir: &Path, archive_dir: &Path) -> Result<Vec<PathBuf>> {
+    let Ok(entries) = std::fs::read_dir(archive_dir) else {
+        return Ok(Vec::new());
+    };
+    let archived: HashSet<(u64, u64)> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".imported-"))
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| (m.dev(), m.ino()))
+        .collect();
+    let mut finished = Vec::new();
+    for e in std::fs::read_dir(sessions_dir)
+        .at(sessions_dir)?
+        .filter_map(|e| e.ok())
+    {
+        let Ok(m) = e.metadata() else { continue };
+        if m.is_file() && m.nlink() == 2 && archived.contains(&(m.dev(), m.ino())) {
+            let p = e.path();
+            std::fs::remove_file(&p).at(&p)?;
+            finished.push(p);
+        }
+    }
+    if !finished.is_empty() {
+        crate::fsutil::fsync_dir(sessions_dir)?;
+    }
+    Ok(finished)
+}

@@ -1,0 +1,508 @@
+//! `migrate legacy`: import a legacy file store (`sessions.json` + JSONL transcripts) into
+//! the agent database as `openclaw doctor --session-sqlite import` does (docs/openclaw/IMPORT.md),
+//! then move the sources into `session-sqlite-import-archive/` under a version-3 manifest.
+//!
+//! Crash safety: rows are written in transactions of 256 sessions; a re-run skips every
+//! event already stored (exact JSON, then event id), so it finishes without duplicates.
+//! Sources move only after the database holds and validates everything, each by link then
+//! unlink; a re-run completes a move a crash cut in half.
+
+mod archive;
+mod conversation;
+pub mod convert;
+mod delivery;
+mod entry;
+mod manifest;
+pub mod payload;
+mod plan;
+mod projection;
+pub mod schema;
+mod write;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rusqlite::params;
+use serde::Serialize;
+
+pub use archive::{ArtifactKind, ArtifactMove, FileIdentity};
+pub use manifest::{ManifestTarget, MigrationManifest};
+pub use plan::{AgentImportPlan, ImportIssue, ImportRecord};
+pub use write::stable_stringify;
+
+use crate::error::{Error, Result, ResultExt};
+use crate::mutate::{crash_point, WritableDb};
+use crate::paths::{AgentPaths, StateLayout};
+use crate::progress::Progress;
+use crate::store::DatabaseRole;
+
+/// Sessions per transaction, as OpenClaw's `SESSION_IMPORT_BATCH_SIZE`.
+const BATCH: usize = 256;
+/// Issue codes that stop the sources from moving.
+const BLOCKING: [&str; 4] = [
+    "sqlite_entry_missing",
+    "sqlite_entry_mismatch",
+    "sqlite_transcript_count_mismatch",
+    "sqlite_compact_failed",
+];
+
+/// Plan the import of every selected agent that has a legacy `sessions.json`.
+pub fn plan(agents: &[AgentPaths], now_ms: i64) -> Result<Vec<AgentImportPlan>> {
+    agents
+        .iter()
+        .filter_map(|a| {
+            a.legacy_index
+                .as_ref()
+                .filter(|p| p.is_file())
+                .map(|p| (a, p))
+        })
+        .map(|(a, p)| plan::plan_agent(a, p, now_ms))
+        .collect()
+}
+
+/// The outcome for one agent (`--json`: `agents[]`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentImportReport {
+    pub agent_id: String,
+    pub sqlite_path: PathBuf,
+    pub store_path: PathBuf,
+    pub database_created: bool,
+    pub legacy_entries: usize,
+    /// Sessions written (new or re-written rows).
+    pub imported: usize,
+    /// Sessions left as they were (already imported, cold-archived).
+    pub skipped: usize,
+    pub imported_transcript_events: u64,
+    pub invalid: Vec<ImportIssue>,
+    pub issues: Vec<ImportIssue>,
+    pub moved: Vec<ArtifactMove>,
+    pub validation: &'static str,
+    pub manifest: PathBuf,
+}
+
+/// Ensure the agent database exists with OpenClaw's schema and is registered in the state
+/// database, as OpenClaw's first open does. Returns whether it was created.
+fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) -> Result<bool> {
+    let created = if target.sqlite_path.is_file() {
+        false
+    } else {
+        crate::mutate::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
+        schema::create_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
+        true
+    };
+    let state_db = layout.state_db();
+    if !state_db.is_file() {
+        schema::create_state_db(&state_db, now_ms)?;
+    }
+    let mut state = WritableDb::open_role(&layout.state_dir, &state_db, DatabaseRole::Global)?;
+    let rel = target
+        .sqlite_path
+        .strip_prefix(&layout.state_dir)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| target.sqlite_path.clone());
+    let size = std::fs::metadata(&target.sqlite_path)
+        .map(|m| m.len())
+        .unwrap_or(0);
+    let tx = state.transaction()?;
+    tx.execute(
+        "INSERT INTO agent_databases (agent_id, path, schema_version, last_seen_at, size_bytes) VALUES (?1, ?2, ?3, ?4, ?5) \
+         ON CONFLICT(agent_id, path) DO UPDATE SET schema_version = excluded.schema_version, last_seen_at = excluded.last_seen_at, \
+            size_bytes = excluded.size_bytes",
+        params![target.agent_id, rel.to_string_lossy(), crate::store::KNOWN_AGENT_SCHEMA, now_ms, size as i64],
+    )
+    .at(&state_db)?;
+    tx.commit().at(&state_db)?;
+    Ok(created)
+}
+
+/// How an imported transcript's original is kept (manifest classification).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TranscriptClass {
+    Verified,
+    Repaired,
+    Unknown,
+}
+
+struct Imported {
+    issues: Vec<ImportIssue>,
+    imported: usize,
+    skipped: usize,
+    events: u64,
+    /// Per record: converted event count, and how the transcript classifies.
+    outcomes: Vec<(u64, TranscriptClass)>,
+}
+
+/// Write every planned record, in transactions of `BATCH` sessions.
+fn import_rows(
+    target: &AgentImportPlan,
+    now_ms: i64,
+    state_dir: &Path,
+    progress: &dyn Progress,
+) -> Result<Imported> {
+    let mut db = WritableDb::open(state_dir, &target.sqlite_path)?;
+    let path = target.sqlite_path.clone();
+    let mut result = Imported {
+        issues: Vec::new(),
+        imported: 0,
+        skipped: 0,
+        events: 0,
+        outcomes: Vec::with_capacity(target.records.len()),
+    };
+    progress.start(
+        &format!("importing {}", target.agent_id),
+        Some(target.transcript_bytes),
+    );
+    for batch in target.records.chunks(BATCH) {
+        let tx = db.transaction()?;
+        for record in batch {
+            let out =
+                write::write_record(&tx, &path, &target.store_path, record, now_ms, progress)?;
+            if out.written {
+                result.imported += 1;
+            } else {
+                result.skipped += 1;
+            }
+            result.events += out.events_inserted;
+            let class = match (out.complete && out.recognised, out.repaired) {
+                (true, false) => TranscriptClass::Verified,
+                (true, true) => TranscriptClass::Repaired,
+                (false, _) => TranscriptClass::Unknown,
+            };
+            result.outcomes.push((out.events_expected, class));
+            result.issues.extend(out.issues);
+            crash_point("import-record");
+        }
+        crash_point("import-before-commit");
+        tx.commit().at(&path)?;
+        crash_point("import-batch-committed");
+    }
+    progress.finish();
+    Ok(result)
+}
+
+/// `validateLegacySessionRecords(…, "before-archive")`: every record is in the database
+/// under its key and session id, with at least the events its transcript converted to.
+fn validate(target: &AgentImportPlan, imported: &Imported) -> Result<Vec<ImportIssue>> {
+    let ro = crate::store::ReadOnlyDb::open(&target.sqlite_path)?;
+    let conn = ro.conn();
+    let path = &target.sqlite_path;
+    let mut issues = Vec::new();
+    for (record, (expected, _)) in target.records.iter().zip(&imported.outcomes) {
+        let key = &record.session_key;
+        let stored: Option<String> = rusqlite::OptionalExtension::optional(conn.query_row(
+            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1 AND entry_valid = 1",
+            [key],
+            |r| r.get(0),
+        ))
+        .at(path)?;
+        match stored {
+            None if !record.historical => {
+                issues.push(ImportIssue::new(
+                    "sqlite_entry_missing",
+                    format!("SQLite entry is missing for {key}."),
+                    Some(key),
+                ));
+                continue;
+            }
+            Some(s) if s != record.session_id && !record.historical => {
+                issues.push(ImportIssue::new(
+                    "sqlite_entry_mismatch",
+                    format!("SQLite sessionId {s} does not match {}.", record.session_id),
+                    Some(key),
+                ));
+                continue;
+            }
+            _ => {}
+        }
+        if record.transcript.is_some() {
+            let count: u64 = conn
+                .query_row(
+                    "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+                    [&record.session_id],
+                    |r| r.get(0),
+                )
+                .at(path)?;
+            if count < *expected {
+                issues.push(ImportIssue::new(
+                    "sqlite_transcript_count_mismatch",
+                    format!(
+                        "SQLite transcript has {count} events; verified import expects {expected}."
+                    ),
+                    Some(key),
+                ));
+            }
+        }
+    }
+    Ok(issues)
+}
+
+/// `compactDoctorSessionSqliteTarget`: checkpoint, incremental vacuum, integrity and FK checks.
+fn compact(path: &Path, state_dir: &Path) -> Result<()> {
+    let db = WritableDb::open(state_dir, path)?;
+    let conn = &db.conn;
+    let busy: i64 = conn
+        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
+        .at(path)?;
+    if busy != 0 {
+        return Err(Error::Conflict {
+            message: format!(
+                "{} is busy; its write-ahead log could not be checkpointed",
+                path.display()
+            ),
+            hint: Some("another process has the database open; stop it and run again".into()),
+        });
+    }
+    let auto_vacuum: i64 = conn
+        .query_row("PRAGMA auto_vacuum", [], |r| r.get(0))
+        .at(path)?;
+    if auto_vacuum == 2 {
+        conn.execute_batch("PRAGMA incremental_vacuum;").at(path)?;
+    } else {
+        conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")
+            .at(path)?;
+    }
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        .at(path)?;
+    crate::backup::check_integrity(conn, path, false)
+}
+
+fn classify_moves(
+    target: &AgentImportPlan,
+    imported: &Imported,
+    stamp_ms: i64,
+) -> Result<Vec<ArtifactMove>> {
+    let mut reserved = HashSet::new();
+    let mut moves = Vec::new();
+    let dir_clean = imported.issues.is_empty() && target.issues.is_empty();
+    let mut any_protected = false;
+    let mut push = |moves: &mut Vec<ArtifactMove>,
+                    kind,
+                    key: Option<&str>,
+                    archive_key: &str,
+                    source: &Path,
+                    class: (&'static str, &'static str),
+                    deps: Vec<PathBuf>|
+     -> Result<()> {
+        let identity = FileIdentity::read(source)?;
+        let archive_path = archive::archive_name(
+            &target.archive_dir,
+            archive_key,
+            source,
+            stamp_ms,
+            &mut reserved,
+        )?;
+        moves.push(ArtifactMove {
+            archive_path,
+            artifact: archive::Artifact {
+                identity,
+                classification: class.0,
+                reason: class.1,
+                dependencies: deps,
+                disposal: archive::Disposal { state: "retained" },
+            },
+            kind,
+            session_key: key.map(String::from),
+            source_path: source.to_path_buf(),
+        });
+        Ok(())
+    };
+    for (record, (_, transcript_class)) in target.records.iter().zip(&imported.outcomes) {
+        let Some(t) = &record.transcript else {
+            continue;
+        };
+        let class = match (record.historical, dir_clean, transcript_class) {
+            (true, ..) => ("protected", "indexed-historical-primary"),
+            (false, true, TranscriptClass::Verified) => ("imported", "verified-import-original"),
+            (false, true, TranscriptClass::Repaired) => {
+                ("repair-original", "verified-import-original")
+            }
+            _ => ("protected", "unimported-or-unknown-history"),
+        };
+        any_protected |= class.0 == "protected";
+        let key = record.session_key.as_str();
+        push(
+            &mut moves,
+            ArtifactKind::Transcript,
+            Some(key),
+            key,
+            t,
+            class,
+            Vec::new(),
+        )?;
+        for tr in &record.trajectories {
+            push(
+                &mut moves,
+                ArtifactKind::Trajectory,
+                Some(key),
+                key,
+                tr,
+                ("protected", "unimported-or-unknown-history"),
+                Vec::new(),
+            )?;
+        }
+    }
+    for u in &target.unreferenced {
+        push(
+            &mut moves,
+            ArtifactKind::UnreferencedJsonl,
+            None,
+            "archive-tier",
+            u,
+            ("protected", "unreferenced-history"),
+            Vec::new(),
+        )?;
+    }
+    let mut deps: Vec<PathBuf> = Vec::new();
+    for r in &target.records {
+        for c in &r.candidates {
+            if !deps.contains(c) {
+                deps.push(c.clone());
+            }
+        }
+    }
+    let index_ok = dir_clean && !any_protected;
+    let class = if index_ok {
+        ("imported", "verified-index-import")
+    } else {
+        ("protected", "incomplete-index-import")
+    };
+    push(
+        &mut moves,
+        ArtifactKind::LegacyStore,
+        None,
+        "legacy-store",
+        &target.store_path,
+        class,
+        deps,
+    )?;
+    Ok(moves)
+}
+
+/// Import every planned agent, then move the sources; `clock` gives the current time.
+pub fn apply(
+    layout: &StateLayout,
+    targets: &[AgentImportPlan],
+    clock: &dyn Fn() -> i64,
+    progress: &dyn Progress,
+) -> Result<(Vec<AgentImportReport>, PathBuf)> {
+    let mut manifest = MigrationManifest::new(
+        &layout.migration_runs_dir(),
+        clock(),
+        targets
+            .iter()
+            .map(|t| ManifestTarget {
+                agent_id: t.agent_id.clone(),
+                sqlite_path: t.sqlite_path.clone(),
+                store_path: t.store_path.clone(),
+                completed_moves: Vec::new(),
+                issues: Vec::new(),
+                planned_moves: Vec::new(),
+                validation_before_archive: None,
+            })
+            .collect(),
+    );
+    manifest.write()?;
+    let mut reports = Vec::new();
+    let mut imports = Vec::new();
+    for (i, target) in targets.iter().enumerate() {
+        let created = ensure_database(layout, target, clock())?;
+        crash_point("import-database-ready");
+        let imported = import_rows(target, clock(), &layout.state_dir, progress)?;
+        let mut issues: Vec<ImportIssue> = target.issues.clone();
+        issues.extend(imported.issues.clone());
+        let problems = validate(target, &imported)?;
+        let passed = problems.is_empty();
+        issues.extend(problems);
+        manifest.targets[i].validation_before_archive =
+            Some(if passed { "passed" } else { "failed" });
+        manifest.targets[i].issues = issues.clone();
+        manifest.write()?;
+        crash_point("import-validated");
+        if passed {
+            if let Err(e) = compact(&target.sqlite_path, &layout.state_dir) {
+                issues.push(ImportIssue::new(
+                    "sqlite_compact_failed",
+                    format!("SQLite database compact failed: {e}"),
+                    None,
+                ));
+                manifest.targets[i].issues = issues.clone();
+                manifest.write()?;
+            }
+        }
+        reports.push(AgentImportReport {
+            agent_id: target.agent_id.clone(),
+            sqlite_path: target.sqlite_path.clone(),
+            store_path: target.store_path.clone(),
+            database_created: created,
+            legacy_entries: target.legacy_entries,
+            imported: imported.imported,
+            skipped: imported.skipped,
+            imported_transcript_events: imported.events,
+            invalid: issues
+                .iter()
+                .filter(|i| i.code == "entry_invalid")
+                .cloned()
+                .collect(),
+            issues: issues.clone(),
+            moved: Vec::new(),
+            validation: if passed { "passed" } else { "failed" },
+            manifest: manifest.path.clone(),
+        });
+        imports.push(imported);
+    }
+    // Sources move only for targets whose import holds up.
+    let stamp = clock();
+    let blocked =
+        |r: &AgentImportReport| r.issues.iter().any(|i| BLOCKING.contains(&i.code.as_str()));
+    for (i, target) in targets.iter().enumerate() {
+        if blocked(&reports[i]) {
+            continue;
+        }
+        crate::fsutil::create_private_dir_all(&target.archive_dir)?;
+        manifest.targets[i].planned_moves = classify_moves(target, &imports[i], stamp)?;
+        manifest.write()?;
+    }
+    for (i, _) in targets.iter().enumerate() {
+        let planned = manifest.targets[i].planned_moves.clone();
+        for mv in planned {
+            crash_point("import-move");
+            archive::perform_move(&mv)?;
+            manifest.targets[i].completed_moves.push(mv.clone());
+            reports[i].moved.push(mv);
+            manifest.write()?;
+        }
+    }
+    let failures: Vec<ImportIssue> = reports
+        .iter()
+        .filter(|r| blocked(r))
+        .flat_map(|r| {
+            r.issues
+                .iter()
+                .filter(|i| BLOCKING.contains(&i.code.as_str()))
+                .cloned()
+        })
+        .collect();
+    let now = crate::units::iso_from_ms(clock());
+    if !failures.is_empty() {
+        manifest.failed_at = Some(now.clone());
+        manifest.failure_reports = failures;
+    }
+    manifest.completed_at = Some(now);
+    manifest.write()?;
+    Ok((reports, manifest.path.clone()))
+}
+
+/// Before planning under custody: finish moves an earlier run left half done.
+pub fn recover_interrupted(agents: &[AgentPaths]) -> Result<Vec<PathBuf>> {
+    let mut done = Vec::new();
+    for a in agents {
+        if a.sessions_dir.is_dir() {
+            done.extend(archive::finish_interrupted_moves(
+                &a.sessions_dir,
+                &a.import_archive_dir,
+            )?);
+        }
+    }
+    Ok(done)
+}

@@ -1,0 +1,438 @@
+//! What a legacy import of one agent will do, read without changing anything: the index
+//! entries normalised as OpenClaw stores them, each one's transcript, the orphan
+//! transcripts and the other files that move into `session-sqlite-import-archive/`.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::entry::normalise_entry;
+use crate::error::{Error, Result, ResultExt};
+use crate::paths::AgentPaths;
+
+/// A problem found while reading the legacy store (OpenClaw's issue codes).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportIssue {
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_key: Option<String>,
+}
+
+impl ImportIssue {
+    pub fn new(code: &str, message: String, key: Option<&str>) -> Self {
+        ImportIssue {
+            code: code.into(),
+            message,
+            session_key: key.map(String::from),
+        }
+    }
+}
+
+/// One session to import.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRecord {
+    pub session_key: String,
+    pub session_id: String,
+    /// The entry as it will be stored in `entry_json`.
+    #[serde(skip)]
+    pub entry: Map<String, Value>,
+    /// The transcript to read, when one exists.
+    pub transcript: Option<PathBuf>,
+    /// Where OpenClaw looks for the transcript (the index move's dependencies).
+    #[serde(skip)]
+    pub candidates: Vec<PathBuf>,
+    /// Trajectory files that move with the transcript.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trajectories: Vec<PathBuf>,
+    /// An orphan transcript imported as an archived "historical" session.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub historical: bool,
+    pub transcript_bytes: u64,
+}
+
+/// The import of one agent's legacy store.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentImportPlan {
+    pub agent_id: String,
+    pub store_path: PathBuf,
+    pub sqlite_path: PathBuf,
+    #[serde(skip)]
+    pub sessions_dir: PathBuf,
+    #[serde(skip)]
+    pub archive_dir: PathBuf,
+    pub database_exists: bool,
+    pub legacy_entries: usize,
+    pub records: Vec<ImportRecord>,
+    /// `*.jsonl` files no entry claims and that are not importable: moved, not imported.
+    pub unreferenced: Vec<PathBuf>,
+    pub issues: Vec<ImportIssue>,
+    pub transcript_bytes: u64,
+}
+
+/// JavaScript's own-key order for a parsed object: integer-like keys first, ascending.
+fn js_key_order(map: Map<String, Value>) -> Vec<(String, Value)> {
+    let index = |k: &str| -> Option<u32> {
+        let ok = !k.is_empty()
+            && k.bytes().all(|b| b.is_ascii_digit())
+            && (k == "0" || !k.starts_with('0'));
+        ok.then(|| k.parse::<u64>().ok())
+            .flatten()
+            .filter(|n| *n < u32::MAX as u64)
+            .map(|n| n as u32)
+    };
+    let (mut ints, rest): (Vec<_>, Vec<_>) = map.into_iter().partition(|(k, _)| index(k).is_some());
+    ints.sort_by_key(|(k, _)| index(k));
+    ints.extend(rest);
+    ints
+}
+
+/// `validateSessionId` of transcript path resolution.
+fn valid_transcript_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars.next().is_some_and(char::is_alphanumeric)
+        && id.chars().count() <= 128
+        && id.len() <= 255
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-') || is_mark(c))
+}
+
+fn is_mark(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// Candidate transcript paths of an entry, inside its sessions dir only: a recorded
+/// absolute `sessionFile` from another home is re-rooted there, as OpenClaw does.
+fn candidates(
+    sessions_dir: &Path,
+    agent: &str,
+    session_file: Option<&str>,
+    session_id: &str,
+) -> Vec<PathBuf> {
+    let Some(file) = session_file
+        .map(str::trim)
+        .filter(|f| !f.is_empty() && !f.starts_with("sqlite:"))
+    else {
+        return vec![sessions_dir.join(format!("{session_id}.jsonl"))];
+    };
+    let marker = format!("/agents/{agent}/sessions/");
+    let mut out = Vec::new();
+    let rel = match file.rfind(&marker) {
+        Some(pos) => Some(&file[pos + marker.len()..]),
+        None if !file.starts_with('/') => Some(file),
+        None => None,
+    };
+    if let Some(rel) = rel {
+        let safe = Path::new(rel)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if safe {
+            out.push(sessions_dir.join(rel));
+        }
+    }
+    if let Some(base) = Path::new(file).file_name() {
+        let p = sessions_dir.join(base);
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// A trajectory file of a transcript (`<stem>.trajectory.jsonl`, `.trajectory-path.json`).
+fn trajectories(transcript: &Path) -> Vec<PathBuf> {
+    let Some(stem) = transcript.to_str().and_then(|s| s.strip_suffix(".jsonl")) else {
+        return Vec::new();
+    };
+    [".trajectory.jsonl", ".trajectory-path.json"]
+        .iter()
+        .map(|s| PathBuf::from(format!("{stem}{s}")))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// Read `sessions.json` as OpenClaw does (plain JSON); JSON5 is accepted with an issue,
+/// since OpenClaw's importer would refuse the file.
+fn read_index(path: &Path, issues: &mut Vec<ImportIssue>) -> Result<Map<String, Value>> {
+    let text = std::fs::read_to_string(path).at(path)?;
+    let root: Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(strict) => {
+            let v = crate::paths::parse_json5_document(&text).map_err(|(msg, line, col)| {
+                Error::bad_input(
+                    format!(
+                        "{} is neither JSON ({strict}) nor JSON5 (line {}, column {}: {msg})",
+                        path.display(),
+                        line.unwrap_or(0),
+                        col.unwrap_or(0)
+                    ),
+                    Some("restore it from a `sessions.json.bak.*` copy or fix it by hand; nothing was changed".to_string()),
+                )
+            })?;
+            issues.push(ImportIssue::new(
+                "store_json5",
+                format!("{}: not plain JSON ({strict}); read with JSON5 rules, which OpenClaw's own import refuses", path.display()),
+                None,
+            ));
+            v
+        }
+    };
+    match root {
+        Value::Object(m) => Ok(m),
+        _ => Err(Error::bad_input(
+            format!(
+                "{} does not contain an object session store.",
+                path.display()
+            ),
+            Some("nothing was changed".to_string()),
+        )),
+    }
+}
+
+/// Plan the import of one agent whose `sessions.json` exists.
+pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<AgentImportPlan> {
+    let sessions_dir = index_path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let agent_id = agent.id.as_str().to_string();
+    let mut issues = Vec::new();
+    let map = read_index(index_path, &mut issues)?;
+    let legacy_entries = map.len();
+    let mut records = Vec::new();
+    let mut claimed: HashSet<PathBuf> = HashSet::new();
+    for (key, value) in js_key_order(map) {
+        let valid = value
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty());
+        let Value::Object(raw) = value else {
+            issues.push(invalid_entry(index_path, &key));
+            continue;
+        };
+        if !valid {
+            issues.push(invalid_entry(index_path, &key));
+            continue;
+        }
+        let session_id = raw["sessionId"].as_str().unwrap_or_default().to_string();
+        let session_file = raw.get("sessionFile").and_then(Value::as_str);
+        let locked = raw.get("modelSelectionLocked") == Some(&Value::Bool(true));
+        let has_file = session_file.is_some_and(|f| !f.trim().is_empty());
+        if (!has_file || locked) && !valid_transcript_id(&session_id) {
+            return Err(Error::bad_input(
+                format!("{}: entry {key:?} has an invalid session id {session_id:?}", index_path.display()),
+                Some(format!(
+                    "OpenClaw's import stops on this entry as well; fix or remove it in {} and run again; nothing was changed",
+                    index_path.display()
+                )),
+            ));
+        }
+        let cands = candidates(&sessions_dir, &agent_id, session_file, &session_id);
+        let transcript = cands.iter().find(|p| p.is_file()).cloned();
+        if transcript.is_none() && has_file {
+            let shown = cands
+                .first()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            issues.push(ImportIssue::new(
+                "transcript_missing",
+                format!("Transcript file is missing: {shown}"),
+                Some(&key),
+            ));
+        }
+        let transcript_bytes = transcript
+            .as_ref()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len());
+        if let Some(t) = &transcript {
+            claimed.insert(t.clone());
+        }
+        records.push(ImportRecord {
+            entry: normalise_entry(&key, &raw, now_ms),
+            session_key: key,
+            session_id,
+            trajectories: transcript.as_deref().map(trajectories).unwrap_or_default(),
+            transcript,
+            candidates: cands,
+            historical: false,
+            transcript_bytes,
+        });
+    }
+    let (orphans, unreferenced) =
+        discover_orphans(&sessions_dir, &agent_id, &records, &claimed, &mut issues)?;
+    records.extend(orphans);
+    let transcript_bytes = records.iter().map(|r| r.transcript_bytes).sum();
+    Ok(AgentImportPlan {
+        agent_id,
+        store_path: index_path.to_path_buf(),
+        sqlite_path: agent.db.clone(),
+        sessions_dir,
+        archive_dir: agent.import_archive_dir.clone(),
+        database_exists: agent.db.is_file(),
+        legacy_entries,
+        records,
+        unreferenced,
+        issues,
+        transcript_bytes,
+    })
+}
+
+fn invalid_entry(index_path: &Path, key: &str) -> ImportIssue {
+    ImportIssue::new(
+        "entry_invalid",
+        format!(
+            "{}: session entry is missing a valid sessionId; skipped while preserving the original index for recovery.",
+            index_path.display()
+        ),
+        Some(key),
+    )
+}
+
+/// A primary transcript's header: `{type:"session", id|sessionId, version}` on the first line.
+fn header_id(path: &Path) -> Option<(String, bool)> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).ok()?;
+    let mut reader = std::io::BufReader::new(file);
+    let mut first = String::new();
+    reader.read_line(&mut first).ok()?;
+    let v: Value = serde_json::from_str(first.trim()).ok()?;
+    if v.get("type").and_then(Value::as_str) != Some("session") {
+        return None;
+    }
+    let id = v
+        .get("id")
+        .or_else(|| v.get("sessionId"))
+        .and_then(Value::as_str)?
+        .to_string();
+    let version_ok = v
+        .get("version")
+        .and_then(Value::as_f64)
+        .is_none_or(|n| (1.0..=3.0).contains(&n));
+    // At least one message, every later line an object.
+    let mut has_message = false;
+    for line in reader.lines() {
+        let line = line.ok()?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let e: Value = serde_json::from_str(line.trim()).ok()?;
+        if !e.is_object() {
+            return None;
+        }
+        has_message |= e.get("type").and_then(Value::as_str) == Some("message");
+    }
+    Some((id, version_ok && has_message))
+}
+
+fn orphan_id_ok(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && id.len() <= 128
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Transcripts no entry claims: a complete primary transcript is imported as an archived
+/// historical session; anything else `*.jsonl` moves as unreferenced history.
+fn discover_orphans(
+    sessions_dir: &Path,
+    agent_id: &str,
+    records: &[ImportRecord],
+    claimed: &HashSet<PathBuf>,
+    issues: &mut Vec<ImportIssue>,
+) -> Result<(Vec<ImportRecord>, Vec<PathBuf>)> {
+    let mut names: Vec<String> = std::fs::read_dir(sessions_dir)
+        .at(sessions_dir)?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".jsonl") && !n.ends_with(".trajectory.jsonl"))
+        .collect();
+    names.sort();
+    let known_ids: HashMap<&str, &str> = records
+        .iter()
+        .map(|r| (r.session_id.as_str(), r.session_key.as_str()))
+        .collect();
+    let trajectory_of_claimed: HashSet<PathBuf> = records
+        .iter()
+        .flat_map(|r| r.trajectories.clone())
+        .collect();
+    let mut orphans = Vec::new();
+    let mut unreferenced = Vec::new();
+    for name in names {
+        let path = sessions_dir.join(&name);
+        if claimed.contains(&path) || trajectory_of_claimed.contains(&path) {
+            continue;
+        }
+        let stem = name.trim_end_matches(".jsonl");
+        let importable = !stem.contains(".checkpoint.")
+            && !stem.contains("-topic-")
+            && orphan_id_ok(stem)
+            && header_id(&path).is_some_and(|(id, complete)| id == stem && complete);
+        if !importable {
+            if stem.contains("-topic-") {
+                let owner = stem.split("-topic-").next().unwrap_or_default();
+                if known_ids.contains_key(owner) {
+                    issues.push(ImportIssue::new(
+                        "historical_transcript_deferred",
+                        format!("{}: Error: A registered primary already claims this identity; extra original retained", path.display()),
+                        None,
+                    ));
+                }
+            }
+            unreferenced.push(path);
+            continue;
+        }
+        if let Some(key) = known_ids.get(stem) {
+            issues.push(ImportIssue::new(
+                "historical_transcript_deferred",
+                format!("{}: Error: A registered primary already claims this identity; extra original retained", path.display()),
+                Some(key),
+            ));
+            unreferenced.push(path);
+            continue;
+        }
+        let meta = std::fs::metadata(&path).at(&path)?;
+        let mtime = mtime_ms(&meta);
+        let key = owner_key(records, stem)
+            .unwrap_or_else(|| format!("agent:{agent_id}:recovered:{stem}"));
+        let mut entry = Map::new();
+        entry.insert("sessionId".into(), Value::from(stem));
+        entry.insert("updatedAt".into(), Value::from(mtime));
+        entry.insert(
+            "archivedAt".into(),
+            Value::from(if mtime == 0 { 1 } else { mtime }),
+        );
+        entry.insert("delivery".into(), serde_json::json!({"kind": "none"}));
+        orphans.push(ImportRecord {
+            session_key: key,
+            session_id: stem.to_string(),
+            entry,
+            trajectories: trajectories(&path),
+            transcript: Some(path.clone()),
+            candidates: vec![path],
+            historical: true,
+            transcript_bytes: meta.len(),
+        });
+    }
+    Ok((orphans, unreferenced))
+}
+
+/// The unique entry whose lineage lists `session_id` (previous generation, usage family).
+fn owner_key(records: &[ImportRecord], session_id: &str) -> Option<String> {
+    let lists = |r: &ImportRecord| {
+        r.entry.get("previousSessionId").and_then(Value::as_str) == Some(session_id)
+            || r.entry
+                .get("usageFamilySessionIds")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(session_id)))
+    };
+    let mut owners = records.iter().filter(|r| !r.historical && lists(r));
+    let first = owners.next()?;
+    owners.next().is_none().then(|| first.session_key.clone())
+}
+
+pub fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.mtime() * 1000 + meta.mtime_nsec() / 1_000_000
+}

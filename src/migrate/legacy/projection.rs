@@ -1,0 +1,367 @@
+//! The transcript projections OpenClaw keeps beside the events: active branch rows, FTS rows
+//! and the index state. Extended event by event while the transcript stays a straight
+//! chain (`createTranscriptIndexAppenderInTransaction`), rebuilt from the tree otherwise
+//! (`reconcileSessionTranscriptIndexInTransaction`).
+
+use std::collections::HashMap;
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use serde_json::Value;
+
+use super::convert::CANONICAL_TYPES;
+
+fn kind(e: &Value) -> Option<&str> {
+    e.get("type").and_then(Value::as_str)
+}
+
+fn is_canonical(e: &Value) -> bool {
+    kind(e).is_some_and(|t| CANONICAL_TYPES.contains(&t))
+}
+
+fn trimmed_id(e: &Value) -> Option<&str> {
+    e.get("id")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// Has its own `parentId` and a non-blank id.
+fn is_tree_entry(e: &Value) -> bool {
+    e.as_object().is_some_and(|o| o.contains_key("parentId")) && trimmed_id(e).is_some()
+}
+
+/// `shouldProjectActiveEvent`.
+fn is_projectable(e: &Value) -> bool {
+    e.is_object()
+        && kind(e) != Some("session")
+        && (is_canonical(e) || is_tree_entry(e) || e.get("message").is_some_and(|m| !m.is_null()))
+}
+
+fn has_message(e: &Value) -> bool {
+    e.get("message").is_some_and(|m| !m.is_null())
+}
+
+/// `extractTranscriptIndexEntry`: the searchable text of a user or assistant message.
+fn fts_text(e: &Value) -> Option<(String, String, String)> {
+    if kind(e) != Some("message") {
+        return None;
+    }
+    let id = trimmed_id(e)?;
+    let m = e.get("message")?;
+    let role = m
+        .get("role")
+        .and_then(Value::as_str)
+        .filter(|r| matches!(*r, "user" | "assistant"))?;
+    let text = match (m.get("content"), m.get("text")) {
+        (Some(Value::String(s)), _) => s.trim().to_string(),
+        (_, Some(Value::String(s))) if !m.get("content").is_some_and(Value::is_string) => {
+            s.trim().to_string()
+        }
+        (Some(Value::Array(blocks)), _) => blocks
+            .iter()
+            .filter(|b| {
+                matches!(
+                    b.get("type").and_then(Value::as_str),
+                    Some("text" | "input_text" | "output_text")
+                )
+            })
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .filter(|t| !t.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    };
+    (!text.is_empty()).then(|| (id.to_string(), role.to_string(), text))
+}
+
+/// JavaScript's `Date.parse` for the forms transcripts use: ISO 8601 and RFC 1123.
+pub fn parse_date(s: &str) -> Option<i64> {
+    crate::units::parse_js_date(s)
+}
+
+/// The FTS row's timestamp; OpenClaw binds a JavaScript number, so FTS5 stores a REAL.
+fn fts_timestamp(e: &Value, created_at: i64) -> f64 {
+    match e.get("timestamp") {
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(created_at as f64),
+        Some(Value::String(s)) => parse_date(s).unwrap_or(created_at) as f64,
+        _ => created_at as f64,
+    }
+}
+
+fn insert_rows(
+    tx: &Transaction<'_>,
+    session_id: &str,
+    seq: i64,
+    e: &Value,
+    created_at: i64,
+    active_position: i64,
+    message_position: Option<i64>,
+) -> rusqlite::Result<()> {
+    if let Some((id, role, text)) = fts_text(e) {
+        tx.prepare_cached(
+            "INSERT INTO session_transcript_fts_rows (session_id, message_id) VALUES (?1, ?2)",
+        )?
+        .execute(params![session_id, id])?;
+        let rowid = tx.last_insert_rowid();
+        tx.prepare_cached(
+            "INSERT INTO session_transcript_fts (rowid, text, session_id, message_id, role, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![rowid, text, session_id, id, role, fts_timestamp(e, created_at)])?;
+    }
+    let eligible = i64::from(
+        e.get("message").and_then(|m| m.get("excludeFromContext")) != Some(&Value::Bool(true)),
+    );
+    tx.prepare_cached(
+        "INSERT INTO session_transcript_active_events (session_id, active_position, event_seq, message_position, context_eligible) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![session_id, active_position, seq, message_position, eligible])?;
+    Ok(())
+}
+
+/// One session's projection while its events are appended.
+pub struct ProjectionCursor {
+    session_id: String,
+    indexed_seq: i64,
+    leaf: Option<String>,
+    active: i64,
+    messages: i64,
+    dirty: bool,
+    updated_at: Option<i64>,
+}
+
+impl ProjectionCursor {
+    /// Start from the stored index state (a re-run appends to it).
+    pub fn load(tx: &Transaction<'_>, session_id: &str) -> rusqlite::Result<Self> {
+        let state: Option<(i64, Option<String>, i64, i64, i64)> = tx
+            .query_row(
+                "SELECT indexed_seq, leaf_event_id, active_event_count, active_message_count, needs_rebuild \
+                 FROM session_transcript_index_state WHERE session_id = ?1",
+                [session_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()?;
+        let (indexed_seq, leaf, active, messages, dirty) = state.unwrap_or((-1, None, 0, 0, 0));
+        Ok(ProjectionCursor {
+            session_id: session_id.to_string(),
+            indexed_seq,
+            leaf,
+            active,
+            messages,
+            dirty: dirty != 0,
+            updated_at: None,
+        })
+    }
+
+    /// Project an appended event, or mark the session for a rebuild when it branches.
+    pub fn append(
+        &mut self,
+        tx: &Transaction<'_>,
+        seq: i64,
+        e: &Value,
+        created_at: i64,
+    ) -> rusqlite::Result<()> {
+        if self.dirty {
+            return Ok(());
+        }
+        let canonical = is_canonical(e);
+        let projectable = is_projectable(e);
+        let extends = seq == self.indexed_seq + 1
+            && (self.indexed_seq == -1
+                || (kind(e) != Some("leaf")
+                    && e.get("appendMode").and_then(Value::as_str) != Some("side")
+                    && !(canonical && self.leaf.is_none() && self.active > 0)
+                    && !(!canonical && projectable && self.leaf.is_some())
+                    && (!is_tree_entry(e)
+                        || e.get("parentId").and_then(Value::as_str) == self.leaf.as_deref())));
+        if !extends {
+            self.dirty = true;
+            return Ok(());
+        }
+        if projectable {
+            let message_position = has_message(e).then_some(self.messages);
+            insert_rows(
+                tx,
+                &self.session_id,
+                seq,
+                e,
+                created_at,
+                self.active,
+                message_position,
+            )?;
+            self.active += 1;
+            if message_position.is_some() {
+                self.messages += 1;
+            }
+        }
+        self.indexed_seq = seq;
+        if canonical {
+            if let Some(id) = trimmed_id(e) {
+                self.leaf = Some(id.to_string());
+            }
+        }
+        self.updated_at = Some(created_at);
+        Ok(())
+    }
+
+    /// Write the index state, rebuilding the rows first when the chain was broken.
+    pub fn finish(self, tx: &Transaction<'_>, now_ms: i64) -> rusqlite::Result<()> {
+        if self.dirty {
+            return rebuild(tx, &self.session_id, now_ms);
+        }
+        let Some(updated_at) = self.updated_at else {
+            return Ok(());
+        };
+        write_state(
+            tx,
+            &self.session_id,
+            self.indexed_seq,
+            self.leaf.as_deref(),
+            self.active,
+            self.messages,
+            updated_at,
+        )
+    }
+}
+
+fn write_state(
+    tx: &Transaction<'_>,
+    session_id: &str,
+    indexed_seq: i64,
+    leaf: Option<&str>,
+    active: i64,
+    messages: i64,
+    updated_at: i64,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO session_transcript_index_state (session_id, active_event_count, active_message_count, indexed_seq, \
+            leaf_event_id, needs_rebuild, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6) \
+         ON CONFLICT(session_id) DO UPDATE SET active_event_count = excluded.active_event_count, \
+            active_message_count = excluded.active_message_count, indexed_seq = excluded.indexed_seq, \
+            leaf_event_id = excluded.leaf_event_id, needs_rebuild = 0, updated_at = excluded.updated_at",
+    )?
+    .execute(params![session_id, active, messages, indexed_seq, leaf, updated_at])?;
+    Ok(())
+}
+
+/// Rebuild the session's projection from its tree: the path from the leaf back to the root.
+fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Result<()> {
+    tx.execute(
+        "DELETE FROM session_transcript_fts_rows WHERE id IN (SELECT id FROM session_transcript_fts_rows WHERE session_id = ?1)",
+        [session_id],
+    )?;
+    tx.execute(
+        "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
+        [session_id],
+    )?;
+    let mut rows: Vec<(i64, i64, Value)> = Vec::new();
+    {
+        let mut stmt = tx.prepare(
+            "SELECT seq, created_at, coalesce(event_json, json_extract(navigation_json, '$.navigation')) \
+             FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
+        )?;
+        let mut q = stmt.query([session_id])?;
+        while let Some(r) = q.next()? {
+            let json: String = r.get(2)?;
+            rows.push((
+                r.get(0)?,
+                r.get(1)?,
+                serde_json::from_str(&json).unwrap_or(Value::Null),
+            ));
+        }
+    }
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut leaf: Option<String> = None;
+    let mut leaf_control = false;
+    for (i, (_, _, e)) in rows.iter().enumerate() {
+        match kind(e) {
+            Some("session") => {}
+            Some("leaf") => {
+                leaf_control = true;
+                leaf = e.get("targetId").and_then(Value::as_str).map(String::from);
+            }
+            _ => {
+                if let Some(id) = trimmed_id(e) {
+                    by_id.insert(id.to_string(), i);
+                    leaf = Some(id.to_string());
+                }
+            }
+        }
+    }
+    let mut path = Vec::new();
+    let mut cur = leaf.clone();
+    while let Some(id) = cur {
+        let Some(&i) = by_id.get(&id) else { break };
+        if path.len() > rows.len() {
+            break; // a parent cycle
+        }
+        path.push(i);
+        cur = rows[i]
+            .2
+            .get("parentId")
+            .and_then(Value::as_str)
+            .map(String::from);
+    }
+    path.reverse();
+    if path.is_empty() && !leaf_control {
+        path = (0..rows.len()).collect();
+    }
+    // The projected rows need the full event; compressed rows carry only navigation facts.
+    let mut active = 0;
+    let mut messages = 0;
+    for i in path {
+        let (seq, created_at, _) = &rows[i];
+        let full: Option<String> = tx
+            .query_row(
+                "SELECT event_json FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+                params![session_id, seq],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        let e = match full {
+            Some(j) => serde_json::from_str(&j).unwrap_or(Value::Null),
+            None => decode_frame(tx, session_id, *seq)?,
+        };
+        if !is_projectable(&e) {
+            continue;
+        }
+        let message_position = has_message(&e).then_some(messages);
+        insert_rows(
+            tx,
+            session_id,
+            *seq,
+            &e,
+            *created_at,
+            active,
+            message_position,
+        )?;
+        active += 1;
+        if message_position.is_some() {
+            messages += 1;
+        }
+    }
+    let max_seq = rows.last().map_or(-1, |r| r.0);
+    let leaf = leaf.filter(|l| by_id.contains_key(l) || leaf_control);
+    write_state(
+        tx,
+        session_id,
+        max_seq,
+        leaf.as_deref(),
+        active,
+        messages,
+        now_ms,
+    )
+}
+
+fn decode_frame(tx: &Transaction<'_>, session_id: &str, seq: i64) -> rusqlite::Result<Value> {
+    let (frame, len): (Vec<u8>, i64) = tx.query_row(
+        "SELECT event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+        params![session_id, seq],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let text = crate::transcript::decode_event_row(session_id, seq, None, Some(&frame), Some(len))
+        .map(|(j, _)| j)
+        .unwrap_or_default();
+    Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
+}

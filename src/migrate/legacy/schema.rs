@@ -1,0 +1,157 @@
+//! Creating the databases a legacy import writes into, with OpenClaw 2026.9.6's schema
+//! (the `sqlite_master` dumps of databases OpenClaw created, in creation order).
+
+use std::path::Path;
+
+use rusqlite::{params, Connection};
+
+use crate::error::{Result, ResultExt};
+use crate::store::{
+    KNOWN_AGENT_SCHEMA as AGENT_SCHEMA_VERSION, KNOWN_STATE_SCHEMA as STATE_SCHEMA_VERSION,
+};
+
+const AGENT_SQL: &str = include_str!("schema/agent.sql");
+const STATE_SQL: &str = include_str!("schema/state.sql");
+/// The OpenClaw release whose schema and writers this import reproduces.
+pub const OPENCLAW_VERSION: &str = "2026.9.6";
+
+/// The dump without what SQLite creates by itself: FTS5 shadow tables (quoted names) and
+/// `sqlite_sequence`.
+fn creatable(sql: &str) -> String {
+    sql.lines()
+        .filter(|l| {
+            !l.starts_with("CREATE TABLE '") && !l.starts_with("CREATE TABLE sqlite_sequence")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Build a database at `tmp`, then move it to `path` without replacing anything there: a
+/// crash leaves either no database or a complete one.
+fn create(
+    path: &Path,
+    tmp: &Path,
+    sql: &str,
+    user_version: i64,
+    seed: impl FnOnce(&Connection) -> rusqlite::Result<()>,
+) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        crate::fsutil::create_private_dir_all(dir)?;
+    }
+    // A leftover of a crashed creation is ours to replace: it was never published.
+    let _ = std::fs::remove_file(tmp);
+    let file = crate::fsutil::create_new_private(tmp)?;
+    {
+        let conn = Connection::open(tmp).at(tmp)?;
+        conn.execute_batch(&format!(
+            "PRAGMA auto_vacuum = INCREMENTAL; PRAGMA foreign_keys = OFF; BEGIN; {} ; PRAGMA user_version = {user_version}; COMMIT;",
+            creatable(sql)
+        ))
+        .at(tmp)?;
+        seed(&conn).at(tmp)?;
+        conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
+            .at(tmp)?;
+    }
+    file.sync_all().at(tmp)?;
+    std::fs::hard_link(tmp, path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            crate::fsutil::target_exists(path)
+        } else {
+            crate::error::Error::io(path, e)
+        }
+    })?;
+    std::fs::remove_file(tmp).at(tmp)?;
+    if let Some(dir) = path.parent() {
+        crate::fsutil::fsync_dir(dir)?;
+    }
+    Ok(())
+}
+
+/// A new, empty agent database for `agent_id`.
+pub fn create_agent_db(path: &Path, agent_id: &str, now_ms: i64) -> Result<()> {
+    let tmp = path.with_extension(format!("sqlite.creating-{}", std::process::id()));
+    create(path, &tmp, AGENT_SQL, AGENT_SCHEMA_VERSION, |c| {
+        c.execute(
+            "INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) \
+             VALUES ('primary', 'agent', ?1, ?2, ?3, ?4, ?4)",
+            params![AGENT_SCHEMA_VERSION, agent_id, OPENCLAW_VERSION, now_ms],
+        )?;
+        c.execute("INSERT INTO session_key_contract (id, main_key, canonical_ready, updated_at) VALUES (1, 'main', NULL, 0)", [])?;
+        c.execute(
+            "INSERT INTO memory_index_state (id, revision) VALUES (1, 0)",
+            [],
+        )?;
+        Ok(())
+    })
+}
+
+/// A new, empty global state database.
+pub fn create_state_db(path: &Path, now_ms: i64) -> Result<()> {
+    let tmp = path.with_extension(format!("sqlite.creating-{}", std::process::id()));
+    create(path, &tmp, STATE_SQL, STATE_SCHEMA_VERSION, |c| {
+        c.execute(
+            "INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) \
+             VALUES ('primary', 'global', ?1, NULL, ?2, ?3, ?3)",
+            params![STATE_SCHEMA_VERSION, OPENCLAW_VERSION, now_ms],
+        )?;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURE: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/openclaw-2026.9.6"
+    );
+
+    fn master(path: &Path) -> Vec<(String, String, Option<String>)> {
+        let conn = Connection::open_with_flags(
+            format!("file:{}?immutable=1", path.display()),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+        )
+        .unwrap();
+        let mut stmt = conn
+            .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .unwrap();
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        rows
+    }
+
+    /// The embedded dumps are OpenClaw's, and a created database has OpenClaw's schema.
+    #[test]
+    fn created_databases_have_openclaws_schema() {
+        for (embedded, dump) in [
+            (AGENT_SQL, "schema-agent.sql"),
+            (STATE_SQL, "schema-state.sql"),
+        ] {
+            let recorded = std::fs::read_to_string(format!("{FIXTURE}/report/{dump}")).unwrap();
+            assert_eq!(embedded, recorded, "{dump}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let agent = dir.path().join("agents/main/agent/openclaw-agent.sqlite");
+        create_agent_db(&agent, "main", 1).unwrap();
+        let reference =
+            format!("{FIXTURE}/imported/.openclaw/agents/main/agent/openclaw-agent.sqlite");
+        assert_eq!(master(&agent), master(Path::new(&reference)));
+        let state = dir.path().join("state/openclaw.sqlite");
+        create_state_db(&state, 1).unwrap();
+        let reference = format!("{FIXTURE}/imported/.openclaw/state/openclaw.sqlite");
+        assert_eq!(master(&state), master(Path::new(&reference)));
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(&agent).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        assert!(
+            create_agent_db(&agent, "main", 1).is_err(),
+            "never replaces a database"
+        );
+    }
+}

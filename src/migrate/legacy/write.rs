@@ -1,0 +1,473 @@
+//! Writing one planned session into the agent database, inside the batch transaction:
+//! node, window, ACP provenance, then the transcript events with their identities,
+//! watermark and projections (`importSqliteSessionRowsInTransaction`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::convert::{js_stringify, TranscriptConverter};
+use super::payload::{prepare, StoredPayload};
+use super::plan::{mtime_ms, ImportIssue, ImportRecord};
+use super::projection::{parse_date, ProjectionCursor};
+use crate::error::{Error, Result, ResultExt};
+use crate::mutate::{write_node, write_window};
+use crate::progress::Progress;
+
+/// Largest event JSON the `transcript_events` CHECKs accept.
+const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
+
+/// What writing one record did.
+#[derive(Debug, Default, Clone)]
+pub struct RecordOutcome {
+    pub written: bool,
+    pub events_inserted: u64,
+    /// Events left to store after conversion (the count validation expects).
+    pub events_expected: u64,
+    pub issues: Vec<ImportIssue>,
+    /// The transcript was read to its end without a malformed line.
+    pub complete: bool,
+    /// Every record was one the repair recognises (one header, canonical entries, leaves).
+    pub recognised: bool,
+    /// Repeated lines were dropped.
+    pub repaired: bool,
+}
+
+fn hash(json: &str) -> [u8; 32] {
+    Sha256::digest(json.as_bytes()).into()
+}
+
+/// `readEventTimestamp`: a finite number, else a parseable date string, else now.
+fn event_time(e: &Value, now_ms: i64) -> i64 {
+    match e.get("timestamp") {
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .filter(|f| f.is_finite())
+            .map_or(now_ms, |f| f.floor() as i64),
+        Some(Value::String(s)) if !s.trim().is_empty() => parse_date(s).unwrap_or(now_ms),
+        _ => now_ms,
+    }
+}
+
+/// Write one record. `store_path` is the legacy index (ACP provenance names it).
+pub fn write_record(
+    tx: &Transaction<'_>,
+    db: &Path,
+    store_path: &Path,
+    record: &ImportRecord,
+    now_ms: i64,
+    progress: &dyn Progress,
+) -> Result<RecordOutcome> {
+    let mut out = RecordOutcome::default();
+    let key = record.session_key.as_str();
+    let sid = record.session_id.as_str();
+    let cold: bool = tx
+        .query_row(
+            "SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1",
+            [sid],
+            |_| Ok(true),
+        )
+        .optional()
+        .at(db)?
+        .unwrap_or(false);
+    if cold {
+        out.issues.push(ImportIssue::new(
+            "session_cold_archived",
+            format!("Session {sid} is in cold archive storage; restore it before importing its legacy transcript."),
+            Some(key),
+        ));
+        return Ok(out);
+    }
+    let existing: Option<String> = tx
+        .query_row(
+            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .optional()
+        .at(db)?;
+    // A finished earlier run moved this transcript away: the row is already there.
+    if record.transcript.is_none()
+        && !record.historical
+        && existing.as_deref() == Some(sid)
+        && !record.candidates.is_empty()
+    {
+        let had_events: bool = tx
+            .query_row(
+                "SELECT 1 FROM transcript_events WHERE session_id = ?1 LIMIT 1",
+                [sid],
+                |_| Ok(true),
+            )
+            .optional()
+            .at(db)?
+            .unwrap_or(false);
+        if had_events {
+            out.complete = true;
+            return Ok(out);
+        }
+    }
+    let e = &record.entry;
+    let updated_at = e.get("updatedAt").and_then(Value::as_f64).unwrap_or(0.0);
+    if !(record.historical && existing.is_some()) {
+        let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
+        tx.prepare_cached(
+            "INSERT INTO session_nodes (session_key, current_session_id, entry_json, entry_valid, updated_at) \
+             VALUES (?1, ?2, ?3, 0, ?4) ON CONFLICT(session_key) DO NOTHING",
+        )
+        .at(db)?
+        .execute(params![key, sid, entry_json, updated_at as i64])
+        .at(db)?;
+        write_node(tx, db, key, e, Some(&entry_json))?;
+        let scope: String = session_scope(key, e);
+        let conversation = super::conversation::conversation_of(e, &scope);
+        if let Some(c) = &conversation {
+            super::conversation::write_conversation(tx, c, updated_at as i64).at(db)?;
+        }
+        write_window(tx, db, key, e, sid, updated_at, Some(updated_at))?;
+        if let Some(c) = &conversation {
+            super::conversation::link_conversation(tx, c, sid, updated_at as i64).at(db)?;
+        }
+        if e.get("acp").is_some_and(super::convert::truthy) {
+            record_acp_source(tx, db, store_path, key, e)?;
+        }
+        out.written = true;
+    }
+    if let Some(path) = &record.transcript {
+        import_events(tx, db, record, path, now_ms, progress, &mut out)?;
+        let mtime = std::fs::metadata(path).map(|m| mtime_ms(&m)).at(path)?;
+        tx.prepare_cached(
+            "UPDATE session_windows SET transcript_updated_at = ?2 \
+             WHERE session_id = ?1 AND (transcript_updated_at IS NULL OR transcript_updated_at < ?2)",
+        )
+        .at(db)?
+        .execute(params![sid, mtime])
+        .at(db)?;
+    } else {
+        out.complete = true;
+    }
+    Ok(out)
+}
+
+/// The window's `session_scope`, as the entry writer derives it.
+fn session_scope(key: &str, e: &Map<String, Value>) -> String {
+    let lower = key.trim().to_lowercase();
+    match e.get("chatType").and_then(Value::as_str) {
+        Some("direct") if lower == "main" || lower.ends_with(":main") => "shared-main".into(),
+        Some(c @ ("group" | "channel")) => c.into(),
+        _ => "conversation".into(),
+    }
+}
+
+/// `recordLegacyAcpMigrationSources`: which legacy source the ACP metadata came from.
+fn record_acp_source(
+    tx: &Transaction<'_>,
+    db: &Path,
+    store_path: &Path,
+    key: &str,
+    e: &Map<String, Value>,
+) -> Result<()> {
+    let revision = e.get("lifecycleRevision").and_then(Value::as_str);
+    let sid = e.get("sessionId").and_then(Value::as_str);
+    let binding = revision.or(sid).map_or(Value::Null, Value::from);
+    let serialized = stable_stringify(
+        &json!({"sessionKey": key.trim(), "sessionBinding": binding, "meta": e["acp"]}),
+    );
+    let mut source = Map::new();
+    source.insert("sourcePath".into(), json!(store_path.to_string_lossy()));
+    source.insert("sourceSessionKey".into(), json!(key.trim()));
+    if let Some(s) = sid {
+        source.insert("sessionId".into(), json!(s));
+    }
+    if let Some(r) = revision {
+        source.insert("lifecycleRevision".into(), json!(r));
+    }
+    source.insert(
+        "sourceSha256".into(),
+        json!(hex(&Sha256::digest(serialized.as_bytes()))),
+    );
+    source.insert("sourceSizeBytes".into(), json!(serialized.len()));
+    let stored: Option<String> = tx
+        .query_row(
+            "SELECT legacy_acp_migration_json FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .optional()
+        .at(db)?
+        .flatten();
+    let mut sources: Vec<Value> = stored
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default();
+    let same = |v: &Value| {
+        v.get("sourcePath") == source.get("sourcePath")
+            && v.get("sourceSessionKey") == source.get("sourceSessionKey")
+            && v.get("lifecycleRevision") == source.get("lifecycleRevision")
+            && v.get("sessionId") == source.get("sessionId")
+    };
+    sources.retain(|v| !same(v));
+    sources.push(Value::Object(source));
+    tx.execute(
+        "UPDATE session_nodes SET legacy_acp_migration_json = ?2 WHERE session_key = ?1",
+        params![key, serde_json::to_string(&sources).unwrap_or_default()],
+    )
+    .at(db)?;
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// OpenClaw's `stableStringify`: object keys sorted by UTF-16 code units, no spaces.
+pub fn stable_stringify(v: &Value) -> String {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::to_string(k).unwrap_or_default(),
+                        stable_stringify(&m[*k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(stable_stringify).collect::<Vec<_>>().join(",")
+        ),
+        other => js_stringify(other),
+    }
+}
+
+/// Stream the transcript into `transcript_events`, skipping what is already stored.
+fn import_events(
+    tx: &Transaction<'_>,
+    db: &Path,
+    record: &ImportRecord,
+    path: &Path,
+    now_ms: i64,
+    progress: &dyn Progress,
+    out: &mut RecordOutcome,
+) -> Result<()> {
+    use std::io::BufRead;
+    let sid = record.session_id.as_str();
+    let key = record.session_key.as_str();
+    let mut next_seq: i64 = tx
+        .query_row(
+            "SELECT coalesce(max(seq), -1) + 1 FROM transcript_events WHERE session_id = ?1",
+            [sid],
+            |r| r.get(0),
+        )
+        .at(db)?;
+    // Only a re-run has stored events to skip: a fresh import keeps no per-event state
+    // besides the ids it wrote.
+    // hash of the event JSON -> (created_at, stored before this run)
+    let mut seen: HashMap<[u8; 32], (i64, bool)> = HashMap::new();
+    let mut ids: HashSet<String> = HashSet::new();
+    if next_seq > 0 {
+        let mut stmt = tx
+            .prepare("SELECT event_json, event_zstd, event_utf8_bytes, seq, created_at FROM transcript_events WHERE session_id = ?1")
+            .at(db)?;
+        let mut rows = stmt.query([sid]).at(db)?;
+        while let Some(r) = rows.next().at(db)? {
+            let frame: Option<Vec<u8>> = r.get(1).at(db)?;
+            let (json, _) = crate::transcript::decode_event_row(
+                sid,
+                r.get(3).at(db)?,
+                r.get(0).at(db)?,
+                frame.as_deref(),
+                r.get(2).at(db)?,
+            )?;
+            seen.insert(hash(&json), (r.get(4).at(db)?, true));
+        }
+        let mut stmt = tx
+            .prepare("SELECT event_id FROM transcript_event_identities WHERE session_id = ?1")
+            .at(db)?;
+        let mut rows = stmt.query([sid]).at(db)?;
+        while let Some(r) = rows.next().at(db)? {
+            ids.insert(r.get(0).at(db)?);
+        }
+    }
+    let mut cursor = ProjectionCursor::load(tx, sid).at(db)?;
+    let mut converter = TranscriptConverter::new(&path.to_string_lossy(), sid);
+    let file = std::fs::File::open(path).at(path)?;
+    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
+    let mut line = Vec::new();
+    let mut line_no = 0u64;
+    let mut last_time: Option<i64> = None;
+    let mut watermark = false;
+    out.complete = true;
+    out.recognised = true;
+    let mut first = true;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).at(path)?;
+        if n == 0 {
+            break;
+        }
+        progress.advance(n as u64);
+        line_no += 1;
+        let parsed = std::str::from_utf8(&line)
+            .map_err(|e| e.to_string())
+            .and_then(|s| {
+                let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+                if t.is_empty() {
+                    Ok(None)
+                } else {
+                    serde_json::from_str::<Value>(t)
+                        .map(Some)
+                        .map_err(|e| e.to_string())
+                }
+            });
+        let value = match parsed {
+            Ok(Some(v)) => v,
+            Ok(None) => continue,
+            Err(e) => {
+                out.complete = false;
+                out.issues.push(ImportIssue::new(
+                    "transcript_malformed",
+                    format!(
+                        "{}: line {line_no}: {e}. Only the readable prefix can be imported; the original remains protected for recovery.",
+                        path.display()
+                    ),
+                    Some(key),
+                ));
+                break;
+            }
+        };
+        let Some(event) = converter.convert(value) else {
+            continue;
+        };
+        let is_header = event.get("type").and_then(Value::as_str) == Some("session");
+        if (is_header && !first) || (!is_header && !super::payload::is_recognised_record(&event)) {
+            out.recognised = false;
+        }
+        first = false;
+        let json = js_stringify(&event);
+        let digest = hash(&json);
+        if let Some(&(stored_at, before)) = seen.get(&digest) {
+            // A line repeated in the file is dropped (OpenClaw's repair); an event an
+            // earlier run stored still counts, and still sets the window's clock.
+            if before {
+                out.events_expected += 1;
+                last_time = Some(stored_at);
+            } else {
+                out.repaired = true;
+            }
+            continue;
+        }
+        out.events_expected += 1;
+        let created_at = event_time(&event, now_ms);
+        last_time = Some(created_at);
+        let event_id = event
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        if let Some(id) = event_id {
+            if !ids.insert(id.to_string()) {
+                // Another event already owns this id: OpenClaw skips it the same way.
+                out.events_expected -= 1;
+                out.recognised = false;
+                continue;
+            }
+        }
+        if json.len() > MAX_EVENT_BYTES {
+            return Err(Error::bad_input(
+                format!(
+                    "{} line {line_no}: event of {} bytes is larger than the 4 MiB OpenClaw stores",
+                    path.display(),
+                    json.len()
+                ),
+                Some(
+                    "nothing of this batch was written; trim the transcript and run again"
+                        .to_string(),
+                ),
+            ));
+        }
+        let seq = next_seq;
+        next_seq += 1;
+        match prepare(tx, &json, &event).at(db)? {
+            StoredPayload::Plain => tx
+                .prepare_cached(
+                    "INSERT INTO transcript_events (session_id, seq, event_json, event_zstd, event_utf8_bytes, navigation_json, created_at) \
+                     VALUES (?1, ?2, ?3, NULL, ?4, NULL, ?5)",
+                )
+                .at(db)?
+                .execute(params![sid, seq, json, json.len() as i64, created_at])
+                .at(db)?,
+            StoredPayload::Compressed { frame, navigation } => tx
+                .prepare_cached(
+                    "INSERT INTO transcript_events (session_id, seq, event_json, event_zstd, event_utf8_bytes, navigation_json, created_at) \
+                     VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?6)",
+                )
+                .at(db)?
+                .execute(params![sid, seq, frame, json.len() as i64, navigation, created_at])
+                .at(db)?,
+        };
+        out.events_inserted += 1;
+        seen.insert(digest, (created_at, false));
+        if !watermark {
+            watermark = true;
+            tx.prepare_cached(
+                "INSERT INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT(session_id) DO NOTHING",
+            )
+            .at(db)?
+            .execute(params![sid, uuid::Uuid::new_v4().simple().to_string(), now_ms])
+            .at(db)?;
+        }
+        cursor.append(tx, seq, &event, created_at).at(db)?;
+        if let Some(id) = event_id {
+            let idem = event
+                .get("message")
+                .and_then(|m| m.get("idempotencyKey"))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty());
+            let idem_free = match idem {
+                Some(k) => tx
+                    .prepare_cached(
+                        "SELECT 1 FROM transcript_event_identities WHERE session_id = ?1 AND message_idempotency_key = ?2",
+                    )
+                    .at(db)?
+                    .query_row(params![sid, k], |_| Ok(()))
+                    .optional()
+                    .at(db)?
+                    .is_none(),
+                None => false,
+            };
+            tx.prepare_cached(
+                "INSERT INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, message_idempotency_key, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(session_id, event_id) DO NOTHING",
+            )
+            .at(db)?
+            .execute(params![
+                sid,
+                id,
+                seq,
+                event.get("type").and_then(Value::as_str),
+                event.get("parentId").and_then(Value::as_str),
+                idem.filter(|_| idem_free),
+                created_at
+            ])
+            .at(db)?;
+        }
+    }
+    cursor.finish(tx, now_ms).at(db)?;
+    if let Some(t) = last_time {
+        tx.prepare_cached("UPDATE session_windows SET updated_at = ?2 WHERE session_id = ?1")
+            .at(db)?
+            .execute(params![sid, t])
+            .at(db)?;
+    }
+    Ok(())
+}

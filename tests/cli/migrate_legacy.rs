@@ -1,0 +1,410 @@
+//! `migrate legacy` on copies of the fixture's legacy store, against OpenClaw's own import of
+//! the same store (`imported/`), interrupted at many points, and on bad input.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::types::Value as Sql;
+use serde_json::Value;
+
+use crate::common::{checksums, json, Store, FIXTURES};
+
+const AGENTS: [&str; 3] = ["main", "work", "research"];
+
+/// Columns that depend on the clock, the machine or chance, per table.
+fn volatile(table: &str, column: &str) -> bool {
+    matches!(
+        (table, column),
+        ("schema_meta", "created_at" | "updated_at" | "app_version")
+            | ("session_windows", "transcript_updated_at")
+            | ("transcript_rewrite_watermarks", "generation" | "updated_at")
+            // Sessions with a branch are re-indexed: stamped with the import time.
+            | ("session_transcript_index_state", "updated_at")
+            // The absolute path of the sessions.json it came from.
+            | ("session_nodes", "legacy_acp_migration_json")
+    )
+}
+
+/// Every row of every table (FTS5 shadow tables excepted: the FTS table is read instead),
+/// volatile columns blanked, in a stable order.
+fn dump(db: &Path) -> BTreeMap<String, Vec<Vec<String>>> {
+    // immutable: never a sidecar next to the fixture.
+    let conn = rusqlite::Connection::open_with_flags(
+        format!("file:{}?immutable=1", db.display()),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+    )
+    .unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_data' AND name NOT LIKE '%fts_idx' AND name NOT LIKE '%fts_docsize' AND name NOT LIKE '%fts_config' AND name NOT LIKE '%fts_content' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut out = BTreeMap::new();
+    for t in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap();
+        let cols: Vec<String> = stmt.column_names().iter().map(|c| c.to_string()).collect();
+        let mut rows: Vec<Vec<String>> = stmt
+            .query_map([], |r| {
+                Ok((0..cols.len())
+                    .map(|i| {
+                        if volatile(&t, &cols[i]) {
+                            return "-".to_string();
+                        }
+                        match r.get::<_, Sql>(i).unwrap() {
+                            Sql::Null => "NULL".into(),
+                            Sql::Integer(n) => n.to_string(),
+                            Sql::Real(f) => format!("{f:?}"),
+                            Sql::Text(s) => s,
+                            Sql::Blob(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
+                        }
+                    })
+                    .collect())
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        rows.sort();
+        out.insert(t, rows);
+    }
+    out
+}
+
+fn import(store: &Store) -> Value {
+    json(&store.run_ok(["--json", "migrate", "legacy", "--all-agents", "--yes"]))
+}
+
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// The sha256 of every legacy source file, wherever it is now (sessions/ or the archive).
+fn source_contents(state: &Path) -> Vec<String> {
+    let mut v: Vec<String> = AGENTS
+        .iter()
+        .flat_map(|a| {
+            let dir = state.join("agents").join(a);
+            ["sessions", "session-sqlite-import-archive"]
+                .iter()
+                .map(|sub| dir.join(sub))
+                .filter(|d| d.is_dir())
+                .flat_map(|d| checksums(&d).into_values())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn imports_the_fixture_as_openclaw_did() {
+    let store = Store::copy("legacy");
+    let before = source_contents(&store.state());
+    let doc = import(&store);
+    let agents = doc["data"]["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 3, "{doc}");
+    for a in agents {
+        assert_eq!(a["imported"], 14, "{a}");
+        assert_eq!(a["importedTranscriptEvents"], 180, "{a}");
+        assert_eq!(a["moved"].as_array().unwrap().len(), 15, "{a}");
+        assert_eq!(a["validation"], "passed");
+        assert_eq!(a["databaseCreated"], true);
+    }
+    let reference = Path::new(FIXTURES).join("imported/.openclaw");
+    for agent in AGENTS {
+        let ours = dump(&store.agent_db(agent));
+        let theirs = dump(
+            &reference
+                .join("agents")
+                .join(agent)
+                .join("agent/openclaw-agent.sqlite"),
+        );
+        assert_eq!(
+            ours.keys().collect::<Vec<_>>(),
+            theirs.keys().collect::<Vec<_>>()
+        );
+        for (table, rows) in &theirs {
+            assert_eq!(&ours[table], rows, "{agent}: table {table} differs");
+        }
+        // The same files left and moved (archive stamps aside).
+        let strip = |v: Vec<String>| -> Vec<String> {
+            v.into_iter()
+                .map(|n| n.split(".imported-").next().unwrap().to_string())
+                .collect()
+        };
+        let dir = |root: &Path, sub: &str| root.join("agents").join(agent).join(sub);
+        assert_eq!(
+            files_under(&dir(&store.state(), "sessions")),
+            files_under(&dir(&reference, "sessions"))
+        );
+        assert_eq!(
+            strip(files_under(&dir(
+                &store.state(),
+                "session-sqlite-import-archive"
+            ))),
+            strip(files_under(&dir(
+                &reference,
+                "session-sqlite-import-archive"
+            )))
+        );
+    }
+    // Nothing lost: every source is in the archive, byte for byte.
+    assert_eq!(source_contents(&store.state()), before);
+    // The manifest, as OpenClaw writes it.
+    let runs = files_under(&store.state().join("session-sqlite-migration-runs"));
+    assert_eq!(runs.len(), 1);
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            store
+                .state()
+                .join("session-sqlite-migration-runs")
+                .join(&runs[0]),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["manifestVersion"], 3);
+    assert!(manifest["completedAt"].is_string());
+    let t = &manifest["targets"][0];
+    assert_eq!(t["validationBeforeArchive"], "passed");
+    assert_eq!(t["completedMoves"].as_array().unwrap().len(), 15);
+    assert_eq!(t["completedMoves"][14]["kind"], "legacy-store");
+    assert_eq!(
+        t["completedMoves"][14]["artifact"]["reason"],
+        "verified-index-import"
+    );
+    // The tool reads what it wrote, and a second run finds nothing to do.
+    let list = json(&store.run_ok(["--json", "list", "--all-agents", "--limit", "all"]));
+    assert_eq!(list["data"].as_array().unwrap().len(), 42);
+    let again = import(&store);
+    assert_eq!(again["data"]["agents"], serde_json::json!([]), "{again}");
+}
+
+#[test]
+fn dry_run_reports_and_changes_nothing() {
+    let store = Store::copy("legacy");
+    let before = checksums(&store.state());
+    let out = store.run_ok(["migrate", "legacy", "--all-agents", "--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("would import").count(), 3, "{text}");
+    assert!(text.contains("main: 14 session(s)"), "{text}");
+    assert_eq!(checksums(&store.state()), before);
+    let doc = json(&store.run_ok([
+        "--json",
+        "migrate",
+        "legacy",
+        "--agent",
+        "work",
+        "--dry-run",
+    ]));
+    assert_eq!(
+        doc["data"]["plan"][0]["records"].as_array().unwrap().len(),
+        14
+    );
+    assert_eq!(checksums(&store.state()), before);
+}
+
+/// Kill the import at crash point `n` of its run (as kill -9 would), then check the store.
+fn crash_at(store: &Store, n: usize) -> bool {
+    let out = store
+        .cmd()
+        .args(["--json", "migrate", "legacy", "--all-agents", "--yes"])
+        .env("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())
+        .output()
+        .unwrap();
+    out.status.success()
+}
+
+fn integrity_ok(db: &Path) {
+    if !db.exists() {
+        return;
+    }
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok", "{}", db.display());
+    let fk: i64 = conn
+        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(fk, 0);
+}
+
+#[test]
+fn killed_anywhere_a_rerun_finishes_the_same_import() {
+    let reference = Store::copy("legacy");
+    import(&reference);
+    let expected: Vec<_> = AGENTS
+        .iter()
+        .map(|a| dump(&reference.agent_db(a)))
+        .collect();
+    let sources = source_contents(&reference.state());
+    // A run passes ~140 crash points (records, batches, moves); every third one, and the
+    // last ones, each killed and then re-run to the end.
+    let mut points: Vec<usize> = (1..=150).step_by(3).collect();
+    points.extend([141, 142, 143]);
+    let mut killed = 0;
+    for n in points {
+        let store = Store::copy("legacy");
+        if crash_at(&store, n) {
+            continue; // past the last point: the run finished
+        }
+        killed += 1;
+        for a in AGENTS {
+            integrity_ok(&store.agent_db(a));
+        }
+        assert_eq!(
+            source_contents(&store.state()),
+            sources,
+            "a source was lost at point {n}"
+        );
+        let out = store
+            .cmd()
+            .args(["--json", "migrate", "legacy", "--all-agents", "--yes"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "re-run after point {n}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        for (a, want) in AGENTS.iter().zip(&expected) {
+            assert_eq!(
+                &dump(&store.agent_db(a)),
+                want,
+                "{a} after a crash at point {n}"
+            );
+        }
+        assert_eq!(source_contents(&store.state()), sources);
+        for a in AGENTS {
+            let left = files_under(&store.state().join("agents").join(a).join("sessions"));
+            assert_eq!(left.len(), 1, "{a} after point {n}: {left:?}");
+        }
+    }
+    assert!(killed >= 45, "only {killed} runs were interrupted");
+}
+
+#[test]
+fn a_full_disk_fails_cleanly_and_a_rerun_finishes() {
+    let store = Store::copy("legacy");
+    let sources = source_contents(&store.state());
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
+    cmd.env("HOME", store.dir.path())
+        .env("NO_COLOR", "1")
+        .args(["--state-dir"])
+        .arg(store.state())
+        .args(["--json", "migrate", "legacy", "--all-agents", "--yes"]);
+    // A 512 KiB file size limit: the agent database (about 880 KiB) cannot be written whole.
+    crate::common::limit_file_size(&mut cmd, 512 * 1024);
+    let out = cmd.output().unwrap();
+    assert!(!out.status.success());
+    let doc = json(&out);
+    assert!(
+        matches!(doc["error"]["code"].as_str(), Some("IO" | "SQLITE")),
+        "{doc}"
+    );
+    for a in AGENTS {
+        integrity_ok(&store.agent_db(a));
+    }
+    assert_eq!(source_contents(&store.state()), sources);
+    assert!(store
+        .state()
+        .join("agents/main/sessions/sessions.json")
+        .exists());
+    let doc = import(&store);
+    assert_eq!(doc["data"]["agents"].as_array().unwrap().len(), 3, "{doc}");
+    assert_eq!(source_contents(&store.state()), sources);
+}
+
+fn write_index(store: &Store, agent: &str, text: &str) -> PathBuf {
+    let p = store
+        .state()
+        .join("agents")
+        .join(agent)
+        .join("sessions/sessions.json");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn bad_input_is_refused_and_changes_nothing() {
+    let store = Store::copy("legacy");
+    for (text, needle) in [
+        ("{\"agent:main:a\": ", "neither JSON"),
+        ("[1, 2]", "does not contain an object session store"),
+        (
+            r#"{"agent:main:x": {"sessionId": "../evil", "updatedAt": 1}}"#,
+            "invalid session id",
+        ),
+    ] {
+        write_index(&store, "main", text);
+        let before = checksums(&store.state());
+        let out = store
+            .cmd()
+            .args(["--json", "migrate", "legacy", "--yes"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(6), "{text}");
+        let doc = json(&out);
+        assert_eq!(doc["error"]["code"], "BAD_INPUT");
+        assert!(
+            doc["error"]["message"].as_str().unwrap().contains(needle),
+            "{doc}"
+        );
+        assert_eq!(checksums(&store.state()), before, "{text}");
+    }
+}
+
+#[test]
+fn invalid_entries_are_reported_and_the_index_kept_protected() {
+    let store = Store::copy("legacy");
+    let path = write_index(&store, "work", "");
+    let original = std::fs::read_to_string(
+        Path::new(FIXTURES).join("legacy/.openclaw/agents/work/sessions/sessions.json"),
+    )
+    .unwrap();
+    let mut map: serde_json::Map<String, Value> = serde_json::from_str(&original).unwrap();
+    map.insert(
+        "agent:work:broken".into(),
+        serde_json::json!({"updatedAt": 1}),
+    );
+    map.insert("agent:work:five".into(), serde_json::json!(5));
+    std::fs::write(&path, serde_json::to_string(&map).unwrap()).unwrap();
+    let out = store
+        .cmd()
+        .args(["--json", "migrate", "legacy", "--agent", "work", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = json(&out);
+    let agent = &doc["data"]["agents"][0];
+    assert_eq!(agent["imported"], 14);
+    let invalid: Vec<&str> = agent["invalid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["sessionKey"].as_str().unwrap())
+        .collect();
+    assert_eq!(invalid, ["agent:work:broken", "agent:work:five"]);
+    let index_move = agent["moved"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(index_move["kind"], "legacy-store");
+    assert_eq!(index_move["artifact"]["classification"], "protected");
+    assert_eq!(index_move["artifact"]["reason"], "incomplete-index-import");
+    assert!(doc.to_string().contains("entry_invalid"), "{doc}");
+}
