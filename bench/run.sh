@@ -41,8 +41,8 @@ FIRST="${AGENTS%%,*}"
 SCRATCH="$(mktemp -d "$DIR/run.XXXXXX")"
 trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 
-fresh() { # a private copy of the imported store
-  local d="$SCRATCH/s.$RANDOM$RANDOM"; mkdir -p "$d"; cp -a "$STORE/imported/.openclaw" "$d/"; echo "$d/.openclaw"
+fresh() { # a private copy of the store's $VARIANT (default: imported)
+  local d="$SCRATCH/s.$RANDOM$RANDOM"; mkdir -p "$d"; cp -a "$STORE/${VARIANT:-imported}/.openclaw" "$d/"; echo "$d/.openclaw"
 }
 oc() { env OPENCLAW_STATE_DIR="$1" OPENCLAW_NO_RESPAWN=1 HOME="$SCRATCH/home" "$HARNESS/oc" "${@:2}"; }
 # measure NAME CMD...: runs CMD (a shell string; $S is a fresh store copy, $W a fresh scratch dir)
@@ -92,6 +92,10 @@ measure doctor_quickcheck "\"$REF_SQLITE\" quick-check \"\$S\"/agents/*/agent/op
 measure prune_ours "\"$OURS\" --state-dir \"\$S\" prune --all-agents --dry-run --json"
 measure prune_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" sessions cleanup --dry-run --all-agents --json"
 
+# The legacy variant of the same store, imported by both tools.
+VARIANT=legacy measure migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes"
+VARIANT=legacy measure migrate_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" doctor --session-sqlite import --session-sqlite-all-agents"
+
 EVENTS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM transcript_events"; done | paste -sd+ | bc)"
 SESSIONS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM session_nodes"; done | paste -sd+ | bc)"
 # Under 0.05 s the process start dominates: no throughput figure is claimed then.
@@ -113,7 +117,7 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo "| \`prune --dry-run\` vs \`openclaw sessions cleanup --dry-run\` | $(wall prune_ours) s | $(wall prune_openclaw) s | $(ratio prune_ours prune_openclaw) | | $(rss prune_ours) kB | $(rss prune_openclaw) kB |"
   echo "| \`transcript cat\` of the largest session ($BIG_BYTES bytes) | $(wall cat_ours) s ($(mbps "$BIG_BYTES" "$(wall cat_ours)")) | | | ≥ 300 MB/s | $(rss cat_ours) kB | |"
   echo "| \`transcript cat\` of every session of $FIRST, one process each | $(wall cat_all_ours) s | | | | $(rss cat_all_ours) kB | |"
-  echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | not built yet | $(grep -m1 -o 'import.*' "$STORE/report/timings.txt" 2>/dev/null | head -c 80) | | ≥ 10x faster | | |"
+  echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | $(wall migrate_ours) s | $(wall migrate_openclaw) s | $(ratio migrate_ours migrate_openclaw) | ≤ 0.1 | $(rss migrate_ours) kB | $(rss migrate_openclaw) kB |"
   echo
   echo "OpenClaw's own timings while making the store (\`report/timings.txt\`):"
   echo

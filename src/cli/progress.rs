@@ -1,15 +1,15 @@
 //! The binary's side of the core's progress reports: an indicatif bar on a terminal,
 //! nothing otherwise.
 
-use std::cell::RefCell;
 use std::io::IsTerminal;
+use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use openclaw_sessions::progress::Progress;
 
 pub struct Bar {
-    bar: RefCell<Option<ProgressBar>>,
+    bar: Mutex<Option<ProgressBar>>,
     enabled: bool,
     prefix: String,
 }
@@ -21,7 +21,7 @@ impl Bar {
             && !ctx.printer.quiet
             && !ctx.global.no_progress;
         Bar {
-            bar: RefCell::new(None),
+            bar: Mutex::new(None),
             enabled,
             prefix: prefix.to_string(),
         }
@@ -33,7 +33,8 @@ impl Progress for Bar {
         if !self.enabled {
             return;
         }
-        if let Some(old) = self.bar.borrow_mut().take() {
+        let mut slot = self.bar.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = slot.take() {
             old.finish_and_clear();
         }
         let bar = match total {
@@ -52,17 +53,17 @@ impl Progress for Bar {
         bar.set_prefix(self.prefix.clone());
         bar.set_message(label.to_string());
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        *self.bar.borrow_mut() = Some(bar);
+        *slot = Some(bar);
     }
 
     fn advance(&self, delta: u64) {
-        if let Some(b) = self.bar.borrow().as_ref() {
+        if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
             b.inc(delta);
         }
     }
 
     fn finish(&self) {
-        if let Some(b) = self.bar.borrow_mut().take() {
+        if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             b.finish_and_clear();
         }
     }

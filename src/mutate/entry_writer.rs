@@ -2,6 +2,7 @@
 //! `bindSessionRoot`): canonical `entry_json`, every projected `session_nodes` column,
 //! the window row, `entry_valid = 1` after the triggers reset it, then certification.
 
+use crate::mutate::CachedStatements;
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::{Map, Value};
 
@@ -205,9 +206,9 @@ pub fn write_node(
         "UPDATE session_nodes SET {} WHERE session_key = ?1",
         sets.join(", ")
     );
-    tx.execute(&sql, rusqlite::params_from_iter(values))
+    tx.exec_cached(&sql, rusqlite::params_from_iter(values))
         .at(path)?;
-    tx.execute(
+    tx.exec_cached(
         "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
         [key],
     )
@@ -217,7 +218,7 @@ pub fn write_node(
 
 /// Certify a key as OpenClaw's writers do, as the last step of the transaction.
 pub fn certify(tx: &Transaction<'_>, path: &std::path::Path, key: &str) -> Result<()> {
-    tx.execute(
+    tx.exec_cached(
         "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
         [key],
     )
@@ -286,7 +287,7 @@ pub(crate) fn write_window(
     observed_at: Option<f64>,
 ) -> Result<()> {
     let existing: Option<ExistingWindow> = tx
-        .query_row(
+        .row_cached(
             "SELECT session_entry_provenance, acp_owned, plugin_owner_id, hook_external_content_source, \
                     transcript_updated_at, primary_conversation_id FROM session_windows WHERE session_id = ?1",
             [session_id],
@@ -351,7 +352,7 @@ pub(crate) fn write_window(
         .or_else(|| text(e.get("label")))
         .or_else(|| text(e.get("subject")))
         .or_else(|| text(e.get("groupId")));
-    tx.execute(
+    tx.exec_cached(
         "INSERT INTO session_windows (session_id, session_key, reason, created_at, updated_at, session_entry_provenance, \
             acp_owned, plugin_owner_id, hook_external_content_source, previous_session_id, session_scope, started_at, \
             ended_at, status, chat_type, channel, account_id, model_provider, model, agent_harness_id, \

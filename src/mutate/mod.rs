@@ -23,4 +23,5 @@ pub use patch::{
     apply_patch, plan_archive, plan_maintenance_archive, plan_patch, plan_unarchive, FieldChange,
     PatchOps, PatchPlan,
 };
+pub(crate) use writable::CachedStatements;
 pub use writable::{check_owned_path, WritableDb};

@@ -146,43 +146,66 @@ pub fn archive_name(
     })
 }
 
-/// Move `mv.source_path` to `mv.archive_path`: link (never replacing), flush, re-check both
-/// names, unlink the source, flush. A crash leaves the file under one name or both.
-pub fn perform_move(mv: &ArtifactMove) -> Result<()> {
-    let src = &mv.source_path;
-    let meta = std::fs::symlink_metadata(src).at(src)?;
-    if !meta.is_file() || meta.nlink() != 1 || !mv.artifact.identity.same_file(&meta) {
-        return Err(Error::Conflict {
-            message: format!(
-                "{} changed since it was imported (or is linked elsewhere); it was not moved",
-                src.display()
-            ),
-            hint: Some("run the import again to pick up the change".into()),
-        });
-    }
-    std::fs::hard_link(src, &mv.archive_path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            crate::fsutil::target_exists(&mv.archive_path)
-        } else {
-            Error::io(&mv.archive_path, e)
+/// Move every source to its archive name in two flushed phases: link each (never
+/// replacing, identity checked, hard-linked inputs refused), flush the archive directory,
+/// then unlink each source and flush its directory. A crash leaves each file under one
+/// name or both, never none; `finish_interrupted_moves` completes the second phase.
+pub fn perform_moves(moves: &[ArtifactMove]) -> Result<()> {
+    let mut linked = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let src = &mv.source_path;
+        let meta = std::fs::symlink_metadata(src).at(src)?;
+        if !meta.is_file() || meta.nlink() != 1 || !mv.artifact.identity.same_file(&meta) {
+            return Err(Error::Conflict {
+                message: format!(
+                    "{} changed since it was imported (or is linked elsewhere); it was not moved",
+                    src.display()
+                ),
+                hint: Some("run the import again to pick up the change".into()),
+            });
         }
-    })?;
-    let dir = mv.archive_path.parent().unwrap_or(Path::new("."));
-    crate::fsutil::fsync_dir(dir)?;
-    crate::mutate::crash_point("import-move-linked");
-    let linked = std::fs::symlink_metadata(&mv.archive_path).at(&mv.archive_path)?;
-    if linked.ino() != meta.ino() || linked.dev() != meta.dev() {
-        return Err(Error::Conflict {
-            message: format!(
-                "{} is not the file just linked; {} was left in place",
-                mv.archive_path.display(),
-                src.display()
-            ),
-            hint: None,
-        });
+        crate::mutate::crash_point("import-move-link");
+        std::fs::hard_link(src, &mv.archive_path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                crate::fsutil::target_exists(&mv.archive_path)
+            } else {
+                Error::io(&mv.archive_path, e)
+            }
+        })?;
+        linked.push((mv, meta));
     }
-    std::fs::remove_file(src).at(src)?;
-    crate::fsutil::fsync_dir(src.parent().unwrap_or(Path::new(".")))?;
+    let mut dirs: Vec<&Path> = moves
+        .iter()
+        .filter_map(|m| m.archive_path.parent())
+        .collect();
+    dirs.dedup();
+    for d in &dirs {
+        crate::fsutil::fsync_dir(d)?;
+    }
+    for (mv, meta) in linked {
+        crate::mutate::crash_point("import-move-unlink");
+        let archived = std::fs::symlink_metadata(&mv.archive_path).at(&mv.archive_path)?;
+        if archived.ino() != meta.ino() || archived.dev() != meta.dev() {
+            return Err(Error::Conflict {
+                message: format!(
+                    "{} is not the file just linked; {} was left in place",
+                    mv.archive_path.display(),
+                    mv.source_path.display()
+                ),
+                hint: None,
+            });
+        }
+        std::fs::remove_file(&mv.source_path).at(&mv.source_path)?;
+    }
+    let mut dirs: Vec<&Path> = moves
+        .iter()
+        .filter_map(|m| m.source_path.parent())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in dirs {
+        crate::fsutil::fsync_dir(d)?;
+    }
     Ok(())
 }
 

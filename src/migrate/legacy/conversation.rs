@@ -2,6 +2,7 @@
 //! `upsertConversationIdentity`, `linkSessionConversation`): one `conversations` row per
 //! channel/account/peer/thread, linked to the session's window.
 
+use crate::mutate::CachedStatements;
 use rusqlite::{params, Transaction};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -208,12 +209,12 @@ pub fn link_conversation(
 ) -> rusqlite::Result<()> {
     let role = if c.primary { "primary" } else { "participant" };
     if c.primary {
-        tx.execute(
+        tx.exec_cached(
             "UPDATE session_windows SET primary_conversation_id = ?2 WHERE session_id = ?1",
             params![session_id, c.id],
         )?;
     }
-    tx.execute(
+    tx.exec_cached(
         "DELETE FROM session_conversations WHERE session_id = ?1 AND conversation_id = ?2 AND role != ?3",
         params![session_id, c.id, role],
     )?;

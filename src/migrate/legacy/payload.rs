@@ -56,9 +56,23 @@ pub fn prepare(conn: &Connection, json: &str, event: &Value) -> rusqlite::Result
 
 /// Node's `zstdCompressSync` at level 1 with a checksum: one frame with its content size.
 pub fn compress(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut c = zstd::bulk::Compressor::new(1)?;
-    c.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
-    c.compress(bytes)
+    thread_local! {
+        // One context for the whole import: creating one per event costs more than level 1.
+        static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    COMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut c = zstd::bulk::Compressor::new(1)?;
+            c.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+            *slot = Some(c);
+        }
+        match slot.as_mut() {
+            Some(c) => c.compress(bytes),
+            None => Err(std::io::Error::other("no zstd context")),
+        }
+    })
 }
 
 fn non_empty(v: Option<&Value>) -> bool {

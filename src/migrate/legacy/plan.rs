@@ -159,10 +159,19 @@ fn trajectories(transcript: &Path) -> Vec<PathBuf> {
 /// since OpenClaw's importer would refuse the file.
 fn read_index(path: &Path, issues: &mut Vec<ImportIssue>) -> Result<Map<String, Value>> {
     let text = std::fs::read_to_string(path).at(path)?;
-    let root: Value = match serde_json::from_str(&text) {
+    parse_index(path, &text, issues)
+}
+
+/// Parse the text of a `sessions.json` (named `path` in messages).
+pub fn parse_index(
+    path: &Path,
+    text: &str,
+    issues: &mut Vec<ImportIssue>,
+) -> Result<Map<String, Value>> {
+    let root: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(strict) => {
-            let v = crate::paths::parse_json5_document(&text).map_err(|(msg, line, col)| {
+            let v = crate::paths::parse_json5_document(text).map_err(|(msg, line, col)| {
                 Error::bad_input(
                     format!(
                         "{} is neither JSON ({strict}) nor JSON5 (line {}, column {}: {msg})",

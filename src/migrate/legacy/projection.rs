@@ -3,6 +3,7 @@
 //! chain (`createTranscriptIndexAppenderInTransaction`), rebuilt from the tree otherwise
 //! (`reconcileSessionTranscriptIndexInTransaction`).
 
+use crate::mutate::CachedStatements;
 use std::collections::HashMap;
 
 use rusqlite::{params, OptionalExtension, Transaction};
@@ -134,7 +135,7 @@ impl ProjectionCursor {
     /// Start from the stored index state (a re-run appends to it).
     pub fn load(tx: &Transaction<'_>, session_id: &str) -> rusqlite::Result<Self> {
         let state: Option<(i64, Option<String>, i64, i64, i64)> = tx
-            .query_row(
+            .row_cached(
                 "SELECT indexed_seq, leaf_event_id, active_event_count, active_message_count, needs_rebuild \
                  FROM session_transcript_index_state WHERE session_id = ?1",
                 [session_id],
@@ -246,15 +247,26 @@ fn write_state(
 
 /// Rebuild the session's projection from its tree: the path from the leaf back to the root.
 fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Result<()> {
-    tx.execute(
+    tx.exec_cached(
         "DELETE FROM session_transcript_fts_rows WHERE id IN (SELECT id FROM session_transcript_fts_rows WHERE session_id = ?1)",
         [session_id],
     )?;
-    tx.execute(
+    tx.exec_cached(
         "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
         [session_id],
     )?;
-    let mut rows: Vec<(i64, i64, Value)> = Vec::new();
+    // Only the tree shape of each event is kept (not the events): a rebuild of a long
+    // transcript holds ids and links, then reads the path's events one at a time.
+    struct Shape {
+        seq: i64,
+        created_at: i64,
+        id: Option<String>,
+        parent: Option<String>,
+    }
+    let mut rows: Vec<Shape> = Vec::new();
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut leaf: Option<String> = None;
+    let mut leaf_control = false;
     {
         let mut stmt = tx.prepare(
             "SELECT seq, created_at, coalesce(event_json, json_extract(navigation_json, '$.navigation')) \
@@ -263,29 +275,29 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
         let mut q = stmt.query([session_id])?;
         while let Some(r) = q.next()? {
             let json: String = r.get(2)?;
-            rows.push((
-                r.get(0)?,
-                r.get(1)?,
-                serde_json::from_str(&json).unwrap_or(Value::Null),
-            ));
-        }
-    }
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    let mut leaf: Option<String> = None;
-    let mut leaf_control = false;
-    for (i, (_, _, e)) in rows.iter().enumerate() {
-        match kind(e) {
-            Some("session") => {}
-            Some("leaf") => {
-                leaf_control = true;
-                leaf = e.get("targetId").and_then(Value::as_str).map(String::from);
-            }
-            _ => {
-                if let Some(id) = trimmed_id(e) {
-                    by_id.insert(id.to_string(), i);
-                    leaf = Some(id.to_string());
+            let e: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+            let mut shape = Shape {
+                seq: r.get(0)?,
+                created_at: r.get(1)?,
+                id: None,
+                parent: None,
+            };
+            match kind(&e) {
+                Some("session") => {}
+                Some("leaf") => {
+                    leaf_control = true;
+                    leaf = e.get("targetId").and_then(Value::as_str).map(String::from);
+                }
+                _ => {
+                    if let Some(id) = trimmed_id(&e) {
+                        by_id.insert(id.to_string(), rows.len());
+                        leaf = Some(id.to_string());
+                        shape.id = Some(id.to_string());
+                        shape.parent = e.get("parentId").and_then(Value::as_str).map(String::from);
+                    }
                 }
             }
+            rows.push(shape);
         }
     }
     let mut path = Vec::new();
@@ -296,11 +308,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
             break; // a parent cycle
         }
         path.push(i);
-        cur = rows[i]
-            .2
-            .get("parentId")
-            .and_then(Value::as_str)
-            .map(String::from);
+        cur = rows[i].parent.clone();
     }
     path.reverse();
     if path.is_empty() && !leaf_control {
@@ -310,9 +318,11 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
     let mut active = 0;
     let mut messages = 0;
     for i in path {
-        let (seq, created_at, _) = &rows[i];
+        let Shape {
+            seq, created_at, ..
+        } = &rows[i];
         let full: Option<String> = tx
-            .query_row(
+            .row_cached(
                 "SELECT event_json FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
                 params![session_id, seq],
                 |r| r.get(0),
@@ -341,7 +351,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
             messages += 1;
         }
     }
-    let max_seq = rows.last().map_or(-1, |r| r.0);
+    let max_seq = rows.last().map_or(-1, |r| r.seq);
     let leaf = leaf.filter(|l| by_id.contains_key(l) || leaf_control);
     write_state(
         tx,
@@ -355,7 +365,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
 }
 
 fn decode_frame(tx: &Transaction<'_>, session_id: &str, seq: i64) -> rusqlite::Result<Value> {
-    let (frame, len): (Vec<u8>, i64) = tx.query_row(
+    let (frame, len): (Vec<u8>, i64) = tx.row_cached(
         "SELECT event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
         params![session_id, seq],
         |r| Ok((r.get(0)?, r.get(1)?)),

@@ -38,8 +38,15 @@ fn create(
     if let Some(dir) = path.parent() {
         crate::fsutil::create_private_dir_all(dir)?;
     }
-    // A leftover of a crashed creation is ours to replace: it was never published.
-    let _ = std::fs::remove_file(tmp);
+    // Leftovers of crashed creations are ours to remove: they were never published.
+    if let (Some(dir), Some(name)) = (path.parent(), path.file_name()) {
+        let prefix = format!("{}.creating-", name.to_string_lossy());
+        for e in std::fs::read_dir(dir).at(dir)?.flatten() {
+            if e.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
     let file = crate::fsutil::create_new_private(tmp)?;
     {
         let conn = Connection::open(tmp).at(tmp)?;

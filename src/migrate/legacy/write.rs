@@ -2,6 +2,7 @@
 //! node, window, ACP provenance, then the transcript events with their identities,
 //! watermark and projections (`importSqliteSessionRowsInTransaction`).
 
+use crate::mutate::CachedStatements;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -36,6 +37,13 @@ pub struct RecordOutcome {
     pub repaired: bool,
 }
 
+fn id_digest(id: &str) -> [u8; 16] {
+    let d = Sha256::digest(id.as_bytes());
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&d[..16]);
+    out
+}
+
 fn hash(json: &str) -> [u8; 32] {
     Sha256::digest(json.as_bytes()).into()
 }
@@ -65,7 +73,7 @@ pub fn write_record(
     let key = record.session_key.as_str();
     let sid = record.session_id.as_str();
     let cold: bool = tx
-        .query_row(
+        .row_cached(
             "SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1",
             [sid],
             |_| Ok(true),
@@ -82,7 +90,7 @@ pub fn write_record(
         return Ok(out);
     }
     let existing: Option<String> = tx
-        .query_row(
+        .row_cached(
             "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
             [key],
             |r| r.get(0),
@@ -96,7 +104,7 @@ pub fn write_record(
         && !record.candidates.is_empty()
     {
         let had_events: bool = tx
-            .query_row(
+            .row_cached(
                 "SELECT 1 FROM transcript_events WHERE session_id = ?1 LIMIT 1",
                 [sid],
                 |_| Ok(true),
@@ -190,7 +198,7 @@ fn record_acp_source(
     );
     source.insert("sourceSizeBytes".into(), json!(serialized.len()));
     let stored: Option<String> = tx
-        .query_row(
+        .row_cached(
             "SELECT legacy_acp_migration_json FROM session_nodes WHERE session_key = ?1",
             [key],
             |r| r.get(0),
@@ -209,7 +217,7 @@ fn record_acp_source(
     };
     sources.retain(|v| !same(v));
     sources.push(Value::Object(source));
-    tx.execute(
+    tx.exec_cached(
         "UPDATE session_nodes SET legacy_acp_migration_json = ?2 WHERE session_key = ?1",
         params![key, serde_json::to_string(&sources).unwrap_or_default()],
     )
@@ -261,7 +269,7 @@ fn import_events(
     let sid = record.session_id.as_str();
     let key = record.session_key.as_str();
     let mut next_seq: i64 = tx
-        .query_row(
+        .row_cached(
             "SELECT coalesce(max(seq), -1) + 1 FROM transcript_events WHERE session_id = ?1",
             [sid],
             |r| r.get(0),
@@ -271,7 +279,8 @@ fn import_events(
     // besides the ids it wrote.
     // hash of the event JSON -> (created_at, stored before this run)
     let mut seen: HashMap<[u8; 32], (i64, bool)> = HashMap::new();
-    let mut ids: HashSet<String> = HashSet::new();
+    // 128-bit digests of the event ids: 16 bytes per event, whatever the id length.
+    let mut ids: HashSet<[u8; 16]> = HashSet::new();
     if next_seq > 0 {
         let mut stmt = tx
             .prepare("SELECT event_json, event_zstd, event_utf8_bytes, seq, created_at FROM transcript_events WHERE session_id = ?1")
@@ -293,7 +302,7 @@ fn import_events(
             .at(db)?;
         let mut rows = stmt.query([sid]).at(db)?;
         while let Some(r) = rows.next().at(db)? {
-            ids.insert(r.get(0).at(db)?);
+            ids.insert(id_digest(&r.get::<_, String>(0).at(db)?));
         }
     }
     let mut cursor = ProjectionCursor::load(tx, sid).at(db)?;
@@ -373,7 +382,7 @@ fn import_events(
             .map(str::trim)
             .filter(|s| !s.is_empty());
         if let Some(id) = event_id {
-            if !ids.insert(id.to_string()) {
+            if !ids.insert(id_digest(id)) {
                 // Another event already owns this id: OpenClaw skips it the same way.
                 out.events_expected -= 1;
                 out.recognised = false;
