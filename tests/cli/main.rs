@@ -6,6 +6,7 @@ mod custody;
 mod docs;
 mod doctor;
 mod errors;
+mod fuzz_regressions;
 mod inspect;
 mod migrate_acpx;
 mod migrate_legacy;

@@ -81,3 +81,60 @@ CHECKS+=(migrate_legacy_matches_openclaw)
 
 # cp_legacy DIR : the generated store's legacy variant at DIR/.openclaw.
 cp_legacy() { mkdir -p "$1"; cp -a "$STORE/legacy/.openclaw" "$1/.openclaw"; }
+
+# sources_digest STATE : sha256 of every file in agents/*/sessions and the import archives, sorted
+# (where a file is does not matter: the content must survive).
+sources_digest() {
+  (cd "$1" && find agents -path '*/sessions/*' -type f -o -path '*/session-sqlite-import-archive/*' -type f) |
+    (cd "$1" && xargs -r sha256sum) | awk '{print $1}' | LC_ALL=C sort | uniq
+}
+
+# migrate_legacy_survives_kill9: a larger legacy store (gen-legacy.mjs, 3 x 60 sessions x 40
+# events) imported by ours, killed with SIGKILL at 50 random moments, each time checked
+# (integrity_check and foreign_key_check of every database, no source file lost) and then run
+# again to the end: the final databases equal an uninterrupted import's (compare-imports.mjs).
+check_migrate_legacy_survives_kill9() {
+  local gen="$CHECK_DIR/gen/.openclaw" ref="$CHECK_DIR/ref" k="$CHECK_DIR/k" i rc t0 t1 ms delay db bad=0 killed=0 finished=0
+  mkdir -p "$CHECK_DIR/gen"
+  "$OPENCLAW_REF_NODE" "$HARNESS/lib/gen-legacy.mjs" --state "$gen" --seed 11 --agents main,work,research \
+    --sessions-per-agent 60 --events-per-session 40 > gen.json
+  local sources; sources="$(sources_digest "$gen")"
+  # The reference import runs at the path the killed runs use (rows record absolute paths).
+  mkdir -p "$k"; cp -a "$gen" "$k/.openclaw"
+  t0=$(date +%s%N)
+  ours_run ref.json "$k/.openclaw" --json migrate legacy --all-agents --yes || { check_error "uninterrupted import failed"; return 0; }
+  t1=$(date +%s%N); ms=$(( (t1 - t0) / 1000000 ))
+  mv "$k" "$ref"
+  note "uninterrupted import: $(jsonq ref.json 'j.data.agents.reduce((n,a)=>n+a.imported,0)') sessions, $(jsonq ref.json 'j.data.agents.reduce((n,a)=>n+a.importedTranscriptEvents,0)') events in ${ms} ms"
+  for i in $(seq 1 50); do
+    rm -rf "$k"; mkdir -p "$k"; cp -a "$gen" "$k/.openclaw"
+    delay=$(( RANDOM * 32768 + RANDOM )); delay=$(( delay % (ms + 1) ))
+    "${NEUTRAL_ENV[@]}" HOME="$WORK/home-ours" "$OURS" --state-dir "$k/.openclaw" --json migrate legacy --all-agents --yes \
+      > "kill-$i.json" 2> "kill-$i.err" < /dev/null & local pid=$!
+    sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
+    if kill -9 "$pid" 2>/dev/null; then killed=$((killed + 1)); fi
+    wait "$pid" 2>/dev/null || true
+    for db in "$k"/.openclaw/agents/*/agent/openclaw-agent.sqlite "$k"/.openclaw/state/openclaw.sqlite; do
+      [[ -f "$db" ]] || continue
+      rc=0; "$OPENCLAW_REF_NODE" -e '
+        const { DatabaseSync } = require("node:sqlite");
+        const db = new DatabaseSync(process.argv[1]);
+        const ic = db.prepare("PRAGMA integrity_check").all().map(r => Object.values(r)[0]);
+        const fk = db.prepare("PRAGMA foreign_key_check").all();
+        if (ic.join() !== "ok" || fk.length) { console.log(ic.slice(0, 3).join("; "), fk.length, "fk"); process.exit(1); }' "$db" || rc=$?
+      [[ $rc -eq 0 ]] || { check_error "kill $i (after ${delay} ms): $db fails its integrity check"; bad=1; }
+    done
+    [[ "$(sources_digest "$k/.openclaw")" == "$sources" ]] || { check_error "kill $i (after ${delay} ms): a source file was lost"; bad=1; }
+    rc=0; ours_run "rerun-$i.json" "$k/.openclaw" --json migrate legacy --all-agents --yes || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "kill $i: the re-run exited $rc"; bad=1; continue; }
+    for db in $(cd "$ref/.openclaw" && find agents -path '*/agent/openclaw-agent.sqlite' | LC_ALL=C sort); do
+      node_check compare-imports.mjs "$k/.openclaw/$db" "$ref/.openclaw/$db" > "cmp-$i.txt" 2>&1 ||
+        { head -n 10 "cmp-$i.txt" >&2; check_error "kill $i (after ${delay} ms): $db differs from the uninterrupted import"; bad=1; }
+    done
+    [[ -z "$(find "$k/.openclaw/agents" -name sessions.json)" ]] || { check_error "kill $i: a sessions.json was left after the re-run"; bad=1; }
+    [[ "$(jsonq "kill-$i.json" 'j.ok' 2>/dev/null)" == true ]] && finished=$((finished + 1))
+  done
+  note "50 runs killed at random moments within ${ms} ms ($killed signalled, $finished had already finished); every store consistent, no source lost, every re-run equal to the uninterrupted import"
+  [[ $bad -eq 0 ]] || return 0
+}
+CHECKS+=(migrate_legacy_survives_kill9)
