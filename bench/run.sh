@@ -79,11 +79,20 @@ measure backup_ours "\"$OURS\" --state-dir \"\$S\" backup create --agent $FIRST 
 measure backup_sqlite3 "\"$REF_SQLITE\" backup $DB1 \"\$W/copy.sqlite\""
 measure backup_openclaw "mkdir -m 700 \"\$W/p\" && env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" backup sqlite create --agent $FIRST --repository \"\$W/p/repo\""
 
-# The largest transcript of the first agent, through `transcript cat`.
-BIG="$(sqlite3 "file:$STORE/imported/.openclaw/agents/$FIRST/agent/openclaw-agent.sqlite?immutable=1" \
+# `transcript cat` throughput needs one long session: a store of 2 sessions x BENCH_BIG_EVENTS
+# events (gen-legacy.mjs), imported by our migrate legacy (the suite proves it writes OpenClaw's
+# rows), then the largest session printed.
+BIG_STORE="$DIR/big-${BENCH_BIG_EVENTS:-40000}"
+if [[ ! -d "$BIG_STORE/.openclaw/agents/main/agent" ]]; then
+  rm -rf "$BIG_STORE"; mkdir -p "$BIG_STORE"
+  "$OPENCLAW_REF_NODE" "$HARNESS/lib/gen-legacy.mjs" --state "$BIG_STORE/.openclaw" --agents main \
+    --sessions-per-agent 2 --events-per-session "${BENCH_BIG_EVENTS:-40000}" > /dev/null
+  "$OURS" --state-dir "$BIG_STORE/.openclaw" migrate legacy --agent main --yes > /dev/null
+fi
+BIG="$(sqlite3 "file:$BIG_STORE/.openclaw/agents/main/agent/openclaw-agent.sqlite?immutable=1" \
   "SELECT n.session_key || ' ' || sum(e.event_utf8_bytes) FROM transcript_events e JOIN session_nodes n ON n.current_session_id = e.session_id GROUP BY e.session_id ORDER BY sum(e.event_utf8_bytes) DESC LIMIT 1")"
 BIG_KEY="${BIG% *}"; BIG_BYTES="${BIG##* }"
-measure cat_ours "\"$OURS\" --state-dir \"\$S\" transcript cat '$BIG_KEY'"
+measure cat_ours "\"$OURS\" --state-dir \"$BIG_STORE/.openclaw\" transcript cat '$BIG_KEY'"
 ALL_BYTES="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT sum(event_utf8_bytes) FROM transcript_events"; done | paste -sd+ | bc)"
 measure cat_all_ours "for k in \$(\"$OURS\" --state-dir \"\$S\" list --agent $FIRST --json --limit all | python3 -c 'import json,sys; print(\"\\n\".join(r[\"sessionKey\"] for r in json.load(sys.stdin)[\"data\"]))'); do \"$OURS\" --state-dir \"\$S\" transcript cat \"\$k\"; done"
 

@@ -12,6 +12,7 @@ use super::exit::Outcome;
 use super::mutation::{confirm, MutationArgs};
 use super::progress::Bar;
 use super::Ctx;
+use openclaw_sessions::progress::Progress;
 
 #[derive(Debug, Args)]
 pub struct LegacyArgs {
@@ -68,6 +69,18 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     }
     if args.mutation.dry_run {
+        // The transcripts are read too, so the dry run names every line the import would stop at.
+        let bar = Bar::new(ctx, "check");
+        bar.start(
+            "reading transcripts",
+            Some(targets.iter().map(|t| t.transcript_bytes).sum()),
+        );
+        let mut targets = targets;
+        for t in &mut targets {
+            let found = legacy::scan_transcripts(t, &bar);
+            t.issues.extend(found);
+        }
+        bar.finish();
         if ctx.printer.json {
             ctx.printer
                 .json_data(&json!({"plan": targets, "applied": false}))?;

@@ -408,3 +408,41 @@ fn invalid_entries_are_reported_and_the_index_kept_protected() {
     assert_eq!(index_move["artifact"]["reason"], "incomplete-index-import");
     assert!(doc.to_string().contains("entry_invalid"), "{doc}");
 }
+
+#[test]
+fn a_malformed_line_is_named_by_the_dry_run_and_only_the_prefix_imported() {
+    let store = Store::copy("legacy");
+    let transcript = store
+        .state()
+        .join("agents/main/sessions/92ed55f2-df5b-4475-8cc2-23d3d692f452.jsonl");
+    let mut text = std::fs::read_to_string(&transcript).unwrap();
+    let lines = text.lines().count();
+    text.push_str("{\"type\":\"message\", cut short\n");
+    std::fs::write(&transcript, &text).unwrap();
+    let before = checksums(&store.state());
+    let doc = json(&store.run_ok(["--json", "migrate", "legacy", "--dry-run"]));
+    let issues = doc["data"]["plan"][0]["issues"].as_array().unwrap().clone();
+    assert_eq!(issues.len(), 1, "{doc}");
+    assert_eq!(issues[0]["code"], "transcript_malformed");
+    assert_eq!(issues[0]["sessionKey"], "agent:main:main");
+    let line = format!("line {}:", lines + 1);
+    assert!(
+        issues[0]["message"].as_str().unwrap().contains(&line),
+        "{doc}"
+    );
+    assert_eq!(checksums(&store.state()), before);
+    // The real run imports the lines before it and keeps the original protected.
+    let doc = import(&store);
+    let main = &doc["data"]["agents"][0];
+    assert_eq!(main["importedTranscriptEvents"], 180, "{main}");
+    let moved = main["moved"].as_array().unwrap();
+    let original = moved
+        .iter()
+        .find(|m| m["sessionKey"] == "agent:main:main")
+        .unwrap();
+    assert_eq!(original["artifact"]["classification"], "protected");
+    assert_eq!(
+        moved.last().unwrap()["artifact"]["reason"],
+        "incomplete-index-import"
+    );
+}

@@ -114,16 +114,11 @@ check_migrate_legacy_survives_kill9() {
     sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
     if kill -9 "$pid" 2>/dev/null; then killed=$((killed + 1)); fi
     wait "$pid" 2>/dev/null || true
-    for db in "$k"/.openclaw/agents/*/agent/openclaw-agent.sqlite "$k"/.openclaw/state/openclaw.sqlite; do
-      [[ -f "$db" ]] || continue
-      rc=0; "$OPENCLAW_REF_NODE" -e '
-        const { DatabaseSync } = require("node:sqlite");
-        const db = new DatabaseSync(process.argv[1]);
-        const ic = db.prepare("PRAGMA integrity_check").all().map(r => Object.values(r)[0]);
-        const fk = db.prepare("PRAGMA foreign_key_check").all();
-        if (ic.join() !== "ok" || fk.length) { console.log(ic.slice(0, 3).join("; "), fk.length, "fk"); process.exit(1); }' "$db" || rc=$?
-      [[ $rc -eq 0 ]] || { check_error "kill $i (after ${delay} ms): $db fails its integrity check"; bad=1; }
-    done
+    local dbs=(); for db in "$k"/.openclaw/agents/*/agent/openclaw-agent.sqlite "$k"/.openclaw/state/openclaw.sqlite; do
+      [[ -f "$db" ]] && dbs+=("$db"); done
+    if [[ ${#dbs[@]} -gt 0 ]] && ! node_check integrity.mjs "${dbs[@]}" > "integrity-$i.txt" 2>&1; then
+      cat "integrity-$i.txt" >&2; check_error "kill $i (after ${delay} ms): a database fails its integrity check"; bad=1
+    fi
     [[ "$(sources_digest "$k/.openclaw")" == "$sources" ]] || { check_error "kill $i (after ${delay} ms): a source file was lost"; bad=1; }
     rc=0; ours_run "rerun-$i.json" "$k/.openclaw" --json migrate legacy --all-agents --yes || rc=$?
     [[ $rc -eq 0 ]] || { check_error "kill $i: the re-run exited $rc"; bad=1; continue; }

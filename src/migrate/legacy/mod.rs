@@ -585,3 +585,68 @@ pub fn recover_interrupted(agents: &[AgentPaths]) -> Result<Vec<PathBuf>> {
     }
     Ok(done)
 }
+
+/// For a dry run: read every planned transcript line by line (bounded memory) and report
+/// the lines the import would stop at (`transcript_malformed`: only the prefix before the
+/// line is imported, and the original is kept protected).
+pub fn scan_transcripts(target: &AgentImportPlan, progress: &dyn Progress) -> Vec<ImportIssue> {
+    use std::io::BufRead;
+    let mut issues = Vec::new();
+    for record in &target.records {
+        let Some(path) = &record.transcript else {
+            continue;
+        };
+        let Ok(file) = std::fs::File::open(path) else {
+            issues.push(ImportIssue::new(
+                "transcript_unreadable",
+                format!("{} cannot be opened", path.display()),
+                Some(&record.session_key),
+            ));
+            continue;
+        };
+        let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
+        let mut line = Vec::new();
+        let mut line_no = 0u64;
+        loop {
+            line.clear();
+            match reader.read_until(b'\n', &mut line) {
+                Ok(0) => break,
+                Ok(n) => progress.advance(n as u64),
+                Err(e) => {
+                    issues.push(ImportIssue::new(
+                        "transcript_unreadable",
+                        format!("{}: {e}", path.display()),
+                        Some(&record.session_key),
+                    ));
+                    break;
+                }
+            }
+            line_no += 1;
+            let problem = match std::str::from_utf8(&line) {
+                Err(e) => Some(e.to_string()),
+                Ok(s) => {
+                    let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+                    (!t.is_empty())
+                        .then(|| {
+                            serde_json::from_str::<serde::de::IgnoredAny>(t)
+                                .err()
+                                .map(|e| e.to_string())
+                        })
+                        .flatten()
+                }
+            };
+            if let Some(e) = problem {
+                issues.push(ImportIssue::new(
+                    "transcript_malformed",
+                    format!(
+                        "{}: line {line_no}: {e}. Only the readable prefix can be imported; the original remains protected for recovery.",
+                        path.display()
+                    ),
+                    Some(&record.session_key),
+                ));
+                break;
+            }
+        }
+    }
+    issues
+}
