@@ -39,7 +39,7 @@ pub fn decode_event_row(
                 ));
             }
             // One byte of headroom so that a frame longer than declared is detected.
-            let bytes = zstd::bulk::decompress(frame, expected as usize + 1).map_err(|e| {
+            let bytes = decompress(frame, expected as usize + 1).map_err(|e| {
                 Error::bad_input(
                     format!("{}: zstd frame does not decode ({e})", where_()),
                     Some("run `openclaw-sessions doctor` on this store".to_string()),
@@ -65,6 +65,25 @@ pub fn decode_event_row(
             None,
         )),
     }
+}
+
+/// One zstd context per thread for every row: creating one per row cost more than the
+/// decoding itself.
+fn decompress(frame: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    thread_local! {
+        static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(zstd::bulk::Decompressor::new()?);
+        }
+        match slot.as_mut() {
+            Some(d) => d.decompress(frame, capacity),
+            None => Err(std::io::Error::other("no zstd context")),
+        }
+    })
 }
 
 #[cfg(test)]
