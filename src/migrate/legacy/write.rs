@@ -255,6 +255,28 @@ pub fn stable_stringify(v: &Value) -> String {
     }
 }
 
+/// A message with media in the keys `canonicalizeTranscriptEventMedia` rewrites, which this
+/// import does not reproduce yet.
+fn has_legacy_media(event: &Value) -> bool {
+    const KEYS: [&str; 10] = [
+        "MediaPath",
+        "MediaPaths",
+        "MediaUrl",
+        "MediaUrls",
+        "MediaType",
+        "MediaTypes",
+        "MediaTranscribedIndexes",
+        "MediaStaged",
+        "MediaWorkspaceDir",
+        "media",
+    ];
+    event.get("type").and_then(Value::as_str) == Some("message")
+        && event
+            .get("message")
+            .and_then(Value::as_object)
+            .is_some_and(|m| KEYS.iter().any(|k| m.contains_key(*k)))
+}
+
 /// Stream the transcript into `transcript_events`, skipping what is already stored.
 fn import_events(
     tx: &Transaction<'_>,
@@ -316,6 +338,7 @@ fn import_events(
     out.complete = true;
     out.recognised = true;
     let mut first = true;
+    let mut media_reported = false;
     loop {
         line.clear();
         let n = reader.read_until(b'\n', &mut line).at(path)?;
@@ -355,6 +378,17 @@ fn import_events(
         let Some(event) = converter.convert(value) else {
             continue;
         };
+        if !media_reported && has_legacy_media(&event) {
+            media_reported = true;
+            out.issues.push(ImportIssue::new(
+                "transcript_media_kept",
+                format!(
+                    "{} line {line_no}: message media in the retired Media* keys kept as written (OpenClaw's import moves them into message.__openclaw.media)",
+                    path.display()
+                ),
+                Some(key),
+            ));
+        }
         let is_header = event.get("type").and_then(Value::as_str) == Some("session");
         if (is_header && !first) || (!is_header && !super::payload::is_recognised_record(&event)) {
             out.recognised = false;
