@@ -514,3 +514,22 @@ fn import_events(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_stringify_sorts_keys_and_media_keys_are_noticed() {
+        let v = serde_json::json!({"b": 1, "a": {"d": [2.0, "x"], "c": null}});
+        assert_eq!(
+            stable_stringify(&v),
+            r#"{"a":{"c":null,"d":[2,"x"]},"b":1}"#
+        );
+        let with_media = serde_json::json!({"type": "message", "message": {"role": "user", "MediaPaths": ["/a.png"]}});
+        assert!(has_legacy_media(&with_media));
+        let plain =
+            serde_json::json!({"type": "message", "message": {"role": "user", "content": "x"}});
+        assert!(!has_legacy_media(&plain));
+    }
+}
