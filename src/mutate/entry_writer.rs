@@ -20,14 +20,14 @@ const RETIRED_FIELDS: [&str; 5] = [
     "participantCount",
 ];
 
-const ARCHIVE_REASONS: [&str; 5] = [
+pub(crate) const ARCHIVE_REASONS: [&str; 5] = [
     "manual",
     "active-session-cap",
     "age-retention",
     "stale-dashboard",
     "restart-recovery",
 ];
-const LEGACY_DELIVERY_FIELDS: [&str; 8] = [
+pub(crate) const LEGACY_DELIVERY_FIELDS: [&str; 8] = [
     "route",
     "deliveryContext",
     "origin",

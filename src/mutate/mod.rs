@@ -15,10 +15,10 @@ pub use delete::{
     apply_delete, archive_name, delete_state_rows, plan_delete, ArchivePlan, ArchivedFile,
     DeleteOptions, DeletePlan, DeleteResult, References,
 };
-pub(crate) use entry_writer::write_window;
 pub use entry_writer::{
     canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,
 };
+pub(crate) use entry_writer::{write_window, ARCHIVE_REASONS, LEGACY_DELIVERY_FIELDS};
 pub use patch::{
     apply_patch, plan_archive, plan_maintenance_archive, plan_patch, plan_unarchive, FieldChange,
     PatchOps, PatchPlan,

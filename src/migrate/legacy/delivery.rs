@@ -5,17 +5,8 @@
 use serde_json::{json, Map, Value};
 
 use crate::json_value::{text, truthy};
+use crate::mutate::LEGACY_DELIVERY_FIELDS;
 
-const LEGACY_KEYS: [&str; 8] = [
-    "route",
-    "deliveryContext",
-    "origin",
-    "channel",
-    "lastChannel",
-    "lastTo",
-    "lastAccountId",
-    "lastThreadId",
-];
 const INTERNAL_CHANNELS: [&str; 5] = ["heartbeat", "cron", "webhook", "voice", "sessions_send"];
 
 /// A normalised delivery context (`normalizeDeliveryContext`).
@@ -329,7 +320,9 @@ fn external_over_internal(external: Option<&Ctx>, internal: Option<&Ctx>) -> Opt
 
 /// Fold the legacy routing fields of `entry` into `delivery`, then drop them.
 pub fn fold_legacy_delivery(entry: Map<String, Value>) -> Map<String, Value> {
-    let has_legacy = LEGACY_KEYS.iter().any(|k| entry.contains_key(*k));
+    let has_legacy = LEGACY_DELIVERY_FIELDS
+        .iter()
+        .any(|k| entry.contains_key(*k));
     if canonical_state(entry.get("delivery")) && !has_legacy {
         return entry;
     }
@@ -414,7 +407,7 @@ pub fn fold_legacy_delivery(entry: Map<String, Value>) -> Map<String, Value> {
             next.insert("chatType".into(), json!(c));
         }
     }
-    for k in LEGACY_KEYS {
+    for k in LEGACY_DELIVERY_FIELDS {
         next.shift_remove(k);
     }
     next

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::delivery::fold_legacy_delivery;
 use crate::json_value::{text, truthy};
+use crate::mutate::ARCHIVE_REASONS;
 
 /// Normalise one `sessions.json` entry as the importer stores it in `entry_json`.
 pub fn normalise_entry(key: &str, raw: &Map<String, Value>, now_ms: i64) -> Map<String, Value> {
@@ -125,14 +126,6 @@ const RETIRED: [&str; 20] = [
     "memoryFlushLastFailureError",
     "owner",
     "participants",
-];
-
-const ARCHIVE_REASONS: [&str; 5] = [
-    "manual",
-    "active-session-cap",
-    "age-retention",
-    "stale-dashboard",
-    "restart-recovery",
 ];
 
 const COLORS: [&str; 8] = [
