@@ -105,6 +105,11 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// Lower-case hex of bytes (digests in names, manifests and ids).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// `2026-06-01T08:00:00.000Z`, as JavaScript's `toISOString`.
 pub fn iso_from_ms(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);

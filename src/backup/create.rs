@@ -66,10 +66,7 @@ pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
         h.update(&buf[..n]);
         n_total += n as u64;
     }
-    Ok((
-        h.finalize().iter().map(|b| format!("{b:02x}")).collect(),
-        n_total,
-    ))
+    Ok((crate::units::hex(&h.finalize()), n_total))
 }
 
 fn same_file(a: &Path, b: &Path) -> Result<bool> {
@@ -201,10 +198,7 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
                 Some("run `openclaw-sessions doctor`".to_string()),
             )
         })?;
-        let actual: String = Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let actual = crate::mutate::publish::sha256_hex(&bytes);
         if bytes.len() as i64 != len || actual != sha {
             return Err(Error::bad_input(
                 format!("cold archive {} failed verification", file.display()),

@@ -56,7 +56,7 @@ pub struct OwnershipProbe {
 
 fn sha8(s: &str) -> String {
     let d = Sha256::digest(s.as_bytes());
-    d.iter().take(4).map(|b| format!("{b:02x}")).collect()
+    crate::units::hex(&d[..4])
 }
 
 /// OpenClaw's `resolveIdentityPathViaExistingAncestorSync`: realpath the deepest existing

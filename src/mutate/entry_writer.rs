@@ -274,6 +274,18 @@ type ExistingWindow = (
     Option<String>,
 );
 
+/// The window's `session_scope`: a direct chat on the main key is shared; group and channel
+/// chats are their own scope; everything else is one conversation.
+pub(crate) fn session_scope(key: &str, e: &Map<String, Value>) -> &'static str {
+    let lower_key = key.trim().to_lowercase();
+    match chat_type(e) {
+        Some("direct") if lower_key == "main" || lower_key.ends_with(":main") => "shared-main",
+        Some("group") => "group",
+        Some("channel") => "channel",
+        _ => "conversation",
+    }
+}
+
 /// `retainWindow`: upsert the generation's window, keeping its owner and creation time.
 /// `observed_at` overrides the transcript clock a writer would carry over (an import
 /// claims the window afresh).
@@ -333,12 +345,7 @@ pub(crate) fn write_window(
     // Conversation routing is not rewritten offline: keep an existing link.
     let primary_conversation = existing.as_ref().and_then(|x| x.5.clone());
     let chat = chat_type(e);
-    let lower_key = key.trim().to_lowercase();
-    let scope = match chat {
-        Some("direct") if lower_key == "main" || lower_key.ends_with(":main") => "shared-main",
-        Some(c @ ("group" | "channel")) => c,
-        _ => "conversation",
-    };
+    let scope = session_scope(key, e);
     let created_at = ["sessionStartedAt", "startedAt", "updatedAt"]
         .iter()
         .find_map(|f| num(e.get(*f)).filter(|v| *v >= 0.0))

@@ -12,10 +12,7 @@ use crate::error::{Error, Result, ResultExt};
 use crate::fsutil::create_new_private;
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::units::hex(&Sha256::digest(bytes))
 }
 
 fn file_sha(path: &Path) -> Result<String> {

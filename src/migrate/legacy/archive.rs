@@ -7,7 +7,6 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result, ResultExt};
 
@@ -25,16 +24,14 @@ pub struct FileIdentity {
 impl FileIdentity {
     pub fn read(path: &Path) -> Result<Self> {
         let meta = std::fs::symlink_metadata(path).at(path)?;
-        let mut hasher = Sha256::new();
-        let mut file = std::fs::File::open(path).at(path)?;
-        std::io::copy(&mut file, &mut hasher).at(path)?;
+        let (sha256, _) = crate::backup::sha256_file(path)?;
         Ok(FileIdentity {
             dev: meta.dev().to_string(),
             ino: meta.ino().to_string(),
             mtime_ns: (meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128)
                 .to_string(),
             size: meta.len(),
-            sha256: hex(&hasher.finalize()),
+            sha256,
         })
     }
 
@@ -43,10 +40,6 @@ impl FileIdentity {
             && self.ino == meta.ino().to_string()
             && self.size == meta.len()
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// What kind of artifact moves (manifest `kind`).

@@ -117,14 +117,7 @@ pub fn conversation_of(e: &Map<String, Value>, session_scope: &str) -> Option<Co
         .unwrap_or_default()
         .as_bytes(),
     );
-    let id = format!(
-        "conv_{}",
-        digest
-            .iter()
-            .take(16)
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
+    let id = format!("conv_{}", crate::units::hex(&digest[..16]));
     Some(Conversation {
         id,
         channel,

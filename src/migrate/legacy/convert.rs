@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
+
+use crate::json_value::truthy;
 use sha2::{Digest, Sha256};
 
 pub const CANONICAL_TYPES: [&str; 10] = [
@@ -36,7 +38,7 @@ pub struct TranscriptConverter {
 impl TranscriptConverter {
     pub fn new(source_path: &str, session_id: &str) -> Self {
         let digest = Sha256::digest(format!("{source_path}\0{session_id}").as_bytes());
-        let id_prefix = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        let id_prefix = crate::units::hex(&digest[..8]);
         TranscriptConverter {
             session_id: session_id.to_string(),
             id_prefix,
@@ -49,7 +51,7 @@ impl TranscriptConverter {
 
     /// Convert the next parsed record; `None` for a falsy value, which OpenClaw skips.
     pub fn convert(&mut self, value: Value) -> Option<Value> {
-        if !truthy(&value) {
+        if !truthy(Some(&value)) {
             return None;
         }
         let index = self.index;
@@ -76,7 +78,7 @@ impl TranscriptConverter {
             if let Some(Value::Object(m)) = record.get_mut("message") {
                 if m.get("role").and_then(Value::as_str) == Some("hookMessage") {
                     m.insert("role".into(), json!("custom"));
-                    if !m.get("customType").is_some_and(truthy) {
+                    if !truthy(m.get("customType")) {
                         m.insert("customType".into(), json!("hook"));
                     }
                 }
@@ -150,12 +152,8 @@ fn radix36(mut n: u64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// JavaScript truthiness of a parsed JSON value.
-pub fn truthy(v: &Value) -> bool {
-    crate::json_value::truthy(Some(v))
-}
-
-fn readable_content(c: Option<&Value>) -> bool {
+/// Message content a reader can show: a string, or blocks that each name their `type`.
+pub(super) fn readable_content(c: Option<&Value>) -> bool {
     match c {
         Some(Value::String(_)) => true,
         Some(Value::Array(items)) => items

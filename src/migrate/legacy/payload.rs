@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
 
-use super::convert::truthy;
+use crate::json_value::truthy;
 
 const MIN_COMPRESS_BYTES: usize = 1024;
 const MAX_COMPRESSED_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -81,13 +81,7 @@ fn non_empty(v: Option<&Value>) -> bool {
 
 fn readable_message(m: &Value) -> bool {
     let Some(m) = m.as_object() else { return false };
-    let content_ok = |c: Option<&Value>| match c {
-        Some(Value::String(_)) => true,
-        Some(Value::Array(items)) => items
-            .iter()
-            .all(|b| b.get("type").is_some_and(Value::is_string)),
-        _ => false,
-    };
+    let content_ok = super::convert::readable_content;
     match m.get("role").and_then(Value::as_str) {
         Some("user" | "assistant") => content_ok(m.get("content")),
         Some("toolResult") => {
@@ -217,7 +211,7 @@ pub fn report_facts(event: &Value) -> Value {
     {
         let mut entry = Map::new();
         for k in ["id", "parentId", "targetId", "appendParentId", "appendMode"] {
-            if let Some(v) = e.get(k).filter(|v| truthy(v) || v.is_null()) {
+            if let Some(v) = e.get(k).filter(|v| truthy(Some(v)) || v.is_null()) {
                 entry.insert(k.into(), v.clone());
             }
         }

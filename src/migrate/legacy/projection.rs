@@ -75,16 +75,11 @@ fn fts_text(e: &Value) -> Option<(String, String, String)> {
     (!text.is_empty()).then(|| (id.to_string(), role.to_string(), text))
 }
 
-/// JavaScript's `Date.parse` for the forms transcripts use: ISO 8601 and RFC 1123.
-pub fn parse_date(s: &str) -> Option<i64> {
-    crate::units::parse_js_date(s)
-}
-
 /// The FTS row's timestamp; OpenClaw binds a JavaScript number, so FTS5 stores a REAL.
 fn fts_timestamp(e: &Value, created_at: i64) -> f64 {
     match e.get("timestamp") {
         Some(Value::Number(n)) => n.as_f64().unwrap_or(created_at as f64),
-        Some(Value::String(s)) => parse_date(s).unwrap_or(created_at) as f64,
+        Some(Value::String(s)) => crate::units::parse_js_date(s).unwrap_or(created_at) as f64,
         _ => created_at as f64,
     }
 }
@@ -321,18 +316,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
         let Shape {
             seq, created_at, ..
         } = &rows[i];
-        let full: Option<String> = tx
-            .row_cached(
-                "SELECT event_json FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
-                params![session_id, seq],
-                |r| r.get(0),
-            )
-            .optional()?
-            .flatten();
-        let e = match full {
-            Some(j) => serde_json::from_str(&j).unwrap_or(Value::Null),
-            None => decode_frame(tx, session_id, *seq)?,
-        };
+        let e = stored_event(tx, session_id, *seq)?;
         if !is_projectable(&e) {
             continue;
         }
@@ -364,13 +348,14 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
     )
 }
 
-fn decode_frame(tx: &Transaction<'_>, session_id: &str, seq: i64) -> rusqlite::Result<Value> {
-    let (frame, len): (Vec<u8>, i64) = tx.row_cached(
-        "SELECT event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+/// One stored event, decoded (plain JSON or zstd frame) in a single read.
+fn stored_event(tx: &Transaction<'_>, session_id: &str, seq: i64) -> rusqlite::Result<Value> {
+    let (json, frame, len): (Option<String>, Option<Vec<u8>>, Option<i64>) = tx.row_cached(
+        "SELECT event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
         params![session_id, seq],
-        |r| Ok((r.get(0)?, r.get(1)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )?;
-    let text = crate::transcript::decode_event_row(session_id, seq, None, Some(&frame), Some(len))
+    let text = crate::transcript::decode_event_row(session_id, seq, json, frame.as_deref(), len)
         .map(|(j, _)| j)
         .unwrap_or_default();
     Ok(serde_json::from_str(&text).unwrap_or(Value::Null))

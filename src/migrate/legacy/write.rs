@@ -13,9 +13,9 @@ use sha2::{Digest, Sha256};
 use super::convert::{js_stringify, TranscriptConverter};
 use super::payload::{prepare, StoredPayload};
 use super::plan::{mtime_ms, ImportIssue, ImportRecord};
-use super::projection::{parse_date, ProjectionCursor};
+use super::projection::ProjectionCursor;
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::{write_node, write_window};
+use crate::mutate::{session_scope, write_node, write_window};
 use crate::progress::Progress;
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
@@ -55,7 +55,9 @@ fn event_time(e: &Value, now_ms: i64) -> i64 {
             .as_f64()
             .filter(|f| f.is_finite())
             .map_or(now_ms, |f| f.floor() as i64),
-        Some(Value::String(s)) if !s.trim().is_empty() => parse_date(s).unwrap_or(now_ms),
+        Some(Value::String(s)) if !s.trim().is_empty() => {
+            crate::units::parse_js_date(s).unwrap_or(now_ms)
+        }
         _ => now_ms,
     }
 }
@@ -98,11 +100,7 @@ pub fn write_record(
         .optional()
         .at(db)?;
     // A finished earlier run moved this transcript away: the row is already there.
-    if record.transcript.is_none()
-        && !record.historical
-        && existing.as_deref() == Some(sid)
-        && !record.candidates.is_empty()
-    {
+    if record.transcript.is_none() && !record.historical && existing.as_deref() == Some(sid) {
         let had_events: bool = tx
             .row_cached(
                 "SELECT 1 FROM transcript_events WHERE session_id = ?1 LIMIT 1",
@@ -129,8 +127,7 @@ pub fn write_record(
         .execute(params![key, sid, entry_json, updated_at as i64])
         .at(db)?;
         write_node(tx, db, key, e, Some(&entry_json))?;
-        let scope: String = session_scope(key, e);
-        let conversation = super::conversation::conversation_of(e, &scope);
+        let conversation = super::conversation::conversation_of(e, session_scope(key, e));
         if let Some(c) = &conversation {
             super::conversation::write_conversation(tx, c, updated_at as i64).at(db)?;
         }
@@ -138,7 +135,7 @@ pub fn write_record(
         if let Some(c) = &conversation {
             super::conversation::link_conversation(tx, c, sid, updated_at as i64).at(db)?;
         }
-        if e.get("acp").is_some_and(super::convert::truthy) {
+        if crate::json_value::truthy(e.get("acp")) {
             record_acp_source(tx, db, store_path, key, e)?;
         }
         out.written = true;
@@ -157,16 +154,6 @@ pub fn write_record(
         out.complete = true;
     }
     Ok(out)
-}
-
-/// The window's `session_scope`, as the entry writer derives it.
-fn session_scope(key: &str, e: &Map<String, Value>) -> String {
-    let lower = key.trim().to_lowercase();
-    match e.get("chatType").and_then(Value::as_str) {
-        Some("direct") if lower == "main" || lower.ends_with(":main") => "shared-main".into(),
-        Some(c @ ("group" | "channel")) => c.into(),
-        _ => "conversation".into(),
-    }
 }
 
 /// `recordLegacyAcpMigrationSources`: which legacy source the ACP metadata came from.
@@ -194,7 +181,7 @@ fn record_acp_source(
     }
     source.insert(
         "sourceSha256".into(),
-        json!(hex(&Sha256::digest(serialized.as_bytes()))),
+        json!(crate::mutate::publish::sha256_hex(serialized.as_bytes())),
     );
     source.insert("sourceSizeBytes".into(), json!(serialized.len()));
     let stored: Option<String> = tx
@@ -223,10 +210,6 @@ fn record_acp_source(
     )
     .at(db)?;
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// OpenClaw's `stableStringify`: object keys sorted by UTF-16 code units, no spaces.
