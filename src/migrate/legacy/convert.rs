@@ -230,23 +230,88 @@ fn repair_codex(m: &mut Map<String, Value>) {
 
 /// `JSON.stringify` of a parsed value: integral doubles print without a fraction.
 pub fn js_stringify(v: &Value) -> String {
-    fn fix(v: &mut Value) {
-        match v {
-            Value::Number(n) => {
-                if let Some(f) = n.as_f64().filter(|_| n.is_f64()) {
-                    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
-                        *v = json!(f as i64);
-                    }
+    let mut out = String::new();
+    write_js(v, &mut out);
+    out
+}
+
+/// [`js_stringify`] appended to `out`, without copying the value first.
+pub fn write_js(v: &Value, out: &mut String) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => write_js_number(n, out),
+        Value::String(s) => write_js_str(s, out),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
                 }
+                write_js(x, out);
             }
-            Value::Array(a) => a.iter_mut().for_each(fix),
-            Value::Object(o) => o.values_mut().for_each(fix),
-            _ => {}
+            out.push(']');
+        }
+        Value::Object(o) => {
+            out.push('{');
+            for (i, (k, x)) in o.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_js_str(k, out);
+                out.push(':');
+                write_js(x, out);
+            }
+            out.push('}');
         }
     }
-    let mut v = v.clone();
-    fix(&mut v);
-    serde_json::to_string(&v).unwrap_or_default()
+}
+
+/// The integral double a JS number prints as an integer, if `n` is one.
+pub fn js_integral(n: &serde_json::Number) -> Option<i64> {
+    let f = n.as_f64().filter(|_| n.is_f64())?;
+    (f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15).then_some(f as i64)
+}
+
+fn write_js_number(n: &serde_json::Number, out: &mut String) {
+    use std::fmt::Write;
+    match js_integral(n) {
+        Some(i) => {
+            let _ = write!(out, "{i}");
+        }
+        None => {
+            let _ = write!(out, "{n}");
+        }
+    }
+}
+
+/// A string as `JSON.stringify` (and serde_json) escape it.
+pub fn write_js_str(s: &str, out: &mut String) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            use std::fmt::Write;
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod convert;
 mod delivery;
 mod entry;
 mod manifest;
+mod navigation;
 pub mod payload;
 mod plan;
 mod projection;

@@ -17,7 +17,8 @@ pub enum StoredPayload {
     Compressed { frame: Vec<u8>, navigation: String },
 }
 
-/// Decide how `json` is stored; `conn` evaluates OpenClaw's navigation SQL (SQLite ≥ 3.45).
+/// Decide how `json` is stored; `conn` evaluates OpenClaw's navigation SQL (SQLite ≥ 3.45)
+/// for the rare event the Rust projection leaves to it.
 pub fn prepare(conn: &Connection, json: &str, event: &Value) -> rusqlite::Result<StoredPayload> {
     let raw = json.len();
     if !(MIN_COMPRESS_BYTES..=MAX_COMPRESSED_EVENT_BYTES).contains(&raw)
@@ -40,11 +41,10 @@ pub fn prepare(conn: &Connection, json: &str, event: &Value) -> rusqlite::Result
         return Ok(StoredPayload::Plain);
     }
     let report = serde_json::to_string(&report_facts(event)).unwrap_or_default();
-    let navigation: Option<String> = conn
-        .prepare_cached(NAVIGATION_SQL)?
-        .query_row(rusqlite::params![json, report], |r| r.get(0))
-        .optional()?
-        .flatten();
+    let navigation = match super::navigation::project(event, raw, &report) {
+        Ok(navigation) => navigation,
+        Err(super::navigation::Unsupported) => navigation_sql(conn, json, &report)?,
+    };
     match navigation {
         Some(nav) if frame.len() + nav.len() <= maximum => Ok(StoredPayload::Compressed {
             frame,
@@ -52,6 +52,19 @@ pub fn prepare(conn: &Connection, json: &str, event: &Value) -> rusqlite::Result
         }),
         _ => Ok(StoredPayload::Plain),
     }
+}
+
+/// OpenClaw's own navigation SQL, for events the Rust projection does not render.
+pub(super) fn navigation_sql(
+    conn: &Connection,
+    json: &str,
+    report: &str,
+) -> rusqlite::Result<Option<String>> {
+    Ok(conn
+        .prepare_cached(NAVIGATION_SQL)?
+        .query_row(rusqlite::params![json, report], |r| r.get(0))
+        .optional()?
+        .flatten())
 }
 
 /// Node's `zstdCompressSync` at level 1 with a checksum: one frame with its content size.
