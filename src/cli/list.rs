@@ -1,7 +1,9 @@
 use clap::Args;
 use serde::Serialize;
 
-use openclaw_sessions::store::SessionKind;
+use std::ops::ControlFlow;
+
+use openclaw_sessions::store::{for_each_newest_first, AgentStore, SessionEntry, SessionKind};
 use openclaw_sessions::units::{format_age, format_bytes, now_ms, parse_time_arg};
 
 use super::exit::Outcome;
@@ -71,7 +73,7 @@ struct ListRow {
 
 struct Row {
     store: usize,
-    entry: openclaw_sessions::store::SessionEntry,
+    entry: SessionEntry,
     events: Option<u64>,
     bytes: Option<u64>,
 }
@@ -84,11 +86,7 @@ struct Transcript {
 }
 
 /// Fill in what the output needs: the event count from the index, bytes only if wanted.
-fn fill(
-    stores: &[openclaw_sessions::store::AgentStore],
-    row: &mut Row,
-    bytes: bool,
-) -> openclaw_sessions::Result<()> {
+fn fill(stores: &[AgentStore], row: &mut Row, bytes: bool) -> openclaw_sessions::Result<()> {
     let store = &stores[row.store];
     if bytes && row.bytes.is_none() {
         let s = store.transcript_stats(row.entry.session_id())?;
@@ -98,6 +96,107 @@ fn fill(
         row.events = Some(store.transcript_event_count(row.entry.session_id())?);
     }
     Ok(())
+}
+
+/// The row filters of the command line.
+struct Filter<'a> {
+    args: &'a ListArgs,
+    now: i64,
+    before: Option<i64>,
+    after: Option<i64>,
+    needle: Option<String>,
+}
+
+impl Filter<'_> {
+    fn keeps(&self, e: &SessionEntry) -> bool {
+        let a = self.args;
+        a.active
+            .is_none_or(|m| e.updated_at() >= self.now - (m as i64) * 60_000)
+            && (!a.archived || e.archived())
+            && (!a.no_archived || !e.archived())
+            && (a.kind.is_empty() || a.kind.contains(&e.kind()))
+            && self.needle.as_deref().is_none_or(|n| e.matches(n))
+            && self.before.is_none_or(|b| e.updated_at() < b)
+            && self.after.is_none_or(|t| e.updated_at() > t)
+    }
+}
+
+fn list_row(stores: &[AgentStore], row: Row) -> ListRow {
+    let Row {
+        store,
+        entry: e,
+        events,
+        bytes,
+    } = row;
+    ListRow {
+        agent_id: stores[store].paths.id.to_string(),
+        session_id: e.session_id().to_string(),
+        updated_at: e.updated_at(),
+        kind: e.kind(),
+        label: e.label().map(String::from),
+        display_name: e.display_name().map(String::from),
+        archived: e.archived(),
+        pinned: e.pinned(),
+        locked: e.locked(),
+        harness: e.harness().map(String::from),
+        model: e.model(),
+        transcript: Transcript {
+            events: events.unwrap_or(0),
+            bytes,
+        },
+        entry: e.to_raw(),
+        session_key: e.key,
+    }
+}
+
+/// `--json` newest first: the agents' rows merged as they are read and written as they
+/// come, so memory stays flat however many sessions the stores hold.
+fn stream_json(
+    ctx: &Ctx,
+    agents: Vec<openclaw_sessions::paths::AgentPaths>,
+    filter: &Filter<'_>,
+    limit: Option<usize>,
+    bytes: bool,
+) -> anyhow::Result<Outcome> {
+    let mut stores = Vec::new();
+    for paths in agents {
+        let mut store = ctx.open_store(paths)?;
+        ctx.flush_warnings(&mut store);
+        stores.push(store);
+    }
+    let mut out = ctx.printer.json_rows()?;
+    let mut written = 0;
+    let mut failed: Option<anyhow::Error> = None;
+    let warnings = for_each_newest_first(&stores, |store, entry| {
+        if !filter.keeps(&entry) {
+            return Ok(ControlFlow::Continue(()));
+        }
+        let mut row = Row {
+            store,
+            entry,
+            events: None,
+            bytes: None,
+        };
+        fill(&stores, &mut row, bytes)?;
+        if let Err(e) = out.push(&list_row(&stores, row)) {
+            failed = Some(e);
+            return Ok(ControlFlow::Break(()));
+        }
+        written += 1;
+        Ok(if limit.is_some_and(|n| written >= n) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    for w in warnings {
+        ctx.printer.warn(w);
+    }
+    out.finish()?;
+    Ok(Outcome::Done)
 }
 
 fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
@@ -125,27 +224,25 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         .as_deref()
         .map(|t| parse_time_arg(t, now))
         .transpose()?;
-    let needle = args.matches.as_ref().map(|m| m.to_lowercase());
+    let filter = Filter {
+        args,
+        now,
+        before,
+        after,
+        needle: args.matches.as_ref().map(|m| m.to_lowercase()),
+    };
     let layout = ctx.layout()?;
     let agents = ctx.agents(&layout)?;
+    if ctx.printer.json && matches!(args.sort, SortKey::Updated) {
+        return stream_json(ctx, agents, &filter, limit, args.bytes);
+    }
     let mut rows: Vec<Row> = Vec::new();
     let mut stores = Vec::new();
     for paths in agents {
         let mut store = ctx.open_store(paths)?;
         let sessions = store.sessions()?;
         ctx.flush_warnings(&mut store);
-        let mut selected: Vec<_> = sessions
-            .into_iter()
-            .filter(|e| {
-                args.active
-                    .is_none_or(|m| e.updated_at() >= now - (m as i64) * 60_000)
-            })
-            .filter(|e| (!args.archived || e.archived()) && (!args.no_archived || !e.archived()))
-            .filter(|e| args.kind.is_empty() || args.kind.contains(&e.kind()))
-            .filter(|e| needle.as_deref().is_none_or(|n| e.matches(n)))
-            .filter(|e| before.is_none_or(|b| e.updated_at() < b))
-            .filter(|e| after.is_none_or(|a| e.updated_at() > a))
-            .collect();
+        let mut selected: Vec<_> = sessions.into_iter().filter(|e| filter.keeps(e)).collect();
         // OpenClaw's order within an agent: session key (byte order).
         selected.sort_by(|a, b| a.key.cmp(&b.key));
         rows.extend(selected.into_iter().map(|entry| Row {
@@ -185,37 +282,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         ));
     }
     if ctx.printer.json {
-        let data: Vec<ListRow> = rows
-            .into_iter()
-            .map(
-                |Row {
-                     store,
-                     entry: e,
-                     events,
-                     bytes,
-                 }| {
-                    ListRow {
-                        agent_id: stores[store].paths.id.to_string(),
-                        session_id: e.session_id().to_string(),
-                        updated_at: e.updated_at(),
-                        kind: e.kind(),
-                        label: e.label().map(String::from),
-                        display_name: e.display_name().map(String::from),
-                        archived: e.archived(),
-                        pinned: e.pinned(),
-                        locked: e.locked(),
-                        harness: e.harness().map(String::from),
-                        model: e.model(),
-                        transcript: Transcript {
-                            events: events.unwrap_or(0),
-                            bytes,
-                        },
-                        entry: e.to_raw(),
-                        session_key: e.key,
-                    }
-                },
-            )
-            .collect();
+        let data: Vec<ListRow> = rows.into_iter().map(|r| list_row(&stores, r)).collect();
         ctx.printer.json_data(&data)?;
         return Ok(Outcome::Done);
     }

@@ -23,6 +23,76 @@ pub enum ColorChoice {
     Never,
 }
 
+/// Serialized straight from the data (no intermediate JSON tree): raw stored entries pass
+/// through byte for byte.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope<'a, T> {
+    schema_version: u32,
+    command: String,
+    ok: bool,
+    data: &'a T,
+    warnings: Vec<String>,
+}
+
+/// A JSON document being written row by row (see [`Printer::json_rows`]).
+pub struct JsonRows<'p, W: Write> {
+    out: W,
+    pretty: bool,
+    rows: usize,
+    /// The document's warnings, read when it ends.
+    warnings: &'p RefCell<Vec<String>>,
+}
+
+impl<'p, W: Write> JsonRows<'p, W> {
+    fn start(
+        mut out: W,
+        pretty: bool,
+        command: &str,
+        warnings: &'p RefCell<Vec<String>>,
+    ) -> anyhow::Result<Self> {
+        let command = serde_json::to_string(command)?;
+        let head = if pretty {
+            format!("{{\n  \"schemaVersion\": 1,\n  \"command\": {command},\n  \"ok\": true,\n  \"data\": [")
+        } else {
+            format!("{{\"schemaVersion\":1,\"command\":{command},\"ok\":true,\"data\":[")
+        };
+        out.write_all(head.as_bytes()).map_err(map_io)?;
+        Ok(JsonRows {
+            out,
+            pretty,
+            rows: 0,
+            warnings,
+        })
+    }
+
+    pub fn push<T: Serialize>(&mut self, row: &T) -> anyhow::Result<()> {
+        let separator = if self.rows > 0 { "," } else { "" };
+        let text = if self.pretty {
+            let row = serde_json::to_string_pretty(row)?;
+            format!("{separator}\n    {}", row.replace('\n', "\n    "))
+        } else {
+            format!("{separator}{}", serde_json::to_string(row)?)
+        };
+        self.rows += 1;
+        self.out.write_all(text.as_bytes()).map_err(map_io)
+    }
+
+    /// Close the array, add the warnings, end the document.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        let warnings = self.warnings.borrow().clone();
+        let tail = if self.pretty {
+            let close = if self.rows > 0 { "\n  ]" } else { "]" };
+            let warnings = serde_json::to_string_pretty(&warnings)?.replace('\n', "\n  ");
+            format!("{close},\n  \"warnings\": {warnings}\n}}\n")
+        } else {
+            format!("],\"warnings\":{}}}\n", serde_json::to_string(&warnings)?)
+        };
+        self.out.write_all(tail.as_bytes()).map_err(map_io)?;
+        self.out.flush().map_err(map_io)
+    }
+}
+
 pub struct Printer {
     pub json: bool,
     pub quiet: bool,
@@ -119,17 +189,6 @@ impl Printer {
 
     /// The one JSON document of a successful command.
     pub fn json_data<T: Serialize>(&self, data: &T) -> anyhow::Result<()> {
-        // Serialized straight from the data (no intermediate JSON tree): raw stored entries
-        // pass through byte for byte.
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Envelope<'a, T> {
-            schema_version: u32,
-            command: String,
-            ok: bool,
-            data: &'a T,
-            warnings: Vec<String>,
-        }
         let doc = Envelope {
             schema_version: 1,
             command: self.command(),
@@ -145,6 +204,15 @@ impl Printer {
         };
         text.push('\n');
         self.out(&text)
+    }
+
+    /// The one JSON document of a command whose `data` is a long array, written a row at
+    /// a time so that memory does not grow with it. The text equals [`Self::json_data`]'s;
+    /// an error after the first row is one more compact line, as after [`Self::stream`].
+    pub fn json_rows(&self) -> anyhow::Result<JsonRows<'_, impl Write>> {
+        self.streaming.set(true);
+        let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        JsonRows::start(out, self.stdout_tty, &self.command(), &self.warnings)
     }
 
     pub fn json_error(&self, code: ErrorCode, message: &str, hint: Option<&str>) {
@@ -218,5 +286,55 @@ impl StreamOut {
 
     pub fn finish(mut self) -> anyhow::Result<()> {
         self.inner.flush().map_err(map_io)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A document written row by row is the one `json_data` writes, pretty or compact.
+    #[test]
+    fn json_rows_equal_the_whole_document() {
+        let raw =
+            serde_json::value::RawValue::from_string(r#"{"a":[1,{"b":"c"}]}"#.into()).unwrap();
+        let rows = [
+            json!({"k": "x\ny", "n": [1, 2], "o": {}}),
+            json!({"raw": raw}),
+        ];
+        for (count, warnings) in [
+            (0, vec![]),
+            (1, vec!["w1".to_string()]),
+            (2, vec!["a".into(), "b".into()]),
+        ] {
+            let data = &rows[..count];
+            for pretty in [false, true] {
+                let doc = Envelope {
+                    schema_version: 1,
+                    command: "list".into(),
+                    ok: true,
+                    data: &data,
+                    warnings: warnings.clone(),
+                };
+                let mut expected = if pretty {
+                    serde_json::to_string_pretty(&doc).unwrap()
+                } else {
+                    serde_json::to_string(&doc).unwrap()
+                };
+                expected.push('\n');
+                let cell = RefCell::new(warnings.clone());
+                let mut out = Vec::new();
+                let mut w = JsonRows::start(&mut out, pretty, "list", &cell).unwrap();
+                for row in data {
+                    w.push(row).unwrap();
+                }
+                w.finish().unwrap();
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    expected,
+                    "pretty {pretty}, {count} rows"
+                );
+            }
+        }
     }
 }

@@ -184,18 +184,10 @@ impl AgentStore {
         let mut out = Vec::new();
         let mut bad = Vec::new();
         while let Some(row) = rows.next().at(db.path())? {
-            let key: String = row.get(0).at(db.path())?;
-            let json: String = row.get(1).at(db.path())?;
-            let valid: i64 = row.get(2).at(db.path())?;
-            if valid == -1 && json == "{}" {
-                continue;
-            }
-            match SessionEntry::parse(&key, &json) {
-                Ok(e) => out.push(e),
-                Err(reason) => bad.push(format!(
-                    "agent {}: session {key} skipped: {reason} (run `openclaw-sessions doctor`)",
-                    self.paths.id
-                )),
+            match self.decode_node(row)? {
+                Some(Ok(e)) => out.push(e),
+                Some(Err(warning)) => bad.push(warning),
+                None => {}
             }
         }
         drop(rows);
@@ -203,6 +195,27 @@ impl AgentStore {
         self.check_consistent()?;
         self.warnings.extend(bad);
         Ok(out)
+    }
+
+    /// A `session_nodes` row read as `session_key, entry_json, entry_valid`: None for a
+    /// deleted placeholder, or the warning that skips a row that does not decode.
+    pub(super) fn decode_node(
+        &self,
+        row: &rusqlite::Row<'_>,
+    ) -> Result<Option<std::result::Result<SessionEntry, String>>> {
+        let path = self.db_path();
+        let key: String = row.get(0).at(path)?;
+        let json: String = row.get(1).at(path)?;
+        let valid: i64 = row.get(2).at(path)?;
+        if valid == -1 && json == "{}" {
+            return Ok(None);
+        }
+        Ok(Some(SessionEntry::parse(&key, &json).map_err(|reason| {
+            format!(
+                "agent {}: session {key} skipped: {reason} (run `openclaw-sessions doctor`)",
+                self.paths.id
+            )
+        })))
     }
 
     fn entry_by_exact_key(&self, key: &str) -> Result<Option<SessionEntry>> {
@@ -231,7 +244,7 @@ impl AgentStore {
     }
 
     /// An immutable read that raced a writer is not trusted.
-    fn check_consistent(&self) -> Result<()> {
+    pub(super) fn check_consistent(&self) -> Result<()> {
         match &self.db {
             Some(db) if !db.still_consistent() => Err(Error::Conflict {
                 message: format!("{} changed while it was being read", db.path().display()),

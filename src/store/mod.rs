@@ -3,6 +3,7 @@
 mod agent_store;
 mod entry;
 mod kind;
+mod newest_first;
 mod open;
 mod schema;
 
@@ -11,6 +12,7 @@ pub use agent_store::{
 };
 pub use entry::SessionEntry;
 pub use kind::SessionKind;
+pub use newest_first::for_each_newest_first;
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
 pub use schema::{
     read_owner, DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,

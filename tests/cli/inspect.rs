@@ -460,3 +460,21 @@ fn state_dir_from_environment_profile_and_clawdbot() {
         .unwrap();
     assert_eq!(json(&out)["data"].as_array().unwrap().len(), 16);
 }
+
+/// `--json` merges the agents' rows while reading them; the table sorts them in memory.
+/// Both give one order, across agents and ties, on every fixture store.
+#[test]
+fn streamed_json_order_equals_the_sorted_table() {
+    for variant in ["live", "imported", "legacy"] {
+        let store = Store::copy(variant);
+        let streamed = keys(&store, &["--all-agents", "--limit", "all"]);
+        let table = store.run_ok(["list", "--all-agents", "--limit", "all"]);
+        let sorted: Vec<String> = String::from_utf8_lossy(&table.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().nth(1).unwrap().to_string())
+            .collect();
+        assert_eq!(streamed, sorted, "{variant}");
+        assert_eq!(keys(&store, &["--all-agents", "--limit", "7"]), sorted[..7]);
+    }
+}

@@ -1,0 +1,110 @@
+//! Sessions of several agents newest first, merged while they are read: memory stays flat
+//! however many sessions the stores hold.
+
+use std::ops::ControlFlow;
+
+use super::{AgentStore, SessionEntry};
+use crate::error::{Result, ResultExt};
+
+/// One agent's sessions in listing order, as they are read.
+enum Source<'s> {
+    Database(&'s AgentStore, rusqlite::Rows<'s>),
+    Index(std::vec::IntoIter<SessionEntry>),
+}
+
+/// The next session of a source and its place in the order: `updated_at` newest first,
+/// then the key's bytes (the order of `idx_agent_session_nodes_updated_at`).
+struct Head {
+    updated_at: i64,
+    entry: SessionEntry,
+}
+
+impl Source<'_> {
+    fn next(&mut self, warnings: &mut Vec<String>) -> Result<Option<Head>> {
+        match self {
+            Source::Index(entries) => Ok(entries.next().map(|entry| Head {
+                updated_at: entry.updated_at(),
+                entry,
+            })),
+            Source::Database(store, rows) => {
+                let path = &store.paths.db;
+                while let Some(row) = rows.next().at(path)? {
+                    match store.decode_node(row)? {
+                        Some(Ok(entry)) => {
+                            let updated_at = row.get(3).at(path)?;
+                            return Ok(Some(Head { updated_at, entry }));
+                        }
+                        Some(Err(warning)) => warnings.push(warning),
+                        None => {}
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Visit every readable session of `stores`, newest first; ties keep the order of `stores`,
+/// then key byte order (OpenClaw's listing order). `visit` gets the store's index and may
+/// stop the walk. Returns the warnings of rows that do not decode, as
+/// [`AgentStore::sessions`] would. A store that changed while it was read is `CONFLICT`,
+/// found once the walk ends.
+pub fn for_each_newest_first(
+    stores: &[AgentStore],
+    mut visit: impl FnMut(usize, SessionEntry) -> Result<ControlFlow<()>>,
+) -> Result<Vec<String>> {
+    const SQL: &str = "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
+                       ORDER BY updated_at DESC, session_key";
+    let mut statements = Vec::new();
+    for store in stores {
+        statements.push(match store.db() {
+            Some(db) if store.legacy().is_none() => Some(db.conn().prepare(SQL).at(db.path())?),
+            _ => None,
+        });
+    }
+    let mut sources = Vec::new();
+    for (store, statement) in stores.iter().zip(statements.iter_mut()) {
+        sources.push(match (statement, store.legacy()) {
+            (Some(stmt), _) => Source::Database(store, stmt.query([]).at(&store.paths.db)?),
+            (None, Some(legacy)) => {
+                let mut entries = legacy.entries.clone();
+                entries.sort_by(|a, b| b.updated_at().cmp(&a.updated_at()).then(a.key.cmp(&b.key)));
+                Source::Index(entries.into_iter())
+            }
+            (None, None) => Source::Index(Vec::new().into_iter()),
+        });
+    }
+    let mut warnings = Vec::new();
+    let mut heads = Vec::with_capacity(sources.len());
+    for source in sources.iter_mut() {
+        heads.push(source.next(&mut warnings)?);
+    }
+    loop {
+        // Newest first; the first store wins a tie.
+        let mut best: Option<usize> = None;
+        for (i, head) in heads.iter().enumerate() {
+            if let Some(h) = head {
+                if best.is_none_or(|b| {
+                    heads[b]
+                        .as_ref()
+                        .is_some_and(|bh| h.updated_at > bh.updated_at)
+                }) {
+                    best = Some(i);
+                }
+            }
+        }
+        let Some(i) = best else { break };
+        let next = sources[i].next(&mut warnings)?;
+        let Some(head) = std::mem::replace(&mut heads[i], next) else {
+            break;
+        };
+        if visit(i, head.entry)?.is_break() {
+            break;
+        }
+    }
+    drop(sources);
+    for store in stores {
+        store.check_consistent()?;
+    }
+    Ok(warnings)
+}
