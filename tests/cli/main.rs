@@ -7,6 +7,7 @@ mod docs;
 mod doctor;
 mod errors;
 mod fuzz_regressions;
+mod hardening;
 mod inspect;
 mod migrate_acpx;
 mod migrate_legacy;
