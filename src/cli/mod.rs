@@ -75,7 +75,7 @@ pub enum Command {
     Backup(backup::BackupCommand),
     /// Find what breaks stores; --fix applies the safe repairs.
     Doctor(doctor::DoctorArgs),
-    /// Migrate old layouts (ACPX state adoption).
+    /// Migrate old layouts: a legacy file store into SQLite, ACPX state adoption.
     #[command(subcommand)]
     Migrate(migrate::MigrateCommand),
     /// Disk use per agent against the maintenance budget.
