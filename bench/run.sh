@@ -3,11 +3,13 @@
 #
 #   bash bench/run.sh                      # generate a scale store, measure, write BENCHMARKS.md
 #   BENCH_STORE=<make-store.sh --scale output> bash bench/run.sh    # reuse a store
+#   BENCH_STORE=<bench/make-store.sh output> BENCH_SKIP="migrate_openclaw" BENCH_REPEAT=1 bash bench/run.sh
 #
 # Environment: BENCH_AGENTS (main,work,research), BENCH_SESSIONS (500 per agent),
 # BENCH_EVENTS (40 per session), BENCH_REPEAT (3), BENCH_DIR (target/bench),
 # BENCH_OUT (BENCHMARKS.md). bench/memory.sh compares peak memory of two such runs.
-# Every command runs BENCH_REPEAT times on private copies; the table reports medians of wall
+# Every command runs BENCH_REPEAT times, on a private copy unless it only reads the store (see
+# measure); BENCH_SKIP names measurements not to run. The table reports medians of wall
 # time and of peak RSS (GNU time), and ratios against the reference commands of the same run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -47,36 +49,45 @@ fresh() { # a private copy of the store's $VARIANT (default: imported)
 oc() { env OPENCLAW_STATE_DIR="$1" OPENCLAW_NO_RESPAWN=1 HOME="$SCRATCH/home" "$HARNESS/oc" "${@:2}"; }
 # measure NAME CMD...: runs CMD (a shell string; $S is a fresh store copy, $W a fresh scratch dir)
 # REPEAT times; records "seconds maxrss_kb" per run in $SCRATCH/NAME.
+# SHARED=1: CMD only reads the store (ours, proven by the read-only tests, or sqlite3 with
+# immutable=1), so it runs on the store itself rather than a copy (a copy of a scale store
+# costs more than most commands). Names in BENCH_SKIP are not run.
 measure() {
   local name="$1" cmd="$2" i
   : > "$SCRATCH/$name"
+  if [[ " ${BENCH_SKIP:-} " == *" $name "* ]]; then
+    log "$name: skipped (BENCH_SKIP)"; echo "skipped skipped" > "$SCRATCH/$name"; return
+  fi
   for i in $(seq 1 "$REPEAT"); do
-    S="$(fresh)"; W="$(mktemp -d "$SCRATCH/w.XXXXXX")"; export S W
+    if [[ "${SHARED:-0}" == 1 ]]; then S="$STORE/${VARIANT:-imported}/.openclaw"; else S="$(fresh)"; fi
+    W="$(mktemp -d "$SCRATCH/w.XXXXXX")"; export S W
     /usr/bin/time -f "%e %M" -o "$SCRATCH/t" bash -c "$cmd" > /dev/null 2> "$SCRATCH/err" ||
       { log "$name failed:"; tail -n 5 "$SCRATCH/err" >&2; echo "nan nan" > "$SCRATCH/t"; }
     cat "$SCRATCH/t" >> "$SCRATCH/$name"
-    chmod -R u+w "$S" "$W" 2>/dev/null; rm -rf "$(dirname "$S")" "$W"
+    [[ "${SHARED:-0}" == 1 ]] || { chmod -R u+w "$S" 2>/dev/null; rm -rf "$(dirname "$S")"; }
+    chmod -R u+w "$W" 2>/dev/null; rm -rf "$W"
   done
   log "$name: $(awk '{print $1"s/"$2"kB"}' "$SCRATCH/$name" | paste -sd' ')"
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else print a[int((NR+1)/2)]}'; }
+# "skipped" sorts as text and stays "skipped".
 wall() { awk '{print $1}' "$SCRATCH/$1" | median; }
 rss() { awk '{print $2}' "$SCRATCH/$1" | median; }
-ratio() { awk -v a="$(wall "$1")" -v b="$(wall "$2")" 'BEGIN { if (b > 0) printf "%.3g", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$(wall "$1")" -v b="$(wall "$2")" 'BEGIN { if (a + 0 == a && b + 0 == b && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
 
 DBS_SQL='for f in "$S"/agents/*/agent/openclaw-agent.sqlite; do sqlite3 -json "file:$f?immutable=1" "SELECT * FROM session_nodes"; done'
-measure list_ours "\"$OURS\" --state-dir \"\$S\" list --all-agents --json --limit all"
-measure list_sqlite3 "$DBS_SQL"
+SHARED=1 measure list_ours "\"$OURS\" --state-dir \"\$S\" list --all-agents --json --limit all"
+SHARED=1 measure list_sqlite3 "$DBS_SQL"
 # OpenClaw runs with one persistent HOME, warmed up first, as an installed OpenClaw would.
 OC_HOME="$SCRATCH/home-openclaw"; mkdir -p "$OC_HOME"; export OC_HOME
 S0="$(fresh)"; env OPENCLAW_STATE_DIR="$S0" OPENCLAW_NO_RESPAWN=1 HOME="$OC_HOME" "$HARNESS/oc" sessions --all-agents --json --limit all > /dev/null 2>&1 || true
 measure list_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" sessions --all-agents --json --limit all"
 
 DB1='"$S"/agents/'"$FIRST"'/agent/openclaw-agent.sqlite'
-measure backup_ours "\"$OURS\" --state-dir \"\$S\" backup create --agent $FIRST --repository \"\$W/repo\""
+SHARED=1 measure backup_ours "\"$OURS\" --state-dir \"\$S\" backup create --agent $FIRST --repository \"\$W/repo\""
 # The system sqlite3 may be too old for OpenClaw's CHECK constraints (octet_length): the
 # reference is the same backup + VACUUM through the SQLite we bundle (examples/sqlite_reference.rs).
-measure backup_sqlite3 "\"$REF_SQLITE\" backup $DB1 \"\$W/copy.sqlite\""
+SHARED=1 measure backup_sqlite3 "\"$REF_SQLITE\" backup $DB1 \"\$W/copy.sqlite\""
 measure backup_openclaw "mkdir -m 700 \"\$W/p\" && env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" backup sqlite create --agent $FIRST --repository \"\$W/p/repo\""
 
 # `transcript cat` throughput needs one long session: a store of 2 sessions x BENCH_BIG_EVENTS
@@ -94,11 +105,11 @@ BIG="$(sqlite3 "file:$BIG_STORE/.openclaw/agents/main/agent/openclaw-agent.sqlit
 BIG_KEY="${BIG% *}"; BIG_BYTES="${BIG##* }"
 measure cat_ours "\"$OURS\" --state-dir \"$BIG_STORE/.openclaw\" transcript cat '$BIG_KEY'"
 ALL_BYTES="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT sum(event_utf8_bytes) FROM transcript_events"; done | paste -sd+ | bc)"
-measure cat_all_ours "for k in \$(\"$OURS\" --state-dir \"\$S\" list --agent $FIRST --json --limit all | python3 -c 'import json,sys; print(\"\\n\".join(r[\"sessionKey\"] for r in json.load(sys.stdin)[\"data\"]))'); do \"$OURS\" --state-dir \"\$S\" transcript cat \"\$k\"; done"
+SHARED=1 measure cat_all_ours "for k in \$(\"$OURS\" --state-dir \"\$S\" list --agent $FIRST --json --limit all | python3 -c 'import json,sys; print(\"\\n\".join(r[\"sessionKey\"] for r in json.load(sys.stdin)[\"data\"]))'); do \"$OURS\" --state-dir \"\$S\" transcript cat \"\$k\"; done"
 
-measure doctor_ours "\"$OURS\" --state-dir \"\$S\" doctor"
-measure doctor_quickcheck "\"$REF_SQLITE\" quick-check \"\$S\"/agents/*/agent/openclaw-agent.sqlite"
-measure prune_ours "\"$OURS\" --state-dir \"\$S\" prune --all-agents --dry-run --json"
+SHARED=1 measure doctor_ours "\"$OURS\" --state-dir \"\$S\" doctor"
+SHARED=1 measure doctor_quickcheck "\"$REF_SQLITE\" quick-check \"\$S\"/agents/*/agent/openclaw-agent.sqlite"
+SHARED=1 measure prune_ours "\"$OURS\" --state-dir \"\$S\" prune --all-agents --dry-run --json"
 measure prune_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" sessions cleanup --dry-run --all-agents --json"
 
 # The legacy variant of the same store, imported by both tools.
