@@ -103,6 +103,8 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
             targets.len()
         ),
     )?;
+    // The plan is made again under custody; this one (every session of every agent) goes.
+    drop(targets);
     let custody = take(ctx, &layout, args.mutation.wait)?;
     // Under custody: finish moves an interrupted run left, then plan again on what is there.
     for p in legacy::recover_interrupted(&agents)? {

@@ -379,14 +379,15 @@ fn classify_moves(
             Vec::new(),
         )?;
     }
-    let mut deps: Vec<PathBuf> = Vec::new();
-    for r in &target.records {
-        for c in &r.candidates {
-            if !deps.contains(c) {
-                deps.push(c.clone());
-            }
-        }
-    }
+    // Every candidate path once, in record order (a linear search here was quadratic).
+    let mut seen: HashSet<&Path> = HashSet::new();
+    let deps: Vec<PathBuf> = target
+        .records
+        .iter()
+        .flat_map(|r| &r.candidates)
+        .filter(|c| seen.insert(c.as_path()))
+        .cloned()
+        .collect();
     let index_ok = dir_clean && !any_protected;
     let class = if index_ok {
         ("imported", "verified-index-import")

@@ -38,9 +38,13 @@ impl ImportIssue {
 pub struct ImportRecord {
     pub session_key: String,
     pub session_id: String,
-    /// The entry as it will be stored in `entry_json`.
+    /// The entry as it will be stored in `entry_json`: kept as text, since a parsed map
+    /// costs about ten times as much and the plan holds every session.
     #[serde(skip)]
-    pub entry: Map<String, Value>,
+    pub entry_json: String,
+    /// `previousSessionId` and `usageFamilySessionIds`: who may own an orphan transcript.
+    #[serde(skip)]
+    pub lineage: Vec<String>,
     /// The transcript to read, when one exists.
     pub transcript: Option<PathBuf>,
     /// Where OpenClaw looks for the transcript (the index move's dependencies).
@@ -257,8 +261,10 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
         if let Some(t) = &transcript {
             claimed.insert(t.clone());
         }
+        let (entry_json, lineage) = stored_entry(normalise_entry(&key, &raw, now_ms));
         records.push(ImportRecord {
-            entry: normalise_entry(&key, &raw, now_ms),
+            entry_json,
+            lineage,
             session_key: key,
             session_id,
             trajectories: transcript.as_deref().map(trajectories).unwrap_or_default(),
@@ -413,10 +419,12 @@ fn discover_orphans(
             Value::from(if mtime == 0 { 1 } else { mtime }),
         );
         entry.insert("delivery".into(), serde_json::json!({"kind": "none"}));
+        let (entry_json, lineage) = stored_entry(entry);
         orphans.push(ImportRecord {
             session_key: key,
             session_id: stem.to_string(),
-            entry,
+            entry_json,
+            lineage,
             trajectories: trajectories(&path),
             transcript: Some(path.clone()),
             candidates: vec![path],
@@ -427,15 +435,27 @@ fn discover_orphans(
     Ok((orphans, unreferenced))
 }
 
+/// The text of a normalised entry, and its lineage.
+fn stored_entry(entry: Map<String, Value>) -> (String, Vec<String>) {
+    let previous = entry.get("previousSessionId").and_then(Value::as_str);
+    let family = entry
+        .get("usageFamilySessionIds")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let lineage = previous
+        .into_iter()
+        .chain(family)
+        .map(String::from)
+        .collect();
+    let text = serde_json::to_string(&Value::Object(entry)).unwrap_or_default();
+    (text, lineage)
+}
+
 /// The unique entry whose lineage lists `session_id` (previous generation, usage family).
 fn owner_key(records: &[ImportRecord], session_id: &str) -> Option<String> {
-    let lists = |r: &ImportRecord| {
-        r.entry.get("previousSessionId").and_then(Value::as_str) == Some(session_id)
-            || r.entry
-                .get("usageFamilySessionIds")
-                .and_then(Value::as_array)
-                .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(session_id)))
-    };
+    let lists = |r: &ImportRecord| r.lineage.iter().any(|id| id == session_id);
     let mut owners = records.iter().filter(|r| !r.historical && lists(r));
     let first = owners.next()?;
     owners.next().is_none().then(|| first.session_key.clone())

@@ -115,10 +115,11 @@ pub fn write_record(
             return Ok(out);
         }
     }
-    let e = &record.entry;
+    let entry: Map<String, Value> = serde_json::from_str(&record.entry_json).unwrap_or_default();
+    let e = &entry;
     let updated_at = e.get("updatedAt").and_then(Value::as_f64).unwrap_or(0.0);
     if !(record.historical && existing.is_some()) {
-        let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
+        let entry_json = &record.entry_json;
         tx.prepare_cached(
             "INSERT INTO session_nodes (session_key, current_session_id, entry_json, entry_valid, updated_at) \
              VALUES (?1, ?2, ?3, 0, ?4) ON CONFLICT(session_key) DO NOTHING",
@@ -126,7 +127,7 @@ pub fn write_record(
         .at(db)?
         .execute(params![key, sid, entry_json, updated_at as i64])
         .at(db)?;
-        write_node(tx, db, key, e, Some(&entry_json))?;
+        write_node(tx, db, key, e, Some(entry_json))?;
         let conversation = super::conversation::conversation_of(e, session_scope(key, e));
         if let Some(c) = &conversation {
             super::conversation::write_conversation(tx, c, updated_at as i64).at(db)?;
