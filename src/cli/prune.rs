@@ -1,11 +1,12 @@
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
 use clap::Args;
 use serde::Serialize;
 
 use openclaw_sessions::mutate::prune::{
     parse_openclaw_duration, plan_artifacts, plan_prune, ArtifactRemoval, MaintenanceSettings,
-    PruneAction, PruneCounts, PruneItem,
+    PruneAction, PruneCounts, PruneItem, PLANNER_FIELDS,
 };
 use openclaw_sessions::mutate::{
     apply_delete, apply_patch, plan_delete, plan_maintenance_archive, DeleteOptions, References,
@@ -102,26 +103,37 @@ fn plan_agent(
     s: &MaintenanceSettings,
     args: &PruneArgs,
     now: i64,
-) -> anyhow::Result<Option<(AgentPrune, Vec<openclaw_sessions::store::SessionEntry>)>> {
+) -> anyhow::Result<Option<AgentPrune>> {
     let mut store = ctx.open_store(paths.clone())?;
     if store.db().is_none() {
         ctx.printer
             .debug(format!("agent {}: no SQLite store, skipped", paths.id));
         return Ok(None);
     }
-    let entries = store.sessions()?;
+    ctx.flush_warnings(&mut store);
+    // Read entry by entry, keeping what the planner reads: memory follows the number of
+    // sessions by a few hundred bytes each, not by whole entries.
+    let mut entries = Vec::new();
+    let warnings = store.for_each_session(|mut entry| {
+        entry.retain_fields(PLANNER_FIELDS);
+        entries.push(entry);
+        Ok(ControlFlow::Continue(()))
+    })?;
+    for w in warnings {
+        ctx.printer.warn(w);
+    }
     let (items, counts) = plan_prune(&entries, s, now, args.active_key.as_deref());
-    let removed: HashSet<&str> = items
-        .iter()
-        .filter(|i| i.action.archive_reason().is_none())
-        .map(|i| i.session_key.as_str())
-        .collect();
-    let kept_ids: HashSet<String> = entries
-        .iter()
-        .filter(|e| !removed.contains(e.key.as_str()))
-        .map(|e| e.session_id().to_string())
-        .collect();
     let artifacts = if args.artifacts {
+        let removed: HashSet<&str> = items
+            .iter()
+            .filter(|i| i.action.archive_reason().is_none())
+            .map(|i| i.session_key.as_str())
+            .collect();
+        let kept_ids: HashSet<String> = entries
+            .iter()
+            .filter(|e| !removed.contains(e.key.as_str()))
+            .map(|e| e.session_id().to_string())
+            .collect();
         let rows: HashSet<String> = {
             let db = store.db().expect("sqlite store");
             let mut stmt = db
@@ -173,19 +185,32 @@ fn plan_agent(
         over_budget: s.max_disk_bytes.is_some_and(|m| disk > m),
         applied: false,
     };
-    Ok(Some((plan, entries)))
+    Ok(Some(plan))
 }
 
 fn apply_agent(
     layout: &openclaw_sessions::paths::StateLayout,
     paths: &AgentPaths,
     plan: &mut AgentPrune,
-    entries: &[openclaw_sessions::store::SessionEntry],
     now: i64,
 ) -> anyhow::Result<()> {
-    let by_key: HashMap<String, openclaw_sessions::store::SessionEntry> =
-        entries.iter().map(|e| (e.key.clone(), e.clone())).collect();
     let store = openclaw_sessions::store::AgentStore::open(paths.clone())?;
+    // The whole entries of the planned sessions only (planning kept a few fields of all).
+    let mut by_key: HashMap<String, openclaw_sessions::store::SessionEntry> = HashMap::new();
+    for item in &plan.actions {
+        let entry = store
+            .entry_by_exact_key(&item.session_key)?
+            .ok_or_else(|| {
+                Error::not_found(
+                    format!(
+                        "session {} is gone from agent {}",
+                        item.session_key, paths.id
+                    ),
+                    None,
+                )
+            })?;
+        by_key.insert(item.session_key.clone(), entry);
+    }
     let mut refs = {
         let db = store.db().expect("sqlite store");
         References::read(db.conn(), db.path())?
@@ -253,7 +278,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     }
     let work: usize = plans
         .iter()
-        .map(|(_, (p, _))| p.actions.len() + p.artifacts.len())
+        .map(|(_, p)| p.actions.len() + p.artifacts.len())
         .sum();
     let warn_only = s.mode == "warn";
     if work > 0 && !args.mutation.dry_run && !warn_only {
@@ -261,14 +286,8 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             ctx,
             &format!(
                 "Archive or delete {} session(s) and remove {} file(s)?",
-                plans
-                    .iter()
-                    .map(|(_, (p, _))| p.actions.len())
-                    .sum::<usize>(),
-                plans
-                    .iter()
-                    .map(|(_, (p, _))| p.artifacts.len())
-                    .sum::<usize>()
+                plans.iter().map(|(_, p)| p.actions.len()).sum::<usize>(),
+                plans.iter().map(|(_, p)| p.artifacts.len()).sum::<usize>()
             ),
         )?;
         let custody = take(ctx, &layout, args.mutation.wait)?;
@@ -280,15 +299,15 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             }
         }
         plans = fresh;
-        for (paths, (plan, entries)) in plans.iter_mut() {
-            apply_agent(&layout, paths, plan, entries, now)?;
+        for (paths, plan) in plans.iter_mut() {
+            apply_agent(&layout, paths, plan, now)?;
         }
         custody.release()?;
     } else if warn_only && work > 0 {
         ctx.printer
             .warn("session.maintenance.mode is warn: reporting only, nothing changed");
     }
-    for (_, (p, _)) in &plans {
+    for (_, p) in &plans {
         if p.over_budget {
             ctx.printer.warn(format!(
                 "agent {} uses {} on disk, over its budget {}",
@@ -299,7 +318,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         }
     }
     if ctx.printer.json {
-        let agents: Vec<&AgentPrune> = plans.iter().map(|(_, (p, _))| p).collect();
+        let agents: Vec<&AgentPrune> = plans.iter().map(|(_, p)| p).collect();
         ctx.printer
             .json_data(&serde_json::json!({ "settings": s, "agents": agents }))?;
         return Ok(Outcome::Done);
@@ -314,7 +333,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         "did"
     };
     let mut t = ctx.printer.table(&["AGENT", "KEY", "ACTION"]);
-    for (_, (p, _)) in &plans {
+    for (_, p) in &plans {
         for i in &p.actions {
             let action = match i.action {
                 PruneAction::PruneModelRun | PruneAction::PruneStale | PruneAction::PruneCap => {

@@ -172,6 +172,20 @@ where
     Ok(v)
 }
 
+/// Each row of `sql`, read by `read` and handed to `visit` without collecting them.
+fn each_row<T, F, V>(db: &ReadOnlyDb, sql: &str, mut read: F, mut visit: V) -> Result<()>
+where
+    F: FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    V: FnMut(T) -> Result<()>,
+{
+    let mut stmt = db.conn().prepare(sql).at(db.path())?;
+    let mut rows = stmt.query([]).at(db.path())?;
+    while let Some(row) = rows.next().at(db.path())? {
+        visit(read(row).at(db.path())?)?;
+    }
+    Ok(())
+}
+
 /// Returns whether the file itself is damaged (then deeper checks are not attempted).
 fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
     let mut damaged = false;
@@ -300,68 +314,75 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         "SELECT session_key, entry_json, entry_valid, {} FROM session_nodes ORDER BY session_key",
         names.join(", ")
     );
-    let nodes: Vec<(String, String, i64, Vec<SqlValue>)> = rows(db, &sql, |r| {
+    let read = |r: &rusqlite::Row<'_>| {
         let mut cols = Vec::new();
         for i in 0..names.len() {
             cols.push(r.get::<_, SqlValue>(3 + i)?);
         }
         Ok((r.get(0)?, r.get(1)?, r.get(2)?, cols))
-    })?;
-    for (key, json, valid, stored) in nodes {
-        if valid == -1 && json == "{}" {
-            continue; // a tombstone
-        }
-        let entry = match SessionEntry::parse(&key, &json) {
-            Ok(e) => e,
-            Err(why) => {
-                if cx.wants("entry-json") {
-                    cx.add("entry-json", Severity::Error, Some(agent), Some(&key), format!("session {key}: {why}"), "OpenClaw cannot read this agent's sessions; restore the row from a snapshot or delete it", None);
-                }
-                continue;
+    };
+    // Row by row: the store's sessions are never all in memory.
+    each_row(
+        db,
+        &sql,
+        read,
+        |(key, json, valid, stored): (String, String, i64, Vec<SqlValue>)| {
+            if valid == -1 && json == "{}" {
+                return Ok(()); // a tombstone
             }
-        };
-        if cx.wants("projected-columns") {
-            let expected = project_node_columns(&entry.fields);
-            let mut lineage = Vec::new();
-            let mut others = Vec::new();
-            for ((col, want), have) in expected.iter().zip(stored.iter()) {
-                let same = match (want, have) {
-                    (SqlValue::Integer(a), SqlValue::Real(b))
-                    | (SqlValue::Real(b), SqlValue::Integer(a)) => (*a as f64) == *b,
-                    (a, b) => a == b,
-                };
-                if !same {
-                    let d = format!(
-                        "{col} is {} but the entry says {}",
-                        sql_to_json(have),
-                        sql_to_json(want)
-                    );
-                    if LINEAGE_COLUMNS.contains(col) {
-                        lineage.push(d);
-                    } else {
-                        others.push(d);
+            let entry = match SessionEntry::parse(&key, &json) {
+                Ok(e) => e,
+                Err(why) => {
+                    if cx.wants("entry-json") {
+                        cx.add("entry-json", Severity::Error, Some(agent), Some(&key), format!("session {key}: {why}"), "OpenClaw cannot read this agent's sessions; restore the row from a snapshot or delete it", None);
+                    }
+                    return Ok(());
+                }
+            };
+            if cx.wants("projected-columns") {
+                let expected = project_node_columns(&entry.fields);
+                let mut lineage = Vec::new();
+                let mut others = Vec::new();
+                for ((col, want), have) in expected.iter().zip(stored.iter()) {
+                    let same = match (want, have) {
+                        (SqlValue::Integer(a), SqlValue::Real(b))
+                        | (SqlValue::Real(b), SqlValue::Integer(a)) => (*a as f64) == *b,
+                        (a, b) => a == b,
+                    };
+                    if !same {
+                        let d = format!(
+                            "{col} is {} but the entry says {}",
+                            sql_to_json(have),
+                            sql_to_json(want)
+                        );
+                        if LINEAGE_COLUMNS.contains(col) {
+                            lineage.push(d);
+                        } else {
+                            others.push(d);
+                        }
                     }
                 }
+                if valid != 1 {
+                    lineage.push(format!("entry_valid is {valid}, not 1"));
+                }
+                let repair = Some(Repair::ReprojectColumns { key: key.clone() });
+                if !lineage.is_empty() {
+                    cx.add("projected-columns", Severity::Error, Some(agent), Some(&key), format!("session {key}: {}", lineage.join("; ")), "OpenClaw refuses to read this store until the row is repaired; `doctor --fix` re-projects the columns from entry_json", repair.clone());
+                } else if !others.is_empty() {
+                    cx.add(
+                        "projected-columns",
+                        Severity::Warning,
+                        Some(agent),
+                        Some(&key),
+                        format!("session {key}: {}", others.join("; ")),
+                        "`doctor --fix` re-projects the columns from entry_json",
+                        repair,
+                    );
+                }
             }
-            if valid != 1 {
-                lineage.push(format!("entry_valid is {valid}, not 1"));
-            }
-            let repair = Some(Repair::ReprojectColumns { key: key.clone() });
-            if !lineage.is_empty() {
-                cx.add("projected-columns", Severity::Error, Some(agent), Some(&key), format!("session {key}: {}", lineage.join("; ")), "OpenClaw refuses to read this store until the row is repaired; `doctor --fix` re-projects the columns from entry_json", repair.clone());
-            } else if !others.is_empty() {
-                cx.add(
-                    "projected-columns",
-                    Severity::Warning,
-                    Some(agent),
-                    Some(&key),
-                    format!("session {key}: {}", others.join("; ")),
-                    "`doctor --fix` re-projects the columns from entry_json",
-                    repair,
-                );
-            }
-        }
-    }
+            Ok(())
+        },
+    )?;
     if cx.wants("current-window") {
         for (key, sid) in rows(db, "SELECT n.session_key, n.current_session_id FROM session_nodes n WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = n.current_session_id)", |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
             cx.add("current-window", Severity::Error, Some(agent), Some(&key), format!("session {key}: current session id {sid} has no session_windows row"), "restore the session from a snapshot, or delete it", None);
@@ -417,8 +438,10 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         }
     }
     if cx.wants("transcript-header") {
-        let firsts: Vec<FirstRow> = rows(db, "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)", |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
-        for (sid, seq, json, frame, len) in firsts {
+        let sql = "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)";
+        let read =
+            |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
+        each_row(db, sql, read, |(sid, seq, json, frame, len): FirstRow| {
             let text = crate::transcript::decode_event_row(&sid, seq, json, frame.as_deref(), len)
                 .map(|(t, _)| t)
                 .unwrap_or_default();
@@ -429,7 +452,8 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
             if !ok {
                 cx.add("transcript-header", Severity::Error, Some(agent), None, format!("transcript {sid} does not start with its session header (first row seq {seq})"), "OpenClaw cannot replay this transcript; restore it from a snapshot or archive", None);
             }
-        }
+            Ok(())
+        })?;
     }
     if cx.wants("seq-gaps") {
         for (sid, n, max) in rows(db, "SELECT session_id, count(*), max(seq) FROM transcript_events GROUP BY session_id HAVING count(*) != max(seq) + 1 OR min(seq) != 0", |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)))? {

@@ -326,6 +326,24 @@ pub struct PruneCounts {
     pub capped: usize,
 }
 
+/// Every entry field [`plan_prune`] reads: the rest of an entry can be dropped before
+/// planning (see [`SessionEntry::retain_fields`]).
+pub const PLANNER_FIELDS: &[&str] = &[
+    "sessionId",
+    "updatedAt",
+    "archivedAt",
+    "lastInteractionAt",
+    "lastActivityAt",
+    "sessionStartedAt",
+    "spawnedBy",
+    "parentSessionKey",
+    "pinnedAt",
+    "modelSelectionLocked",
+    "status",
+    "chatType",
+    "delivery",
+];
+
 /// The plan, in application order (model-run, dashboard, age, cap).
 pub fn plan_prune(
     entries: &[SessionEntry],

@@ -1,4 +1,5 @@
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 use rusqlite::{params, OptionalExtension};
@@ -170,8 +171,28 @@ impl AgentStore {
     /// Every readable session. Tombstones are not sessions; rows whose entry does not
     /// decode are skipped with a warning (`doctor` reports them in full).
     pub fn sessions(&mut self) -> Result<Vec<SessionEntry>> {
+        let mut out = Vec::new();
+        let bad = self.for_each_session(|e| {
+            out.push(e);
+            Ok(ControlFlow::Continue(()))
+        })?;
+        self.warnings.extend(bad);
+        Ok(out)
+    }
+
+    /// Visit every readable session in storage order, one at a time, without holding them;
+    /// returns the warnings of rows that do not decode.
+    pub fn for_each_session(
+        &self,
+        mut visit: impl FnMut(SessionEntry) -> Result<ControlFlow<()>>,
+    ) -> Result<Vec<String>> {
         if let Some(legacy) = &self.legacy {
-            return Ok(legacy.entries.clone());
+            for e in &legacy.entries {
+                if visit(e.clone())?.is_break() {
+                    break;
+                }
+            }
+            return Ok(Vec::new());
         }
         let Some(db) = &self.db else {
             return Ok(Vec::new());
@@ -181,20 +202,24 @@ impl AgentStore {
             .prepare("SELECT session_key, entry_json, entry_valid FROM session_nodes")
             .at(db.path())?;
         let mut rows = stmt.query([]).at(db.path())?;
-        let mut out = Vec::new();
         let mut bad = Vec::new();
         while let Some(row) = rows.next().at(db.path())? {
-            match self.decode_node(row)? {
-                Some(Ok(e)) => out.push(e),
-                Some(Err(warning)) => bad.push(warning),
-                None => {}
+            let flow = match self.decode_node(row)? {
+                Some(Ok(e)) => visit(e)?,
+                Some(Err(warning)) => {
+                    bad.push(warning);
+                    ControlFlow::Continue(())
+                }
+                None => ControlFlow::Continue(()),
+            };
+            if flow.is_break() {
+                break;
             }
         }
         drop(rows);
         drop(stmt);
         self.check_consistent()?;
-        self.warnings.extend(bad);
-        Ok(out)
+        Ok(bad)
     }
 
     /// A `session_nodes` row read as `session_key, entry_json, entry_valid`: None for a
@@ -218,7 +243,8 @@ impl AgentStore {
         })))
     }
 
-    fn entry_by_exact_key(&self, key: &str) -> Result<Option<SessionEntry>> {
+    /// The entry stored under exactly `key`: one indexed row.
+    pub fn entry_by_exact_key(&self, key: &str) -> Result<Option<SessionEntry>> {
         let Some(db) = &self.db else {
             return Ok(None);
         };

@@ -51,6 +51,13 @@ impl SessionEntry {
         })
     }
 
+    /// Keep only `fields` (and forget the stored text): a plan over every session of a
+    /// store then costs what it reads, not the whole entries.
+    pub fn retain_fields(&mut self, fields: &[&str]) {
+        self.fields.retain(|k, _| fields.contains(&k.as_str()));
+        self.stored_json = None;
+    }
+
     pub fn session_id(&self) -> &str {
         self.fields
             .get("sessionId")
