@@ -8,6 +8,8 @@ pub mod doctor;
 pub mod du;
 pub mod error;
 pub mod fsutil;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod json_value;
 pub mod legacy;
 pub mod marker;

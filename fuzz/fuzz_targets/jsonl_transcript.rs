@@ -6,9 +6,6 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use openclaw_sessions::legacy::JsonlReader;
-use openclaw_sessions::migrate::legacy::convert::{js_stringify, TranscriptConverter};
-use openclaw_sessions::migrate::legacy::payload::{is_recognised_record, report_facts};
 
 /// One scratch file per fuzzing process, rewritten for every input.
 fn scratch() -> &'static PathBuf {
@@ -18,24 +15,4 @@ fn scratch() -> &'static PathBuf {
     })
 }
 
-fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    let mut converter =
-        TranscriptConverter::new("/home/user/.openclaw/agents/main/sessions/x.jsonl", "sid");
-    for line in text.split('\n') {
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(line.trim()) else {
-            continue;
-        };
-        if let Some(event) = converter.convert(value) {
-            let _ = js_stringify(&event);
-            let _ = report_facts(&event);
-            let _ = is_recognised_record(&event);
-        }
-    }
-
-    let path = scratch();
-    std::fs::write(path, data).expect("write scratch file");
-    if let Ok(mut reader) = JsonlReader::open(path) {
-        while let Ok(Some(_)) = reader.next_line() {}
-    }
-});
+fuzz_target!(|data: &[u8]| openclaw_sessions::fuzzing::jsonl_transcript(data, scratch()));
