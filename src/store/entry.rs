@@ -54,7 +54,11 @@ impl SessionEntry {
     /// Keep only `fields` (and forget the stored text): a plan over every session of a
     /// store then costs what it reads, not the whole entries.
     pub fn retain_fields(&mut self, fields: &[&str]) {
-        self.fields.retain(|k, _| fields.contains(&k.as_str()));
+        // Collected anew: `retain` would keep the capacity of the whole entry.
+        self.fields = std::mem::take(&mut self.fields)
+            .into_iter()
+            .filter(|(k, _)| fields.contains(&k.as_str()))
+            .collect();
         self.stored_json = None;
     }
 
