@@ -4,6 +4,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -19,9 +20,9 @@ pub struct ManifestTarget {
     pub agent_id: String,
     pub sqlite_path: PathBuf,
     pub store_path: PathBuf,
-    pub completed_moves: Vec<ArtifactMove>,
+    pub completed_moves: Arc<Vec<ArtifactMove>>,
     pub issues: Vec<ImportIssue>,
-    pub planned_moves: Vec<ArtifactMove>,
+    pub planned_moves: Arc<Vec<ArtifactMove>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub validation_before_archive: Option<&'static str>,
 }
@@ -72,10 +73,14 @@ impl MigrationManifest {
         crate::fsutil::create_private_dir_all(dir)?;
         let tmp = dir.join(format!(".{}.tmp", self.run_id));
         let _ = std::fs::remove_file(&tmp);
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
-        text.push('\n');
-        let mut f = crate::fsutil::create_new_private(&tmp)?;
-        f.write_all(text.as_bytes()).at(&tmp)?;
+        let f = crate::fsutil::create_new_private(&tmp)?;
+        // Streamed: the manifest lists every moved file and can be tens of megabytes.
+        let mut out = std::io::BufWriter::new(f);
+        serde_json::to_writer_pretty(&mut out, self)
+            .map_err(std::io::Error::from)
+            .at(&tmp)?;
+        out.write_all(b"\n").at(&tmp)?;
+        let f = out.into_inner().map_err(|e| e.into_error()).at(&tmp)?;
         f.sync_all().at(&tmp)?;
         std::fs::rename(&tmp, &self.path).at(&self.path)?;
         crate::fsutil::fsync_dir(dir)

@@ -22,6 +22,7 @@ mod write;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rusqlite::params;
 use serde::Serialize;
@@ -78,7 +79,8 @@ pub struct AgentImportReport {
     pub imported_transcript_events: u64,
     pub invalid: Vec<ImportIssue>,
     pub issues: Vec<ImportIssue>,
-    pub moved: Vec<ArtifactMove>,
+    /// The same list the manifest records as completed (shared, not copied).
+    pub moved: Arc<Vec<ArtifactMove>>,
     pub validation: &'static str,
     pub manifest: PathBuf,
 }
@@ -485,9 +487,9 @@ pub fn apply(
                 agent_id: t.agent_id.clone(),
                 sqlite_path: t.sqlite_path.clone(),
                 store_path: t.store_path.clone(),
-                completed_moves: Vec::new(),
+                completed_moves: Arc::default(),
                 issues: Vec::new(),
-                planned_moves: Vec::new(),
+                planned_moves: Arc::default(),
                 validation_before_archive: None,
             })
             .collect(),
@@ -527,7 +529,7 @@ pub fn apply(
                 .cloned()
                 .collect(),
             issues,
-            moved: Vec::new(),
+            moved: Arc::default(),
             validation: if passed { "passed" } else { "failed" },
             manifest: manifest.path.clone(),
         });
@@ -544,13 +546,13 @@ pub fn apply(
             continue;
         }
         crate::fsutil::create_private_dir_all(&target.archive_dir)?;
-        manifest.targets[i].planned_moves = classify_moves(target, &imports[i], stamp)?;
+        manifest.targets[i].planned_moves = Arc::new(classify_moves(target, &imports[i], stamp)?);
         manifest.write()?;
     }
     for (i, _) in targets.iter().enumerate() {
-        let planned = manifest.targets[i].planned_moves.clone();
+        let planned = Arc::clone(&manifest.targets[i].planned_moves);
         archive::perform_moves(&planned)?;
-        manifest.targets[i].completed_moves = planned.clone();
+        manifest.targets[i].completed_moves = Arc::clone(&planned);
         reports[i].moved = planned;
         manifest.write()?;
     }
