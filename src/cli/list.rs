@@ -167,7 +167,8 @@ fn stream_json(
     let mut out = ctx.printer.json_rows()?;
     let mut written = 0;
     let mut failed: Option<anyhow::Error> = None;
-    let warnings = for_each_newest_first(&stores, |store, entry| {
+    let fields = Some(SessionEntry::LISTING_FIELDS);
+    let warnings = for_each_newest_first(&stores, fields, |store, entry| {
         if !filter.keeps(&entry) {
             return Ok(ControlFlow::Continue(()));
         }

@@ -114,7 +114,7 @@ fn plan_agent(
     // Read entry by entry, keeping what the planner reads: memory follows the number of
     // sessions by a few hundred bytes each, not by whole entries.
     let mut entries = Vec::new();
-    let warnings = store.for_each_session(|mut entry| {
+    let warnings = store.for_each_session(Some(PLANNER_FIELDS), |mut entry| {
         entry.retain_fields(PLANNER_FIELDS);
         entries.push(entry);
         Ok(ControlFlow::Continue(()))

@@ -172,7 +172,7 @@ impl AgentStore {
     /// decode are skipped with a warning (`doctor` reports them in full).
     pub fn sessions(&mut self) -> Result<Vec<SessionEntry>> {
         let mut out = Vec::new();
-        let bad = self.for_each_session(|e| {
+        let bad = self.for_each_session(None, |e| {
             out.push(e);
             Ok(ControlFlow::Continue(()))
         })?;
@@ -180,15 +180,20 @@ impl AgentStore {
         Ok(out)
     }
 
-    /// Visit every readable session in storage order, one at a time, without holding them;
-    /// returns the warnings of rows that do not decode.
+    /// Visit every readable session in storage order, one at a time, without holding them,
+    /// each with only `fields` when given; returns the warnings of rows that do not decode.
     pub fn for_each_session(
         &self,
+        fields: Option<&[&str]>,
         mut visit: impl FnMut(SessionEntry) -> Result<ControlFlow<()>>,
     ) -> Result<Vec<String>> {
         if let Some(legacy) = &self.legacy {
             for e in &legacy.entries {
-                if visit(e.clone())?.is_break() {
+                let mut e = e.clone();
+                if let Some(fields) = fields {
+                    e.retain_fields(fields);
+                }
+                if visit(e)?.is_break() {
                     break;
                 }
             }
@@ -204,7 +209,7 @@ impl AgentStore {
         let mut rows = stmt.query([]).at(db.path())?;
         let mut bad = Vec::new();
         while let Some(row) = rows.next().at(db.path())? {
-            let flow = match self.decode_node(row)? {
+            let flow = match self.decode_node(row, fields)? {
                 Some(Ok(e)) => visit(e)?,
                 Some(Err(warning)) => {
                     bad.push(warning);
@@ -227,6 +232,7 @@ impl AgentStore {
     pub(super) fn decode_node(
         &self,
         row: &rusqlite::Row<'_>,
+        fields: Option<&[&str]>,
     ) -> Result<Option<std::result::Result<SessionEntry, String>>> {
         let path = self.db_path();
         let key: String = row.get(0).at(path)?;
@@ -235,12 +241,14 @@ impl AgentStore {
         if valid == -1 && json == "{}" {
             return Ok(None);
         }
-        Ok(Some(SessionEntry::parse(&key, &json).map_err(|reason| {
-            format!(
-                "agent {}: session {key} skipped: {reason} (run `openclaw-sessions doctor`)",
-                self.paths.id
-            )
-        })))
+        Ok(Some(
+            SessionEntry::parse_fields(&key, &json, fields).map_err(|reason| {
+                format!(
+                    "agent {}: session {key} skipped: {reason} (run `openclaw-sessions doctor`)",
+                    self.paths.id
+                )
+            }),
+        ))
     }
 
     /// The entry stored under exactly `key`: one indexed row.

@@ -22,12 +22,51 @@ impl PartialEq for SessionEntry {
 }
 
 impl SessionEntry {
+    /// Every field the listing accessors read (`kind`, `label`, `model`, `archived`, …).
+    pub const LISTING_FIELDS: &'static [&'static str] = &[
+        "sessionId",
+        "updatedAt",
+        "createdAt",
+        "sessionStartedAt",
+        "archivedAt",
+        "pinnedAt",
+        "modelSelectionLocked",
+        "label",
+        "displayName",
+        "chatType",
+        "agentHarnessId",
+        "model",
+        "modelOverride",
+        "modelProvider",
+        "providerOverride",
+    ];
+
     /// Decode an entry; it must be an object with a string `sessionId` and a finite
     /// `updatedAt`, as OpenClaw's row validator requires.
     pub fn parse(key: &str, json: &str) -> Result<Self, String> {
         let value: Value =
             serde_json::from_str(json).map_err(|e| format!("entry_json is not valid JSON: {e}"))?;
         let mut entry = Self::from_value(key, value)?;
+        entry.stored_json = Some(json.to_string());
+        Ok(entry)
+    }
+
+    /// [`Self::parse`] keeping only `fields` (all of them with `None`): the others are
+    /// checked as JSON and skipped, never built. A listing of every session parses faster
+    /// and holds less that way.
+    pub fn parse_fields(key: &str, json: &str, fields: Option<&[&str]>) -> Result<Self, String> {
+        let Some(fields) = fields else {
+            return Self::parse(key, json);
+        };
+        let invalid = |e: serde_json::Error| format!("entry_json is not valid JSON: {e}");
+        let mut de = serde_json::Deserializer::from_str(json);
+        let object = serde::Deserializer::deserialize_any(&mut de, SelectedFields(fields))
+            .map_err(invalid)?;
+        de.end().map_err(invalid)?;
+        let Some(map) = object else {
+            return Err("entry is not a JSON object".into());
+        };
+        let mut entry = Self::from_value(key, Value::Object(map))?;
         entry.stored_json = Some(json.to_string());
         Ok(entry)
     }
@@ -181,5 +220,88 @@ mod tests {
             serde_json::to_string(&e.to_value()).unwrap(),
             "{\"sessionId\":\"a\",\"updatedAt\":5,\"z\":1,\"b\":2}"
         );
+    }
+}
+
+/// Reads a JSON value: an object keeps the listed members (later duplicates win, as in a
+/// full parse); any other value is `None`.
+struct SelectedFields<'f>(&'f [&'f str]);
+
+impl<'de> serde::de::Visitor<'de> for SelectedFields<'_> {
+    type Value = Option<Map<String, Value>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if self.0.contains(&key.as_ref()) {
+                out.insert(key.into_owned(), map.next_value::<Value>()?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod selected_fields_tests {
+    use super::*;
+
+    /// Keeping some fields decides and reports exactly as a full parse does.
+    #[test]
+    fn selected_fields_parse_like_the_whole_entry() {
+        let only: &[&str] = &["sessionId", "updatedAt", "label"];
+        for json in [
+            r#"{"sessionId":"s","updatedAt":5,"label":"a","x":{"y":[1,{"z":null}]},"label":"b"}"#,
+            r#"{"sessionId":"s","updatedAt":"no"}"#,
+            r#"{"updatedAt":1}"#,
+            r#"[1,2]"#,
+            r#""text""#,
+            r#"{"sessionId":"s","updatedAt":5} trailing"#,
+            r#"{"sessionId":"s","updatedAt":5,"x":[1,}"#,
+            r#"{"sessionId":"s\u00e9","updatedAt":1.5e3,"label":"\"q\""}"#,
+        ] {
+            let full = SessionEntry::parse("k", json).map(|mut e| {
+                e.retain_fields(only);
+                e
+            });
+            let selected = SessionEntry::parse_fields("k", json, Some(only));
+            match (&full, &selected) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "{json}");
+                    assert_eq!(b.stored_json.as_deref(), Some(json));
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{json}"),
+                _ => panic!("{json}: {full:?} vs {selected:?}"),
+            }
+        }
     }
 }

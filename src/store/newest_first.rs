@@ -20,7 +20,11 @@ struct Head {
 }
 
 impl Source<'_> {
-    fn next(&mut self, warnings: &mut Vec<String>) -> Result<Option<Head>> {
+    fn next(
+        &mut self,
+        fields: Option<&[&str]>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<Head>> {
         match self {
             Source::Index(entries) => Ok(entries.next().map(|entry| Head {
                 updated_at: entry.updated_at(),
@@ -29,7 +33,7 @@ impl Source<'_> {
             Source::Database(store, rows) => {
                 let path = &store.paths.db;
                 while let Some(row) = rows.next().at(path)? {
-                    match store.decode_node(row)? {
+                    match store.decode_node(row, fields)? {
                         Some(Ok(entry)) => {
                             let updated_at = row.get(3).at(path)?;
                             return Ok(Some(Head { updated_at, entry }));
@@ -44,13 +48,15 @@ impl Source<'_> {
     }
 }
 
-/// Visit every readable session of `stores`, newest first; ties keep the order of `stores`,
+/// Visit every readable session of `stores` (with at least `fields` parsed when given; a
+/// database row keeps its whole stored text), newest first; ties keep the order of `stores`,
 /// then key byte order (OpenClaw's listing order). `visit` gets the store's index and may
 /// stop the walk. Returns the warnings of rows that do not decode, as
 /// [`AgentStore::sessions`] would. A store that changed while it was read is `CONFLICT`,
 /// found once the walk ends.
 pub fn for_each_newest_first(
     stores: &[AgentStore],
+    fields: Option<&[&str]>,
     mut visit: impl FnMut(usize, SessionEntry) -> Result<ControlFlow<()>>,
 ) -> Result<Vec<String>> {
     const SQL: &str = "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
@@ -77,7 +83,7 @@ pub fn for_each_newest_first(
     let mut warnings = Vec::new();
     let mut heads = Vec::with_capacity(sources.len());
     for source in sources.iter_mut() {
-        heads.push(source.next(&mut warnings)?);
+        heads.push(source.next(fields, &mut warnings)?);
     }
     loop {
         // Newest first; the first store wins a tie.
@@ -94,7 +100,7 @@ pub fn for_each_newest_first(
             }
         }
         let Some(i) = best else { break };
-        let next = sources[i].next(&mut warnings)?;
+        let next = sources[i].next(fields, &mut warnings)?;
         let Some(head) = std::mem::replace(&mut heads[i], next) else {
             break;
         };
