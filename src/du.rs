@@ -43,6 +43,10 @@ pub struct AgentDiskUse {
     pub import_archive: FileGroup,
     /// Everything on disk that counts for this agent.
     pub total: u64,
+    /// What OpenClaw's `maxDiskBytes` measures (`readSessionPhysicalDiskUsage`): the database
+    /// and its `-wal`, the files directly in `sessions/` but migration leftovers, `cold/`,
+    /// and the skills-prompt cache. The budget flags compare this, not `total`.
+    pub budget_bytes: u64,
     pub max_disk_bytes: Option<u64>,
     pub high_water_bytes: Option<u64>,
     pub over_budget: bool,
@@ -132,9 +136,84 @@ pub fn agent_disk_use(
         + du.cold_archives.bytes
         + du.other_session_files.bytes
         + du.import_archive.bytes;
+    du.budget_bytes = du.database + du.wal + budget_files(&paths.sessions_dir)?;
     du.max_disk_bytes = maintenance.max_disk_bytes();
     du.high_water_bytes = maintenance.high_water_bytes();
-    du.over_budget = du.max_disk_bytes.is_some_and(|m| du.total > m);
-    du.over_high_water = du.high_water_bytes.is_some_and(|h| du.total > h);
+    du.over_budget = du.max_disk_bytes.is_some_and(|m| du.budget_bytes > m);
+    du.over_high_water = du.high_water_bytes.is_some_and(|h| du.budget_bytes > h);
     Ok(du)
+}
+
+/// A migration leftover OpenClaw's disk budget does not count: `*.migrated`,
+/// `*.migrated.N`, `*.jsonl.pre-doctor-(branch|openai-codex)-repair-<stamp>.bak`.
+fn migration_leftover(name: &str) -> bool {
+    let migrated = name.rsplit_once(".migrated").is_some_and(|(_, rest)| {
+        rest.is_empty()
+            || rest
+                .strip_prefix('.')
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let repair = ["branch", "openai-codex"].iter().any(|kind| {
+        name.split_once(&format!(".jsonl.pre-doctor-{kind}-repair-"))
+            .is_some_and(|(_, rest)| rest.ends_with(".bak"))
+    });
+    migrated || repair
+}
+
+/// The files of `sessions/` that OpenClaw's disk budget counts (see `budget_bytes`).
+fn budget_files(sessions_dir: &Path) -> Result<u64> {
+    let mut bytes = 0;
+    let top = match std::fs::read_dir(sessions_dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(crate::Error::io(sessions_dir, e)),
+    };
+    for ent in top {
+        let ent = ent.at(sessions_dir)?;
+        let ft = ent.file_type().at(ent.path())?;
+        let name = ent.file_name().to_string_lossy().into_owned();
+        if ft.is_file() && !migration_leftover(&name) {
+            bytes += ent.metadata().at(ent.path())?.len();
+        }
+    }
+    walk(&sessions_dir.join("cold"), &mut |_, len| bytes += len)?;
+    walk(
+        &sessions_dir.join("skills-prompts/sha256"),
+        &mut |_, len| bytes += len,
+    )?;
+    Ok(bytes)
+}
+
+/// The warning for an agent over its disk budget, worded once for every command.
+pub fn over_budget_warning(agent_id: &str, used: u64, max: u64) -> String {
+    format!(
+        "agent {agent_id} uses {} on disk, over its budget session.maintenance.maxDiskBytes {}",
+        crate::units::format_bytes(used),
+        crate::units::format_bytes(max)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migration_leftovers_are_not_budgeted() {
+        for name in [
+            "a.jsonl.migrated",
+            "a.jsonl.migrated.2",
+            "a.jsonl.pre-doctor-branch-repair-2026-01-01T00-00-00.000Z.bak",
+            "a.jsonl.pre-doctor-openai-codex-repair-x.bak",
+        ] {
+            assert!(migration_leftover(name), "{name}");
+        }
+        for name in [
+            "a.jsonl",
+            "a.jsonl.migrated.x",
+            "a.jsonl.bak.2026-01-01T00-00-00.000Z",
+            "sessions.json",
+        ] {
+            assert!(!migration_leftover(name), "{name}");
+        }
+    }
 }

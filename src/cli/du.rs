@@ -1,6 +1,6 @@
 use clap::Args;
 
-use openclaw_sessions::du::agent_disk_use;
+use openclaw_sessions::du::{agent_disk_use, over_budget_warning};
 use openclaw_sessions::units::format_bytes;
 
 use super::exit::Outcome;
@@ -18,11 +18,10 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         agents.push(agent_disk_use(&paths, &store, &maintenance)?);
     }
     for a in agents.iter().filter(|a| a.over_budget) {
-        ctx.printer.warn(format!(
-            "agent {} uses {} on disk, over session.maintenance.maxDiskBytes {}",
-            a.agent_id,
-            format_bytes(a.total),
-            format_bytes(a.max_disk_bytes.unwrap_or(0))
+        ctx.printer.warn(over_budget_warning(
+            &a.agent_id,
+            a.budget_bytes,
+            a.max_disk_bytes.unwrap_or(0),
         ));
     }
     if ctx.printer.json {
@@ -58,7 +57,7 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
             (Some(m), false, true) => format!("high water ({})", format_bytes(m)),
             (Some(m), false, false) => format!(
                 "{:.0}% of {}",
-                a.total as f64 * 100.0 / m as f64,
+                a.budget_bytes as f64 * 100.0 / m as f64,
                 format_bytes(m)
             ),
         };

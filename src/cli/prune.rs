@@ -4,6 +4,7 @@ use std::ops::ControlFlow;
 use clap::Args;
 use serde::Serialize;
 
+use openclaw_sessions::du::over_budget_warning;
 use openclaw_sessions::mutate::prune::{
     parse_openclaw_duration, plan_artifacts, plan_prune, ArtifactRemoval, MaintenanceSettings,
     PruneAction, PruneCounts, PruneItem, PLANNER_FIELDS,
@@ -13,7 +14,7 @@ use openclaw_sessions::mutate::{
     WritableDb,
 };
 use openclaw_sessions::paths::AgentPaths;
-use openclaw_sessions::units::{format_bytes, now_ms, parse_size};
+use openclaw_sessions::units::{now_ms, parse_size};
 use openclaw_sessions::Error;
 
 use super::custody::take;
@@ -153,15 +154,7 @@ fn plan_agent(
         &store,
         &openclaw_sessions::paths::MaintenanceConfig::default(),
     )?;
-    // OpenClaw's budget counts the database, its -wal and the files in sessions/.
-    let disk = du.database
-        + du.wal
-        + du.legacy_transcripts.bytes
-        + du.deleted_archives.bytes
-        + du.reset_archives.bytes
-        + du.bak_archives.bytes
-        + du.cold_archives.bytes
-        + du.other_session_files.bytes;
+    let disk = du.budget_bytes;
     let plan = AgentPrune {
         agent_id: paths.id.to_string(),
         mode: s.mode.clone(),
@@ -309,11 +302,10 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     }
     for (_, p) in &plans {
         if p.over_budget {
-            ctx.printer.warn(format!(
-                "agent {} uses {} on disk, over its budget {}",
-                p.agent_id,
-                format_bytes(p.disk_bytes),
-                format_bytes(p.max_disk_bytes.unwrap_or(0))
+            ctx.printer.warn(over_budget_warning(
+                &p.agent_id,
+                p.disk_bytes,
+                p.max_disk_bytes.unwrap_or(0),
             ));
         }
     }

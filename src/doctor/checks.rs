@@ -622,7 +622,7 @@ fn file_checks(
                     None,
                     format!(
                         "agent {agent} uses {} on disk, over the high-water mark {}",
-                        crate::units::format_bytes(du.total),
+                        crate::units::format_bytes(du.budget_bytes),
                         crate::units::format_bytes(du.high_water_bytes.unwrap_or(0))
                     ),
                     "run `openclaw-sessions prune` or raise session.maintenance.maxDiskBytes",

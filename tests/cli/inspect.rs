@@ -478,3 +478,32 @@ fn streamed_json_order_equals_the_sorted_table() {
         assert_eq!(keys(&store, &["--all-agents", "--limit", "7"]), sorted[..7]);
     }
 }
+
+/// The bytes `du` and `prune` hold against `maxDiskBytes` are the ones OpenClaw measures:
+/// its own cleanup dry run on this store reported them (`diskBudget.totalBytesBefore`).
+#[test]
+fn budget_bytes_equal_openclaw_disk_budget() {
+    let store = Store::copy("live");
+    let ours = json(&store.run_ok(["du", "--all-agents", "--json"]));
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{FIXTURES}/report/sessions-cleanup-dry-run.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let theirs = report["stores"].as_array().unwrap();
+    assert_eq!(theirs.len(), 3);
+    for agent in theirs {
+        let id = agent["agentId"].as_str().unwrap();
+        let row = ours["data"]["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["agentId"] == id)
+            .unwrap();
+        assert_eq!(
+            row["budgetBytes"], agent["diskBudget"]["totalBytesBefore"],
+            "agent {id}"
+        );
+        assert!(row["total"].as_u64() > row["budgetBytes"].as_u64());
+    }
+}
