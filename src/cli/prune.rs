@@ -116,7 +116,8 @@ fn plan_agent(
     // sessions by a few hundred bytes each, not by whole entries.
     let mut entries = Vec::new();
     let warnings = store.for_each_session(Some(PLANNER_FIELDS), |mut entry| {
-        entry.retain_fields(PLANNER_FIELDS);
+        // parse_fields kept only the planner's fields; the stored text is not needed either.
+        entry.stored_json = None;
         entries.push(entry);
         Ok(ControlFlow::Continue(()))
     })?;

@@ -36,6 +36,30 @@ const ROOT_KEYS: [&str; 20] = [
     "label",
     "name",
 ];
+/// The root keys of `navigation`: [`ROOT_KEYS`] and `message`.
+const NAVIGATION_ROOT_KEYS: [&str; 21] = [
+    "type",
+    "id",
+    "parentId",
+    "targetId",
+    "appendParentId",
+    "appendMode",
+    "timestamp",
+    "version",
+    "cwd",
+    "firstKeptEntryId",
+    "reason",
+    "tokensBefore",
+    "thinkingLevel",
+    "provider",
+    "modelId",
+    "fromId",
+    "customType",
+    "display",
+    "label",
+    "name",
+    "message",
+];
 const NAVIGATION_MESSAGE_KEYS: [&str; 5] = [
     "role",
     "idempotencyKey",
@@ -176,9 +200,7 @@ fn append_key(any: &mut bool, key: &str, out: &mut String) {
 }
 
 fn navigation(root: &Map<String, Value>, out: &mut String) -> Rendered<()> {
-    let mut keys = ROOT_KEYS.to_vec();
-    keys.push("message");
-    open_subset(root, &keys, out, |k, v, out| match (k, v) {
+    open_subset(root, &NAVIGATION_ROOT_KEYS, out, |k, v, out| match (k, v) {
         ("message", Value::Object(m)) => {
             open_subset(m, &NAVIGATION_MESSAGE_KEYS, out, |k, v, out| match (k, v) {
                 ("__openclaw", Value::Object(o)) => {
@@ -580,6 +602,12 @@ mod tests {
             rendered > 2 * left,
             "{rendered} rendered, {left} left to SQL"
         );
+    }
+
+    #[test]
+    fn navigation_root_keys_are_the_root_keys_and_message() {
+        assert_eq!(NAVIGATION_ROOT_KEYS[..20], ROOT_KEYS);
+        assert_eq!(NAVIGATION_ROOT_KEYS[20], "message");
     }
 
     #[test]
