@@ -171,16 +171,20 @@ check_prune_matches_openclaw() {
   # The scenario names the committed fixture's keys (tests/fixtures), so it starts from that store.
   base="$CHECK_DIR/stores/base/.openclaw"; mkdir -p "$(dirname "$base")"
   cp -a "$REPO_ROOT/tests/fixtures/openclaw-2026.9.6/live/.openclaw" "$base"; chmod -R u+w "$base"
-  oc_sdk "$base" prune-retime.mjs "$base" "$REF_ROOT/checks/prune-spec-research.json" || check_error "re-timing failed"
+  oc_sdk "$base" prune-retime.mjs "$base" "$REF_ROOT/checks/prune-spec-research.json" > retime.json || check_error "re-timing failed"
+  # Both planners read the re-timing instant as "now", so a slow machine cannot move a row across
+  # a threshold between the re-timing and either plan.
+  local now; now="$(jsonq retime.json 'j.now')"
+  [[ "$now" =~ ^[0-9]+$ ]] || check_error "re-timing printed no instant"
   for m in "${PRUNE_SETTINGS[@]}"; do
     i=$((i + 1))
     s="$CHECK_DIR/stores/s$i/.openclaw"; mkdir -p "$(dirname "$s")"; cp -a "$base" "$s"
     set_maintenance "$s" "$m"
-    rc=0; oc_sdk "$s" oc-cleanup-plan.mjs research > "oc-$i.json" 2> "oc-$i.err" || rc=$?
+    rc=0; PLAN_NOW_MS="$now" oc_sdk "$s" oc-cleanup-plan.mjs research > "oc-$i.json" 2> "oc-$i.err" || rc=$?
     [[ $rc -eq 0 ]] || { check_error "$m: OpenClaw's planner failed: $(tail -n 2 "oc-$i.err")"; continue; }
     s="$CHECK_DIR/stores/o$i/.openclaw"; mkdir -p "$(dirname "$s")"; cp -a "$base" "$s"
     set_maintenance "$s" "$m"
-    ours_run "ours-$i.json" "$s" prune --agent research --dry-run --json || check_error "$m: ours exited $?"
+    OURS_NOW_MS="$now" ours_run "ours-$i.json" "$s" prune --agent research --dry-run --json || check_error "$m: ours exited $?"
     node_check prune-compare.mjs "oc-$i.json" "ours-$i.json" research > "cmp-$i.txt" 2>&1 || { cat "cmp-$i.txt" >&2; check_error "$m: plans differ"; }
     total=$((total + $(jsonq "ours-$i.json" 'j.data.agents[0].actions.length')))
   done
