@@ -436,8 +436,10 @@ fn import_target(
     Ok((imported, issues, passed))
 }
 
-/// `import_target` for every target, on as many threads as there are cores (at most one
-/// per target); outcomes in target order.
+/// `import_target` for every target, on up to two threads per core (at most one per target);
+/// outcomes in target order. More threads than cores lets unequal agents share the cores to the
+/// end, where one thread per core left the last agent importing alone (3 agents on 2 cores:
+/// 3.6–4.0 s against 2.8–3.4 s). Each thread's page cache is bounded, so memory stays bounded.
 fn import_in_parallel(
     targets: &[AgentImportPlan],
     clock: &(dyn Fn() -> i64 + Sync),
@@ -446,8 +448,7 @@ fn import_in_parallel(
 ) -> Vec<TargetOutcome> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
+    let threads = (2 * std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(targets.len())
         .max(1);
     let next = AtomicUsize::new(0);
