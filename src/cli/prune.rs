@@ -7,7 +7,7 @@ use serde::Serialize;
 use openclaw_sessions::du::over_budget_warning;
 use openclaw_sessions::mutate::prune::{
     parse_openclaw_duration, plan_artifacts, plan_prune, ArtifactRemoval, MaintenanceSettings,
-    PruneAction, PruneCounts, PruneItem, PLANNER_FIELDS,
+    PlannerRow, PruneAction, PruneCounts, PruneItem, PLANNER_FIELDS,
 };
 use openclaw_sessions::mutate::{
     apply_delete, apply_patch, plan_delete, plan_maintenance_archive, DeleteOptions, References,
@@ -112,30 +112,32 @@ fn plan_agent(
         return Ok(None);
     }
     ctx.flush_warnings(&mut store);
-    // Read entry by entry, keeping what the planner reads: memory follows the number of
-    // sessions by a few hundred bytes each, not by whole entries.
-    let mut entries = Vec::new();
-    let warnings = store.for_each_session(Some(PLANNER_FIELDS), |mut entry| {
-        // parse_fields kept only the planner's fields; the stored text is not needed either.
-        entry.stored_json = None;
-        entries.push(entry);
+    // Read entry by entry, each reduced to the few words the planner reads.
+    let active_key = args.active_key.as_deref();
+    let mut rows = Vec::new();
+    let warnings = store.for_each_session(Some(PLANNER_FIELDS), |entry| {
+        rows.extend(PlannerRow::new(&entry, s, now, active_key));
         Ok(ControlFlow::Continue(()))
     })?;
     for w in warnings {
         ctx.printer.warn(w);
     }
-    let (items, counts) = plan_prune(&entries, s, now, args.active_key.as_deref());
+    let (items, counts) = plan_prune(&mut rows, s, now);
+    drop(rows);
     let artifacts = if args.artifacts {
         let removed: HashSet<&str> = items
             .iter()
             .filter(|i| i.action.archive_reason().is_none())
             .map(|i| i.session_key.as_str())
             .collect();
-        let kept_ids: HashSet<String> = entries
-            .iter()
-            .filter(|e| !removed.contains(e.key.as_str()))
-            .map(|e| e.session_id().to_string())
-            .collect();
+        // A second read, for the session ids the kept sessions still reference.
+        let mut kept_ids = HashSet::new();
+        store.for_each_session(Some(&["sessionId"]), |e| {
+            if !removed.contains(e.key.as_str()) {
+                kept_ids.insert(e.session_id().to_string());
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
         let rows: HashSet<String> = {
             let db = store.db().expect("sqlite store");
             let mut stmt = db

@@ -344,119 +344,134 @@ pub const PLANNER_FIELDS: &[&str] = &[
     "delivery",
 ];
 
-/// The plan, in application order (model-run, dashboard, age, cap).
+/// What the planner needs of one session, reduced as the session is read: the key and a few
+/// words. Planning must see the whole store (the cap orders every session), so this is what
+/// memory follows: about 100 bytes a session, where a kept entry took about 600.
+#[derive(Debug, Clone)]
+pub struct PlannerRow {
+    pub key: Box<str>,
+    updated_at: i64,
+    activity_at: i64,
+    archived: bool,
+    /// `shouldPreserveMaintenanceEntry`, decided once (it reads only this row).
+    preserved: bool,
+    synthetic: bool,
+    model_run: bool,
+    dashboard: bool,
+}
+
+impl PlannerRow {
+    /// `None` for OpenClaw's internal effect rows, which maintenance never counts.
+    pub fn new(
+        e: &SessionEntry,
+        settings: &MaintenanceSettings,
+        now: i64,
+        active_key: Option<&str>,
+    ) -> Option<Self> {
+        let rest = rest_of(&e.key).map(|(_, r)| r);
+        if rest
+            .as_deref()
+            .is_some_and(|r| r.starts_with("internal-session-effects:"))
+        {
+            return None;
+        }
+        Some(PlannerRow {
+            key: e.key.as_str().into(),
+            updated_at: e.updated_at(),
+            activity_at: activity_at(e),
+            archived: e.fields.contains_key("archivedAt"),
+            preserved: preserved(&e.key, e, settings, now, active_key),
+            synthetic: is_synthetic_key(&e.key),
+            model_run: is_model_run_key(&e.key),
+            dashboard: rest.as_deref().is_some_and(|r| r.starts_with("dashboard:")),
+        })
+    }
+}
+
+/// The plan, in application order (model-run, dashboard, age, cap). Sorts `rows` by key.
 pub fn plan_prune(
-    entries: &[SessionEntry],
+    rows: &mut [PlannerRow],
     settings: &MaintenanceSettings,
     now: i64,
-    active_key: Option<&str>,
 ) -> (Vec<PruneItem>, PruneCounts) {
-    let mut rows: Vec<&SessionEntry> = entries
-        .iter()
-        .filter(|e| {
-            !rest_of(&e.key).is_some_and(|(_, r)| r.starts_with("internal-session-effects:"))
-        })
-        .collect();
-    rows.sort_by(|a, b| a.key.cmp(&b.key));
+    rows.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    let rows = &*rows;
     let mut counts = PruneCounts {
         before_count: rows.len(),
         ..Default::default()
     };
     // State of the preview: archived, removed.
-    let mut archived: Vec<bool> = rows
-        .iter()
-        .map(|e| e.fields.contains_key("archivedAt"))
-        .collect();
+    let mut archived: Vec<bool> = rows.iter().map(|r| r.archived).collect();
     let mut removed = vec![false; rows.len()];
     let mut items = Vec::new();
-    let unarchived = |archived: &Vec<bool>, removed: &Vec<bool>| {
-        (0..rows.len())
-            .filter(|i| !archived[*i] && !removed[*i])
-            .count()
+    let item = |i: usize, action| PruneItem {
+        session_key: rows[i].key.to_string(),
+        action,
     };
-    let keep = |i: usize, archived: &Vec<bool>, removed: &Vec<bool>| {
-        archived[i] || removed[i] || preserved(&rows[i].key, rows[i], settings, now, active_key)
+    let keep = |i: usize, archived: &[bool], removed: &[bool]| {
+        archived[i] || removed[i] || rows[i].preserved
     };
     // 1. Model-run probes (cleanup is forced: only when over maxEntries).
-    if unarchived(&archived, &removed) as i64 > settings.max_entries {
+    let unarchived = rows.iter().filter(|r| !r.archived).count();
+    if unarchived as i64 > settings.max_entries {
         for i in 0..rows.len() {
             if !keep(i, &archived, &removed)
-                && is_model_run_key(&rows[i].key)
-                && rows[i].updated_at() < now - MODEL_RUN_PRUNE_AFTER_MS
+                && rows[i].model_run
+                && rows[i].updated_at < now - MODEL_RUN_PRUNE_AFTER_MS
             {
                 removed[i] = true;
                 counts.model_run_pruned += 1;
-                items.push(PruneItem {
-                    session_key: rows[i].key.clone(),
-                    action: PruneAction::PruneModelRun,
-                });
+                items.push(item(i, PruneAction::PruneModelRun));
             }
         }
     }
     // 2. Stale dashboards, by activity.
     if let Some(after) = settings.archive_dashboard_after_ms {
         for i in 0..rows.len() {
-            let is_dash = rest_of(&rows[i].key).is_some_and(|(_, r)| r.starts_with("dashboard:"));
-            let a = activity_at(rows[i]);
-            if is_dash && !keep(i, &archived, &removed) && a > 0 && a < now - after {
+            let a = rows[i].activity_at;
+            if rows[i].dashboard && !keep(i, &archived, &removed) && a > 0 && a < now - after {
                 archived[i] = true;
                 counts.archived += 1;
-                items.push(PruneItem {
-                    session_key: rows[i].key.clone(),
-                    action: PruneAction::ArchiveDashboard,
-                });
+                items.push(item(i, PruneAction::ArchiveDashboard));
             }
         }
     }
     // 3. Age, by updatedAt: machine-made sessions are removed, the rest archived.
     if let Some(after) = settings.prune_after_ms {
         for i in 0..rows.len() {
-            if !keep(i, &archived, &removed) && rows[i].updated_at() < now - after {
-                if is_synthetic_key(&rows[i].key) {
+            if !keep(i, &archived, &removed) && rows[i].updated_at < now - after {
+                if rows[i].synthetic {
                     removed[i] = true;
                     counts.pruned += 1;
-                    items.push(PruneItem {
-                        session_key: rows[i].key.clone(),
-                        action: PruneAction::PruneStale,
-                    });
+                    items.push(item(i, PruneAction::PruneStale));
                 } else {
                     archived[i] = true;
                     counts.archived += 1;
-                    items.push(PruneItem {
-                        session_key: rows[i].key.clone(),
-                        action: PruneAction::ArchiveAge,
-                    });
+                    items.push(item(i, PruneAction::ArchiveAge));
                 }
             }
         }
     }
     // 4. Cap: oldest activity first, ties to the larger key.
-    let live: Vec<usize> = (0..rows.len())
+    let live = (0..rows.len())
         .filter(|i| !archived[*i] && !removed[*i])
-        .collect();
-    let overflow = live.len() as i64 - settings.max_entries.max(0);
+        .count();
+    let overflow = live as i64 - settings.max_entries.max(0);
     if overflow > 0 {
-        let mut eligible: Vec<usize> = live
-            .into_iter()
-            .filter(|i| !preserved(&rows[*i].key, rows[*i], settings, now, active_key))
+        let mut eligible: Vec<usize> = (0..rows.len())
+            .filter(|i| !archived[*i] && !removed[*i] && !rows[*i].preserved)
             .collect();
         eligible.reverse();
-        eligible.sort_by_key(|i| activity_at(rows[*i]));
+        eligible.sort_by_key(|i| rows[*i].activity_at);
         for i in eligible.into_iter().take(overflow as usize) {
             counts.capped += 1;
-            if is_synthetic_key(&rows[i].key) {
+            if rows[i].synthetic {
                 removed[i] = true;
-                items.push(PruneItem {
-                    session_key: rows[i].key.clone(),
-                    action: PruneAction::PruneCap,
-                });
+                items.push(item(i, PruneAction::PruneCap));
             } else {
                 archived[i] = true;
                 counts.cap_archived += 1;
-                items.push(PruneItem {
-                    session_key: rows[i].key.clone(),
-                    action: PruneAction::ArchiveCap,
-                });
+                items.push(item(i, PruneAction::ArchiveCap));
             }
         }
     }
@@ -477,6 +492,39 @@ mod tests {
         assert_eq!(parse_openclaw_duration("1w"), None);
         assert_eq!(parse_openclaw_duration("1h 30m"), None);
         assert_eq!(parse_openclaw_duration(""), None);
+    }
+
+    #[test]
+    fn planner_rows_leave_out_internal_effects_and_decide_preservation_once() {
+        let settings = MaintenanceSettings::resolve(&MaintenanceConfig::default()).unwrap();
+        let row = |k: &str, json: &str| {
+            PlannerRow::new(
+                &SessionEntry::parse(k, json).unwrap(),
+                &settings,
+                10,
+                Some("agent:r:x"),
+            )
+        };
+        assert!(row(
+            "agent:r:internal-session-effects:a",
+            r#"{"sessionId":"s","updatedAt":1}"#
+        )
+        .is_none());
+        let pinned = row(
+            "agent:r:explicit:p",
+            r#"{"sessionId":"s","updatedAt":1,"pinnedAt":2}"#,
+        )
+        .unwrap();
+        assert!(pinned.preserved && !pinned.synthetic);
+        let active = row("agent:r:x", r#"{"sessionId":"s","updatedAt":1}"#).unwrap();
+        assert!(active.preserved);
+        let probe = row(
+            "agent:r:explicit:model-run-11111111-2222-4333-8444-555555555555",
+            r#"{"sessionId":"s","updatedAt":3,"lastInteractionAt":7}"#,
+        )
+        .unwrap();
+        assert!(probe.model_run && probe.synthetic && !probe.preserved);
+        assert_eq!((probe.updated_at, probe.activity_at), (3, 7));
     }
 
     #[test]
