@@ -127,7 +127,7 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
     } else {
         Some(take(ctx, &layout, args.mutation.wait)?)
     };
-    let mut results = Vec::new();
+    let mut results: Vec<KeyResult> = Vec::new();
     for (paths, keys) in &groups {
         let (plans, mut refs) = plan_agent(ctx, paths, keys, &opts)?;
         let doomed: Vec<&DeletePlan> = plans
@@ -215,10 +215,26 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                         }
                         r.archive = Some(serde_json::to_value(&archived)?);
                     }
-                    Err(e) => {
+                    Err(e)
+                        if matches!(e.code(), ErrorCode::Conflict | ErrorCode::LockedSession) =>
+                    {
                         r.result = "conflict";
                         r.code = Some(e.code());
                         r.reason = Some(e.to_string());
+                    }
+                    Err(e) => {
+                        // I/O or SQLite (a full disk): the next key would fail the same way.
+                        // Stop as archive and patch do, naming what was already deleted.
+                        let done: Vec<&str> = results
+                            .iter()
+                            .filter(|r| r.result == "deleted")
+                            .map(|r| r.session_key.as_str())
+                            .collect();
+                        if !done.is_empty() {
+                            ctx.printer
+                                .warn(format!("deleted before the error: {}", done.join(", ")));
+                        }
+                        return Err(e.into());
                     }
                 }
             }

@@ -249,8 +249,16 @@ fn take_lock_file(
             .open(path)
         {
             Ok(mut f) => {
-                f.write_all(payload_text(payload).as_bytes()).at(path)?;
-                f.sync_all().at(path)?;
+                let written = f
+                    .write_all(payload_text(payload).as_bytes())
+                    .and_then(|()| f.sync_all());
+                if let Err(e) = written {
+                    // Ours, half-written (a full disk): left behind, it would read as a lock
+                    // "being written" and turn the next run away.
+                    drop(f);
+                    let _ = std::fs::remove_file(path);
+                    return Err(Error::io(path, e));
+                }
                 return Ok(Ok(()));
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {

@@ -202,6 +202,13 @@ pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf>
     })();
     if let Err(e) = published {
         let _ = std::fs::remove_dir_all(&staging);
+        // A destination that appeared meanwhile is a conflict; a full disk or a failing read
+        // stays the I/O error it is (exit 1, not a guard's refusal).
+        let appeared = matches!(&e, Error::Io { source, .. }
+            if source.kind() == std::io::ErrorKind::AlreadyExists);
+        if !appeared {
+            return Err(e);
+        }
         return Err(Error::Conflict {
             message: format!(
                 "ACPX state was not moved ({e}); {} is still the one in use",

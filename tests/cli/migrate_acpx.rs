@@ -2,7 +2,7 @@
 
 use crate::common::{json, Store};
 
-fn plant_old_state(store: &Store) -> std::path::PathBuf {
+pub fn plant_old_state(store: &Store) -> std::path::PathBuf {
     // The fixture config puts the main agent's workspace at ~/.openclaw/workspace-main.
     let old = store.state().join("workspace-main/state");
     std::fs::create_dir_all(old.join("sessions")).unwrap();
@@ -13,7 +13,7 @@ fn plant_old_state(store: &Store) -> std::path::PathBuf {
     old
 }
 
-fn marker(store: &Store) -> Option<serde_json::Value> {
+pub fn marker(store: &Store) -> Option<serde_json::Value> {
     let db = rusqlite::Connection::open(store.state().join("state/openclaw.sqlite")).unwrap();
     db.query_row(
         "SELECT value_json FROM plugin_state_entries WHERE plugin_id = 'acpx' AND namespace = 'state-directory-migration' AND entry_key = 'workspace-state-v1'",
