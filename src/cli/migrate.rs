@@ -52,7 +52,12 @@ fn run_acpx(ctx: &Ctx, args: &AcpxArgs) -> anyhow::Result<Outcome> {
     layout.require_exists()?;
     let plan = acpx::plan(&layout, args.workspace.as_deref())?;
     let describe = format!(
-        "move ACPX state {} ({} records, {} files, {}) to {}",
+        "{} ACPX state {} ({} records, {} files, {}) to {}",
+        if plan.resume {
+            "finish the interrupted move of"
+        } else {
+            "move"
+        },
         plan.source.display(),
         plan.records,
         plan.files,

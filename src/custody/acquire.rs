@@ -1,7 +1,7 @@
 //! Taking and releasing offline custody (`acquireGatewayLock({role:"sqlite-maintenance"})`):
 //! the gateway-lifecycle coordinator, then `gateway.state.lock`, then the config lock; each
-//! lock file created exclusively (0600) while its own coordinator is held; released in
-//! reverse order, also on error and on interruption.
+//! lock file created exclusively (0600, written whole, then moved into place) while its own
+//! coordinator is held; released in reverse order, also on error and on interruption.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -233,6 +233,48 @@ fn payload_text(payload: &LockPayload) -> String {
     )
 }
 
+/// Write the whole lock file beside `path` first, then move it into place without replacing
+/// anything: the lock appears with its payload or not at all. A lock created empty and then
+/// written (as OpenClaw does) can be cut short by `kill -9` or a full disk, and a lock without
+/// a pid reads as "being written" for 30 s, turning every next run away.
+fn link_new_lock(path: &Path, payload: &LockPayload) -> std::io::Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", uuid::Uuid::new_v4().simple()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(payload_text(payload).as_bytes())?;
+        f.sync_all()?;
+        match crate::fsutil::rename_noreplace(&tmp, path) {
+            // No RENAME_NOREPLACE on this file system: a link fails on an existing lock too.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {
+                std::fs::hard_link(&tmp, path)
+            }
+            other => other,
+        }
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    written
+}
+
+/// Leftovers of [`link_new_lock`] from runs that died between writing and linking. Only
+/// called under the lock's coordinator, so no live writer owns them.
+fn remove_dead_temp_locks(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    for ent in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let n = ent.file_name().to_string_lossy().into_owned();
+        if n.starts_with(&prefix) && n.ends_with(".tmp") {
+            let _ = std::fs::remove_file(ent.path());
+        }
+    }
+}
+
 /// Take one lock file under its (already held) coordinator, reclaiming a stale one.
 fn take_lock_file(
     layout: &StateLayout,
@@ -241,26 +283,10 @@ fn take_lock_file(
     payload: &LockPayload,
     reclaimed: &mut Vec<String>,
 ) -> Result<std::result::Result<(), Error>> {
+    remove_dead_temp_locks(path);
     for _ in 0..3 {
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(path)
-        {
-            Ok(mut f) => {
-                let written = f
-                    .write_all(payload_text(payload).as_bytes())
-                    .and_then(|()| f.sync_all());
-                if let Err(e) = written {
-                    // Ours, half-written (a full disk): left behind, it would read as a lock
-                    // "being written" and turn the next run away.
-                    drop(f);
-                    let _ = std::fs::remove_file(path);
-                    return Err(Error::io(path, e));
-                }
-                return Ok(Ok(()));
-            }
+        match link_new_lock(path, payload) {
+            Ok(()) => return Ok(Ok(())),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 let report = judge_lock(path, kind, crate::units::now_ms());
                 match report.state {

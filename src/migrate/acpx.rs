@@ -12,6 +12,7 @@ use crate::error::{Error, Result, ResultExt};
 use crate::mutate::WritableDb;
 use crate::paths::StateLayout;
 use crate::store::DatabaseRole;
+use rusqlite::OptionalExtension;
 
 pub const PLUGIN_ID: &str = "acpx";
 pub const NAMESPACE: &str = "state-directory-migration";
@@ -25,6 +26,9 @@ pub struct AcpxPlan {
     pub records: usize,
     pub files: usize,
     pub bytes: u64,
+    /// An earlier run published the copy and died before marking the move done: only the
+    /// marker is left to write.
+    pub resume: bool,
 }
 
 /// Where OpenClaw's agents keep their workspace: `--workspace`, the config, or `<state>/workspace`.
@@ -113,7 +117,10 @@ pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxP
             Some("pass --workspace DIR if the agent workspace is elsewhere".to_string()),
         ));
     }
-    if !dir_is_empty(&destination) {
+    let resume = !dir_is_empty(&destination)
+        && read_marker(layout)?.is_some_and(|(dest, completed)| dest == destination && !completed)
+        && same_tree(&source, &destination)?;
+    if !resume && !dir_is_empty(&destination) {
         return Err(Error::TargetExists {
             message: format!("{} is not empty; the ACPX state is not moved over it", destination.display()),
             hint: Some(format!("inspect both directories; to keep using the old one, pin plugins.entries.acpx.config.stateDir to {}", source.display())),
@@ -127,7 +134,71 @@ pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxP
         records,
         files,
         bytes,
+        resume,
     })
+}
+
+/// The migration marker: its destination, and whether the move completed.
+fn read_marker(layout: &StateLayout) -> Result<Option<(PathBuf, bool)>> {
+    let path = layout.state_db();
+    if !path.exists() {
+        return Ok(None);
+    }
+    let db = crate::store::ReadOnlyDb::open(&path)?;
+    let value: Option<String> = db
+        .conn()
+        .query_row(
+            "SELECT value_json FROM plugin_state_entries WHERE plugin_id = ?1 AND namespace = ?2 AND entry_key = ?3",
+            rusqlite::params![PLUGIN_ID, NAMESPACE, ENTRY_KEY],
+            |r| r.get(0),
+        )
+        .optional()
+        .at(&path)?;
+    Ok(value
+        .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
+        .and_then(|v| {
+            Some((
+                PathBuf::from(v.get("destination")?.as_str()?),
+                v.get("completed")?.as_bool()?,
+            ))
+        }))
+}
+
+/// The same files with the same bytes under both directories.
+fn same_tree(a: &Path, b: &Path) -> Result<bool> {
+    fn listing(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> Result<()> {
+        for ent in std::fs::read_dir(dir).at(dir)? {
+            let ent = ent.at(dir)?;
+            let is_dir = ent.file_type().at(ent.path())?.is_dir();
+            let rel = ent
+                .path()
+                .strip_prefix(root)
+                .unwrap_or(&ent.path())
+                .to_path_buf();
+            out.push((rel, is_dir));
+            if is_dir {
+                listing(root, &ent.path(), out)?;
+            }
+        }
+        Ok(())
+    }
+    let (mut la, mut lb) = (Vec::new(), Vec::new());
+    listing(a, a, &mut la)?;
+    listing(b, b, &mut lb)?;
+    la.sort();
+    lb.sort();
+    if la != lb {
+        return Ok(false);
+    }
+    for (rel, is_dir) in &la {
+        if !is_dir
+            && std::fs::read(a.join(rel)).at(a.join(rel))?
+                != std::fs::read(b.join(rel)).at(b.join(rel))?
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<()> {
@@ -163,42 +234,42 @@ fn set_marker(layout: &StateLayout, destination: &Path, completed: bool, now: i6
     Ok(())
 }
 
-/// Rename without replacing anything (`renameat2(RENAME_NOREPLACE)`).
-fn rename_noreplace(from: &Path, to: &Path) -> Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let a = CString::new(from.as_os_str().as_bytes()).map_err(|_| Error::usage("path with NUL"))?;
-    let b = CString::new(to.as_os_str().as_bytes()).map_err(|_| Error::usage("path with NUL"))?;
-    // SAFETY: two valid C strings; AT_FDCWD.
-    let rc = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_NOREPLACE,
-        )
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(Error::io(to, std::io::Error::last_os_error()))
+const STAGING_PREFIX: &str = ".acpx-migrate-";
+
+/// Staging copies of runs that were killed before they could remove them. Under custody no
+/// other run is alive, so every one is dead: partial copies of a source that is still there.
+fn remove_dead_staging(state_dir: &Path) -> Result<()> {
+    for ent in std::fs::read_dir(state_dir).at(state_dir)?.flatten() {
+        if ent
+            .file_name()
+            .to_string_lossy()
+            .starts_with(STAGING_PREFIX)
+        {
+            std::fs::remove_dir_all(ent.path()).at(ent.path())?;
+        }
     }
+    Ok(())
 }
 
 /// Apply the plan (the caller holds custody). Returns the old directory, which stays.
 pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf> {
+    remove_dead_staging(&layout.state_dir)?;
+    if plan.resume {
+        set_marker(layout, &plan.destination, true, now)?;
+        return Ok(plan.source.clone());
+    }
     set_marker(layout, &plan.destination, false, now)?;
     let staging = layout
         .state_dir
-        .join(format!(".acpx-migrate-{}", uuid::Uuid::new_v4()));
+        .join(format!("{STAGING_PREFIX}{}", uuid::Uuid::new_v4()));
     let published = (|| {
         copy_tree(&plan.source, &staging)?;
         crate::mutate::crash_point("acpx-before-publish");
         if plan.destination.is_dir() && dir_is_empty(&plan.destination) {
             std::fs::remove_dir(&plan.destination).at(&plan.destination)?;
         }
-        rename_noreplace(&staging, &plan.destination)
+        crate::fsutil::rename_noreplace(&staging, &plan.destination)
+            .map_err(|e| Error::io(&plan.destination, e))
     })();
     if let Err(e) = published {
         let _ = std::fs::remove_dir_all(&staging);
@@ -223,6 +294,7 @@ pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf>
     if let Ok(d) = std::fs::File::open(&layout.state_dir) {
         let _ = d.sync_all();
     }
+    crate::mutate::crash_point("acpx-before-marker");
     set_marker(layout, &plan.destination, true, now)?;
     Ok(plan.source.clone())
 }

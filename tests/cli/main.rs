@@ -6,7 +6,7 @@ mod custody;
 mod docs;
 mod doctor;
 mod errors;
-mod full_disk;
+mod faults;
 mod fuzz_regressions;
 mod hardening;
 mod inspect;

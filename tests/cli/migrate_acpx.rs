@@ -139,3 +139,53 @@ fn a_failure_before_publication_keeps_the_old_location() {
     store.run_ok(["migrate", "acpx", "--yes"]);
     assert_eq!(marker(&store).unwrap()["completed"], true);
 }
+
+#[test]
+fn a_crash_after_publication_is_finished_by_the_next_run() {
+    let store = Store::copy("live");
+    let old = plant_old_state(&store);
+    let out = store
+        .cmd()
+        .args(["migrate", "acpx", "--yes"])
+        .env("OPENCLAW_SESSIONS_CRASH_AT", "acpx-before-marker")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let dest = store.state().join("acpx");
+    assert!(dest.join("sessions/rec-1.json").exists(), "published");
+    assert_eq!(marker(&store).unwrap()["completed"], false);
+    // The destination is a whole copy of the source: the next run only writes the marker.
+    let dry = store
+        .cmd()
+        .args(["migrate", "acpx", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&dry.stdout).contains("finish the interrupted move"),
+        "{}",
+        String::from_utf8_lossy(&dry.stdout)
+    );
+    store.run_ok(["migrate", "acpx", "--yes"]);
+    assert_eq!(marker(&store).unwrap()["completed"], true);
+    assert!(
+        old.join("sessions/rec-1.json").exists(),
+        "the old copy stays"
+    );
+    // A destination that differs from the source is still never taken over.
+    let store = Store::copy("live");
+    plant_old_state(&store);
+    store
+        .cmd()
+        .args(["migrate", "acpx", "--yes"])
+        .env("OPENCLAW_SESSIONS_CRASH_AT", "acpx-before-marker")
+        .output()
+        .unwrap();
+    std::fs::write(store.state().join("acpx/sessions/rec-1.json"), "{\"id\":9}").unwrap();
+    let refused = store
+        .cmd()
+        .args(["migrate", "acpx", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(5));
+    assert_eq!(json(&refused)["error"]["code"], "TARGET_EXISTS");
+}

@@ -1,16 +1,19 @@
-//! A full disk during every mutating command. Each command runs under a ladder of file-size
-//! limits (RLIMIT_FSIZE: a write past the limit fails as on a full disk) and at every step:
-//! - it completes, or fails with an I/O error in its JSON document (never a panic);
-//! - every database passes `integrity_check` and `foreign_key_check`;
-//! - every session is as it was, or as the command means to leave it: nothing is half-done,
-//!   nothing is lost, and no session outside the command's reach changes;
-//! - a re-run without the limit finishes the job.
+//! Faults during every mutating command, two ladders over the same cases:
+//! - a full disk: eight file-size limits (RLIMIT_FSIZE: a write past the limit fails as on a
+//!   full disk); the command completes, or fails with an I/O error in its JSON document;
+//! - `kill -9` at moments spread over the length of an uninterrupted run.
 //!
-//! `backup create` and `migrate legacy` have their own full-disk tests (backup.rs,
-//! migrate_legacy.rs); a crash (`kill -9`) at every point is tested beside each command.
+//! After each: every database passes `integrity_check` and `foreign_key_check`, every session
+//! is as it was or as the command means to leave it (nothing half-done, nothing lost), no
+//! session outside the command's reach changes, and a re-run without the fault finishes.
+//!
+//! `backup create` and `migrate legacy` have their own fault tests (backup.rs,
+//! migrate_legacy.rs and the reference suite's kill -9 check); named crash points are tested
+//! beside each command.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use rusqlite::OptionalExtension;
 use serde_json::Value;
@@ -110,7 +113,15 @@ struct Case {
     done: fn(&Store),
 }
 
-fn run(store: &Store, case: &Case, limit: Option<u64>) -> std::process::Output {
+/// A fault to put a run through.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    None,
+    DiskLimit(u64),
+    KillAfter(Duration),
+}
+
+fn command(store: &Store, case: &Case) -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
     for k in [
         "OPENCLAW_HOME",
@@ -127,33 +138,75 @@ fn run(store: &Store, case: &Case, limit: Option<u64>) -> std::process::Output {
         .arg(store.state())
         .arg("--json")
         .args((case.args)(store));
-    if let Some(bytes) = limit {
-        limit_file_size(&mut cmd, bytes);
-    }
-    cmd.output().unwrap()
+    cmd
 }
 
-fn check(case: &Case) {
-    let mut failed = 0;
-    for limit in LIMITS {
-        let step = format!("{} under a {limit}-byte limit", case.name);
+/// Runs the case's command under `fault`; `true` when the fault stopped it.
+fn run(store: &Store, case: &Case, fault: Fault, step: &str) -> bool {
+    let mut cmd = command(store, case);
+    let out = match fault {
+        Fault::None => return run_ok(store, case, step),
+        Fault::DiskLimit(bytes) => {
+            limit_file_size(&mut cmd, bytes);
+            cmd.output().unwrap()
+        }
+        Fault::KillAfter(delay) => {
+            let mut child = cmd
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(delay);
+            let _ = child.kill(); // SIGKILL; fails only when the run is already over
+            let status = child.wait().unwrap();
+            use std::os::unix::process::ExitStatusExt;
+            if status.signal() == Some(libc::SIGKILL) {
+                return true;
+            }
+            assert!(
+                status.success(),
+                "{step}: the run failed on its own: {status}"
+            );
+            return false;
+        }
+    };
+    if out.status.success() {
+        return false;
+    }
+    assert_ne!(out.status.code(), Some(101), "{step}: a panic");
+    let doc = json(&out);
+    let code = doc["error"]["code"].as_str().unwrap_or_default();
+    assert!(matches!(code, "IO" | "SQLITE"), "{step}: {doc}");
+    let message = doc["error"]["message"].as_str().unwrap_or_default();
+    assert!(!message.is_empty(), "{step}: {doc}");
+    true
+}
+
+/// A run without a fault, which must end with one of the case's exit codes (never stopped).
+fn run_ok(store: &Store, case: &Case, step: &str) -> bool {
+    let again = command(store, case).output().unwrap();
+    assert!(
+        again
+            .status
+            .code()
+            .is_some_and(|c| case.rerun_exits.contains(&c)),
+        "{step}: the run failed: {}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+    false
+}
+
+/// One store per fault: run, check what is left, re-run, check the job is done. Returns how
+/// many faults stopped the command.
+fn check(case: &Case, faults: &[Fault]) -> usize {
+    let mut stopped = 0;
+    for fault in faults {
+        let step = format!("{} under {fault:?}", case.name);
         let store = (case.prepare)();
         let before: BTreeMap<&str, Sessions> =
             AGENTS.iter().map(|a| (*a, sessions(&store, a))).collect();
-        let out = run(&store, case, Some(limit));
-        if !out.status.success() {
-            failed += 1;
-            assert_ne!(out.status.code(), Some(101), "{step}: a panic");
-            let doc = json(&out);
-            let code = doc["error"]["code"].as_str().unwrap_or_default();
-            assert!(matches!(code, "IO" | "SQLITE"), "{step}: {doc}");
-            assert!(
-                !doc["error"]["message"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .is_empty(),
-                "{step}: {doc}"
-            );
+        if run(&store, case, *fault, &step) {
+            stopped += 1;
         }
         sound(&store, &step);
         for agent in AGENTS {
@@ -179,26 +232,47 @@ fn check(case: &Case) {
                 .collect();
             assert!(new.is_empty(), "{step}: sessions appeared: {new:?}");
         }
-        let again = run(&store, case, None);
-        assert!(
-            again
-                .status
-                .code()
-                .is_some_and(|c| case.rerun_exits.contains(&c)),
-            "{step}: the re-run failed: {}",
-            String::from_utf8_lossy(&again.stdout)
-        );
+        run(&store, case, Fault::None, &format!("{step}, re-run"));
         sound(&store, &format!("{step}, re-run"));
         (case.done)(&store);
     }
+    stopped
+}
+
+fn on_a_full_disk(case: Case) {
+    let faults = LIMITS.map(Fault::DiskLimit);
+    let failed = check(&case, &faults);
     eprintln!(
         "{}: failed cleanly under {failed} of {} limits",
         case.name,
-        LIMITS.len()
+        faults.len()
     );
     assert!(
         failed >= 3,
         "{}: the limits bit only {failed} times",
+        case.name
+    );
+}
+
+/// `kill -9` at `KILLS` moments spread evenly over an uninterrupted run (timed here, on this
+/// machine), each on a fresh store.
+fn killed_at_many_moments(case: Case) {
+    const KILLS: u32 = 16;
+    let store = (case.prepare)();
+    let start = Instant::now();
+    run(&store, &case, Fault::None, case.name);
+    let length = start.elapsed();
+    let faults: Vec<Fault> = (0..KILLS)
+        .map(|i| Fault::KillAfter(length * i / KILLS))
+        .collect();
+    let killed = check(&case, &faults);
+    eprintln!(
+        "{}: killed {killed} of {KILLS} runs (a run takes {length:?})",
+        case.name
+    );
+    assert!(
+        killed >= KILLS as usize / 3,
+        "{}: only {killed} runs were killed",
         case.name
     );
 }
@@ -239,9 +313,8 @@ const DELETED: [&str; 4] = [
     "agent:main:telegram:group:-100123456784",
 ];
 
-#[test]
-fn patch_on_a_full_disk() {
-    check(&Case {
+fn patch_case() -> Case {
+    Case {
         name: "patch",
         prepare: live,
         args: |_| {
@@ -270,12 +343,11 @@ fn patch_on_a_full_disk() {
                 "Full"
             )
         },
-    });
+    }
 }
 
-#[test]
-fn archive_on_a_full_disk() {
-    check(&Case {
+fn archive_case() -> Case {
+    Case {
         name: "archive",
         prepare: live,
         args: |_| {
@@ -293,12 +365,11 @@ fn archive_on_a_full_disk() {
         done: |s| {
             assert!(entry(s, "main", "agent:main:scratch-1").unwrap()["archivedAt"].is_number())
         },
-    });
+    }
 }
 
-#[test]
-fn delete_on_a_full_disk() {
-    check(&Case {
+fn delete_case() -> Case {
+    Case {
         name: "delete",
         prepare: live,
         args: |_| {
@@ -327,7 +398,7 @@ fn delete_on_a_full_disk() {
                 .unwrap();
             assert_eq!(pending, 0, "archives left unpublished");
         },
-    });
+    }
 }
 
 const PRUNE: [&str; 7] = [
@@ -340,9 +411,8 @@ const PRUNE: [&str; 7] = [
     "4",
 ];
 
-#[test]
-fn prune_on_a_full_disk() {
-    check(&Case {
+fn prune_case() -> Case {
+    Case {
         name: "prune",
         prepare: live,
         args: |_| {
@@ -369,7 +439,7 @@ fn prune_on_a_full_disk() {
             let left = &json(&out)["data"]["agents"][0]["actions"];
             assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
         },
-    });
+    }
 }
 
 fn snapshot_then_delete_main() -> Store {
@@ -393,15 +463,19 @@ fn the_snapshot(store: &Store) -> PathBuf {
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join("manifest.json").exists())
+        // Not a staging directory a killed restore left (it snapshots the live database
+        // first); snapshot names start with their time, so the first is the one made here.
+        .filter(|p| {
+            !p.file_name().unwrap().to_string_lossy().starts_with('.')
+                && p.join("manifest.json").exists()
+        })
         .collect();
     found.sort();
     found.remove(0)
 }
 
-#[test]
-fn backup_restore_on_a_full_disk() {
-    check(&Case {
+fn backup_restore_case() -> Case {
+    Case {
         name: "backup restore --in-place",
         prepare: snapshot_then_delete_main,
         args: |s| {
@@ -424,7 +498,7 @@ fn backup_restore_on_a_full_disk() {
                 "not restored"
             )
         },
-    });
+    }
 }
 
 fn drifted_label() -> Store {
@@ -439,9 +513,8 @@ fn drifted_label() -> Store {
     store
 }
 
-#[test]
-fn doctor_fix_on_a_full_disk() {
-    check(&Case {
+fn doctor_fix_case() -> Case {
+    Case {
         name: "doctor --fix",
         prepare: drifted_label,
         args: |_| ["doctor", "--fix", "--yes"].map(String::from).to_vec(),
@@ -461,7 +534,67 @@ fn doctor_fix_on_a_full_disk() {
                 .unwrap();
             assert_ne!(label.as_deref(), Some("drift"), "not repaired");
         },
-    });
+    }
+}
+
+#[test]
+fn patch_on_a_full_disk() {
+    on_a_full_disk(patch_case());
+}
+
+#[test]
+fn patch_killed_at_many_moments() {
+    killed_at_many_moments(patch_case());
+}
+
+#[test]
+fn archive_on_a_full_disk() {
+    on_a_full_disk(archive_case());
+}
+
+#[test]
+fn archive_killed_at_many_moments() {
+    killed_at_many_moments(archive_case());
+}
+
+#[test]
+fn delete_on_a_full_disk() {
+    on_a_full_disk(delete_case());
+}
+
+#[test]
+fn delete_killed_at_many_moments() {
+    killed_at_many_moments(delete_case());
+}
+
+#[test]
+fn prune_on_a_full_disk() {
+    on_a_full_disk(prune_case());
+}
+
+#[test]
+fn prune_killed_at_many_moments() {
+    killed_at_many_moments(prune_case());
+}
+
+#[test]
+fn backup_restore_on_a_full_disk() {
+    on_a_full_disk(backup_restore_case());
+}
+
+#[test]
+fn backup_restore_killed_at_many_moments() {
+    killed_at_many_moments(backup_restore_case());
+}
+
+#[test]
+fn doctor_fix_on_a_full_disk() {
+    on_a_full_disk(doctor_fix_case());
+}
+
+#[test]
+fn doctor_fix_killed_at_many_moments() {
+    killed_at_many_moments(doctor_fix_case());
 }
 
 /// Every file under `dir`, by relative path.
@@ -486,35 +619,45 @@ fn tree(dir: &std::path::Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// `migrate acpx` copies a directory tree, then renames it into place: under every limit the
-/// old copy stays whole, the destination is absent or whole, no staging directory is left, and
-/// the marker says "completed" only when the destination is there.
-#[test]
-fn migrate_acpx_on_a_full_disk() {
-    let mut failed = 0;
-    for limit in LIMITS {
-        let step = format!("migrate acpx under a {limit}-byte limit");
+fn acpx_staging(store: &Store) -> Vec<PathBuf> {
+    std::fs::read_dir(store.state())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".acpx-migrate-")
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// `migrate acpx` copies a directory tree into a staging directory, then renames it into
+/// place: after any fault the old copy stays whole, the destination is absent or whole, and
+/// the marker says "completed" only when the destination is there; a re-run finishes the move
+/// and leaves no staging directory behind. Returns how many faults stopped the command.
+fn migrate_acpx_under(faults: &[Fault]) -> usize {
+    let mut stopped = 0;
+    for fault in faults {
+        let step = format!("migrate acpx under {fault:?}");
         let store = live();
         let old = crate::migrate_acpx::plant_old_state(&store);
         // Larger than the middle limits, so the copy itself runs out of room there.
         std::fs::write(old.join("cache/large.bin"), vec![9u8; 200 << 10]).unwrap();
         let source = tree(&old);
         let dest = store.state().join("acpx");
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
-        cmd.env("HOME", store.dir.path())
-            .arg("--state-dir")
-            .arg(store.state())
-            .args(["--json", "migrate", "acpx", "--yes"]);
-        limit_file_size(&mut cmd, limit);
-        let out = cmd.output().unwrap();
-        if !out.status.success() {
-            failed += 1;
-            assert_eq!(out.status.code(), Some(1), "{step}");
-            let doc = json(&out);
-            assert!(
-                matches!(doc["error"]["code"].as_str(), Some("IO" | "SQLITE")),
-                "{step}: {doc}"
-            );
+        let case = Case {
+            name: "migrate acpx",
+            prepare: live,
+            args: |_| ["migrate", "acpx", "--yes"].map(String::from).to_vec(),
+            agent: "main",
+            allowed: |_, _, _, _| false,
+            appear: &[],
+            rerun_exits: &[0],
+            done: |_| {},
+        };
+        if run(&store, &case, *fault, &step) {
+            stopped += 1;
         }
         assert_eq!(tree(&old), source, "{step}: the old copy changed");
         let moved = tree(&dest);
@@ -527,19 +670,15 @@ fn migrate_acpx_on_a_full_disk() {
             !completed || moved == source,
             "{step}: marked completed without the move"
         );
-        let staging: Vec<_> = std::fs::read_dir(store.state())
-            .unwrap()
-            .flatten()
-            .filter(|e| {
-                e.file_name()
-                    .to_string_lossy()
-                    .starts_with(".acpx-migrate-")
-            })
-            .collect();
-        assert!(staging.is_empty(), "{step}: staging left behind");
+        if !matches!(fault, Fault::KillAfter(_)) {
+            assert!(
+                acpx_staging(&store).is_empty(),
+                "{step}: staging left behind"
+            );
+        }
         sound(&store, &step);
-        if moved.is_empty() {
-            store.run_ok(["migrate", "acpx", "--yes"]);
+        if !completed {
+            run(&store, &case, Fault::None, &format!("{step}, re-run"));
         }
         assert_eq!(tree(&dest), source, "{step}: after the re-run");
         assert_eq!(
@@ -547,10 +686,33 @@ fn migrate_acpx_on_a_full_disk() {
             true,
             "{step}"
         );
+        assert!(
+            acpx_staging(&store).is_empty(),
+            "{step}: staging left after the re-run"
+        );
     }
+    stopped
+}
+
+#[test]
+fn migrate_acpx_on_a_full_disk() {
+    let failed = migrate_acpx_under(&LIMITS.map(Fault::DiskLimit));
     eprintln!(
         "migrate acpx: failed cleanly under {failed} of {} limits",
         LIMITS.len()
     );
     assert!(failed >= 3, "the limits bit only {failed} times");
+}
+
+#[test]
+fn migrate_acpx_killed_at_many_moments() {
+    let store = live();
+    crate::migrate_acpx::plant_old_state(&store);
+    let start = Instant::now();
+    store.run_ok(["migrate", "acpx", "--yes"]);
+    let length = start.elapsed();
+    let faults: Vec<Fault> = (0..16).map(|i| Fault::KillAfter(length * i / 16)).collect();
+    let killed = migrate_acpx_under(&faults);
+    eprintln!("migrate acpx: killed {killed} of {} runs", faults.len());
+    assert!(killed >= 5, "only {killed} runs were killed");
 }
