@@ -161,8 +161,7 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
             let db = WritableDb::open(&layout.state_dir, &paths.db)?;
             // Archives an earlier run committed but could not publish go out first.
             let (published, failed) = openclaw_sessions::mutate::publish::publish_pending(
-                &db.conn,
-                &db.path,
+                &db,
                 &paths.sessions_dir,
                 now_ms(),
             )?;

@@ -190,6 +190,9 @@ fn apply_agent(
     plan: &mut AgentPrune,
     now: i64,
 ) -> anyhow::Result<()> {
+    // Archives are written to, and artifacts removed from, sessions/: refused up front if it
+    // leads outside the store.
+    openclaw_sessions::mutate::check_owned_path(&layout.state_dir, &paths.sessions_dir)?;
     let store = openclaw_sessions::store::AgentStore::open(paths.clone())?;
     // The whole entries of the planned sessions only (planning kept a few fields of all).
     let mut by_key: HashMap<String, openclaw_sessions::store::SessionEntry> = HashMap::new();

@@ -58,6 +58,11 @@ pub fn apply_fixes(
                 }
             }
             Some(Repair::RemoveLeftover { path }) => {
+                // Removed only where the path, and everything on the way, is the store's own.
+                if let Err(e) = crate::mutate::check_owned_path(&layout.state_dir, path) {
+                    report.failed.push(e.to_string());
+                    continue;
+                }
                 let res = if path.is_dir() {
                     std::fs::remove_dir_all(path)
                 } else {
@@ -80,6 +85,8 @@ pub fn apply_fixes(
     for (agent, fs) in by_agent {
         let id = AgentId::parse(&agent)?;
         let paths = layout.agent(&id);
+        // Refused before the safety snapshot, so a refusal leaves nothing behind.
+        crate::mutate::check_owned_path(&layout.state_dir, &paths.db)?;
         let source = SnapshotSource::Agent {
             agent_id: agent.clone(),
             db: paths.db.clone(),
@@ -162,12 +169,8 @@ pub fn apply_fixes(
             {
                 db.conn.execute("UPDATE session_transcript_archives SET published_at = NULL WHERE archive_name = ?1", [name]).at(&path)?;
             }
-            let (done, failed) = crate::mutate::publish::publish_pending(
-                &db.conn,
-                &path,
-                &paths.sessions_dir,
-                now_ms,
-            )?;
+            let (done, failed) =
+                crate::mutate::publish::publish_pending(&db, &paths.sessions_dir, now_ms)?;
             for d in done {
                 report
                     .fixed

@@ -227,6 +227,13 @@ pub fn plan_delete(
             plan.kept_generations.push(id);
             continue;
         }
+        if id.len() <= 96 && !crate::legacy::is_safe_session_id(&id) {
+            // The archive is named after the id (archive_name): a crafted one would put it
+            // elsewhere.
+            return Err(Error::unsafe_path(format!(
+                "session {key}: transcript id {id:?} is not safe as a file name; it is not archived or deleted"
+            )));
+        }
         let stats = store.transcript_stats(&id)?;
         plan.generations.push(ArchivePlan {
             session_id: id,
@@ -448,6 +455,8 @@ pub fn apply_delete(
     let Some(expected) = &plan.entry else {
         return Ok(Vec::new());
     };
+    // Archives go into sessions/: refused before anything changes if that is not ours.
+    super::check_owned_path(&db.state_dir, sessions_dir)?;
     let path = db.path.clone();
     let key = plan.session_key.as_str();
     let tx = db.transaction()?;
@@ -496,8 +505,7 @@ pub fn apply_delete(
     super::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
     super::crash_point("delete-before-publish");
-    let (published, _failed) =
-        publish_pending(&db.conn, &path, sessions_dir, crate::units::now_ms())?;
+    let (published, _failed) = publish_pending(db, sessions_dir, crate::units::now_ms())?;
     for a in &mut archived {
         a.published = published.contains(&a.archive_name);
     }

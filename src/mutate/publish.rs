@@ -21,6 +21,12 @@ fn file_sha(path: &Path) -> Result<String> {
 
 /// Write `bytes` to `<dir>/<name>` without ever replacing a different file.
 pub fn publish_file(dir: &Path, name: &str, bytes: &[u8], sha: &str) -> Result<()> {
+    // The name comes from a database row: one plain file name, or nothing is written.
+    if Path::new(name).file_name().and_then(|n| n.to_str()) != Some(name) {
+        return Err(Error::unsafe_path(format!(
+            "archive name {name:?} is not a plain file name; nothing is written"
+        )));
+    }
     crate::custody::ensure_private_dir(dir)?;
     let target = dir.join(name);
     if target.symlink_metadata().is_ok() {
@@ -70,11 +76,12 @@ pub fn publish_file(dir: &Path, name: &str, bytes: &[u8], sha: &str) -> Result<(
 /// Publish every archive row still waiting for its file; returns the names published and
 /// the failures (recorded on the rows).
 pub fn publish_pending(
-    conn: &rusqlite::Connection,
-    db_path: &Path,
+    db: &super::WritableDb,
     sessions_dir: &Path,
     now: i64,
 ) -> Result<(Vec<String>, Vec<String>)> {
+    super::check_owned_path(&db.state_dir, sessions_dir)?;
+    let (conn, db_path) = (&db.conn, db.path.as_path());
     let mut stmt = conn
         .prepare(
             "SELECT session_id, generation, archive_name, archive_blob, archive_sha256 FROM session_transcript_archives \

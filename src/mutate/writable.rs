@@ -11,6 +11,9 @@ use crate::store::{DatabaseRole, ReadOnlyDb, SchemaInfo};
 pub struct WritableDb {
     pub conn: Connection,
     pub path: PathBuf,
+    /// The state dir the database was checked against: every file written beside it must
+    /// pass the same check ([`check_owned_path`]).
+    pub state_dir: PathBuf,
 }
 
 /// Refuse a target that is a symlink, reached through one inside `root`, or hard-linked:
@@ -84,6 +87,7 @@ impl WritableDb {
         Ok(WritableDb {
             conn,
             path: path.to_path_buf(),
+            state_dir: state_dir.to_path_buf(),
         })
     }
 

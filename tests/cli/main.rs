@@ -9,6 +9,7 @@ mod errors;
 mod faults;
 mod fuzz_regressions;
 mod hardening;
+mod hostile;
 mod inspect;
 mod migrate_acpx;
 mod migrate_legacy;

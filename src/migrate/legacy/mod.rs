@@ -479,6 +479,14 @@ pub fn apply(
     clock: &(dyn Fn() -> i64 + Sync),
     progress: &dyn Progress,
 ) -> Result<(Vec<AgentImportReport>, PathBuf)> {
+    // Sources move out of sessions/ into the import archive: neither may lead elsewhere.
+    for t in targets {
+        if let Some(sessions) = t.store_path.parent() {
+            crate::mutate::check_owned_path(&layout.state_dir, sessions)?;
+        }
+        crate::mutate::check_owned_path(&layout.state_dir, &t.archive_dir)?;
+    }
+    crate::mutate::check_owned_path(&layout.state_dir, &layout.migration_runs_dir())?;
     let mut manifest = MigrationManifest::new(
         &layout.migration_runs_dir(),
         clock(),

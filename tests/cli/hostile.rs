@@ -1,0 +1,206 @@
+//! Hostile layouts: symlinked components, hard-linked targets, targets outside the state dir,
+//! and ids built to escape. Every mutating command that would write there refuses with
+//! UNSAFE_PATH (exit 5) before it changes anything, and nothing appears outside the store.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::{json, Store};
+
+/// Every file under `dir` with its bytes (a symlinked directory is followed: it is what the
+/// command would have written through).
+fn contents(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(bytes) = std::fs::read(&p) {
+                out.insert(p, bytes);
+            }
+        }
+    }
+    out
+}
+
+/// Runs a mutating command that must be refused as unsafe, and checks that the state dir and
+/// `outside` are byte for byte as they were.
+fn refused(store: &Store, outside: &Path, args: &[&str]) -> Value {
+    let (state, away) = (contents(&store.state()), contents(outside));
+    let out = store.cmd().arg("--json").args(args).output().unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(5), "{args:?}: {doc}");
+    assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{args:?}: {doc}");
+    // Custody's lock files come and go; nothing else in the store may change.
+    let strip = |m: BTreeMap<PathBuf, Vec<u8>>| -> BTreeMap<PathBuf, Vec<u8>> {
+        m.into_iter()
+            .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw"))
+            .collect()
+    };
+    assert!(
+        strip(contents(&store.state())) == strip(state),
+        "{args:?}: the store changed"
+    );
+    assert!(
+        contents(outside) == away,
+        "{args:?}: something was written outside"
+    );
+    doc
+}
+
+/// A directory outside the store, beside it in the test's temp dir.
+fn outside(store: &Store) -> PathBuf {
+    let p = store.dir.path().join("elsewhere");
+    std::fs::create_dir_all(&p).unwrap();
+    p
+}
+
+/// Replace `path` (inside the store) by a symlink to a copy of it outside.
+fn move_out_and_link(store: &Store, path: &Path) -> PathBuf {
+    let away = outside(store).join(path.file_name().unwrap());
+    std::fs::rename(path, &away).unwrap();
+    std::os::unix::fs::symlink(&away, path).unwrap();
+    away
+}
+
+const DELETE: [&str; 3] = ["delete", "agent:main:pinned-notes", "--yes"];
+const PRUNE: [&str; 6] = ["prune", "--agent", "main", "--older-than", "1d", "--yes"];
+const PATCH: [&str; 5] = [
+    "patch",
+    "agent:main:main",
+    "--set",
+    "label=\"hostile\"",
+    "--yes",
+];
+
+#[test]
+fn a_symlinked_sessions_directory_is_never_written_through() {
+    for args in [&DELETE[..], &PRUNE[..]] {
+        let store = Store::copy("live");
+        let away = move_out_and_link(&store, &store.state().join("agents/main/sessions"));
+        let doc = refused(&store, &away, args);
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("symbolic link"),
+            "{doc}"
+        );
+    }
+    // The legacy import moves its sources out of sessions/.
+    let store = Store::copy("legacy");
+    let away = move_out_and_link(&store, &store.state().join("agents/main/sessions"));
+    refused(
+        &store,
+        &away,
+        &["migrate", "legacy", "--agent", "main", "--yes"],
+    );
+}
+
+#[test]
+fn a_symlinked_database_or_agent_directory_is_refused() {
+    for args in [
+        &PATCH[..],
+        &DELETE[..],
+        &PRUNE[..],
+        &["archive", "agent:main:scratch-1", "--yes"][..],
+    ] {
+        let store = Store::copy("live");
+        let away = move_out_and_link(&store, &store.agent_db("main"));
+        refused(&store, away.parent().unwrap(), args);
+        let store = Store::copy("live");
+        let away = move_out_and_link(&store, &store.state().join("agents/main/agent"));
+        refused(&store, &away, args);
+    }
+}
+
+#[test]
+fn a_hard_linked_database_is_refused() {
+    for args in [
+        &PATCH[..],
+        &DELETE[..],
+        &PRUNE[..],
+        &["doctor", "--fix", "--yes"][..],
+    ] {
+        let store = Store::copy("live");
+        // doctor --fix needs something to repair in that database.
+        store
+            .writable("main")
+            .execute("UPDATE session_nodes SET label = 'drift' WHERE session_key = 'agent:main:pinned-notes'", [])
+            .unwrap();
+        let away = outside(&store);
+        std::fs::hard_link(store.agent_db("main"), away.join("alias.sqlite")).unwrap();
+        let doc = refused(&store, &away, args);
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("hard links"),
+            "{args:?}: {doc}"
+        );
+    }
+}
+
+#[test]
+fn a_database_outside_the_state_dir_is_not_changed_in_place() {
+    let store = Store::copy("live");
+    let away = outside(&store);
+    let db = away.join("copy.sqlite");
+    std::fs::copy(store.agent_db("main"), &db).unwrap();
+    let db = db.to_str().unwrap().to_string();
+    for args in [&PATCH[..], &DELETE[..]] {
+        let mut a = vec!["--store", db.as_str()];
+        a.extend_from_slice(args);
+        let doc = refused(&store, &away, &a);
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("outside the state dir"),
+            "{doc}"
+        );
+    }
+}
+
+#[test]
+fn a_transcript_id_built_to_escape_is_not_archived() {
+    let store = Store::copy("live");
+    // A second window of the session, under an id that names a path outside sessions/.
+    store
+        .writable("main")
+        .execute(
+            "INSERT INTO session_windows (session_id, session_key, created_at, updated_at) \
+             VALUES ('../../../escaped', 'agent:main:pinned-notes', 0, 0)",
+            [],
+        )
+        .unwrap();
+    let away = store.dir.path().to_path_buf();
+    let before = contents(&away);
+    let out = store.cmd().arg("--json").args(DELETE).output().unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(5), "{doc}");
+    assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{doc}");
+    let after = contents(&away);
+    let new: Vec<&PathBuf> = after.keys().filter(|p| !before.contains_key(*p)).collect();
+    assert!(
+        new.iter()
+            .all(|p| p.to_string_lossy().contains("/tmp/openclaw")),
+        "files appeared: {new:?}"
+    );
+    assert!(
+        store
+            .writable("main")
+            .query_row(
+                "SELECT count(*) FROM session_nodes WHERE session_key = 'agent:main:pinned-notes'",
+                [],
+                |r| r.get::<_, i64>(0)
+            )
+            .unwrap()
+            == 1,
+        "the session is still there"
+    );
+}
