@@ -446,3 +446,65 @@ fn a_malformed_line_is_named_by_the_dry_run_and_only_the_prefix_imported() {
         "incomplete-index-import"
     );
 }
+
+/// Two more entries name the main session's transcript (one `sessionFile`): OpenClaw imports it
+/// for each session and moves the file once; its manifest keeps the first entry's place and
+/// archive name and the last entry's key. A second move used to find the source gone.
+#[test]
+fn entries_sharing_one_transcript_file_import_it_each_and_move_it_once() {
+    let store = Store::copy("legacy");
+    let index = store.state().join("agents/main/sessions/sessions.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&index).unwrap()).unwrap();
+    let main = v["agent:main:main"].clone();
+    let file = main["sessionFile"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    for n in 1..=2 {
+        let mut e = main.clone();
+        e["sessionId"] = Value::from(format!("0000000{n}-1111-4222-8333-444444444444"));
+        v[format!("agent:main:shared-{n}")] = e;
+    }
+    std::fs::write(&index, v.to_string()).unwrap();
+    let doc = import(&store);
+    assert_eq!(doc["ok"], true, "{doc}");
+    let db = rusqlite::Connection::open(store.agent_db("main")).unwrap();
+    let events = |key: &str| -> i64 {
+        db.query_row(
+            "SELECT count(*) FROM transcript_events e JOIN session_nodes n ON e.session_id = n.current_session_id WHERE n.session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let n = events("agent:main:main");
+    assert!(n > 0);
+    assert_eq!(events("agent:main:shared-1"), n);
+    assert_eq!(events("agent:main:shared-2"), n);
+    let main_agent = doc["data"]["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agentId"] == "main")
+        .unwrap();
+    let moves: Vec<&Value> = main_agent["moved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["sourcePath"].as_str().unwrap().ends_with(&file))
+        .collect();
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert_eq!(moves[0]["sessionKey"], "agent:main:shared-2");
+    assert!(moves[0]["archivePath"]
+        .as_str()
+        .unwrap()
+        .contains("agent_main_main."));
+    assert!(!store
+        .state()
+        .join("agents/main/sessions")
+        .join(&file)
+        .exists());
+}

@@ -1,7 +1,8 @@
 """A small legacy store with every edge OpenClaw's import treats specially (IMPORT.md):
 legacy delivery and flat fields, v1/v2/v3 headers, a file without header, a malformed line, a
 duplicate line, a topic transcript, trajectory and checkpoint files, a missing transcript, an
-ACP entry without updatedAt, an orphan transcript, an unrelated .jsonl, invalid entries.
+ACP entry without updatedAt, an orphan transcript, an unrelated .jsonl, entries sharing one
+transcript file, invalid entries.
 
     python3 make-edge-legacy.py ROOT     (writes ROOT/.openclaw)
 """
@@ -82,6 +83,10 @@ w(f'{S}/{sid6}.jsonl', jl([{"type":"session","version":3,"id":sid6,"timestamp":"
 # unrelated jsonl w/o header
 w(f'{S}/notes.jsonl', '{"a":1}\n', mtime=1780000950)
 w(f'{S}/{sid}.jsonl.reset.2026-06-01T08-00-00.000Z', '{}\n')
+# 7, 8: two more entries naming entry 1's transcript file (one sessionFile, three sessions)
+for n in (7, 8):
+  store[f'agent:main:shared-{n}'] = {"sessionId":f'aaaaaaaa-0000-4000-8000-00000000000{n}',"updatedAt":1780000990000+n,
+    "sessionFile":f"/home/user/.openclaw/agents/main/sessions/{sid}.jsonl"}
 json.dump(store, open(f'{S}/sessions.json','w'), indent=2)
 # ---- bad agent
 bstore = {}

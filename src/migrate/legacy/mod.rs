@@ -301,6 +301,10 @@ fn classify_moves(
     stamp_ms: i64,
 ) -> Result<Vec<ArtifactMove>> {
     let mut reserved = HashSet::new();
+    // A file several entries share (one `sessionFile`) moves once; a second move would find
+    // its source gone. As in OpenClaw's manifest (a map by source path): the move keeps the
+    // first entry's place and archive name, and takes the last entry's key and class.
+    let mut sources: std::collections::HashMap<PathBuf, usize> = Default::default();
     let mut moves = Vec::new();
     let dir_clean = imported.issues.is_empty() && target.issues.is_empty();
     let mut any_protected = false;
@@ -312,6 +316,16 @@ fn classify_moves(
                     class: (&'static str, &'static str),
                     deps: Vec<PathBuf>|
      -> Result<()> {
+        if let Some(&i) = sources.get(source) {
+            let m: &mut ArtifactMove = &mut moves[i];
+            m.kind = kind;
+            m.session_key = key.map(String::from);
+            m.artifact.classification = class.0;
+            m.artifact.reason = class.1;
+            m.artifact.dependencies = deps;
+            return Ok(());
+        }
+        sources.insert(source.to_path_buf(), moves.len());
         let identity = FileIdentity::read(source)?;
         let archive_path = archive::archive_name(
             &target.archive_dir,
