@@ -204,3 +204,73 @@ fn a_transcript_id_built_to_escape_is_not_archived() {
         "the session is still there"
     );
 }
+
+/// Session keys are data, never paths: a legacy import names its archive files after them, and
+/// keys built to climb out (`../`, an absolute path) still land inside the import archive.
+#[test]
+fn session_keys_built_to_escape_stay_inside_the_import_archive() {
+    let store = Store::copy("legacy");
+    let sessions = store.state().join("agents/main/sessions");
+    let index = sessions.join("sessions.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&index).unwrap()).unwrap();
+    let main = v["agent:main:main"].clone();
+    let source = sessions.join(format!("{}.jsonl", main["sessionId"].as_str().unwrap()));
+    for (n, key) in [
+        "agent:main:../../../../../escaped",
+        "agent:main:/abs/escaped",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let id = format!("0000000{n}-1111-4222-8333-444444444444");
+        let mut e = main.clone();
+        e["sessionId"] = Value::from(id.clone());
+        e.as_object_mut().unwrap().remove("sessionFile");
+        v[*key] = e;
+        std::fs::copy(&source, sessions.join(format!("{id}.jsonl"))).unwrap();
+    }
+    std::fs::write(&index, v.to_string()).unwrap();
+    let before = contents(store.dir.path());
+    let out = store
+        .cmd()
+        .args(["--json", "migrate", "legacy", "--agent", "main", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let archive = store
+        .state()
+        .join("agents/main/session-sqlite-import-archive");
+    let new: Vec<PathBuf> = contents(store.dir.path())
+        .into_keys()
+        .filter(|p| !before.contains_key(p))
+        .collect();
+    assert!(!new.is_empty());
+    for p in &new {
+        assert!(
+            p.starts_with(store.state()),
+            "written outside the store: {p:?}"
+        );
+        if p.to_string_lossy().contains("escaped") {
+            assert_eq!(p.parent(), Some(archive.as_path()), "{p:?}");
+        }
+    }
+    assert_eq!(
+        new.iter()
+            .filter(|p| p.to_string_lossy().contains("escaped"))
+            .count(),
+        2,
+        "{new:?}"
+    );
+    // Five levels up from the import archive is the directory holding this test's store.
+    let above = store.dir.path().parent().unwrap();
+    let climbed: Vec<_> = std::fs::read_dir(above)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("escaped"))
+        .collect();
+    assert!(climbed.is_empty(), "{climbed:?}");
+}
