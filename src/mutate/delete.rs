@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::patch::check_expectations;
-use super::publish::{publish_pending, sha256_hex};
+use super::publish::{publish_checked, sha256_hex};
 use super::WritableDb;
 use crate::error::{Error, Result, ResultExt};
 use crate::store::{AgentStore, SessionEntry};
@@ -505,7 +505,7 @@ pub fn apply_delete(
     super::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
     super::crash_point("delete-before-publish");
-    let (published, _failed) = publish_pending(db, sessions_dir, crate::units::now_ms())?;
+    let (published, _failed) = publish_checked(db, sessions_dir, crate::units::now_ms())?;
     for a in &mut archived {
         a.published = published.contains(&a.archive_name);
     }

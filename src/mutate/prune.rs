@@ -326,8 +326,8 @@ pub struct PruneCounts {
     pub capped: usize,
 }
 
-/// Every entry field [`plan_prune`] reads: the rest of an entry can be dropped before
-/// planning (see [`SessionEntry::retain_fields`]).
+/// Every entry field [`PlannerRow::new`] reads: the rest of an entry need not be parsed
+/// (see [`SessionEntry::parse_fields`]).
 pub const PLANNER_FIELDS: &[&str] = &[
     "sessionId",
     "updatedAt",

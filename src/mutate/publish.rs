@@ -74,13 +74,22 @@ pub fn publish_file(dir: &Path, name: &str, bytes: &[u8], sha: &str) -> Result<(
 }
 
 /// Publish every archive row still waiting for its file; returns the names published and
-/// the failures (recorded on the rows).
+/// the failures (recorded on the rows). Refused if `sessions_dir` leads outside the store.
 pub fn publish_pending(
     db: &super::WritableDb,
     sessions_dir: &Path,
     now: i64,
 ) -> Result<(Vec<String>, Vec<String>)> {
     super::check_owned_path(&db.state_dir, sessions_dir)?;
+    publish_checked(db, sessions_dir, now)
+}
+
+/// [`publish_pending`] for a caller that has checked `sessions_dir` already.
+pub(crate) fn publish_checked(
+    db: &super::WritableDb,
+    sessions_dir: &Path,
+    now: i64,
+) -> Result<(Vec<String>, Vec<String>)> {
     let (conn, db_path) = (&db.conn, db.path.as_path());
     let mut stmt = conn
         .prepare(

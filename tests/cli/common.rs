@@ -99,7 +99,13 @@ pub fn limit_file_size(cmd: &mut std::process::Command, bytes: u64) {
 
 /// The binary with no OpenClaw environment leaking in.
 pub fn bin() -> Command {
-    let mut c = Command::cargo_bin("openclaw-sessions").unwrap();
+    Command::from_std(std_bin())
+}
+
+/// [`bin`] as a `std::process::Command`, for what assert_cmd cannot do: spawn a run to kill
+/// it, or limit it before exec.
+pub fn std_bin() -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
     for k in [
         "OPENCLAW_HOME",
         "OPENCLAW_STATE_DIR",
@@ -112,12 +118,12 @@ pub fn bin() -> Command {
     c
 }
 
-/// sha256 of every file under `dir` (sidecars included).
+/// sha256 of every file under `dir` (sidecars included; a symlinked directory is followed).
 pub fn checksums(dir: &Path) -> BTreeMap<PathBuf, String> {
     fn walk(dir: &Path, out: &mut BTreeMap<PathBuf, String>) {
         for ent in std::fs::read_dir(dir).unwrap() {
             let ent = ent.unwrap();
-            if ent.file_type().unwrap().is_dir() {
+            if ent.path().is_dir() {
                 walk(&ent.path(), out);
             } else {
                 let bytes = std::fs::read(ent.path()).unwrap();

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use rusqlite::OptionalExtension;
 use serde_json::Value;
 
-use crate::common::{json, limit_file_size, Store};
+use crate::common::{checksums, json, limit_file_size, std_bin, Store};
 
 /// From nothing at all to more than any file these commands write.
 const LIMITS: [u64; 8] = [
@@ -122,17 +122,8 @@ enum Fault {
 }
 
 fn command(store: &Store, case: &Case) -> std::process::Command {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
-    for k in [
-        "OPENCLAW_HOME",
-        "OPENCLAW_STATE_DIR",
-        "OPENCLAW_PROFILE",
-        "OPENCLAW_CONFIG_PATH",
-    ] {
-        cmd.env_remove(k);
-    }
+    let mut cmd = std_bin();
     cmd.env("HOME", store.dir.path())
-        .env("NO_COLOR", "1")
         .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
         .arg("--state-dir")
         .arg(store.state())
@@ -611,26 +602,15 @@ fn doctor_fix_killed_at_many_moments() {
     killed_at_many_moments(doctor_fix_case());
 }
 
-/// Every file under `dir`, by relative path.
-fn tree(dir: &std::path::Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    fn walk(root: &std::path::Path, dir: &std::path::Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                out.insert(
-                    p.strip_prefix(root).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
+/// The sha256 of every file under `dir`, by relative path (none when it does not exist).
+fn tree(dir: &std::path::Path) -> BTreeMap<PathBuf, String> {
+    if !dir.exists() {
+        return BTreeMap::new();
     }
-    let mut out = BTreeMap::new();
-    if dir.exists() {
-        walk(dir, dir, &mut out);
-    }
-    out
+    checksums(dir)
+        .into_iter()
+        .map(|(p, sha)| (p.strip_prefix(dir).unwrap().to_path_buf(), sha))
+        .collect()
 }
 
 fn acpx_staging(store: &Store) -> Vec<PathBuf> {
@@ -651,6 +631,17 @@ fn acpx_staging(store: &Store) -> Vec<PathBuf> {
 /// the marker says "completed" only when the destination is there; a re-run finishes the move
 /// and leaves no staging directory behind. Returns how many faults stopped the command.
 fn migrate_acpx_under(faults: &[Fault]) -> usize {
+    // Only its command is used: this migration moves files, not sessions.
+    let case = Case {
+        name: "migrate acpx",
+        prepare: live,
+        args: |_| ["migrate", "acpx", "--yes"].map(String::from).to_vec(),
+        agent: "main",
+        allowed: |_, _, _, _| false,
+        appear: &[],
+        rerun_exits: &[0],
+        done: |_| {},
+    };
     let mut stopped = 0;
     for fault in faults {
         let step = format!("migrate acpx under {fault:?}");
@@ -660,16 +651,6 @@ fn migrate_acpx_under(faults: &[Fault]) -> usize {
         std::fs::write(old.join("cache/large.bin"), vec![9u8; 200 << 10]).unwrap();
         let source = tree(&old);
         let dest = store.state().join("acpx");
-        let case = Case {
-            name: "migrate acpx",
-            prepare: live,
-            args: |_| ["migrate", "acpx", "--yes"].map(String::from).to_vec(),
-            agent: "main",
-            allowed: |_, _, _, _| false,
-            appear: &[],
-            rerun_exits: &[0],
-            done: |_| {},
-        };
         if run(&store, &case, *fault, &step) {
             stopped += 1;
         }

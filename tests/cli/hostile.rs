@@ -7,46 +7,28 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{json, Store};
-
-/// Every file under `dir` with its bytes (a symlinked directory is followed: it is what the
-/// command would have written through).
-fn contents(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if let Ok(bytes) = std::fs::read(&p) {
-                out.insert(p, bytes);
-            }
-        }
-    }
-    out
-}
+use crate::common::{checksums, json, Store};
 
 /// Runs a mutating command that must be refused as unsafe, and checks that the state dir and
 /// `outside` are byte for byte as they were.
 fn refused(store: &Store, outside: &Path, args: &[&str]) -> Value {
-    let (state, away) = (contents(&store.state()), contents(outside));
+    let (state, away) = (checksums(&store.state()), checksums(outside));
     let out = store.cmd().arg("--json").args(args).output().unwrap();
     let doc = json(&out);
     assert_eq!(out.status.code(), Some(5), "{args:?}: {doc}");
     assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{args:?}: {doc}");
     // Custody's lock files come and go; nothing else in the store may change.
-    let strip = |m: BTreeMap<PathBuf, Vec<u8>>| -> BTreeMap<PathBuf, Vec<u8>> {
+    let strip = |m: BTreeMap<PathBuf, String>| -> BTreeMap<PathBuf, String> {
         m.into_iter()
             .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw"))
             .collect()
     };
     assert!(
-        strip(contents(&store.state())) == strip(state),
+        strip(checksums(&store.state())) == strip(state),
         "{args:?}: the store changed"
     );
     assert!(
-        contents(outside) == away,
+        checksums(outside) == away,
         "{args:?}: something was written outside"
     );
     doc
@@ -179,12 +161,12 @@ fn a_transcript_id_built_to_escape_is_not_archived() {
         )
         .unwrap();
     let away = store.dir.path().to_path_buf();
-    let before = contents(&away);
+    let before = checksums(&away);
     let out = store.cmd().arg("--json").args(DELETE).output().unwrap();
     let doc = json(&out);
     assert_eq!(out.status.code(), Some(5), "{doc}");
     assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{doc}");
-    let after = contents(&away);
+    let after = checksums(&away);
     let new: Vec<&PathBuf> = after.keys().filter(|p| !before.contains_key(*p)).collect();
     assert!(
         new.iter()
@@ -230,21 +212,12 @@ fn session_keys_built_to_escape_stay_inside_the_import_archive() {
         std::fs::copy(&source, sessions.join(format!("{id}.jsonl"))).unwrap();
     }
     std::fs::write(&index, v.to_string()).unwrap();
-    let before = contents(store.dir.path());
-    let out = store
-        .cmd()
-        .args(["--json", "migrate", "legacy", "--agent", "main", "--yes"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    let before = checksums(store.dir.path());
+    store.run_ok(["--json", "migrate", "legacy", "--agent", "main", "--yes"]);
     let archive = store
         .state()
         .join("agents/main/session-sqlite-import-archive");
-    let new: Vec<PathBuf> = contents(store.dir.path())
+    let new: Vec<PathBuf> = checksums(store.dir.path())
         .into_keys()
         .filter(|p| !before.contains_key(p))
         .collect();

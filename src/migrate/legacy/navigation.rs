@@ -37,29 +37,16 @@ const ROOT_KEYS: [&str; 20] = [
     "name",
 ];
 /// The root keys of `navigation`: [`ROOT_KEYS`] and `message`.
-const NAVIGATION_ROOT_KEYS: [&str; 21] = [
-    "type",
-    "id",
-    "parentId",
-    "targetId",
-    "appendParentId",
-    "appendMode",
-    "timestamp",
-    "version",
-    "cwd",
-    "firstKeptEntryId",
-    "reason",
-    "tokensBefore",
-    "thinkingLevel",
-    "provider",
-    "modelId",
-    "fromId",
-    "customType",
-    "display",
-    "label",
-    "name",
-    "message",
-];
+const NAVIGATION_ROOT_KEYS: [&str; ROOT_KEYS.len() + 1] = {
+    let mut keys = [""; ROOT_KEYS.len() + 1];
+    let mut i = 0;
+    while i < ROOT_KEYS.len() {
+        keys[i] = ROOT_KEYS[i];
+        i += 1;
+    }
+    keys[ROOT_KEYS.len()] = "message";
+    keys
+};
 const NAVIGATION_MESSAGE_KEYS: [&str; 5] = [
     "role",
     "idempotencyKey",
