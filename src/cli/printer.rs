@@ -196,14 +196,23 @@ impl Printer {
             data,
             warnings: self.warnings.borrow().clone(),
         };
+        // Written as it is serialized: some data (prune's plans) is read back from disk while
+        // it is written. An error after the first byte is one more compact line, as after
+        // [`Self::stream`].
+        self.streaming.set(true);
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         // Indented for a person at a terminal; compact for programs (large lists).
-        let mut text = if self.stdout_tty {
-            serde_json::to_string_pretty(&doc)?
+        let written = if self.stdout_tty {
+            serde_json::to_writer_pretty(&mut out, &doc)
         } else {
-            serde_json::to_string(&doc)?
+            serde_json::to_writer(&mut out, &doc)
         };
-        text.push('\n');
-        self.out(&text)
+        written.map_err(|e| match e.io_error_kind() {
+            Some(kind) => map_io(std::io::Error::from(kind)),
+            None => e.into(),
+        })?;
+        out.write_all(b"\n").map_err(map_io)?;
+        out.flush().map_err(map_io)
     }
 
     /// The one JSON document of a command whose `data` is a long array, written a row at

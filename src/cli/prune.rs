@@ -1,4 +1,4 @@
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use clap::Args;
@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use openclaw_sessions::du::over_budget_warning;
 use openclaw_sessions::mutate::prune::{
-    parse_openclaw_duration, plan_artifacts, plan_prune, ArtifactRemoval, MaintenanceSettings,
-    PlannerRow, PruneAction, PruneCounts, PruneItem, PLANNER_FIELDS,
+    parse_openclaw_duration, plan_artifacts, ActionFilter, ArtifactRemoval, MaintenanceSettings,
+    PlanBuilder, PlannedList, PlannerRow, PruneAction, PruneCounts, PruneItem, PrunePlan,
+    PLANNER_FIELDS,
 };
 use openclaw_sessions::mutate::{
     apply_delete, apply_patch, plan_delete, plan_maintenance_archive, DeleteOptions, References,
@@ -45,22 +46,70 @@ pub struct PruneArgs {
     mutation: MutationArgs,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
+/// One agent's plan. The actions stay in the plan's temporary database; the report reads
+/// them back as it is written.
 struct AgentPrune {
     agent_id: String,
-    mode: String,
-    dry_run: bool,
-    archived: Vec<String>,
-    deleted: Vec<String>,
+    plan: PrunePlan,
     artifacts: Vec<ArtifactRemoval>,
+    disk_bytes: u64,
+    over_budget: bool,
+    applied: bool,
+}
+
+/// The JSON report of one agent.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentReport<'a> {
+    agent_id: &'a str,
+    mode: &'a str,
+    dry_run: bool,
+    archived: PlannedList<'a>,
+    deleted: PlannedList<'a>,
+    artifacts: &'a [ArtifactRemoval],
     kept: usize,
-    counts: PruneCounts,
-    actions: Vec<PruneItem>,
+    counts: &'a PruneCounts,
+    actions: PlannedList<'a>,
     disk_bytes: u64,
     max_disk_bytes: Option<u64>,
     over_budget: bool,
     applied: bool,
+}
+
+impl AgentPrune {
+    fn report<'a>(&'a self, s: &'a MaintenanceSettings, dry_run: bool) -> AgentReport<'a> {
+        AgentReport {
+            agent_id: &self.agent_id,
+            mode: &s.mode,
+            dry_run,
+            archived: self.plan.keys(ActionFilter::Archives),
+            deleted: self.plan.keys(ActionFilter::Removals),
+            artifacts: &self.artifacts,
+            kept: self.plan.counts().before_count - self.plan.len(),
+            counts: self.plan.counts(),
+            actions: self.plan.items(),
+            disk_bytes: self.disk_bytes,
+            max_disk_bytes: s.max_disk_bytes,
+            over_budget: self.over_budget,
+            applied: self.applied,
+        }
+    }
+
+    /// Every planned action, for applying them (a real run holds its actions).
+    fn actions(&self) -> openclaw_sessions::Result<Vec<PruneItem>> {
+        let mut out = Vec::with_capacity(self.plan.len());
+        self.plan.for_each(ActionFilter::All, |i| {
+            out.push(i);
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(out)
+    }
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    settings: &'a MaintenanceSettings,
+    agents: Vec<AgentReport<'a>>,
 }
 
 fn settings(
@@ -112,43 +161,45 @@ fn plan_agent(
         return Ok(None);
     }
     ctx.flush_warnings(&mut store);
-    // Read entry by entry, each reduced to the few words the planner reads.
+    // Read entry by entry, each reduced to the few words the planner reads, into the plan's
+    // temporary database.
     let active_key = args.active_key.as_deref();
-    let mut rows = Vec::new();
+    let mut builder = PlanBuilder::new()?;
     let warnings = store.for_each_session(Some(PLANNER_FIELDS), |entry| {
-        rows.extend(PlannerRow::new(&entry, s, now, active_key));
+        if let Some(row) = PlannerRow::new(&entry, s, now, active_key) {
+            builder.push(&row)?;
+        }
         Ok(ControlFlow::Continue(()))
     })?;
     for w in warnings {
         ctx.printer.warn(w);
     }
-    let (items, counts) = plan_prune(&mut rows, s, now);
-    drop(rows);
+    let mut plan = builder.plan(s, now)?;
     let artifacts = if args.artifacts {
-        let removed: HashSet<&str> = items
-            .iter()
-            .filter(|i| i.action.archive_reason().is_none())
-            .map(|i| i.session_key.as_str())
-            .collect();
         // A second read, for the session ids the kept sessions still reference.
-        let mut kept_ids = HashSet::new();
         store.for_each_session(Some(&["sessionId"]), |e| {
-            if !removed.contains(e.key.as_str()) {
-                kept_ids.insert(e.session_id().to_string());
+            if !plan.removes(&e.key)? {
+                plan.keep_session_id(e.session_id())?;
             }
             Ok(ControlFlow::Continue(()))
         })?;
-        let rows: HashSet<String> = {
-            let db = store.db().expect("sqlite store");
-            let mut stmt = db
-                .conn()
-                .prepare("SELECT archive_name FROM session_transcript_archives")?;
-            let v = stmt
-                .query_map([], |r| r.get::<_, String>(0))?
-                .collect::<rusqlite::Result<HashSet<_>>>()?;
-            v
-        };
-        plan_artifacts(&paths.sessions_dir, &kept_ids, &rows, s, now)
+        let db = store.db().expect("sqlite store");
+        let mut archive_row = db
+            .conn()
+            .prepare("SELECT 1 FROM session_transcript_archives WHERE archive_name = ?1")?;
+        let archive_row = std::cell::RefCell::new(&mut archive_row);
+        plan_artifacts(
+            &paths.sessions_dir,
+            |id| plan.keeps_session_id(id),
+            |name| {
+                archive_row
+                    .borrow_mut()
+                    .exists([name])
+                    .map_err(|e| openclaw_sessions::Error::sqlite(db.path(), e))
+            },
+            s,
+            now,
+        )?
     } else {
         Vec::new()
     };
@@ -158,30 +209,14 @@ fn plan_agent(
         &openclaw_sessions::paths::MaintenanceConfig::default(),
     )?;
     let disk = du.budget_bytes;
-    let plan = AgentPrune {
+    Ok(Some(AgentPrune {
         agent_id: paths.id.to_string(),
-        mode: s.mode.clone(),
-        dry_run: args.mutation.dry_run,
-        archived: items
-            .iter()
-            .filter(|i| i.action.archive_reason().is_some())
-            .map(|i| i.session_key.clone())
-            .collect(),
-        deleted: items
-            .iter()
-            .filter(|i| i.action.archive_reason().is_none())
-            .map(|i| i.session_key.clone())
-            .collect(),
+        plan,
         artifacts,
-        kept: counts.before_count - items.len(),
-        counts,
-        actions: items,
         disk_bytes: disk,
-        max_disk_bytes: s.max_disk_bytes,
         over_budget: s.max_disk_bytes.is_some_and(|m| disk > m),
         applied: false,
-    };
-    Ok(Some(plan))
+    }))
 }
 
 fn apply_agent(
@@ -194,9 +229,10 @@ fn apply_agent(
     // leads outside the store.
     openclaw_sessions::mutate::check_owned_path(&layout.state_dir, &paths.sessions_dir)?;
     let store = openclaw_sessions::store::AgentStore::open(paths.clone())?;
+    let actions = plan.actions()?;
     // The whole entries of the planned sessions only (planning kept a few fields of all).
     let mut by_key: HashMap<String, openclaw_sessions::store::SessionEntry> = HashMap::new();
-    for item in &plan.actions {
+    for item in &actions {
         let entry = store
             .entry_by_exact_key(&item.session_key)?
             .ok_or_else(|| {
@@ -214,8 +250,7 @@ fn apply_agent(
         let db = store.db().expect("sqlite store");
         References::read(db.conn(), db.path())?
     };
-    let delete_plans = plan
-        .actions
+    let delete_plans = actions
         .iter()
         .filter(|i| i.action.archive_reason().is_none())
         .map(|i| {
@@ -233,7 +268,7 @@ fn apply_agent(
         .collect::<openclaw_sessions::Result<Vec<_>>>()?;
     drop(store);
     let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
-    for item in &plan.actions {
+    for item in &actions {
         if let Some(reason) = item.action.archive_reason() {
             let p = plan_maintenance_archive(&by_key[&item.session_key], reason, now)?;
             apply_patch(&mut db, &p)?;
@@ -277,7 +312,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     }
     let work: usize = plans
         .iter()
-        .map(|(_, p)| p.actions.len() + p.artifacts.len())
+        .map(|(_, p)| p.plan.len() + p.artifacts.len())
         .sum();
     let warn_only = s.mode == "warn";
     if work > 0 && !args.mutation.dry_run && !warn_only {
@@ -285,7 +320,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             ctx,
             &format!(
                 "Archive or delete {} session(s) and remove {} file(s)?",
-                plans.iter().map(|(_, p)| p.actions.len()).sum::<usize>(),
+                plans.iter().map(|(_, p)| p.plan.len()).sum::<usize>(),
                 plans.iter().map(|(_, p)| p.artifacts.len()).sum::<usize>()
             ),
         )?;
@@ -311,14 +346,17 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             ctx.printer.warn(over_budget_warning(
                 &p.agent_id,
                 p.disk_bytes,
-                p.max_disk_bytes.unwrap_or(0),
+                s.max_disk_bytes.unwrap_or(0),
             ));
         }
     }
     if ctx.printer.json {
-        let agents: Vec<&AgentPrune> = plans.iter().map(|(_, p)| p).collect();
-        ctx.printer
-            .json_data(&serde_json::json!({ "settings": s, "agents": agents }))?;
+        let dry_run = args.mutation.dry_run;
+        let agents = plans.iter().map(|(_, p)| p.report(&s, dry_run)).collect();
+        ctx.printer.json_data(&Report {
+            settings: &s,
+            agents,
+        })?;
         return Ok(Outcome::Done);
     }
     if work == 0 {
@@ -332,7 +370,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     };
     let mut t = ctx.printer.table(&["AGENT", "KEY", "ACTION"]);
     for (_, p) in &plans {
-        for i in &p.actions {
+        p.plan.for_each(ActionFilter::All, |i| {
             let action = match i.action {
                 PruneAction::PruneModelRun | PruneAction::PruneStale | PruneAction::PruneCap => {
                     "delete (archived transcript)".to_string()
@@ -341,10 +379,11 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             };
             t.add_row(vec![
                 p.agent_id.clone(),
-                i.session_key.clone(),
+                i.session_key,
                 format!("{verb} {action}"),
             ]);
-        }
+            Ok(ControlFlow::Continue(()))
+        })?;
         for a in &p.artifacts {
             t.add_row(vec![
                 p.agent_id.clone(),

@@ -1,0 +1,16 @@
+//! `prune`: OpenClaw's session store maintenance (OPERATIONS.md §3, `planSessionEntryMaintenance`
+//! as `openclaw sessions cleanup` forces it), planned read-only and applied through the same
+//! entry writer and deletion as `archive`/`delete`.
+
+mod artifacts;
+mod planner;
+mod rules;
+mod settings;
+
+pub use artifacts::{plan_artifacts, ArtifactRemoval};
+pub use planner::{
+    ActionFilter, PlanBuilder, PlannedList, PruneAction, PruneCounts, PruneItem, PrunePlan,
+    MODEL_RUN_PRUNE_AFTER_MS,
+};
+pub use rules::{PlannerRow, PLANNER_FIELDS};
+pub use settings::{parse_openclaw_duration, MaintenanceSettings};

@@ -1,0 +1,604 @@
+//! The prune plan (`planSessionEntryMaintenance` as `openclaw sessions cleanup` forces it),
+//! kept in a private temporary SQLite database rather than in memory. The cap orders every
+//! session of the store; SQLite's sorter and page cache spill to a temporary file where a
+//! vector would grow with the store (SPEC §10).
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use rusqlite::{params, Connection};
+use serde::ser::{Error as _, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+use super::{MaintenanceSettings, PlannerRow};
+use crate::error::{Result, ResultExt};
+
+/// Model-run probes are pruned a day after their last update.
+pub const MODEL_RUN_PRUNE_AFTER_MS: i64 = 86_400_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PruneAction {
+    /// Removed (deleted with its transcript archived).
+    PruneModelRun,
+    ArchiveDashboard,
+    ArchiveAge,
+    PruneStale,
+    ArchiveCap,
+    PruneCap,
+}
+
+impl PruneAction {
+    const ALL: [PruneAction; 6] = [
+        PruneAction::PruneModelRun,
+        PruneAction::ArchiveDashboard,
+        PruneAction::ArchiveAge,
+        PruneAction::PruneStale,
+        PruneAction::ArchiveCap,
+        PruneAction::PruneCap,
+    ];
+
+    pub fn archive_reason(self) -> Option<&'static str> {
+        match self {
+            PruneAction::ArchiveDashboard => Some("stale-dashboard"),
+            PruneAction::ArchiveAge => Some("age-retention"),
+            PruneAction::ArchiveCap => Some("active-session-cap"),
+            _ => None,
+        }
+    }
+
+    fn code(self) -> i64 {
+        self as i64
+    }
+
+    fn from_code(code: i64) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.code() == code)
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PruneItem {
+    pub session_key: String,
+    pub action: PruneAction,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PruneCounts {
+    pub before_count: usize,
+    pub after_count: usize,
+    pub model_run_pruned: usize,
+    pub archived: usize,
+    pub cap_archived: usize,
+    pub pruned: usize,
+    pub capped: usize,
+}
+
+/// Where the temporary database lives, for error messages (SQLite names no file).
+fn temp_place() -> PathBuf {
+    std::env::temp_dir().join("(prune plan)")
+}
+
+/// Collects the planner rows of one agent, as the store is read.
+pub struct PlanBuilder {
+    conn: Connection,
+}
+
+impl PlanBuilder {
+    pub fn new() -> Result<Self> {
+        let at = temp_place();
+        // "" is a private database on a temporary file, written only when its cache spills.
+        let conn = Connection::open("").at(&at)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = OFF;
+             PRAGMA synchronous = OFF;
+             PRAGMA cache_size = -512;
+             PRAGMA temp_store = FILE;
+             CREATE TABLE planned (
+               key TEXT PRIMARY KEY NOT NULL,
+               updated_at INTEGER NOT NULL,
+               activity_at INTEGER NOT NULL,
+               archived INTEGER NOT NULL,
+               preserved INTEGER NOT NULL,
+               synthetic INTEGER NOT NULL,
+               model_run INTEGER NOT NULL,
+               dashboard INTEGER NOT NULL,
+               step INTEGER,
+               rank INTEGER,
+               action INTEGER
+             ) WITHOUT ROWID;
+             CREATE TABLE kept_id (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+             BEGIN;",
+        )
+        .at(&at)?;
+        Ok(PlanBuilder { conn })
+    }
+
+    pub fn push(&mut self, row: &PlannerRow) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO planned (key, updated_at, activity_at, archived, preserved, \
+                 synthetic, model_run, dashboard) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    &*row.key,
+                    row.updated_at,
+                    row.activity_at,
+                    row.archived,
+                    row.preserved,
+                    row.synthetic,
+                    row.model_run,
+                    row.dashboard
+                ])
+            })
+            .at(temp_place())?;
+        Ok(())
+    }
+
+    /// Plan over every pushed row, in OpenClaw's order: model-run probes, stale dashboards,
+    /// age, then the cap.
+    pub fn plan(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
+        let at = temp_place();
+        let conn = self.conn;
+        let count = |sql: &str| -> Result<usize> {
+            conn.query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|n| n as usize)
+                .at(&at)
+        };
+        let mark = |sql: &str, p: &[&dyn rusqlite::ToSql]| -> Result<usize> {
+            conn.execute(sql, p).at(&at)
+        };
+        // A row is left alone once archived (before or by this plan), removed, or preserved.
+        const OPEN: &str = "archived = 0 AND action IS NULL AND preserved = 0";
+        let mut counts = PruneCounts {
+            before_count: count("SELECT count(*) FROM planned")?,
+            ..Default::default()
+        };
+        // 1. Model-run probes (cleanup is forced: only when over maxEntries).
+        let unarchived = count("SELECT count(*) FROM planned WHERE archived = 0")?;
+        if unarchived as i64 > settings.max_entries {
+            counts.model_run_pruned = mark(
+                &format!(
+                    "UPDATE planned SET step = 1, action = ?1 \
+                     WHERE {OPEN} AND model_run = 1 AND updated_at < ?2"
+                ),
+                &[
+                    &PruneAction::PruneModelRun.code(),
+                    &(now - MODEL_RUN_PRUNE_AFTER_MS),
+                ],
+            )?;
+        }
+        // 2. Stale dashboards, by activity.
+        if let Some(after) = settings.archive_dashboard_after_ms {
+            counts.archived += mark(
+                &format!(
+                    "UPDATE planned SET step = 2, action = ?1 \
+                     WHERE {OPEN} AND dashboard = 1 AND activity_at > 0 AND activity_at < ?2"
+                ),
+                &[&PruneAction::ArchiveDashboard.code(), &(now - after)],
+            )?;
+        }
+        // 3. Age, by updatedAt: machine-made sessions are removed, the rest archived.
+        if let Some(after) = settings.prune_after_ms {
+            let sql = format!(
+                "UPDATE planned SET step = 3, action = ?1 \
+                 WHERE {OPEN} AND updated_at < ?2 AND synthetic = ?3"
+            );
+            let cutoff = now - after;
+            counts.pruned = mark(&sql, &[&PruneAction::PruneStale.code(), &cutoff, &true])?;
+            counts.archived += mark(&sql, &[&PruneAction::ArchiveAge.code(), &cutoff, &false])?;
+        }
+        // 4. Cap: oldest activity first, ties to the larger key.
+        let live = count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
+        let overflow = live as i64 - settings.max_entries.max(0);
+        if overflow > 0 {
+            counts.capped = mark(
+                &format!(
+                    "UPDATE planned SET step = 4, rank = capped.rank, \
+                       action = CASE planned.synthetic WHEN 1 THEN ?1 ELSE ?2 END \
+                     FROM (SELECT key, row_number() OVER (ORDER BY activity_at, key DESC) AS rank \
+                           FROM planned WHERE {OPEN}) AS capped \
+                     WHERE planned.key = capped.key AND capped.rank <= ?3"
+                ),
+                &[
+                    &PruneAction::PruneCap.code(),
+                    &PruneAction::ArchiveCap.code(),
+                    &overflow,
+                ],
+            )?;
+            counts.cap_archived = count(&format!(
+                "SELECT count(*) FROM planned WHERE action = {}",
+                PruneAction::ArchiveCap.code()
+            ))?;
+        }
+        let removed = counts.model_run_pruned + counts.pruned + counts.capped - counts.cap_archived;
+        counts.after_count = counts.before_count - removed;
+        conn.execute_batch(
+            "CREATE INDEX planned_order ON planned (step, rank, key) WHERE step IS NOT NULL",
+        )
+        .at(&at)?;
+        let actions = count("SELECT count(*) FROM planned WHERE step IS NOT NULL")?;
+        Ok(PrunePlan {
+            conn,
+            counts,
+            actions,
+        })
+    }
+}
+
+/// One agent's planned actions, read back in application order as often as needed.
+pub struct PrunePlan {
+    conn: Connection,
+    counts: PruneCounts,
+    actions: usize,
+}
+
+/// Which of the planned actions to visit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionFilter {
+    All,
+    /// The sessions kept but archived.
+    Archives,
+    /// The sessions removed (their transcripts archived).
+    Removals,
+}
+
+impl ActionFilter {
+    fn admits(self, action: PruneAction) -> bool {
+        match self {
+            ActionFilter::All => true,
+            ActionFilter::Archives => action.archive_reason().is_some(),
+            ActionFilter::Removals => action.archive_reason().is_none(),
+        }
+    }
+}
+
+impl PrunePlan {
+    pub fn counts(&self) -> &PruneCounts {
+        &self.counts
+    }
+
+    /// The number of planned actions.
+    pub fn len(&self) -> usize {
+        self.actions
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.actions == 0
+    }
+
+    /// Visit the planned actions in application order, one at a time.
+    pub fn for_each(
+        &self,
+        filter: ActionFilter,
+        mut visit: impl FnMut(PruneItem) -> Result<ControlFlow<()>>,
+    ) -> Result<()> {
+        let at = temp_place();
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT key, action FROM planned WHERE step IS NOT NULL ORDER BY step, rank, key",
+            )
+            .at(&at)?;
+        let mut rows = stmt.query([]).at(&at)?;
+        while let Some(r) = rows.next().at(&at)? {
+            let code: i64 = r.get(1).at(&at)?;
+            let action = PruneAction::from_code(code).expect("codes written by this planner");
+            if !filter.admits(action) {
+                continue;
+            }
+            let item = PruneItem {
+                session_key: r.get(0).at(&at)?,
+                action,
+            };
+            if visit(item)?.is_break() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the plan removes this session (an archived one stays in the store).
+    pub fn removes(&self, key: &str) -> Result<bool> {
+        let action: Option<Option<i64>> = self
+            .conn
+            .prepare_cached("SELECT action FROM planned WHERE key = ?1")
+            .and_then(|mut s| {
+                use rusqlite::OptionalExtension;
+                s.query_row([key], |r| r.get(0)).optional()
+            })
+            .at(temp_place())?;
+        Ok(action
+            .flatten()
+            .and_then(PruneAction::from_code)
+            .is_some_and(|a| a.archive_reason().is_none()))
+    }
+
+    /// Record a session id that a session kept by this plan refers to (`--artifacts`).
+    pub fn keep_session_id(&mut self, id: &str) -> Result<()> {
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO kept_id (id) VALUES (?1)")
+            .and_then(|mut s| s.execute([id]))
+            .at(temp_place())?;
+        Ok(())
+    }
+
+    pub fn keeps_session_id(&self, id: &str) -> Result<bool> {
+        self.conn
+            .prepare_cached("SELECT 1 FROM kept_id WHERE id = ?1")
+            .and_then(|mut s| s.exists([id]))
+            .at(temp_place())
+    }
+
+    /// The planned actions as a JSON array, written as they are read.
+    pub fn items(&self) -> PlannedList<'_> {
+        PlannedList {
+            plan: self,
+            filter: ActionFilter::All,
+            keys_only: false,
+        }
+    }
+
+    /// The keys of the planned actions the filter admits, as a JSON array.
+    pub fn keys(&self, filter: ActionFilter) -> PlannedList<'_> {
+        PlannedList {
+            plan: self,
+            filter,
+            keys_only: true,
+        }
+    }
+}
+
+/// A view of a plan that serializes as a sequence without collecting it.
+pub struct PlannedList<'a> {
+    plan: &'a PrunePlan,
+    filter: ActionFilter,
+    keys_only: bool,
+}
+
+impl Serialize for PlannedList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        let mut failed = None;
+        self.plan
+            .for_each(self.filter, |item| {
+                let written = if self.keys_only {
+                    seq.serialize_element(&item.session_key)
+                } else {
+                    seq.serialize_element(&item)
+                };
+                match written {
+                    Ok(()) => Ok(ControlFlow::Continue(())),
+                    Err(e) => {
+                        failed = Some(e);
+                        Ok(ControlFlow::Break(()))
+                    }
+                }
+            })
+            .map_err(S::Error::custom)?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        seq.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The planner as it was written over a vector (and as OpenClaw's reads): the oracle the
+    /// SQL plan must equal.
+    fn plan_in_memory(
+        rows: &mut [PlannerRow],
+        settings: &MaintenanceSettings,
+        now: i64,
+    ) -> (Vec<(String, PruneAction)>, PruneCounts) {
+        rows.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+        let rows = &*rows;
+        let mut counts = PruneCounts {
+            before_count: rows.len(),
+            ..Default::default()
+        };
+        let mut archived: Vec<bool> = rows.iter().map(|r| r.archived).collect();
+        let mut removed = vec![false; rows.len()];
+        let mut items = Vec::new();
+        let item = |i: usize, action| (rows[i].key.to_string(), action);
+        let keep = |i: usize, archived: &[bool], removed: &[bool]| {
+            archived[i] || removed[i] || rows[i].preserved
+        };
+        let unarchived = rows.iter().filter(|r| !r.archived).count();
+        if unarchived as i64 > settings.max_entries {
+            for i in 0..rows.len() {
+                if !keep(i, &archived, &removed)
+                    && rows[i].model_run
+                    && rows[i].updated_at < now - MODEL_RUN_PRUNE_AFTER_MS
+                {
+                    removed[i] = true;
+                    counts.model_run_pruned += 1;
+                    items.push(item(i, PruneAction::PruneModelRun));
+                }
+            }
+        }
+        if let Some(after) = settings.archive_dashboard_after_ms {
+            for i in 0..rows.len() {
+                let a = rows[i].activity_at;
+                if rows[i].dashboard && !keep(i, &archived, &removed) && a > 0 && a < now - after {
+                    archived[i] = true;
+                    counts.archived += 1;
+                    items.push(item(i, PruneAction::ArchiveDashboard));
+                }
+            }
+        }
+        if let Some(after) = settings.prune_after_ms {
+            for i in 0..rows.len() {
+                if !keep(i, &archived, &removed) && rows[i].updated_at < now - after {
+                    if rows[i].synthetic {
+                        removed[i] = true;
+                        counts.pruned += 1;
+                        items.push(item(i, PruneAction::PruneStale));
+                    } else {
+                        archived[i] = true;
+                        counts.archived += 1;
+                        items.push(item(i, PruneAction::ArchiveAge));
+                    }
+                }
+            }
+        }
+        let live = (0..rows.len())
+            .filter(|i| !archived[*i] && !removed[*i])
+            .count();
+        let overflow = live as i64 - settings.max_entries.max(0);
+        if overflow > 0 {
+            let mut eligible: Vec<usize> = (0..rows.len())
+                .filter(|i| !archived[*i] && !removed[*i] && !rows[*i].preserved)
+                .collect();
+            eligible.reverse();
+            eligible.sort_by_key(|i| rows[*i].activity_at);
+            for i in eligible.into_iter().take(overflow as usize) {
+                counts.capped += 1;
+                if rows[i].synthetic {
+                    removed[i] = true;
+                    items.push(item(i, PruneAction::PruneCap));
+                } else {
+                    archived[i] = true;
+                    counts.cap_archived += 1;
+                    items.push(item(i, PruneAction::ArchiveCap));
+                }
+            }
+        }
+        counts.after_count = rows.len() - removed.iter().filter(|r| **r).count();
+        (items, counts)
+    }
+
+    fn planned(rows: &[PlannerRow], settings: &MaintenanceSettings, now: i64) -> PrunePlan {
+        let mut b = PlanBuilder::new().unwrap();
+        for r in rows {
+            b.push(r).unwrap();
+        }
+        b.plan(settings, now).unwrap()
+    }
+
+    fn listed(plan: &PrunePlan, filter: ActionFilter) -> Vec<(String, PruneAction)> {
+        let mut out = Vec::new();
+        plan.for_each(filter, |i| {
+            out.push((i.session_key, i.action));
+            Ok(ControlFlow::Continue(()))
+        })
+        .unwrap();
+        out
+    }
+
+    fn row() -> impl Strategy<Value = PlannerRow> {
+        // Few distinct times, so that ties (ordered by key) are common.
+        ("[a-e]{1,3}", 0i64..6, 0i64..6, any::<[bool; 6]>()).prop_map(
+            |(key, updated_at, activity, f)| PlannerRow {
+                key: key.into(),
+                updated_at: updated_at * 10,
+                activity_at: (updated_at.max(activity)) * 10,
+                archived: f[0],
+                preserved: f[1],
+                synthetic: f[2] || f[3],
+                model_run: f[3],
+                dashboard: f[4] && !f[3],
+            },
+        )
+    }
+
+    fn settings() -> impl Strategy<Value = MaintenanceSettings> {
+        (
+            0i64..12,
+            proptest::option::of(1i64..6),
+            proptest::option::of(1i64..6),
+        )
+            .prop_map(|(max_entries, prune, dash)| MaintenanceSettings {
+                mode: "enforce".into(),
+                prune_after_ms: prune.map(|p| p * 10),
+                archive_dashboard_after_ms: dash.map(|d| d * 10),
+                max_entries,
+                preserve_recent_ms: None,
+                reset_archive_retention_ms: None,
+                max_disk_bytes: None,
+                high_water_bytes: None,
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn the_sql_plan_equals_the_in_memory_plan(
+            rows in proptest::collection::btree_map("[a-e]{1,3}", row(), 0..40),
+            settings in settings(),
+            now in 0i64..90,
+        ) {
+            let now = now + MODEL_RUN_PRUNE_AFTER_MS - 40;
+            let mut rows: Vec<PlannerRow> = rows
+                .into_iter()
+                .map(|(k, mut r)| { r.key = k.into(); r })
+                .collect();
+            let plan = planned(&rows, &settings, now);
+            let (items, counts) = plan_in_memory(&mut rows, &settings, now);
+            prop_assert_eq!(plan.counts(), &counts);
+            prop_assert_eq!(plan.len(), items.len());
+            prop_assert_eq!(listed(&plan, ActionFilter::All), items.clone());
+            let removals: Vec<_> = items.iter().filter(|i| i.1.archive_reason().is_none()).cloned().collect();
+            prop_assert_eq!(listed(&plan, ActionFilter::Removals), removals.clone());
+            for (key, _) in &removals {
+                prop_assert!(plan.removes(key).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn lists_serialize_as_arrays_without_collecting() {
+        let r = |key: &str, updated_at, synthetic| PlannerRow {
+            key: key.into(),
+            updated_at,
+            activity_at: updated_at,
+            archived: false,
+            preserved: false,
+            synthetic,
+            model_run: false,
+            dashboard: false,
+        };
+        let settings = MaintenanceSettings {
+            mode: "enforce".into(),
+            prune_after_ms: Some(100),
+            archive_dashboard_after_ms: None,
+            max_entries: 1,
+            preserve_recent_ms: None,
+            reset_archive_retention_ms: None,
+            max_disk_bytes: None,
+            high_water_bytes: None,
+        };
+        let plan = planned(
+            &[
+                r("b", 10, false),
+                r("a", 10, true),
+                r("c", 500, false),
+                r("d", 400, false),
+            ],
+            &settings,
+            300,
+        );
+        assert_eq!(
+            serde_json::to_value(plan.items()).unwrap(),
+            serde_json::json!([
+                {"sessionKey": "a", "action": "prune-stale"},
+                {"sessionKey": "b", "action": "archive-age"},
+                {"sessionKey": "d", "action": "archive-cap"},
+            ])
+        );
+        assert_eq!(
+            serde_json::to_value(plan.keys(ActionFilter::Archives)).unwrap(),
+            serde_json::json!(["b", "d"])
+        );
+        assert_eq!(
+            serde_json::to_value(plan.keys(ActionFilter::Removals)).unwrap(),
+            serde_json::json!(["a"])
+        );
+        assert_eq!(plan.counts().after_count, 3);
+    }
+}

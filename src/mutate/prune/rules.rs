@@ -1,0 +1,304 @@
+//! What OpenClaw's maintenance decides from one session alone: which keys are machine-made,
+//! protected or preserved, and when a session was last active.
+
+use serde_json::Value;
+
+use super::MaintenanceSettings;
+use crate::store::SessionEntry;
+
+/// `agent:<id>:<rest>` split as `parseAgentSessionKey` does (lower-cased).
+fn rest_of(key: &str) -> Option<(String, String)> {
+    let k = key.trim().to_lowercase();
+    let after = k.strip_prefix("agent:")?;
+    let (id, rest) = after.split_once(':')?;
+    let id = id.trim();
+    if id.is_empty() || rest.is_empty() || rest.starts_with(':') {
+        return None;
+    }
+    Some((id.to_string(), rest.to_string()))
+}
+
+fn is_model_run_key(key: &str) -> bool {
+    let Some((_, rest)) = rest_of(key) else {
+        return false;
+    };
+    let Some(uuid) = rest.strip_prefix("explicit:model-run-") else {
+        return false;
+    };
+    let groups: Vec<&str> = uuid.split('-').collect();
+    groups.len() == 5
+        && [8, 4, 4, 4, 12]
+            .iter()
+            .zip(&groups)
+            .all(|(n, g)| g.len() == *n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// `isSyntheticSessionMaintenanceKey`: machine-made sessions are removed, not archived.
+fn is_synthetic_key(key: &str) -> bool {
+    let lower = key.trim().to_lowercase();
+    let parsed = rest_of(key).map(|(_, r)| r);
+    let rest = parsed.clone().unwrap_or_else(|| lower.clone());
+    is_model_run_key(key)
+        || lower.starts_with("subagent:")
+        || lower.starts_with("acp:")
+        || parsed.as_deref().is_some_and(|r| {
+            r.starts_with("subagent:") || r.starts_with("acp:") || r.starts_with("cron:")
+        })
+        || rest.starts_with("acp-bridge:")
+        || rest.starts_with("hook:")
+        || rest.starts_with("node:")
+        || rest == "heartbeat"
+        || rest.ends_with(":heartbeat")
+        || rest.contains(":heartbeat:")
+}
+
+/// `getSessionMaintenanceActivityAt`.
+fn activity_at(e: &SessionEntry) -> i64 {
+    [
+        "lastInteractionAt",
+        "lastActivityAt",
+        "sessionStartedAt",
+        "updatedAt",
+    ]
+    .iter()
+    .filter_map(|f| e.num(f))
+    .max()
+    .unwrap_or(0)
+    .max(0)
+}
+
+fn is_pinnable(key: &str, e: &SessionEntry) -> bool {
+    let lower = key.trim().to_lowercase();
+    if lower.starts_with("subagent:")
+        || rest_of(key).is_some_and(|(_, r)| r.starts_with("subagent:"))
+        || e.text("spawnedBy").is_some()
+    {
+        return false;
+    }
+    match e.text("parentSessionKey") {
+        None => true,
+        Some(parent) => rest_of(key).is_some_and(|(id, _)| parent == format!("agent:{id}:main")),
+    }
+}
+
+/// `parseSessionDeliveryRoute` is non-null for `<channel>:<kind>:<peer>` and
+/// `<channel>:<account>:direct|dm:<peer>` keys (thread suffix stripped).
+fn is_routable(rest: &str) -> bool {
+    let base = match rest.rfind(":thread:") {
+        Some(i) => &rest[..i],
+        None => rest,
+    };
+    let parts: Vec<&str> = base.split(':').collect();
+    let routed = parts.len() >= 3
+        && parts[0] != "agent"
+        && !parts[0].trim().is_empty()
+        && if parts.len() >= 4 && matches!(parts[2], "direct" | "dm") {
+            !parts[1].trim().is_empty() && !parts[3].trim().is_empty()
+        } else {
+            matches!(parts[1], "channel" | "direct" | "dm" | "group") && !parts[2].trim().is_empty()
+        };
+    let telegram_topic = rest.starts_with("telegram:") && {
+        let p: Vec<&str> = rest.split(':').collect();
+        p.len() >= 5
+            && matches!(p[1], "direct" | "dm")
+            && p[p.len() - 2] == "topic"
+            && !p[p.len() - 1].is_empty()
+    };
+    routed
+        || (rest.starts_with("direct:") && rest.len() > 7)
+        || rest.split_once(':').is_some_and(|(_, r)| {
+            (r.starts_with("group:") && r.len() > 6) || (r.starts_with("channel:") && r.len() > 8)
+        })
+        || telegram_topic
+}
+
+fn is_protected(key: &str, e: &SessionEntry) -> bool {
+    if is_synthetic_key(key) {
+        return false;
+    }
+    let lower = key.trim().to_lowercase();
+    let rest = rest_of(key).map(|(_, r)| r);
+    let external = e
+        .fields
+        .get("delivery")
+        .and_then(|d| d.get("kind"))
+        .and_then(Value::as_str)
+        == Some("external");
+    let thread = lower
+        .rfind(":thread:")
+        .is_some_and(|i| !lower[i + 8..].trim().is_empty());
+    let chat = e.text("chatType").map(str::to_lowercase).or_else(|| {
+        external
+            .then(|| {
+                e.fields
+                    .get("delivery")?
+                    .get("origin")?
+                    .get("chatType")?
+                    .as_str()
+                    .map(|s| s.trim().to_lowercase())
+            })
+            .flatten()
+    });
+    lower == "global"
+        || rest.as_deref() == Some("main")
+        || thread
+        || external
+        || is_routable(rest.as_deref().unwrap_or(&lower))
+        || matches!(chat.as_deref(), Some("group" | "channel" | "thread"))
+}
+
+/// `shouldPreserveMaintenanceEntry` for an unarchived row.
+fn preserved(
+    key: &str,
+    e: &SessionEntry,
+    settings: &MaintenanceSettings,
+    now: i64,
+    active_key: Option<&str>,
+) -> bool {
+    let recent = settings.preserve_recent_ms.is_some_and(|window| {
+        let a = activity_at(e);
+        !is_synthetic_key(key) && a > 0 && now - a <= window
+    });
+    (e.fields.contains_key("pinnedAt") && is_pinnable(key, e))
+        || e.locked()
+        || e.text("status") == Some("running")
+        || active_key == Some(key)
+        || recent
+        || is_protected(key, e)
+}
+
+/// Every entry field [`PlannerRow::new`] reads: the rest of an entry need not be parsed
+/// (see [`SessionEntry::parse_fields`]).
+pub const PLANNER_FIELDS: &[&str] = &[
+    "sessionId",
+    "updatedAt",
+    "archivedAt",
+    "lastInteractionAt",
+    "lastActivityAt",
+    "sessionStartedAt",
+    "spawnedBy",
+    "parentSessionKey",
+    "pinnedAt",
+    "modelSelectionLocked",
+    "status",
+    "chatType",
+    "delivery",
+];
+
+/// What the planner needs of one session, reduced as the session is read: the key and a few
+/// words. Planning must see the whole store (the cap orders every session), so this is what
+/// memory follows: about 100 bytes a session, where a kept entry took about 600.
+#[derive(Debug, Clone)]
+pub struct PlannerRow {
+    pub key: Box<str>,
+    pub(super) updated_at: i64,
+    pub(super) activity_at: i64,
+    pub(super) archived: bool,
+    /// `shouldPreserveMaintenanceEntry`, decided once (it reads only this row).
+    pub(super) preserved: bool,
+    pub(super) synthetic: bool,
+    pub(super) model_run: bool,
+    pub(super) dashboard: bool,
+}
+
+impl PlannerRow {
+    /// `None` for OpenClaw's internal effect rows, which maintenance never counts.
+    pub fn new(
+        e: &SessionEntry,
+        settings: &MaintenanceSettings,
+        now: i64,
+        active_key: Option<&str>,
+    ) -> Option<Self> {
+        let rest = rest_of(&e.key).map(|(_, r)| r);
+        if rest
+            .as_deref()
+            .is_some_and(|r| r.starts_with("internal-session-effects:"))
+        {
+            return None;
+        }
+        Some(PlannerRow {
+            key: e.key.as_str().into(),
+            updated_at: e.updated_at(),
+            activity_at: activity_at(e),
+            archived: e.fields.contains_key("archivedAt"),
+            preserved: preserved(&e.key, e, settings, now, active_key),
+            synthetic: is_synthetic_key(&e.key),
+            model_run: is_model_run_key(&e.key),
+            dashboard: rest.as_deref().is_some_and(|r| r.starts_with("dashboard:")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paths::MaintenanceConfig;
+
+    #[test]
+    fn planner_rows_leave_out_internal_effects_and_decide_preservation_once() {
+        let settings = MaintenanceSettings::resolve(&MaintenanceConfig::default()).unwrap();
+        let row = |k: &str, json: &str| {
+            PlannerRow::new(
+                &SessionEntry::parse(k, json).unwrap(),
+                &settings,
+                10,
+                Some("agent:r:x"),
+            )
+        };
+        assert!(row(
+            "agent:r:internal-session-effects:a",
+            r#"{"sessionId":"s","updatedAt":1}"#
+        )
+        .is_none());
+        let pinned = row(
+            "agent:r:explicit:p",
+            r#"{"sessionId":"s","updatedAt":1,"pinnedAt":2}"#,
+        )
+        .unwrap();
+        assert!(pinned.preserved && !pinned.synthetic);
+        let active = row("agent:r:x", r#"{"sessionId":"s","updatedAt":1}"#).unwrap();
+        assert!(active.preserved);
+        let probe = row(
+            "agent:r:explicit:model-run-11111111-2222-4333-8444-555555555555",
+            r#"{"sessionId":"s","updatedAt":3,"lastInteractionAt":7}"#,
+        )
+        .unwrap();
+        assert!(probe.model_run && probe.synthetic && !probe.preserved);
+        assert_eq!((probe.updated_at, probe.activity_at), (3, 7));
+    }
+
+    #[test]
+    fn synthetic_and_protected_keys() {
+        for k in [
+            "agent:r:acp:x",
+            "agent:r:cron:a:run:1",
+            "agent:r:subagent:x",
+            "agent:r:hook:x",
+            "agent:r:heartbeat",
+            "agent:r:explicit:model-run-11111111-2222-4333-8444-555555555555",
+        ] {
+            assert!(is_synthetic_key(k), "{k}");
+        }
+        for k in [
+            "agent:r:explicit:cli",
+            "agent:r:dashboard:x",
+            "agent:r:main",
+        ] {
+            assert!(!is_synthetic_key(k), "{k}");
+        }
+        let e = |k: &str| SessionEntry::parse(k, "{\"sessionId\":\"s\",\"updatedAt\":1}").unwrap();
+        for k in [
+            "agent:r:main",
+            "agent:r:telegram:direct:1",
+            "agent:r:discord:channel:1",
+            "agent:r:direct:bob",
+            "agent:r:slack:direct:u:thread:1.2",
+        ] {
+            assert!(is_protected(k, &e(k)), "{k}");
+        }
+        assert!(!is_protected(
+            "agent:r:explicit:cli",
+            &e("agent:r:explicit:cli")
+        ));
+    }
+}
