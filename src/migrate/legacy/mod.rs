@@ -12,6 +12,7 @@ mod conversation;
 pub mod convert;
 mod delivery;
 mod entry;
+mod index;
 mod manifest;
 mod navigation;
 pub mod payload;
@@ -29,8 +30,9 @@ use serde::Serialize;
 
 pub use archive::{ArtifactKind, ArtifactMove, FileIdentity};
 pub use entry::normalise_entry;
+pub use index::{for_each_index_entry, parse_index};
 pub use manifest::{ManifestTarget, MigrationManifest};
-pub use plan::{parse_index, AgentImportPlan, ImportIssue, ImportRecord};
+pub use plan::{AgentImportPlan, ImportIssue, ImportRecord};
 pub use write::stable_stringify;
 
 use crate::error::{Error, Result, ResultExt};

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::entry::normalise_entry;
+use super::index::for_each_index_entry;
 use crate::error::{Error, Result, ResultExt};
 use crate::paths::AgentPaths;
 
@@ -79,23 +80,6 @@ pub struct AgentImportPlan {
     pub transcript_bytes: u64,
 }
 
-/// JavaScript's own-key order for a parsed object: integer-like keys first, ascending.
-fn js_key_order(map: Map<String, Value>) -> Vec<(String, Value)> {
-    let index = |k: &str| -> Option<u32> {
-        let ok = !k.is_empty()
-            && k.bytes().all(|b| b.is_ascii_digit())
-            && (k == "0" || !k.starts_with('0'));
-        ok.then(|| k.parse::<u64>().ok())
-            .flatten()
-            .filter(|n| *n < u32::MAX as u64)
-            .map(|n| n as u32)
-    };
-    let (mut ints, rest): (Vec<_>, Vec<_>) = map.into_iter().partition(|(k, _)| index(k).is_some());
-    ints.sort_by_key(|(k, _)| index(k));
-    ints.extend(rest);
-    ints
-}
-
 /// `validateSessionId` of transcript path resolution.
 fn valid_transcript_id(id: &str) -> bool {
     let mut chars = id.chars();
@@ -159,74 +143,27 @@ fn trajectories(transcript: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Read `sessions.json` as OpenClaw does (plain JSON); JSON5 is accepted with an issue,
-/// since OpenClaw's importer would refuse the file.
-fn read_index(path: &Path, issues: &mut Vec<ImportIssue>) -> Result<Map<String, Value>> {
-    let text = std::fs::read_to_string(path).at(path)?;
-    parse_index(path, &text, issues)
-}
-
-/// Parse the text of a `sessions.json` (named `path` in messages).
-pub fn parse_index(
-    path: &Path,
-    text: &str,
-    issues: &mut Vec<ImportIssue>,
-) -> Result<Map<String, Value>> {
-    let root: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(strict) => {
-            let v = crate::paths::parse_json5_document(text).map_err(|(msg, line, col)| {
-                Error::bad_input(
-                    format!(
-                        "{} is neither JSON ({strict}) nor JSON5 (line {}, column {}: {msg})",
-                        path.display(),
-                        line.unwrap_or(0),
-                        col.unwrap_or(0)
-                    ),
-                    Some("restore it from a `sessions.json.bak.*` copy or fix it by hand; nothing was changed".to_string()),
-                )
-            })?;
-            issues.push(ImportIssue::new(
-                "store_json5",
-                format!("{}: not plain JSON ({strict}); read with JSON5 rules, which OpenClaw's own import refuses", path.display()),
-                None,
-            ));
-            v
-        }
-    };
-    match root {
-        Value::Object(m) => Ok(m),
-        _ => Err(Error::bad_input(
-            format!(
-                "{} does not contain an object session store.",
-                path.display()
-            ),
-            Some("nothing was changed".to_string()),
-        )),
-    }
-}
-
 /// Plan the import of one agent whose `sessions.json` exists.
 pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<AgentImportPlan> {
     let sessions_dir = index_path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let agent_id = agent.id.as_str().to_string();
     let mut issues = Vec::new();
-    let map = read_index(index_path, &mut issues)?;
-    let legacy_entries = map.len();
+    let mut entry_issues = Vec::new();
     let mut records = Vec::new();
     let mut claimed: HashSet<PathBuf> = HashSet::new();
-    for (key, value) in js_key_order(map) {
+    let text = std::fs::read_to_string(index_path).at(index_path)?;
+    let legacy_entries = for_each_index_entry(index_path, &text, &mut issues, |key, value| {
         let valid = value
             .get("sessionId")
             .and_then(Value::as_str)
             .is_some_and(|s| !s.trim().is_empty());
         let Value::Object(raw) = value else {
-            issues.push(invalid_entry(index_path, &key));
-            continue;
+            entry_issues.push(invalid_entry(index_path, &key));
+            return Ok(());
         };
         if !valid {
-            issues.push(invalid_entry(index_path, &key));
-            continue;
+            entry_issues.push(invalid_entry(index_path, &key));
+            return Ok(());
         }
         let session_id = raw["sessionId"].as_str().unwrap_or_default().to_string();
         let session_file = raw.get("sessionFile").and_then(Value::as_str);
@@ -248,7 +185,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
                 .first()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default();
-            issues.push(ImportIssue::new(
+            entry_issues.push(ImportIssue::new(
                 "transcript_missing",
                 format!("Transcript file is missing: {shown}"),
                 Some(&key),
@@ -273,7 +210,10 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
             historical: false,
             transcript_bytes,
         });
-    }
+        Ok(())
+    })?;
+    drop(text);
+    issues.extend(entry_issues);
     let (orphans, unreferenced) =
         discover_orphans(&sessions_dir, &agent_id, &records, &claimed, &mut issues)?;
     records.extend(orphans);

@@ -1,0 +1,272 @@
+//! Reading a legacy `sessions.json` for the import: its entries in the order OpenClaw's
+//! importer visits them (JavaScript's own-key order), one at a time. A plain JSON index is
+//! streamed, so that planning never holds the parsed map of a large store (it costs about
+//! four times the text); JSON5, integer-like keys and repeated keys, all rare, are read whole.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::{BuildHasher, RandomState};
+use std::path::Path;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde_json::{Map, Value};
+
+use super::ImportIssue;
+use crate::error::{Error, Result};
+
+/// The array index a key stands for in JavaScript, which orders such keys first.
+fn array_index(k: &str) -> Option<u32> {
+    let ok =
+        !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (k == "0" || !k.starts_with('0'));
+    ok.then(|| k.parse::<u64>().ok())
+        .flatten()
+        .filter(|n| *n < u32::MAX as u64)
+        .map(|n| n as u32)
+}
+
+/// JavaScript's own-key order for a parsed object: integer-like keys first, ascending.
+fn js_key_order(map: Map<String, Value>) -> Vec<(String, Value)> {
+    let (mut ints, rest): (Vec<_>, Vec<_>) =
+        map.into_iter().partition(|(k, _)| array_index(k).is_some());
+    ints.sort_by_key(|(k, _)| array_index(k));
+    ints.extend(rest);
+    ints
+}
+
+/// Visit every entry of a `sessions.json`'s text in OpenClaw's order; returns how many
+/// entries the index has. An error from `visit` stops the walk and is returned.
+pub fn for_each_index_entry(
+    path: &Path,
+    text: &str,
+    issues: &mut Vec<ImportIssue>,
+    mut visit: impl FnMut(String, Value) -> Result<()>,
+) -> Result<usize> {
+    match scan_keys(text) {
+        Some(scan) if scan.streamable => {
+            let mut failed = None;
+            let mut de = serde_json::Deserializer::from_str(text);
+            let walked = EntryWalk {
+                visit: &mut visit,
+                failed: &mut failed,
+            }
+            .deserialize(&mut de);
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            // The key scan read this same text without an error.
+            walked.map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+            Ok(scan.entries)
+        }
+        _ => {
+            let map = parse_index(path, text, issues)?;
+            let entries = map.len();
+            for (key, value) in js_key_order(map) {
+                visit(key, value)?;
+            }
+            Ok(entries)
+        }
+    }
+}
+
+struct KeyScan {
+    entries: usize,
+    /// No key is integer-like or repeated: file order is OpenClaw's order.
+    streamable: bool,
+}
+
+/// The keys of a plain JSON object, values skipped; `None` when the text is not one.
+fn scan_keys(text: &str) -> Option<KeyScan> {
+    struct Keys;
+    impl<'de> Visitor<'de> for Keys {
+        type Value = KeyScan;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<KeyScan, A::Error> {
+            // Hashes only: a collision merely sends the file down the whole-map path.
+            let hasher = RandomState::new();
+            let mut seen = HashSet::new();
+            let mut scan = KeyScan {
+                entries: 0,
+                streamable: true,
+            };
+            while let Some(key) = map.next_key::<String>()? {
+                map.next_value::<IgnoredAny>()?;
+                if array_index(&key).is_some() || !seen.insert(hasher.hash_one(&key)) {
+                    scan.streamable = false;
+                }
+                scan.entries += 1;
+            }
+            Ok(scan)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let scan = de::Deserializer::deserialize_map(&mut de, Keys).ok()?;
+    de.end().ok()?;
+    Some(scan)
+}
+
+/// Walks the top-level object, handing each entry to `visit` as it is parsed.
+struct EntryWalk<'a, F> {
+    visit: &'a mut F,
+    failed: &'a mut Option<Error>,
+}
+
+impl<'de, F: FnMut(String, Value) -> Result<()>> DeserializeSeed<'de> for EntryWalk<'_, F> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, F: FnMut(String, Value) -> Result<()>> Visitor<'de> for EntryWalk<'_, F> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            let value: Value = map.next_value()?;
+            if let Err(e) = (self.visit)(key, value) {
+                *self.failed = Some(e);
+                return Err(de::Error::custom("stopped"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parse the text of a `sessions.json` (named `path` in messages).
+pub fn parse_index(
+    path: &Path,
+    text: &str,
+    issues: &mut Vec<ImportIssue>,
+) -> Result<Map<String, Value>> {
+    let root: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(strict) => {
+            let v = crate::paths::parse_json5_document(text).map_err(|(msg, line, col)| {
+                Error::bad_input(
+                    format!(
+                        "{} is neither JSON ({strict}) nor JSON5 (line {}, column {}: {msg})",
+                        path.display(),
+                        line.unwrap_or(0),
+                        col.unwrap_or(0)
+                    ),
+                    Some("restore it from a `sessions.json.bak.*` copy or fix it by hand; nothing was changed".to_string()),
+                )
+            })?;
+            issues.push(ImportIssue::new(
+                "store_json5",
+                format!("{}: not plain JSON ({strict}); read with JSON5 rules, which OpenClaw's own import refuses", path.display()),
+                None,
+            ));
+            v
+        }
+    };
+    match root {
+        Value::Object(m) => Ok(m),
+        _ => Err(Error::bad_input(
+            format!(
+                "{} does not contain an object session store.",
+                path.display()
+            ),
+            Some("nothing was changed".to_string()),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn walked(text: &str) -> (Result<usize>, Vec<(String, Value)>, Vec<ImportIssue>) {
+        let mut seen = Vec::new();
+        let mut issues = Vec::new();
+        let n = for_each_index_entry(Path::new("s.json"), text, &mut issues, |k, v| {
+            seen.push((k, v));
+            Ok(())
+        });
+        (n, seen, issues)
+    }
+
+    fn whole(text: &str) -> Option<Vec<(String, Value)>> {
+        parse_index(Path::new("s.json"), text, &mut Vec::new())
+            .ok()
+            .map(js_key_order)
+    }
+
+    #[test]
+    fn order_and_repeats_as_javascript_reads_them() {
+        // Integer-like keys first; a repeated key keeps its first place and its last value.
+        let text = r#"{"b":{"v":1},"10":{"v":2},"a":{"v":3},"2":{"v":4},"b":{"v":5},"01":{}}"#;
+        let (n, seen, issues) = walked(text);
+        assert_eq!(n.unwrap(), 5);
+        let keys: Vec<&str> = seen.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["2", "10", "b", "a", "01"]);
+        assert_eq!(seen[2].1["v"], 5);
+        assert!(issues.is_empty());
+    }
+
+    #[test]
+    fn json5_and_bad_roots_take_the_whole_map_path() {
+        let (n, seen, issues) = walked("{a: {sessionId: 'x'},}");
+        assert_eq!(
+            (n.unwrap(), seen.len(), issues[0].code.as_str()),
+            (1, 1, "store_json5")
+        );
+        let (n, _, _) = walked("[1, 2]");
+        assert!(n
+            .unwrap_err()
+            .to_string()
+            .contains("does not contain an object"));
+        let (n, _, _) = walked("{\"a\": ");
+        assert!(n.is_err());
+    }
+
+    #[test]
+    fn an_error_from_the_visitor_stops_the_walk() {
+        let mut visited = 0;
+        let r = for_each_index_entry(
+            Path::new("s.json"),
+            r#"{"a":1,"b":2,"c":3}"#,
+            &mut Vec::new(),
+            |k, _| {
+                visited += 1;
+                if k == "b" {
+                    return Err(Error::usage("stop at b"));
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(
+            (r.unwrap_err().to_string(), visited),
+            ("stop at b".into(), 2)
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn streaming_visits_what_the_whole_map_holds(
+            entries in proptest::collection::vec(
+                ("(0|[1-9][0-9]{0,2}|0[0-9]|[a-c]{1,2}|k\\\\u0041)", 0u8..4),
+                0..12,
+            ),
+            json5 in any::<bool>(),
+        ) {
+            let body: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("\"{k}\": {{\"v\": {v}}}"))
+                .collect();
+            let text = format!("{{{}{}}}", body.join(", "), if json5 && !body.is_empty() { "," } else { "" });
+            let (n, seen, _) = walked(&text);
+            let expected = whole(&text).expect("valid JSON or JSON5");
+            prop_assert_eq!(n.unwrap(), expected.len());
+            prop_assert_eq!(seen, expected);
+        }
+    }
+}
