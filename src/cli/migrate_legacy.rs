@@ -1,6 +1,7 @@
 //! `migrate legacy`: import legacy `sessions.json` stores into SQLite under custody.
 
 use clap::Args;
+use serde::Serialize;
 use serde_json::json;
 
 use openclaw_sessions::migrate::legacy::{self, AgentImportPlan};
@@ -48,6 +49,19 @@ fn describe(t: &AgentImportPlan) -> String {
     s
 }
 
+#[derive(Serialize)]
+struct PlanDocument<'a> {
+    plan: &'a [legacy::AgentImportPlan],
+    applied: bool,
+}
+
+#[derive(Serialize)]
+struct AppliedDocument<'a> {
+    agents: &'a [legacy::AgentImportReport],
+    manifest: &'a std::path::Path,
+    applied: bool,
+}
+
 pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
     layout.require_exists()?;
@@ -82,8 +96,11 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         }
         bar.finish();
         if ctx.printer.json {
-            ctx.printer
-                .json_data(&json!({"plan": targets, "applied": false}))?;
+            // Written from the plans as they are: a `json!` value would copy every record.
+            ctx.printer.json_data(&PlanDocument {
+                plan: &targets,
+                applied: false,
+            })?;
         } else {
             for t in &targets {
                 ctx.printer
@@ -116,6 +133,7 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
     let targets = legacy::plan(&agents, now_ms())?;
     let bar = Bar::new(ctx, "migrate");
     let (reports, manifest) = legacy::apply(&layout, &targets, &now_ms, &bar)?;
+    drop(targets);
     custody.release()?;
     let mut blocked = false;
     for r in &reports {
@@ -126,8 +144,11 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         blocked |= r.validation != "passed" || r.moved.is_empty();
     }
     if ctx.printer.json {
-        ctx.printer
-            .json_data(&json!({"agents": reports, "manifest": manifest, "applied": true}))?;
+        ctx.printer.json_data(&AppliedDocument {
+            agents: &reports,
+            manifest: &manifest,
+            applied: true,
+        })?;
     } else {
         for r in &reports {
             ctx.printer.out(&format!(
