@@ -551,6 +551,52 @@ mod tests {
         }
     }
 
+    /// Enough rows to overflow the plan's page cache, so that the table and the cap's sort
+    /// spill to the temporary file.
+    #[test]
+    fn a_plan_larger_than_its_cache_equals_the_in_memory_plan() {
+        const DAY: i64 = MODEL_RUN_PRUNE_AFTER_MS;
+        let mut rows: Vec<PlannerRow> = (0..30_000u32)
+            .map(|i| {
+                let h = i.wrapping_mul(2_654_435_761);
+                PlannerRow {
+                    key: format!("agent:main:explicit:{:08x}-{i}", h).into(),
+                    updated_at: i64::from(h % 1000) * DAY / 500,
+                    activity_at: i64::from(h % 1000 + (h >> 20) % 50) * DAY / 500,
+                    archived: h % 17 == 0,
+                    preserved: h % 13 == 0,
+                    synthetic: h % 5 == 0,
+                    model_run: h % 25 == 0,
+                    dashboard: h % 7 == 0,
+                }
+            })
+            .collect();
+        let settings = MaintenanceSettings {
+            mode: "enforce".into(),
+            prune_after_ms: Some(DAY * 3 / 2),
+            archive_dashboard_after_ms: Some(DAY * 6 / 5),
+            max_entries: 2_000,
+            preserve_recent_ms: None,
+            reset_archive_retention_ms: None,
+            max_disk_bytes: None,
+            high_water_bytes: None,
+        };
+        let now = 2 * DAY;
+        let plan = planned(&rows, &settings, now);
+        let (items, counts) = plan_in_memory(&mut rows, &settings, now);
+        // Every step plans something.
+        assert!(
+            counts.model_run_pruned > 100
+                && counts.pruned > 100
+                && counts.archived > 1_000
+                && counts.cap_archived > 1_000
+                && counts.capped > counts.cap_archived,
+            "{counts:?}"
+        );
+        assert_eq!(plan.counts(), &counts);
+        assert_eq!(listed(&plan, ActionFilter::All), items);
+    }
+
     #[test]
     fn lists_serialize_as_arrays_without_collecting() {
         let r = |key: &str, updated_at, synthetic| PlannerRow {
