@@ -15,6 +15,7 @@ use openclaw_sessions::mutate::{
     WritableDb,
 };
 use openclaw_sessions::paths::AgentPaths;
+use openclaw_sessions::store::{AgentStore, SessionEntry};
 use openclaw_sessions::units::{now_ms, parse_size};
 use openclaw_sessions::Error;
 
@@ -93,16 +94,6 @@ impl AgentPrune {
             over_budget: self.over_budget,
             applied: self.applied,
         }
-    }
-
-    /// Every planned action, for applying them (a real run holds its actions).
-    fn actions(&self) -> openclaw_sessions::Result<Vec<PruneItem>> {
-        let mut out = Vec::with_capacity(self.plan.len());
-        self.plan.for_each(ActionFilter::All, |i| {
-            out.push(i);
-            Ok(ControlFlow::Continue(()))
-        })?;
-        Ok(out)
     }
 }
 
@@ -219,6 +210,59 @@ fn plan_agent(
     }))
 }
 
+/// Sessions per batch of a real run: the whole entries and deletion plans of one batch are
+/// held at a time, not those of every planned session. `OPENCLAW_SESSIONS_APPLY_BATCH` sets a
+/// smaller one, so that tests on small fixtures cross batch boundaries.
+fn apply_batch() -> usize {
+    std::env::var("OPENCLAW_SESSIONS_APPLY_BATCH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(512)
+}
+
+/// The planned actions `filter` admits, handed to `apply` a batch at a time, in plan order.
+fn in_batches(
+    plan: &PrunePlan,
+    filter: ActionFilter,
+    mut apply: impl FnMut(Vec<PruneItem>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let size = apply_batch();
+    let mut batch = Vec::with_capacity(size.min(plan.len()));
+    plan.for_each(filter, |item| -> anyhow::Result<_> {
+        batch.push(item);
+        if batch.len() == size {
+            apply(std::mem::take(&mut batch))?;
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    if !batch.is_empty() {
+        apply(batch)?;
+    }
+    Ok(())
+}
+
+/// The whole entries of a batch (planning kept a few fields of every session).
+fn entries_of(
+    store: &AgentStore,
+    batch: &[PruneItem],
+    agent: &str,
+) -> anyhow::Result<HashMap<String, SessionEntry>> {
+    let mut by_key = HashMap::with_capacity(batch.len());
+    for item in batch {
+        let entry = store
+            .entry_by_exact_key(&item.session_key)?
+            .ok_or_else(|| {
+                Error::not_found(
+                    format!("session {} is gone from agent {agent}", item.session_key),
+                    None,
+                )
+            })?;
+        by_key.insert(item.session_key.clone(), entry);
+    }
+    Ok(by_key)
+}
+
 fn apply_agent(
     layout: &openclaw_sessions::paths::StateLayout,
     paths: &AgentPaths,
@@ -228,67 +272,73 @@ fn apply_agent(
     // Archives are written to, and artifacts removed from, sessions/: refused up front if it
     // leads outside the store.
     openclaw_sessions::mutate::check_owned_path(&layout.state_dir, &paths.sessions_dir)?;
-    let store = openclaw_sessions::store::AgentStore::open(paths.clone())?;
-    let actions = plan.actions()?;
-    // The whole entries of the planned sessions only (planning kept a few fields of all).
-    let mut by_key: HashMap<String, openclaw_sessions::store::SessionEntry> = HashMap::new();
-    for item in &actions {
-        let entry = store
-            .entry_by_exact_key(&item.session_key)?
-            .ok_or_else(|| {
-                Error::not_found(
-                    format!(
-                        "session {} is gone from agent {}",
-                        item.session_key, paths.id
-                    ),
-                    None,
-                )
-            })?;
-        by_key.insert(item.session_key.clone(), entry);
-    }
-    let mut refs = {
-        let db = store.db().expect("sqlite store");
-        References::read(db.conn(), db.path())?
+    let agent = paths.id.as_str();
+    let opts = DeleteOptions {
+        archive: true,
+        ..Default::default()
     };
-    let delete_plans = actions
-        .iter()
-        .filter(|i| i.action.archive_reason().is_none())
-        .map(|i| {
-            plan_delete(
-                &store,
-                &refs,
-                &by_key,
-                &i.session_key,
-                &DeleteOptions {
-                    archive: true,
-                    ..Default::default()
-                },
-            )
-        })
-        .collect::<openclaw_sessions::Result<Vec<_>>>()?;
-    drop(store);
-    let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
-    for item in &actions {
-        if let Some(reason) = item.action.archive_reason() {
+    // Before the first write, as one whole plan would: every planned session is still there
+    // and every deletion can be planned (an unsafe transcript id stops the run here). The
+    // deletions are planned against the references as they are now, in both passes.
+    let refs_before = {
+        let store = AgentStore::open(paths.clone())?;
+        let refs = {
+            let db = store.db().expect("sqlite store");
+            References::read(db.conn(), db.path())?
+        };
+        in_batches(&plan.plan, ActionFilter::All, |batch| {
+            let by_key = entries_of(&store, &batch, agent)?;
+            for item in batch.iter().filter(|i| i.action.archive_reason().is_none()) {
+                plan_delete(&store, &refs, &by_key, &item.session_key, &opts)?;
+            }
+            Ok(())
+        })?;
+        refs
+    };
+    // Then a batch at a time: read with the store's reader, which is closed before the writer
+    // opens (an immutable reader beside a writer would read stale pages). Archives first,
+    // then deletions, each in plan order.
+    in_batches(&plan.plan, ActionFilter::Archives, |batch| {
+        let by_key = entries_of(&AgentStore::open(paths.clone())?, &batch, agent)?;
+        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        for item in &batch {
+            let reason = item.action.archive_reason().expect("an archive action");
             let p = plan_maintenance_archive(&by_key[&item.session_key], reason, now)?;
             apply_patch(&mut db, &p)?;
         }
-    }
-    for dp in &delete_plans {
-        apply_delete(&mut db, dp, &refs, &paths.sessions_dir, now)?;
-        refs.forget(&dp.session_key);
-    }
-    for a in &plan.artifacts {
-        if let Some(name) = &a.archive_row {
-            db.conn.execute(
-                "DELETE FROM session_transcript_archives WHERE archive_name = ?1",
-                [name],
-            )?;
+        Ok(())
+    })?;
+    let mut refs = refs_before.clone();
+    in_batches(&plan.plan, ActionFilter::Removals, |batch| {
+        let delete_plans = {
+            let store = AgentStore::open(paths.clone())?;
+            let by_key = entries_of(&store, &batch, agent)?;
+            batch
+                .iter()
+                .map(|i| plan_delete(&store, &refs_before, &by_key, &i.session_key, &opts))
+                .collect::<openclaw_sessions::Result<Vec<_>>>()?
+        };
+        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        for dp in &delete_plans {
+            apply_delete(&mut db, dp, &refs, &paths.sessions_dir, now)?;
+            refs.forget(&dp.session_key);
         }
-        match std::fs::remove_file(&a.path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io(&a.path, e).into()),
+        Ok(())
+    })?;
+    if !plan.artifacts.is_empty() {
+        let db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        for a in &plan.artifacts {
+            if let Some(name) = &a.archive_row {
+                db.conn.execute(
+                    "DELETE FROM session_transcript_archives WHERE archive_name = ?1",
+                    [name],
+                )?;
+            }
+            match std::fs::remove_file(&a.path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&a.path, e).into()),
+            }
         }
     }
     plan.applied = true;
@@ -370,20 +420,21 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     };
     let mut t = ctx.printer.table(&["AGENT", "KEY", "ACTION"]);
     for (_, p) in &plans {
-        p.plan.for_each(ActionFilter::All, |i| {
-            let action = match i.action {
-                PruneAction::PruneModelRun | PruneAction::PruneStale | PruneAction::PruneCap => {
-                    "delete (archived transcript)".to_string()
-                }
-                a => format!("archive ({})", a.archive_reason().unwrap_or_default()),
-            };
-            t.add_row(vec![
-                p.agent_id.clone(),
-                i.session_key,
-                format!("{verb} {action}"),
-            ]);
-            Ok(ControlFlow::Continue(()))
-        })?;
+        p.plan
+            .for_each(ActionFilter::All, |i| -> anyhow::Result<_> {
+                let action = match i.action {
+                    PruneAction::PruneModelRun
+                    | PruneAction::PruneStale
+                    | PruneAction::PruneCap => "delete (archived transcript)".to_string(),
+                    a => format!("archive ({})", a.archive_reason().unwrap_or_default()),
+                };
+                t.add_row(vec![
+                    p.agent_id.clone(),
+                    i.session_key,
+                    format!("{verb} {action}"),
+                ]);
+                Ok(ControlFlow::Continue(()))
+            })?;
         for a in &p.artifacts {
             t.add_row(vec![
                 p.agent_id.clone(),

@@ -98,6 +98,7 @@ fn state_ids(entry: &Map) -> Vec<String> {
 type Map = serde_json::Map<String, Value>;
 
 /// Which other keys refer to which session ids: computed once per store.
+#[derive(Debug, Clone)]
 pub struct References {
     by_session: HashMap<String, Vec<String>>,
 }

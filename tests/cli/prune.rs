@@ -95,6 +95,102 @@ fn quiet_when_nothing_is_due_and_warn_mode_changes_nothing() {
     assert_eq!(before, after);
 }
 
+/// What a real run leaves, without what differs from run to run: publication times and the
+/// random generation ids of archive names.
+fn outcome(store: &Store) -> Vec<String> {
+    let mut out = Vec::new();
+    for agent in ["main", "work", "research"] {
+        let db = store.writable(agent);
+        for sql in [
+            "SELECT session_key || ' ' || current_session_id || ' ' || entry_json FROM session_nodes ORDER BY session_key",
+            "SELECT session_id || ' ' || count(*) FROM transcript_events GROUP BY session_id ORDER BY session_id",
+            "SELECT session_id || ' ' || session_key || ' ' || reason || ' ' || created_at || ' ' || length(archive_blob) || ' ' || (published_at IS NOT NULL) FROM session_transcript_archives ORDER BY session_id, session_key",
+            "PRAGMA integrity_check",
+        ] {
+            let mut stmt = db.prepare(sql).unwrap();
+            let rows = stmt.query_map([], |r| r.get::<_, String>(0)).unwrap();
+            out.extend(rows.map(|r| format!("{agent} {}", r.unwrap())));
+        }
+        let mut files: Vec<String> =
+            std::fs::read_dir(store.state().join("agents").join(agent).join("sessions"))
+                .unwrap()
+                .map(|e| {
+                    let name = e.unwrap().file_name().to_string_lossy().into_owned();
+                    match name.strip_suffix(".zst").and_then(|n| n.rsplit_once('.')) {
+                        Some((stem, _generation)) => format!("{stem}.<generation>.zst"),
+                        None => name,
+                    }
+                })
+                .collect();
+        files.sort();
+        out.extend(files.into_iter().map(|f| format!("{agent} file {f}")));
+    }
+    out
+}
+
+#[test]
+fn a_real_run_applied_one_session_per_batch_ends_as_one_in_large_batches() {
+    // Batches re-read the store between writes; deletions are still planned against the
+    // transcript references as they were before the run, so the outcome cannot depend on
+    // where the batches end.
+    let run = |batch: &str| {
+        let store = Store::copy("live");
+        // Two sessions the run deletes, the second naming the first's transcript as its
+        // previous one: each refers to the other's transcript before the run.
+        let (_, plan, _) = prune(&store, &["--agent", "main", "--dry-run", "--json"]);
+        let deleted: Vec<&str> = plan["data"]["agents"][0]["deleted"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect();
+        assert!(deleted.len() >= 2, "{deleted:?}");
+        let first_id: String = store
+            .writable("main")
+            .query_row(
+                "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
+                [deleted[0]],
+                |r| r.get(0),
+            )
+            .unwrap();
+        store.run_ok([
+            "patch",
+            deleted[1],
+            "--set",
+            &format!("previousSessionId={first_id}"),
+            "--preserve-activity",
+            "--yes",
+        ]);
+        let out = store
+            .cmd()
+            .args(["prune", "--all-agents", "--yes", "--json"])
+            .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+            .env("OPENCLAW_SESSIONS_APPLY_BATCH", batch)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc = json(&out);
+        let planned: usize = doc["data"]["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["actions"].as_array().unwrap().len())
+            .sum();
+        (doc, planned, outcome(&store))
+    };
+    let (one_doc, planned, one) = run("1");
+    let (large_doc, _, large) = run("512");
+    assert!(planned >= 10, "{planned} actions");
+    assert_eq!(one_doc, large_doc);
+    assert_eq!(one, large);
+    assert!(one.iter().any(|l| l.ends_with(".<generation>.zst")));
+}
+
 #[test]
 fn applied_prune_archives_and_deletes_as_planned() {
     let store = Store::copy("live");

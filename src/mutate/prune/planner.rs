@@ -269,12 +269,13 @@ impl PrunePlan {
         self.actions == 0
     }
 
-    /// Visit the planned actions in application order, one at a time.
-    pub fn for_each(
+    /// Visit the planned actions in application order, one at a time. `visit` may return its
+    /// caller's error type.
+    pub fn for_each<E: From<crate::Error>>(
         &self,
         filter: ActionFilter,
-        mut visit: impl FnMut(PruneItem) -> Result<ControlFlow<()>>,
-    ) -> Result<()> {
+        mut visit: impl FnMut(PruneItem) -> std::result::Result<ControlFlow<()>, E>,
+    ) -> std::result::Result<(), E> {
         let at = temp_place();
         let mut stmt = self
             .conn
@@ -363,7 +364,7 @@ impl Serialize for PlannedList<'_> {
         let mut seq = serializer.serialize_seq(None)?;
         let mut failed = None;
         self.plan
-            .for_each(self.filter, |item| {
+            .for_each(self.filter, |item| -> Result<_> {
                 let written = if self.keys_only {
                     seq.serialize_element(&item.session_key)
                 } else {
@@ -484,7 +485,7 @@ mod tests {
 
     fn listed(plan: &PrunePlan, filter: ActionFilter) -> Vec<(String, PruneAction)> {
         let mut out = Vec::new();
-        plan.for_each(filter, |i| {
+        plan.for_each(filter, |i| -> Result<_> {
             out.push((i.session_key, i.action));
             Ok(ControlFlow::Continue(()))
         })
