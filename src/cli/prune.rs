@@ -5,6 +5,7 @@ use clap::Args;
 use serde::Serialize;
 
 use openclaw_sessions::du::over_budget_warning;
+use openclaw_sessions::error::ResultExt;
 use openclaw_sessions::mutate::prune::{
     parse_openclaw_duration, plan_artifacts, ActionFilter, ArtifactRemoval, MaintenanceSettings,
     PlanBuilder, PlannedList, PlannerRow, PruneAction, PruneCounts, PruneItem, PrunePlan,
@@ -175,18 +176,16 @@ fn plan_agent(
             Ok(ControlFlow::Continue(()))
         })?;
         let db = store.db().expect("sqlite store");
-        let mut archive_row = db
-            .conn()
-            .prepare("SELECT 1 FROM session_transcript_archives WHERE archive_name = ?1")?;
-        let archive_row = std::cell::RefCell::new(&mut archive_row);
         plan_artifacts(
             &paths.sessions_dir,
             |id| plan.keeps_session_id(id),
             |name| {
-                archive_row
-                    .borrow_mut()
-                    .exists([name])
-                    .map_err(|e| openclaw_sessions::Error::sqlite(db.path(), e))
+                db.conn()
+                    .prepare_cached(
+                        "SELECT 1 FROM session_transcript_archives WHERE archive_name = ?1",
+                    )
+                    .and_then(|mut s| s.exists([name]))
+                    .at(db.path())
             },
             s,
             now,

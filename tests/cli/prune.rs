@@ -8,11 +8,17 @@ use crate::common::{json, Store, FIXTURES};
 const REPORT_NOW: &str = "1795994700000";
 
 fn prune(store: &Store, args: &[&str]) -> (i32, Value, String) {
+    prune_with(store, args, &[])
+}
+
+/// [`prune`] with more environment (test hooks).
+fn prune_with(store: &Store, args: &[&str], env: &[(&str, &str)]) -> (i32, Value, String) {
     let out = store
         .cmd()
         .arg("prune")
         .args(args)
         .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     let doc = if args.contains(&"--json") {
@@ -161,20 +167,12 @@ fn a_real_run_applied_one_session_per_batch_ends_as_one_in_large_batches() {
             "--preserve-activity",
             "--yes",
         ]);
-        let out = store
-            .cmd()
-            .args(["prune", "--all-agents", "--yes", "--json"])
-            .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
-            .env("OPENCLAW_SESSIONS_APPLY_BATCH", batch)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let (code, doc, _) = prune_with(
+            &store,
+            &["--all-agents", "--yes", "--json"],
+            &[("OPENCLAW_SESSIONS_APPLY_BATCH", batch)],
         );
-        let doc = json(&out);
+        assert_eq!(code, 0);
         let planned: usize = doc["data"]["agents"]
             .as_array()
             .unwrap()

@@ -83,6 +83,8 @@ fn temp_place() -> PathBuf {
 /// Collects the planner rows of one agent, as the store is read.
 pub struct PlanBuilder {
     conn: Connection,
+    /// Named in errors; computed once, since rows are pushed one at a time.
+    at: PathBuf,
 }
 
 impl PlanBuilder {
@@ -112,7 +114,7 @@ impl PlanBuilder {
              BEGIN;",
         )
         .at(&at)?;
-        Ok(PlanBuilder { conn })
+        Ok(PlanBuilder { conn, at })
     }
 
     pub fn push(&mut self, row: &PlannerRow) -> Result<()> {
@@ -133,15 +135,14 @@ impl PlanBuilder {
                     row.dashboard
                 ])
             })
-            .at(temp_place())?;
+            .at(&self.at)?;
         Ok(())
     }
 
     /// Plan over every pushed row, in OpenClaw's order: model-run probes, stale dashboards,
     /// age, then the cap.
     pub fn plan(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
-        let at = temp_place();
-        let conn = self.conn;
+        let PlanBuilder { conn, at } = self;
         let count = |sql: &str| -> Result<usize> {
             conn.query_row(sql, [], |r| r.get::<_, i64>(0))
                 .map(|n| n as usize)
@@ -222,6 +223,7 @@ impl PlanBuilder {
         let actions = count("SELECT count(*) FROM planned WHERE step IS NOT NULL")?;
         Ok(PrunePlan {
             conn,
+            at,
             counts,
             actions,
         })
@@ -231,6 +233,7 @@ impl PlanBuilder {
 /// One agent's planned actions, read back in application order as often as needed.
 pub struct PrunePlan {
     conn: Connection,
+    at: PathBuf,
     counts: PruneCounts,
     actions: usize,
 }
@@ -276,22 +279,22 @@ impl PrunePlan {
         filter: ActionFilter,
         mut visit: impl FnMut(PruneItem) -> std::result::Result<ControlFlow<()>, E>,
     ) -> std::result::Result<(), E> {
-        let at = temp_place();
+        let at = &self.at;
         let mut stmt = self
             .conn
             .prepare_cached(
                 "SELECT key, action FROM planned WHERE step IS NOT NULL ORDER BY step, rank, key",
             )
-            .at(&at)?;
-        let mut rows = stmt.query([]).at(&at)?;
-        while let Some(r) = rows.next().at(&at)? {
-            let code: i64 = r.get(1).at(&at)?;
+            .at(at)?;
+        let mut rows = stmt.query([]).at(at)?;
+        while let Some(r) = rows.next().at(at)? {
+            let code: i64 = r.get(1).at(at)?;
             let action = PruneAction::from_code(code).expect("codes written by this planner");
             if !filter.admits(action) {
                 continue;
             }
             let item = PruneItem {
-                session_key: r.get(0).at(&at)?,
+                session_key: r.get(0).at(at)?,
                 action,
             };
             if visit(item)?.is_break() {
@@ -310,7 +313,7 @@ impl PrunePlan {
                 use rusqlite::OptionalExtension;
                 s.query_row([key], |r| r.get(0)).optional()
             })
-            .at(temp_place())?;
+            .at(&self.at)?;
         Ok(action
             .flatten()
             .and_then(PruneAction::from_code)
@@ -322,7 +325,7 @@ impl PrunePlan {
         self.conn
             .prepare_cached("INSERT OR IGNORE INTO kept_id (id) VALUES (?1)")
             .and_then(|mut s| s.execute([id]))
-            .at(temp_place())?;
+            .at(&self.at)?;
         Ok(())
     }
 
@@ -330,7 +333,7 @@ impl PrunePlan {
         self.conn
             .prepare_cached("SELECT 1 FROM kept_id WHERE id = ?1")
             .and_then(|mut s| s.exists([id]))
-            .at(temp_place())
+            .at(&self.at)
     }
 
     /// The planned actions as a JSON array, written as they are read.
