@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::legacy::{JsonlReader, LegacyIndex};
 use crate::migrate::legacy::convert::{js_stringify, TranscriptConverter};
 use crate::migrate::legacy::payload::{is_recognised_record, report_facts};
-use crate::migrate::legacy::{for_each_index_entry, normalise_entry, parse_index};
+use crate::migrate::legacy::{for_each_index_entry, normalise_entry, parse_index, IndexSource};
 use crate::store::SessionEntry;
 use crate::transcript::cursor::decode as decode_cursor;
 use crate::transcript::decode_event_row;
@@ -47,12 +47,17 @@ pub fn sessions_json(data: &[u8]) {
     let path = Path::new("/s/sessions.json");
     let _ = LegacyIndex::parse(path, text);
     let _ = parse_index(path, text, &mut Vec::new());
-    let _ = for_each_index_entry(path, text, &mut Vec::new(), |key, value| {
-        if let Value::Object(obj) = value {
-            let _ = normalise_entry(&key, &obj, 0);
-        }
-        Ok(())
-    });
+    let _ = for_each_index_entry(
+        path,
+        IndexSource::Text(text),
+        &mut Vec::new(),
+        |key, value| {
+            if let Value::Object(obj) = value {
+                let _ = normalise_entry(&key, &obj, 0);
+            }
+            Ok(())
+        },
+    );
 }
 
 /// An opaque page cursor: strict base64url, JSON, canonical re-encoding.

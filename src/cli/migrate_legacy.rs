@@ -21,15 +21,15 @@ pub struct LegacyArgs {
     mutation: MutationArgs,
 }
 
-fn describe(t: &AgentImportPlan) -> String {
-    let transcripts = t.records.iter().filter(|r| r.transcript.is_some()).count();
-    let historical = t.records.iter().filter(|r| r.historical).count();
+fn describe(t: &AgentImportPlan) -> Result<String, Error> {
+    let counts = t.ledger.counts()?;
+    let historical = counts.historical;
     let mut s = format!(
         "{}: {} session(s) from {} ({} transcript(s), {})",
         t.agent_id,
-        t.records.len() - historical,
+        counts.records - historical,
         t.store_path.display(),
-        transcripts,
+        counts.with_transcript,
         format_bytes(t.transcript_bytes)
     );
     if historical > 0 {
@@ -37,16 +37,14 @@ fn describe(t: &AgentImportPlan) -> String {
             ", {historical} orphan transcript(s) as archived sessions"
         ));
     }
-    if !t.unreferenced.is_empty() {
-        s.push_str(&format!(
-            ", {} unreferenced file(s) to archive",
-            t.unreferenced.len()
-        ));
+    let unreferenced = t.ledger.unreferenced_count()?;
+    if unreferenced > 0 {
+        s.push_str(&format!(", {unreferenced} unreferenced file(s) to archive"));
     }
     if !t.database_exists {
         s.push_str(&format!("; creates {}", t.sqlite_path.display()));
     }
-    s
+    Ok(s)
 }
 
 #[derive(Serialize)]
@@ -57,7 +55,7 @@ struct PlanDocument<'a> {
 
 #[derive(Serialize)]
 struct AppliedDocument<'a> {
-    agents: &'a [legacy::AgentImportReport],
+    agents: &'a [legacy::AgentImportReport<'a>],
     manifest: &'a std::path::Path,
     applied: bool,
 }
@@ -91,7 +89,7 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         );
         let mut targets = targets;
         for t in &mut targets {
-            let found = legacy::scan_transcripts(t, &bar);
+            let found = legacy::scan_transcripts(t, &bar)?;
             t.issues.extend(found);
         }
         bar.finish();
@@ -104,7 +102,7 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         } else {
             for t in &targets {
                 ctx.printer
-                    .out(&format!("would import {}\n", describe(t)))?;
+                    .out(&format!("would import {}\n", describe(t)?))?;
                 for i in &t.issues {
                     ctx.printer.out(&format!("  {}: {}\n", i.code, i.message))?;
                 }
@@ -112,7 +110,10 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Done);
     }
-    let total: usize = targets.iter().map(|t| t.records.len()).sum();
+    let mut total = 0;
+    for t in &targets {
+        total += t.ledger.counts()?.records;
+    }
     confirm(
         ctx,
         &format!(
@@ -133,7 +134,6 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
     let targets = legacy::plan(&agents, now_ms())?;
     let bar = Bar::new(ctx, "migrate");
     let (reports, manifest) = legacy::apply(&layout, &targets, &now_ms, &bar)?;
-    drop(targets);
     custody.release()?;
     let mut blocked = false;
     for r in &reports {
@@ -141,7 +141,7 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
             ctx.printer
                 .warn(format!("{}: {}: {}", r.agent_id, i.code, i.message));
         }
-        blocked |= r.validation != "passed" || r.moved.is_empty();
+        blocked |= r.validation != "passed" || r.moved.is_empty()?;
     }
     if ctx.printer.json {
         ctx.printer.json_data(&AppliedDocument {
@@ -161,10 +161,9 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
                 } else {
                     String::new()
                 },
-                r.moved.len(),
+                r.moved.len()?,
                 r.moved
-                    .first()
-                    .and_then(|m| m.archive_path.parent())
+                    .archive_dir()?
                     .map(|p| p.display().to_string())
                     .unwrap_or_else(|| "nothing (validation failed)".into())
             ))?;

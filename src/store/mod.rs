@@ -6,6 +6,7 @@ mod kind;
 mod newest_first;
 mod open;
 mod schema;
+mod scratch;
 
 pub use agent_store::{
     AgentStore, ArchiveRow, ListedSession, SessionLookup, StoreKind, TranscriptStats, WindowRow,
@@ -17,3 +18,4 @@ pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
 pub use schema::{
     read_owner, DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
 };
+pub use scratch::open_scratch;

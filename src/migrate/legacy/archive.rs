@@ -2,12 +2,13 @@
 //! `archiveLegacyArtifacts` does: a name per artifact, a hard link that never overwrites,
 //! then the unlink of the source, each step flushed.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
+use super::ledger::{serialize_visited, ImportLedger, MoveList};
 use crate::error::{Error, Result, ResultExt};
 
 /// `{dev, ino, mtimeNs, size, sha256}` of a source, as the manifest records it.
@@ -58,22 +59,39 @@ pub struct Disposal {
     pub state: &'static str,
 }
 
+/// The files a move depends on: none, or every candidate transcript path of the plan (the
+/// index's move), read from the plan as they are written out.
+#[derive(Debug, Clone, Copy)]
+pub enum Dependencies<'a> {
+    None,
+    Candidates(&'a ImportLedger),
+}
+
+impl Serialize for Dependencies<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serialize_visited(serializer, |emit| match self {
+            Dependencies::None => Ok(()),
+            Dependencies::Candidates(ledger) => ledger.for_each_candidate(emit),
+        })
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Artifact {
+pub struct Artifact<'a> {
     pub identity: FileIdentity,
     pub classification: &'static str,
     pub reason: &'static str,
-    pub dependencies: Vec<PathBuf>,
+    pub dependencies: Dependencies<'a>,
     pub disposal: Disposal,
 }
 
 /// One planned or completed move (manifest `plannedMoves` / `completedMoves` item).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ArtifactMove {
+pub struct ArtifactMove<'a> {
     pub archive_path: PathBuf,
-    pub artifact: Artifact,
+    pub artifact: Artifact<'a>,
     pub kind: ArtifactKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_key: Option<String>,
@@ -106,7 +124,7 @@ pub fn archive_name(
     archive_key: &str,
     source: &Path,
     stamp_ms: i64,
-    reserved: &mut HashSet<PathBuf>,
+    reserved: &ImportLedger,
 ) -> Result<PathBuf> {
     let base = source
         .file_name()
@@ -124,8 +142,7 @@ pub fn archive_name(
             format!("{stem}.{n}")
         };
         let p = dir.join(name);
-        if !reserved.contains(&p) && std::fs::symlink_metadata(&p).is_err() {
-            reserved.insert(p.clone());
+        if !reserved.archive_name_taken(&p)? && std::fs::symlink_metadata(&p).is_err() {
             return Ok(p);
         }
     }
@@ -142,10 +159,14 @@ pub fn archive_name(
 /// Move every source to its archive name in two flushed phases: link each (never
 /// replacing, identity checked, hard-linked inputs refused), flush the archive directory,
 /// then unlink each source and flush its directory. A crash leaves each file under one
-/// name or both, never none; `finish_interrupted_moves` completes the second phase.
-pub fn perform_moves(moves: &[ArtifactMove]) -> Result<()> {
-    let mut linked = Vec::with_capacity(moves.len());
-    for mv in moves {
+/// name or both, never none; `finish_interrupted_moves` completes the second phase. The
+/// moves are read from the plan twice rather than held.
+pub fn perform_moves(moves: MoveList<'_>) -> Result<()> {
+    let Some(ledger) = moves.0 else {
+        return Ok(());
+    };
+    let mut archive_dirs = BTreeSet::new();
+    ledger.for_each_move(|mv| {
         let src = &mv.source_path;
         let meta = std::fs::symlink_metadata(src).at(src)?;
         if !meta.is_file() || meta.nlink() != 1 || !mv.artifact.identity.same_file(&meta) {
@@ -165,20 +186,20 @@ pub fn perform_moves(moves: &[ArtifactMove]) -> Result<()> {
                 Error::io(&mv.archive_path, e)
             }
         })?;
-        linked.push((mv, meta));
-    }
-    let mut dirs: Vec<&Path> = moves
-        .iter()
-        .filter_map(|m| m.archive_path.parent())
-        .collect();
-    dirs.dedup();
-    for d in &dirs {
+        if let Some(d) = mv.archive_path.parent() {
+            archive_dirs.insert(d.to_path_buf());
+        }
+        Ok(())
+    })?;
+    for d in &archive_dirs {
         crate::fsutil::fsync_dir(d)?;
     }
-    for (mv, meta) in linked {
+    let mut source_dirs = BTreeSet::new();
+    ledger.for_each_move(|mv| {
         crate::mutate::crash_point("import-move-unlink");
         let archived = std::fs::symlink_metadata(&mv.archive_path).at(&mv.archive_path)?;
-        if archived.ino() != meta.ino() || archived.dev() != meta.dev() {
+        let source = std::fs::symlink_metadata(&mv.source_path).at(&mv.source_path)?;
+        if archived.ino() != source.ino() || archived.dev() != source.dev() {
             return Err(Error::Conflict {
                 message: format!(
                     "{} is not the file just linked; {} was left in place",
@@ -189,14 +210,12 @@ pub fn perform_moves(moves: &[ArtifactMove]) -> Result<()> {
             });
         }
         std::fs::remove_file(&mv.source_path).at(&mv.source_path)?;
-    }
-    let mut dirs: Vec<&Path> = moves
-        .iter()
-        .filter_map(|m| m.source_path.parent())
-        .collect();
-    dirs.sort();
-    dirs.dedup();
-    for d in dirs {
+        if let Some(d) = mv.source_path.parent() {
+            source_dirs.insert(d.to_path_buf());
+        }
+        Ok(())
+    })?;
+    for d in &source_dirs {
         crate::fsutil::fsync_dir(d)?;
     }
     Ok(())

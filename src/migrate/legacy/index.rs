@@ -1,18 +1,22 @@
 //! Reading a legacy `sessions.json` for the import: its entries in the order OpenClaw's
 //! importer visits them (JavaScript's own-key order), one at a time. A plain JSON index is
-//! streamed, so that planning never holds the parsed map of a large store (it costs about
-//! four times the text); JSON5, integer-like keys and repeated keys, all rare, are read whole.
+//! streamed from the file, so that planning holds neither its text nor its parsed map (which
+//! costs about four times the text); JSON5, integer-like keys and repeated keys, all rare, are
+//! read whole.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
+use std::fs::File;
 use std::hash::{BuildHasher, RandomState};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::ImportIssue;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ResultExt};
 
 /// The array index a key stands for in JavaScript, which orders such keys first.
 fn array_index(k: &str) -> Option<u32> {
@@ -33,18 +37,51 @@ fn js_key_order(map: Map<String, Value>) -> Vec<(String, Value)> {
     ints
 }
 
-/// Visit every entry of a `sessions.json`'s text in OpenClaw's order; returns how many
-/// entries the index has. An error from `visit` stops the walk and is returned.
+/// Where an index is read from: its text, or its open file, read from the start at each pass
+/// (one descriptor: a `sessions.json` replaced by rename meanwhile is not mixed in).
+#[derive(Clone, Copy)]
+pub enum IndexSource<'a> {
+    Text(&'a str),
+    File(&'a File),
+}
+
+impl<'a> IndexSource<'a> {
+    fn reader(self) -> std::io::Result<Box<dyn Read + 'a>> {
+        Ok(match self {
+            IndexSource::Text(t) => Box::new(t.as_bytes()),
+            IndexSource::File(mut f) => {
+                f.seek(SeekFrom::Start(0))?;
+                Box::new(std::io::BufReader::with_capacity(64 * 1024, f))
+            }
+        })
+    }
+
+    fn whole(self) -> std::io::Result<Cow<'a, str>> {
+        Ok(match self {
+            IndexSource::Text(t) => Cow::Borrowed(t),
+            IndexSource::File(mut f) => {
+                f.seek(SeekFrom::Start(0))?;
+                let mut text = String::new();
+                f.read_to_string(&mut text)?;
+                Cow::Owned(text)
+            }
+        })
+    }
+}
+
+/// Visit every entry of a `sessions.json` in OpenClaw's order; returns how many entries the
+/// index has. An error from `visit` stops the walk and is returned.
 pub fn for_each_index_entry(
     path: &Path,
-    text: &str,
+    source: IndexSource<'_>,
     issues: &mut Vec<ImportIssue>,
     mut visit: impl FnMut(String, Value) -> Result<()>,
 ) -> Result<usize> {
-    match scan_keys(text) {
+    match scan_keys(source.reader().at(path)?) {
         Some(scan) if scan.streamable => {
             let mut failed = None;
-            let mut de = serde_json::Deserializer::from_str(text);
+            let reader = source.reader().at(path)?;
+            let mut de = serde_json::Deserializer::from_reader(reader);
             let walked = EntryWalk {
                 visit: &mut visit,
                 failed: &mut failed,
@@ -53,12 +90,16 @@ pub fn for_each_index_entry(
             if let Some(e) = failed {
                 return Err(e);
             }
-            // The key scan read this same text without an error.
-            walked.map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+            // The key scan read this same text without an error: only reading can fail here.
+            walked.map_err(|e| match e.io_error_kind() {
+                Some(kind) => Error::io(path, std::io::Error::from(kind)),
+                None => Error::Internal(format!("{}: {e}", path.display())),
+            })?;
             Ok(scan.entries)
         }
         _ => {
-            let map = parse_index(path, text, issues)?;
+            let text = source.whole().at(path)?;
+            let map = parse_index(path, &text, issues)?;
             let entries = map.len();
             for (key, value) in js_key_order(map) {
                 visit(key, value)?;
@@ -74,8 +115,9 @@ struct KeyScan {
     streamable: bool,
 }
 
-/// The keys of a plain JSON object, values skipped; `None` when the text is not one.
-fn scan_keys(text: &str) -> Option<KeyScan> {
+/// The keys of a plain JSON object, values skipped; `None` when the text is not one (or
+/// cannot be read: the whole-map path then reports why).
+fn scan_keys(reader: impl Read) -> Option<KeyScan> {
     struct Keys;
     impl<'de> Visitor<'de> for Keys {
         type Value = KeyScan;
@@ -103,7 +145,7 @@ fn scan_keys(text: &str) -> Option<KeyScan> {
             Ok(scan)
         }
     }
-    let mut de = serde_json::Deserializer::from_str(text);
+    let mut de = serde_json::Deserializer::from_reader(reader);
     let scan = de::Deserializer::deserialize_map(&mut de, Keys).ok()?;
     de.end().ok()?;
     Some(scan)
@@ -187,10 +229,15 @@ mod tests {
     fn walked(text: &str) -> (Result<usize>, Vec<(String, Value)>, Vec<ImportIssue>) {
         let mut seen = Vec::new();
         let mut issues = Vec::new();
-        let n = for_each_index_entry(Path::new("s.json"), text, &mut issues, |k, v| {
-            seen.push((k, v));
-            Ok(())
-        });
+        let n = for_each_index_entry(
+            Path::new("s.json"),
+            IndexSource::Text(text),
+            &mut issues,
+            |k, v| {
+                seen.push((k, v));
+                Ok(())
+            },
+        );
         (n, seen, issues)
     }
 
@@ -233,7 +280,7 @@ mod tests {
         let mut visited = 0;
         let r = for_each_index_entry(
             Path::new("s.json"),
-            r#"{"a":1,"b":2,"c":3}"#,
+            IndexSource::Text(r#"{"a":1,"b":2,"c":3}"#),
             &mut Vec::new(),
             |k, _| {
                 visited += 1;

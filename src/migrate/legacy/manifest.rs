@@ -4,11 +4,10 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::archive::ArtifactMove;
+use super::ledger::MoveList;
 use super::plan::ImportIssue;
 use super::schema::OPENCLAW_VERSION;
 use crate::error::{Result, ResultExt};
@@ -16,25 +15,25 @@ use crate::units::iso_from_ms;
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ManifestTarget {
+pub struct ManifestTarget<'a> {
     pub agent_id: String,
     pub sqlite_path: PathBuf,
     pub store_path: PathBuf,
-    pub completed_moves: Arc<Vec<ArtifactMove>>,
+    pub completed_moves: MoveList<'a>,
     pub issues: Vec<ImportIssue>,
-    pub planned_moves: Arc<Vec<ArtifactMove>>,
+    pub planned_moves: MoveList<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub validation_before_archive: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MigrationManifest {
+pub struct MigrationManifest<'a> {
     pub manifest_version: u32,
     pub open_claw_version: &'static str,
     pub run_id: String,
     pub started_at: String,
-    pub targets: Vec<ManifestTarget>,
+    pub targets: Vec<ManifestTarget<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,8 +44,8 @@ pub struct MigrationManifest {
     pub path: PathBuf,
 }
 
-impl MigrationManifest {
-    pub fn new(runs_dir: &Path, now_ms: i64, targets: Vec<ManifestTarget>) -> Self {
+impl<'a> MigrationManifest<'a> {
+    pub fn new(runs_dir: &Path, now_ms: i64, targets: Vec<ManifestTarget<'a>>) -> Self {
         let id8: String = uuid::Uuid::new_v4()
             .simple()
             .to_string()
@@ -74,7 +73,8 @@ impl MigrationManifest {
         let tmp = dir.join(format!(".{}.tmp", self.run_id));
         let _ = std::fs::remove_file(&tmp);
         let f = crate::fsutil::create_new_private(&tmp)?;
-        // Streamed: the manifest lists every moved file and can be tens of megabytes.
+        // Streamed from the plans: the manifest lists every moved file and can be tens of
+        // megabytes.
         let mut out = std::io::BufWriter::new(f);
         serde_json::to_writer_pretty(&mut out, self)
             .map_err(std::io::Error::from)

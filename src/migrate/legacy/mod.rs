@@ -13,6 +13,7 @@ pub mod convert;
 mod delivery;
 mod entry;
 mod index;
+mod ledger;
 mod manifest;
 mod navigation;
 pub mod payload;
@@ -21,16 +22,15 @@ mod projection;
 pub mod schema;
 mod write;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rusqlite::params;
 use serde::Serialize;
 
 pub use archive::{ArtifactKind, ArtifactMove, FileIdentity};
 pub use entry::normalise_entry;
-pub use index::{for_each_index_entry, parse_index};
+pub use index::{for_each_index_entry, parse_index, IndexSource};
+pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
 pub use plan::{AgentImportPlan, ImportIssue, ImportRecord};
 pub use write::stable_stringify;
@@ -41,8 +41,9 @@ use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
 use crate::store::DatabaseRole;
 
-/// Sessions per transaction, as OpenClaw's `SESSION_IMPORT_BATCH_SIZE`.
+/// Sessions per transaction, as OpenClaw's `SESSION_IMPORT_BATCH_SIZE`: one page of the plan.
 const BATCH: usize = 256;
+const _: () = assert!(BATCH == ledger::PAGE);
 /// Issue codes that stop the sources from moving.
 const BLOCKING: [&str; 4] = [
     "sqlite_entry_missing",
@@ -68,7 +69,7 @@ pub fn plan(agents: &[AgentPaths], now_ms: i64) -> Result<Vec<AgentImportPlan>> 
 /// The outcome for one agent (`--json`: `agents[]`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AgentImportReport {
+pub struct AgentImportReport<'a> {
     pub agent_id: String,
     pub sqlite_path: PathBuf,
     pub store_path: PathBuf,
@@ -81,8 +82,8 @@ pub struct AgentImportReport {
     pub imported_transcript_events: u64,
     pub invalid: Vec<ImportIssue>,
     pub issues: Vec<ImportIssue>,
-    /// The same list the manifest records as completed (shared, not copied).
-    pub moved: Arc<Vec<ArtifactMove>>,
+    /// The same list the manifest records as completed, read from the plan.
+    pub moved: MoveList<'a>,
     pub validation: &'static str,
     pub manifest: PathBuf,
 }
@@ -130,13 +131,27 @@ enum TranscriptClass {
     Unknown,
 }
 
+impl TranscriptClass {
+    fn code(self) -> i64 {
+        self as i64
+    }
+
+    fn from_code(code: i64) -> Self {
+        match code {
+            0 => TranscriptClass::Verified,
+            1 => TranscriptClass::Repaired,
+            _ => TranscriptClass::Unknown,
+        }
+    }
+}
+
+/// What the import wrote. Per record, the converted event count and how the transcript
+/// classifies go to the plan's ledger.
 struct Imported {
     issues: Vec<ImportIssue>,
     imported: usize,
     skipped: usize,
     events: u64,
-    /// Per record: converted event count, and how the transcript classifies.
-    outcomes: Vec<(u64, TranscriptClass)>,
 }
 
 /// Write every planned record, in transactions of `BATCH` sessions.
@@ -159,15 +174,14 @@ fn import_rows(
         imported: 0,
         skipped: 0,
         events: 0,
-        outcomes: Vec::with_capacity(target.records.len()),
     };
     progress.start(
         &format!("importing {}", target.agent_id),
         Some(target.transcript_bytes),
     );
-    for batch in target.records.chunks(BATCH) {
+    target.ledger.record_pages(|batch| {
         let tx = db.transaction()?;
-        for record in batch {
+        for (record, _) in &batch {
             let out =
                 write::write_record(&tx, &path, &target.store_path, record, now_ms, progress)?;
             if out.written {
@@ -181,32 +195,36 @@ fn import_rows(
                 (true, true) => TranscriptClass::Repaired,
                 (false, _) => TranscriptClass::Unknown,
             };
-            result.outcomes.push((out.events_expected, class));
+            target
+                .ledger
+                .set_outcome(record.seq, out.events_expected, class.code())?;
             result.issues.extend(out.issues);
             crash_point("import-record");
         }
         crash_point("import-before-commit");
         tx.commit().at(&path)?;
         crash_point("import-batch-committed");
-    }
+        Ok(())
+    })?;
     Ok(result)
 }
 
 /// `validateLegacySessionRecords(…, "before-archive")`: every record is in the database
 /// under its key and session id, with at least the events its transcript converted to.
-fn validate(target: &AgentImportPlan, imported: &Imported) -> Result<Vec<ImportIssue>> {
+fn validate(target: &AgentImportPlan) -> Result<Vec<ImportIssue>> {
     let ro = crate::store::ReadOnlyDb::open(&target.sqlite_path)?;
     let conn = ro.conn();
     let path = &target.sqlite_path;
     let mut issues = Vec::new();
-    for (record, (expected, _)) in target.records.iter().zip(&imported.outcomes) {
+    target.ledger.for_each_record(|record, outcome| {
+        let expected = outcome.map_or(0, |(e, _)| e);
         let key = &record.session_key;
-        let stored: Option<String> = rusqlite::OptionalExtension::optional(conn.query_row(
-            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1 AND entry_valid = 1",
-            [key],
-            |r| r.get(0),
-        ))
-        .at(path)?;
+        let stored: Option<String> = conn
+            .prepare_cached(
+                "SELECT current_session_id FROM session_nodes WHERE session_key = ?1 AND entry_valid = 1",
+            )
+            .and_then(|mut s| rusqlite::OptionalExtension::optional(s.query_row([key], |r| r.get(0))))
+            .at(path)?;
         match stored {
             None if !record.historical => {
                 issues.push(ImportIssue::new(
@@ -214,7 +232,7 @@ fn validate(target: &AgentImportPlan, imported: &Imported) -> Result<Vec<ImportI
                     format!("SQLite entry is missing for {key}."),
                     Some(key),
                 ));
-                continue;
+                return Ok(());
             }
             Some(s) if s != record.session_id && !record.historical => {
                 issues.push(ImportIssue::new(
@@ -222,19 +240,16 @@ fn validate(target: &AgentImportPlan, imported: &Imported) -> Result<Vec<ImportI
                     format!("SQLite sessionId {s} does not match {}.", record.session_id),
                     Some(key),
                 ));
-                continue;
+                return Ok(());
             }
             _ => {}
         }
         if record.transcript.is_some() {
             let count: u64 = conn
-                .query_row(
-                    "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
-                    [&record.session_id],
-                    |r| r.get(0),
-                )
+                .prepare_cached("SELECT count(*) FROM transcript_events WHERE session_id = ?1")
+                .and_then(|mut s| s.query_row([&record.session_id], |r| r.get(0)))
                 .at(path)?;
-            if count < *expected {
+            if count < expected {
                 issues.push(ImportIssue::new(
                     "sqlite_transcript_count_mismatch",
                     format!(
@@ -244,7 +259,8 @@ fn validate(target: &AgentImportPlan, imported: &Imported) -> Result<Vec<ImportI
                 ));
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(issues)
 }
 
@@ -297,64 +313,42 @@ fn compact(path: &Path, state_dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn classify_moves(
-    target: &AgentImportPlan,
-    imported: &Imported,
-    stamp_ms: i64,
-) -> Result<Vec<ArtifactMove>> {
-    let mut reserved = HashSet::new();
+/// Plan the moves of one agent's sources into its ledger, in manifest order.
+fn classify_moves(target: &AgentImportPlan, imported: &Imported, stamp_ms: i64) -> Result<()> {
+    let ledger = &target.ledger;
+    let dir_clean = imported.issues.is_empty() && target.issues.is_empty();
+    let mut any_protected = false;
     // A file several entries share (one `sessionFile`) moves once; a second move would find
     // its source gone. As in OpenClaw's manifest (a map by source path): the move keeps the
     // first entry's place and archive name, and takes the last entry's key and class.
-    let mut sources: std::collections::HashMap<PathBuf, usize> = Default::default();
-    let mut moves = Vec::new();
-    let dir_clean = imported.issues.is_empty() && target.issues.is_empty();
-    let mut any_protected = false;
-    let mut push = |moves: &mut Vec<ArtifactMove>,
-                    kind,
-                    key: Option<&str>,
-                    archive_key: &str,
-                    source: &Path,
-                    class: (&'static str, &'static str),
-                    deps: Vec<PathBuf>|
+    let push = |kind,
+                key: Option<&str>,
+                archive_key: &str,
+                source: &Path,
+                class: (&'static str, &'static str),
+                with_candidates: bool|
      -> Result<()> {
-        if let Some(&i) = sources.get(source) {
-            let m: &mut ArtifactMove = &mut moves[i];
-            m.kind = kind;
-            m.session_key = key.map(String::from);
-            m.artifact.classification = class.0;
-            m.artifact.reason = class.1;
-            m.artifact.dependencies = deps;
-            return Ok(());
-        }
-        sources.insert(source.to_path_buf(), moves.len());
-        let identity = FileIdentity::read(source)?;
-        let archive_path = archive::archive_name(
-            &target.archive_dir,
-            archive_key,
-            source,
-            stamp_ms,
-            &mut reserved,
-        )?;
-        moves.push(ArtifactMove {
-            archive_path,
-            artifact: archive::Artifact {
-                identity,
-                classification: class.0,
-                reason: class.1,
-                dependencies: deps,
-                disposal: archive::Disposal { state: "retained" },
-            },
+        let label = ledger::MoveLabel {
             kind,
-            session_key: key.map(String::from),
-            source_path: source.to_path_buf(),
-        });
-        Ok(())
-    };
-    for (record, (_, transcript_class)) in target.records.iter().zip(&imported.outcomes) {
-        let Some(t) = &record.transcript else {
-            continue;
+            session_key: key,
+            class,
+            with_candidates,
         };
+        if ledger.has_move(source)? {
+            return ledger.update_move(&label, source);
+        }
+        let identity = FileIdentity::read(source)?;
+        let archive_path =
+            archive::archive_name(&target.archive_dir, archive_key, source, stamp_ms, ledger)?;
+        ledger.add_move(&label, source, &archive_path, &identity)
+    };
+    ledger.for_each_record(|record, outcome| {
+        let Some(t) = &record.transcript else {
+            return Ok(());
+        };
+        let transcript_class = outcome.map_or(TranscriptClass::Unknown, |(_, c)| {
+            TranscriptClass::from_code(c)
+        });
         let class = match (record.historical, dir_clean, transcript_class) {
             (true, ..) => ("protected", "indexed-historical-primary"),
             (false, true, TranscriptClass::Verified) => ("imported", "verified-import-original"),
@@ -365,63 +359,44 @@ fn classify_moves(
         };
         any_protected |= class.0 == "protected";
         let key = record.session_key.as_str();
-        push(
-            &mut moves,
-            ArtifactKind::Transcript,
-            Some(key),
-            key,
-            t,
-            class,
-            Vec::new(),
-        )?;
+        push(ArtifactKind::Transcript, Some(key), key, t, class, false)?;
         for tr in &record.trajectories {
             push(
-                &mut moves,
                 ArtifactKind::Trajectory,
                 Some(key),
                 key,
                 tr,
                 ("protected", "unimported-or-unknown-history"),
-                Vec::new(),
+                false,
             )?;
         }
-    }
-    for u in &target.unreferenced {
+        Ok(())
+    })?;
+    ledger.for_each_unreferenced(|u| {
         push(
-            &mut moves,
             ArtifactKind::UnreferencedJsonl,
             None,
             "archive-tier",
-            u,
+            &u,
             ("protected", "unreferenced-history"),
-            Vec::new(),
-        )?;
-    }
-    // Every candidate path once, in record order (a linear search here was quadratic).
-    let mut seen: HashSet<&Path> = HashSet::new();
-    let deps: Vec<PathBuf> = target
-        .records
-        .iter()
-        .flat_map(|r| &r.candidates)
-        .filter(|c| seen.insert(c.as_path()))
-        .cloned()
-        .collect();
+            false,
+        )
+    })?;
     let index_ok = dir_clean && !any_protected;
     let class = if index_ok {
         ("imported", "verified-index-import")
     } else {
         ("protected", "incomplete-index-import")
     };
+    // Its dependencies: every candidate path once, in record order.
     push(
-        &mut moves,
         ArtifactKind::LegacyStore,
         None,
         "legacy-store",
         &target.store_path,
         class,
-        deps,
-    )?;
-    Ok(moves)
+        true,
+    )
 }
 
 type TargetOutcome = Result<(Imported, Vec<ImportIssue>, bool)>;
@@ -437,7 +412,7 @@ fn import_target(
     let imported = import_rows(target, now_ms, state_dir, progress)?;
     let mut issues: Vec<ImportIssue> = target.issues.clone();
     issues.extend(imported.issues.clone());
-    let problems = validate(target, &imported)?;
+    let problems = validate(target)?;
     let passed = problems.is_empty();
     issues.extend(problems);
     if passed {
@@ -489,12 +464,12 @@ fn import_in_parallel(
 }
 
 /// Import every planned agent, then move the sources; `clock` gives the current time.
-pub fn apply(
+pub fn apply<'a>(
     layout: &StateLayout,
-    targets: &[AgentImportPlan],
+    targets: &'a [AgentImportPlan],
     clock: &(dyn Fn() -> i64 + Sync),
     progress: &dyn Progress,
-) -> Result<(Vec<AgentImportReport>, PathBuf)> {
+) -> Result<(Vec<AgentImportReport<'a>>, PathBuf)> {
     // Sources move out of sessions/ into the import archive: neither may lead elsewhere.
     for t in targets {
         if let Some(sessions) = t.store_path.parent() {
@@ -512,9 +487,9 @@ pub fn apply(
                 agent_id: t.agent_id.clone(),
                 sqlite_path: t.sqlite_path.clone(),
                 store_path: t.store_path.clone(),
-                completed_moves: Arc::default(),
+                completed_moves: MoveList::default(),
                 issues: Vec::new(),
-                planned_moves: Arc::default(),
+                planned_moves: MoveList::default(),
                 validation_before_archive: None,
             })
             .collect(),
@@ -554,7 +529,7 @@ pub fn apply(
                 .cloned()
                 .collect(),
             issues,
-            moved: Arc::default(),
+            moved: MoveList::default(),
             validation: if passed { "passed" } else { "failed" },
             manifest: manifest.path.clone(),
         });
@@ -571,13 +546,14 @@ pub fn apply(
             continue;
         }
         crate::fsutil::create_private_dir_all(&target.archive_dir)?;
-        manifest.targets[i].planned_moves = Arc::new(classify_moves(target, &imports[i], stamp)?);
+        classify_moves(target, &imports[i], stamp)?;
+        manifest.targets[i].planned_moves = MoveList(Some(&target.ledger));
         manifest.write()?;
     }
     for (i, _) in targets.iter().enumerate() {
-        let planned = Arc::clone(&manifest.targets[i].planned_moves);
-        archive::perform_moves(&planned)?;
-        manifest.targets[i].completed_moves = Arc::clone(&planned);
+        let planned = manifest.targets[i].planned_moves;
+        archive::perform_moves(planned)?;
+        manifest.targets[i].completed_moves = planned;
         reports[i].moved = planned;
         manifest.write()?;
     }
@@ -618,12 +594,15 @@ pub fn recover_interrupted(agents: &[AgentPaths]) -> Result<Vec<PathBuf>> {
 /// For a dry run: read every planned transcript line by line (bounded memory) and report
 /// the lines the import would stop at (`transcript_malformed`: only the prefix before the
 /// line is imported, and the original is kept protected).
-pub fn scan_transcripts(target: &AgentImportPlan, progress: &dyn Progress) -> Vec<ImportIssue> {
+pub fn scan_transcripts(
+    target: &AgentImportPlan,
+    progress: &dyn Progress,
+) -> Result<Vec<ImportIssue>> {
     use std::io::BufRead;
     let mut issues = Vec::new();
-    for record in &target.records {
+    target.ledger.for_each_record(|record, _| {
         let Some(path) = &record.transcript else {
-            continue;
+            return Ok(());
         };
         let Ok(file) = std::fs::File::open(path) else {
             issues.push(ImportIssue::new(
@@ -631,7 +610,7 @@ pub fn scan_transcripts(target: &AgentImportPlan, progress: &dyn Progress) -> Ve
                 format!("{} cannot be opened", path.display()),
                 Some(&record.session_key),
             ));
-            continue;
+            return Ok(());
         };
         let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
         let mut line = Vec::new();
@@ -676,6 +655,7 @@ pub fn scan_transcripts(target: &AgentImportPlan, progress: &dyn Progress) -> Ve
                 break;
             }
         }
-    }
-    issues
+        Ok(())
+    })?;
+    Ok(issues)
 }

@@ -2,14 +2,15 @@
 //! entries normalised as OpenClaw stores them, each one's transcript, the orphan
 //! transcripts and the other files that move into `session-sqlite-import-archive/`.
 
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::entry::normalise_entry;
-use super::index::for_each_index_entry;
+use super::index::{for_each_index_entry, IndexSource};
+use super::ledger::{serialize_visited, ImportLedger};
 use crate::error::{Error, Result, ResultExt};
 use crate::paths::AgentPaths;
 
@@ -37,20 +38,16 @@ impl ImportIssue {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportRecord {
+    /// Its place in the plan (the ledger's key).
+    #[serde(skip)]
+    pub seq: i64,
     pub session_key: String,
     pub session_id: String,
-    /// The entry as it will be stored in `entry_json`: kept as text, since a parsed map
-    /// costs about ten times as much and the plan holds every session.
+    /// The entry as it will be stored in `entry_json`, as text.
     #[serde(skip)]
     pub entry_json: String,
-    /// `previousSessionId` and `usageFamilySessionIds`: who may own an orphan transcript.
-    #[serde(skip)]
-    pub lineage: Vec<String>,
     /// The transcript to read, when one exists.
     pub transcript: Option<PathBuf>,
-    /// Where OpenClaw looks for the transcript (the index move's dependencies).
-    #[serde(skip)]
-    pub candidates: Vec<PathBuf>,
     /// Trajectory files that move with the transcript.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trajectories: Vec<PathBuf>,
@@ -60,24 +57,57 @@ pub struct ImportRecord {
     pub transcript_bytes: u64,
 }
 
-/// The import of one agent's legacy store.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// The import of one agent's legacy store. Its sessions, the `*.jsonl` files no entry
+/// claims and that are not importable (moved, not imported), and later its moves, are kept in
+/// its ledger.
+#[derive(Debug)]
 pub struct AgentImportPlan {
     pub agent_id: String,
     pub store_path: PathBuf,
     pub sqlite_path: PathBuf,
-    #[serde(skip)]
     pub sessions_dir: PathBuf,
-    #[serde(skip)]
     pub archive_dir: PathBuf,
     pub database_exists: bool,
     pub legacy_entries: usize,
-    pub records: Vec<ImportRecord>,
-    /// `*.jsonl` files no entry claims and that are not importable: moved, not imported.
-    pub unreferenced: Vec<PathBuf>,
+    pub ledger: ImportLedger,
     pub issues: Vec<ImportIssue>,
     pub transcript_bytes: u64,
+}
+
+/// A ledger's sessions as a JSON array.
+struct RecordList<'a>(&'a ImportLedger);
+
+impl Serialize for RecordList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serialize_visited(serializer, |emit| {
+            self.0.for_each_record(|record, _| emit(record))
+        })
+    }
+}
+
+/// A ledger's unreferenced files as a JSON array.
+struct UnreferencedList<'a>(&'a ImportLedger);
+
+impl Serialize for UnreferencedList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serialize_visited(serializer, |emit| self.0.for_each_unreferenced(emit))
+    }
+}
+
+impl Serialize for AgentImportPlan {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("AgentImportPlan", 9)?;
+        s.serialize_field("agentId", &self.agent_id)?;
+        s.serialize_field("storePath", &self.store_path)?;
+        s.serialize_field("sqlitePath", &self.sqlite_path)?;
+        s.serialize_field("databaseExists", &self.database_exists)?;
+        s.serialize_field("legacyEntries", &self.legacy_entries)?;
+        s.serialize_field("records", &RecordList(&self.ledger))?;
+        s.serialize_field("unreferenced", &UnreferencedList(&self.ledger))?;
+        s.serialize_field("issues", &self.issues)?;
+        s.serialize_field("transcriptBytes", &self.transcript_bytes)?;
+        s.end()
+    }
 }
 
 /// `validateSessionId` of transcript path resolution.
@@ -149,10 +179,10 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
     let agent_id = agent.id.as_str().to_string();
     let mut issues = Vec::new();
     let mut entry_issues = Vec::new();
-    let mut records = Vec::new();
-    let mut claimed: HashSet<PathBuf> = HashSet::new();
-    let text = std::fs::read_to_string(index_path).at(index_path)?;
-    let legacy_entries = for_each_index_entry(index_path, &text, &mut issues, |key, value| {
+    let ledger = ImportLedger::new()?;
+    let file = std::fs::File::open(index_path).at(index_path)?;
+    let source = IndexSource::File(&file);
+    let legacy_entries = for_each_index_entry(index_path, source, &mut issues, |key, value| {
         let valid = value
             .get("sessionId")
             .and_then(Value::as_str)
@@ -195,29 +225,24 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
             .as_ref()
             .and_then(|p| std::fs::metadata(p).ok())
             .map_or(0, |m| m.len());
-        if let Some(t) = &transcript {
-            claimed.insert(t.clone());
-        }
         let (entry_json, lineage) = stored_entry(normalise_entry(&key, &raw, now_ms));
-        records.push(ImportRecord {
+        let record = ImportRecord {
+            seq: 0,
             entry_json,
-            lineage,
             session_key: key,
             session_id,
             trajectories: transcript.as_deref().map(trajectories).unwrap_or_default(),
             transcript,
-            candidates: cands,
             historical: false,
             transcript_bytes,
-        });
+        };
+        ledger.add_record(&record, &lineage, &cands)?;
         Ok(())
     })?;
-    drop(text);
+    drop(file);
     issues.extend(entry_issues);
-    let (orphans, unreferenced) =
-        discover_orphans(&sessions_dir, &agent_id, &records, &claimed, &mut issues)?;
-    records.extend(orphans);
-    let transcript_bytes = records.iter().map(|r| r.transcript_bytes).sum();
+    discover_orphans(&sessions_dir, &agent_id, &ledger, &mut issues)?;
+    let transcript_bytes = ledger.counts()?.transcript_bytes;
     Ok(AgentImportPlan {
         agent_id,
         store_path: index_path.to_path_buf(),
@@ -226,8 +251,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
         archive_dir: agent.import_archive_dir.clone(),
         database_exists: agent.db.is_file(),
         legacy_entries,
-        records,
-        unreferenced,
+        ledger,
         issues,
         transcript_bytes,
     })
@@ -288,36 +312,30 @@ fn orphan_id_ok(id: &str) -> bool {
 }
 
 /// Transcripts no entry claims: a complete primary transcript is imported as an archived
-/// historical session; anything else `*.jsonl` moves as unreferenced history.
+/// historical session; anything else `*.jsonl` moves as unreferenced history. Names are
+/// visited in byte order, through the ledger rather than a sorted list.
 fn discover_orphans(
     sessions_dir: &Path,
     agent_id: &str,
-    records: &[ImportRecord],
-    claimed: &HashSet<PathBuf>,
+    ledger: &ImportLedger,
     issues: &mut Vec<ImportIssue>,
-) -> Result<(Vec<ImportRecord>, Vec<PathBuf>)> {
-    let mut names: Vec<String> = std::fs::read_dir(sessions_dir)
-        .at(sessions_dir)?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".jsonl") && !n.ends_with(".trajectory.jsonl"))
-        .collect();
-    names.sort();
-    let known_ids: HashMap<&str, &str> = records
-        .iter()
-        .map(|r| (r.session_id.as_str(), r.session_key.as_str()))
-        .collect();
-    let trajectory_of_claimed: HashSet<PathBuf> = records
-        .iter()
-        .flat_map(|r| r.trajectories.clone())
-        .collect();
-    let mut orphans = Vec::new();
-    let mut unreferenced = Vec::new();
-    for name in names {
-        let path = sessions_dir.join(&name);
-        if claimed.contains(&path) || trajectory_of_claimed.contains(&path) {
+) -> Result<()> {
+    for e in std::fs::read_dir(sessions_dir).at(sessions_dir)? {
+        let Ok(e) = e else { continue };
+        if !e.file_type().is_ok_and(|t| t.is_file()) {
             continue;
+        }
+        let Ok(name) = e.file_name().into_string() else {
+            continue;
+        };
+        if name.ends_with(".jsonl") && !name.ends_with(".trajectory.jsonl") {
+            ledger.add_listed(&name)?;
+        }
+    }
+    ledger.for_each_listed(|name| {
+        let path = sessions_dir.join(&name);
+        if ledger.is_claimed(&path)? {
+            return Ok(());
         }
         let stem = name.trim_end_matches(".jsonl");
         let importable = !stem.contains(".checkpoint.")
@@ -327,7 +345,7 @@ fn discover_orphans(
         if !importable {
             if stem.contains("-topic-") {
                 let owner = stem.split("-topic-").next().unwrap_or_default();
-                if known_ids.contains_key(owner) {
+                if ledger.entry_key_of(owner)?.is_some() {
                     issues.push(ImportIssue::new(
                         "historical_transcript_deferred",
                         format!("{}: Error: A registered primary already claims this identity; extra original retained", path.display()),
@@ -335,21 +353,20 @@ fn discover_orphans(
                     ));
                 }
             }
-            unreferenced.push(path);
-            continue;
+            return ledger.add_unreferenced(&path);
         }
-        if let Some(key) = known_ids.get(stem) {
+        if let Some(key) = ledger.entry_key_of(stem)? {
             issues.push(ImportIssue::new(
                 "historical_transcript_deferred",
                 format!("{}: Error: A registered primary already claims this identity; extra original retained", path.display()),
-                Some(key),
+                Some(&key),
             ));
-            unreferenced.push(path);
-            continue;
+            return ledger.add_unreferenced(&path);
         }
         let meta = std::fs::metadata(&path).at(&path)?;
         let mtime = mtime_ms(&meta);
-        let key = owner_key(records, stem)
+        let key = ledger
+            .owner_key(stem)?
             .unwrap_or_else(|| format!("agent:{agent_id}:recovered:{stem}"));
         let mut entry = Map::new();
         entry.insert("sessionId".into(), Value::from(stem));
@@ -360,19 +377,18 @@ fn discover_orphans(
         );
         entry.insert("delivery".into(), serde_json::json!({"kind": "none"}));
         let (entry_json, lineage) = stored_entry(entry);
-        orphans.push(ImportRecord {
+        let orphan = ImportRecord {
+            seq: 0,
             session_key: key,
             session_id: stem.to_string(),
             entry_json,
-            lineage,
             trajectories: trajectories(&path),
             transcript: Some(path.clone()),
-            candidates: vec![path],
             historical: true,
             transcript_bytes: meta.len(),
-        });
-    }
-    Ok((orphans, unreferenced))
+        };
+        ledger.add_record(&orphan, &lineage, &[path])
+    })
 }
 
 /// The text of a normalised entry, and its lineage.
@@ -391,14 +407,6 @@ fn stored_entry(entry: Map<String, Value>) -> (String, Vec<String>) {
         .collect();
     let text = serde_json::to_string(&Value::Object(entry)).unwrap_or_default();
     (text, lineage)
-}
-
-/// The unique entry whose lineage lists `session_id` (previous generation, usage family).
-fn owner_key(records: &[ImportRecord], session_id: &str) -> Option<String> {
-    let lists = |r: &ImportRecord| r.lineage.iter().any(|id| id == session_id);
-    let mut owners = records.iter().filter(|r| !r.historical && lists(r));
-    let first = owners.next()?;
-    owners.next().is_none().then(|| first.session_key.clone())
 }
 
 pub fn mtime_ms(meta: &std::fs::Metadata) -> i64 {

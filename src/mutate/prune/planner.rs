@@ -12,6 +12,7 @@ use serde::{Serialize, Serializer};
 
 use super::{MaintenanceSettings, PlannerRow};
 use crate::error::{Result, ResultExt};
+use crate::store::open_scratch;
 
 /// Model-run probes are pruned a day after their last update.
 pub const MODEL_RUN_PRUNE_AFTER_MS: i64 = 86_400_000;
@@ -75,11 +76,6 @@ pub struct PruneCounts {
     pub capped: usize,
 }
 
-/// Where the temporary database lives, for error messages (SQLite names no file).
-fn temp_place() -> PathBuf {
-    std::env::temp_dir().join("(prune plan)")
-}
-
 /// Collects the planner rows of one agent, as the store is read.
 pub struct PlanBuilder {
     conn: Connection,
@@ -89,15 +85,10 @@ pub struct PlanBuilder {
 
 impl PlanBuilder {
     pub fn new() -> Result<Self> {
-        let at = temp_place();
-        // "" is a private database on a temporary file, written only when its cache spills.
-        let conn = Connection::open("").at(&at)?;
-        conn.execute_batch(
-            "PRAGMA journal_mode = OFF;
-             PRAGMA synchronous = OFF;
-             PRAGMA cache_size = -512;
-             PRAGMA temp_store = FILE;
-             CREATE TABLE planned (
+        let (conn, at) = open_scratch(
+            "prune plan",
+            512,
+            "CREATE TABLE planned (
                key TEXT PRIMARY KEY NOT NULL,
                updated_at INTEGER NOT NULL,
                activity_at INTEGER NOT NULL,
@@ -110,10 +101,8 @@ impl PlanBuilder {
                rank INTEGER,
                action INTEGER
              ) WITHOUT ROWID;
-             CREATE TABLE kept_id (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
-             BEGIN;",
-        )
-        .at(&at)?;
+             CREATE TABLE kept_id (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;",
+        )?;
         Ok(PlanBuilder { conn, at })
     }
 
