@@ -53,7 +53,7 @@ fn plan_agent(
     keys: &[String],
     opts: &DeleteOptions,
 ) -> anyhow::Result<(Vec<DeletePlan>, References)> {
-    let mut store = ctx.open_store(paths.clone())?;
+    let store = ctx.open_store(paths.clone())?;
     let db = store
         .db()
         .ok_or_else(|| openclaw_sessions::Error::UnsupportedSchema {
@@ -61,14 +61,16 @@ fn plan_agent(
             hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
         })?;
     let refs = References::read(db.conn(), db.path())?;
-    let entries: HashMap<String, _> = store
-        .sessions()?
-        .into_iter()
-        .map(|e| (e.key.clone(), e))
-        .collect();
+    // Only the entries asked for: reading every session would grow with the store.
+    let mut entries = HashMap::with_capacity(keys.len());
+    for k in keys {
+        if let Some(e) = store.entry_by_exact_key(k)? {
+            entries.insert(k.clone(), e);
+        }
+    }
     let plans = keys
         .iter()
-        .map(|k| plan_delete(&store, &refs, &entries, k, opts))
+        .map(|k| plan_delete(&store, refs.as_read(), &entries, k, opts))
         .collect::<openclaw_sessions::Result<Vec<_>>>()?;
     Ok((plans, refs))
 }
@@ -192,9 +194,9 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
             if args.mutation.dry_run {
                 r.archive = Some(serde_json::to_value(&plan.generations)?);
             } else if let (Some(db), DeleteResult::Deleted) = (db.as_mut(), plan.result) {
-                match apply_delete(db, &plan, &refs, &paths.sessions_dir, now_ms()) {
+                match apply_delete(db, &plan, refs.now(), &paths.sessions_dir, now_ms()) {
                     Ok(archived) => {
-                        refs.forget(&plan.session_key);
+                        refs.forget(&plan.session_key)?;
                         let state_rows = delete_state_rows(
                             &layout.state_dir,
                             &layout.state_db(),

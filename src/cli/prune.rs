@@ -278,8 +278,8 @@ fn apply_agent(
     };
     // Before the first write, as one whole plan would: every planned session is still there
     // and every deletion can be planned (an unsafe transcript id stops the run here). The
-    // deletions are planned against the references as they are now, in both passes.
-    let refs_before = {
+    // deletions are planned against the references as they were read, in both passes.
+    let mut refs = {
         let store = AgentStore::open(paths.clone())?;
         let refs = {
             let db = store.db().expect("sqlite store");
@@ -288,7 +288,7 @@ fn apply_agent(
         in_batches(&plan.plan, ActionFilter::All, |batch| {
             let by_key = entries_of(&store, &batch, agent)?;
             for item in batch.iter().filter(|i| i.action.archive_reason().is_none()) {
-                plan_delete(&store, &refs, &by_key, &item.session_key, &opts)?;
+                plan_delete(&store, refs.as_read(), &by_key, &item.session_key, &opts)?;
             }
             Ok(())
         })?;
@@ -307,20 +307,19 @@ fn apply_agent(
         }
         Ok(())
     })?;
-    let mut refs = refs_before.clone();
     in_batches(&plan.plan, ActionFilter::Removals, |batch| {
         let delete_plans = {
             let store = AgentStore::open(paths.clone())?;
             let by_key = entries_of(&store, &batch, agent)?;
             batch
                 .iter()
-                .map(|i| plan_delete(&store, &refs_before, &by_key, &i.session_key, &opts))
+                .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
                 .collect::<openclaw_sessions::Result<Vec<_>>>()?
         };
         let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
         for dp in &delete_plans {
-            apply_delete(&mut db, dp, &refs, &paths.sessions_dir, now)?;
-            refs.forget(&dp.session_key);
+            apply_delete(&mut db, dp, refs.now(), &paths.sessions_dir, now)?;
+            refs.forget(&dp.session_key)?;
         }
         Ok(())
     })?;

@@ -9,10 +9,10 @@ use std::path::Path;
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Serialize;
-use serde_json::Value;
 
 use super::patch::check_expectations;
 use super::publish::{publish_checked, sha256_hex};
+use super::references::{state_ids, ReferenceView};
 use super::WritableDb;
 use crate::error::{Error, Result, ResultExt};
 use crate::store::{AgentStore, SessionEntry};
@@ -71,78 +71,6 @@ pub struct DeletePlan {
     pub tombstone: bool,
 }
 
-/// Session ids an entry refers to (`collectSessionStateIdsForEntry`).
-fn state_ids(entry: &Map) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut add = |v: Option<&Value>| {
-        if let Some(s) = v
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            if !out.iter().any(|o| o == s) {
-                out.push(s.to_string());
-            }
-        }
-    };
-    add(entry.get("sessionId"));
-    add(entry.get("previousSessionId"));
-    if let Some(Value::Array(ids)) = entry.get("usageFamilySessionIds") {
-        for id in ids {
-            add(Some(id));
-        }
-    }
-    out
-}
-
-type Map = serde_json::Map<String, Value>;
-
-/// Which other keys refer to which session ids: computed once per store.
-#[derive(Debug, Clone)]
-pub struct References {
-    by_session: HashMap<String, Vec<String>>,
-}
-
-impl References {
-    pub fn read(conn: &rusqlite::Connection, path: &Path) -> Result<Self> {
-        let mut by_session: HashMap<String, Vec<String>> = HashMap::new();
-        let mut stmt = conn.prepare("SELECT session_key, current_session_id, entry_json FROM session_nodes ORDER BY session_key").at(path)?;
-        let mut rows = stmt.query([]).at(path)?;
-        while let Some(r) = rows.next().at(path)? {
-            let key: String = r.get(0).at(path)?;
-            let current: String = r.get(1).at(path)?;
-            let json: String = r.get(2).at(path)?;
-            let mut ids = vec![current];
-            if let Ok(Value::Object(e)) = serde_json::from_str::<Value>(&json) {
-                ids.extend(state_ids(&e));
-            }
-            for id in ids {
-                let keys = by_session.entry(id).or_default();
-                if !keys.contains(&key) {
-                    keys.push(key.clone());
-                }
-            }
-        }
-        Ok(References { by_session })
-    }
-
-    /// A deleted key refers to nothing any more.
-    pub fn forget(&mut self, key: &str) {
-        for keys in self.by_session.values_mut() {
-            keys.retain(|k| k != key);
-        }
-    }
-
-    /// The first other key (in key order) that still refers to `session_id`.
-    fn other_owner(&self, session_id: &str, deleted: &str) -> Option<&str> {
-        self.by_session
-            .get(session_id)?
-            .iter()
-            .find(|k| k.as_str() != deleted)
-            .map(String::as_str)
-    }
-}
-
 fn windows_of(
     conn: &rusqlite::Connection,
     path: &Path,
@@ -183,7 +111,7 @@ fn windows_of(
 /// Plan the deletion of one key (read-only).
 pub fn plan_delete(
     store: &AgentStore,
-    refs: &References,
+    refs: ReferenceView<'_>,
     entries: &HashMap<String, SessionEntry>,
     key: &str,
     opts: &DeleteOptions,
@@ -223,7 +151,7 @@ pub fn plan_delete(
         });
     };
     for (id, cold) in windows_of(db.conn(), db.path(), key, entry)? {
-        let referenced = refs.other_owner(&id, key).is_some();
+        let referenced = refs.other_owner(&id, key)?.is_some();
         if !opts.archive || cold || referenced {
             plan.kept_generations.push(id);
             continue;
@@ -242,10 +170,10 @@ pub fn plan_delete(
             bytes: stats.bytes,
         });
     }
-    let owned_left = plan
-        .kept_generations
-        .iter()
-        .any(|id| refs.other_owner(id, key).is_none());
+    let mut owned_left = false;
+    for id in &plan.kept_generations {
+        owned_left |= refs.other_owner(id, key)?.is_none();
+    }
     plan.tombstone = owned_left;
     Ok(plan)
 }
@@ -449,7 +377,7 @@ fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
 pub fn apply_delete(
     db: &mut WritableDb,
     plan: &DeletePlan,
-    refs: &References,
+    refs: ReferenceView<'_>,
     sessions_dir: &Path,
     now: i64,
 ) -> Result<Vec<ArchivedFile>> {
@@ -490,10 +418,10 @@ pub fn apply_delete(
     }
     // Generations another session still refers to move to that session.
     for id in &plan.kept_generations {
-        if let Some(owner) = refs.other_owner(id, key) {
+        if let Some(owner) = refs.other_owner(id, key)? {
             tx.execute(
                 "UPDATE session_windows SET session_key = ?2 WHERE session_id = ?1",
-                [id.as_str(), owner],
+                [id.as_str(), owner.as_str()],
             )
             .at(&path)?;
         }

@@ -8,12 +8,13 @@ mod entry_writer;
 mod patch;
 pub mod prune;
 pub mod publish;
+mod references;
 mod writable;
 
 pub use crash::crash_point;
 pub use delete::{
     apply_delete, archive_name, delete_state_rows, plan_delete, ArchivePlan, ArchivedFile,
-    DeleteOptions, DeletePlan, DeleteResult, References,
+    DeleteOptions, DeletePlan, DeleteResult,
 };
 pub use entry_writer::{
     canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,
@@ -25,5 +26,6 @@ pub use patch::{
     apply_patch, plan_archive, plan_maintenance_archive, plan_patch, plan_unarchive, FieldChange,
     PatchOps, PatchPlan,
 };
+pub use references::{ReferenceView, References};
 pub(crate) use writable::CachedStatements;
 pub use writable::{check_owned_path, WritableDb};
