@@ -19,6 +19,7 @@ pub mod paths;
 pub mod progress;
 pub mod status;
 pub mod store;
+pub mod streamed;
 pub mod transcript;
 pub mod units;
 

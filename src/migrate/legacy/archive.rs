@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
-use super::ledger::{serialize_visited, ImportLedger, MoveList};
+use super::ledger::{ImportLedger, MoveList};
 use crate::error::{Error, Result, ResultExt};
+use crate::streamed::serialize_visited;
 
 /// `{dev, ino, mtimeNs, size, sha256}` of a source, as the manifest records it.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -10,13 +10,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
-use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use super::archive::{Artifact, ArtifactKind, ArtifactMove, Dependencies, Disposal, FileIdentity};
 use super::plan::ImportRecord;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Result, ResultExt};
 use crate::store::open_scratch;
+use crate::streamed::serialize_visited;
 
 /// Rows read per page (and sessions per import transaction).
 pub const PAGE: usize = 256;
@@ -194,15 +194,17 @@ impl ImportLedger {
     }
 
     /// Visit the rows of `sql` (`… WHERE <key> > ?1 ORDER BY <key> LIMIT ?2`, the key first)
-    /// a page at a time. The lock is released while a page is visited, so the visitor may use
-    /// the ledger.
-    fn pages<T>(
+    /// a page at a time, from `start`, a value below every key: each page is a seek on the
+    /// key, not a scan from the first row. The lock is released while a page is visited, so
+    /// the visitor may use the ledger.
+    fn pages<K: rusqlite::types::FromSql + rusqlite::ToSql, T>(
         &self,
         sql: &str,
+        start: K,
         map: impl Fn(&Row<'_>) -> rusqlite::Result<T>,
         mut visit: impl FnMut(Vec<T>) -> Result<()>,
     ) -> Result<()> {
-        let mut after = i64::MIN;
+        let mut after = start;
         loop {
             let page = {
                 let conn = self.conn();
@@ -210,15 +212,19 @@ impl ImportLedger {
                 let rows = stmt
                     .query_map(params![after, PAGE as i64], |r| Ok((r.get(0)?, map(r)?)))
                     .at(&self.at)?;
-                rows.collect::<rusqlite::Result<Vec<(i64, T)>>>()
+                rows.collect::<rusqlite::Result<Vec<(K, T)>>>()
                     .at(&self.at)?
             };
-            let Some((last, _)) = page.last() else {
-                return Ok(());
-            };
-            after = *last;
             let full = page.len() == PAGE;
-            visit(page.into_iter().map(|(_, t)| t).collect())?;
+            let mut items = Vec::with_capacity(page.len());
+            for (key, item) in page {
+                after = key;
+                items.push(item);
+            }
+            if items.is_empty() {
+                return Ok(());
+            }
+            visit(items)?;
             if !full {
                 return Ok(());
             }
@@ -338,6 +344,7 @@ impl ImportLedger {
              r.trajectories, r.historical, r.transcript_bytes, o.expected, o.class \
              FROM record r LEFT JOIN outcome o ON o.seq = r.seq \
              WHERE r.seq > ?1 ORDER BY r.seq LIMIT ?2",
+            i64::MIN,
             |r| {
                 let outcome = match (r.get::<_, Option<i64>>(8)?, r.get::<_, Option<i64>>(9)?) {
                     (Some(e), Some(c)) => Some((e as u64, c)),
@@ -391,30 +398,16 @@ impl ImportLedger {
     }
 
     pub fn for_each_listed(&self, mut visit: impl FnMut(String) -> Result<()>) -> Result<()> {
-        // Keyset-paged by the name itself, the table's key.
-        let mut after: Option<Vec<u8>> = None;
-        loop {
-            let page: Vec<Vec<u8>> = {
-                let conn = self.conn();
-                let mut stmt = conn
-                    .prepare_cached(
-                        "SELECT name FROM listing WHERE ?1 IS NULL OR name > ?1 ORDER BY name LIMIT ?2",
-                    )
-                    .at(&self.at)?;
-                let rows = stmt
-                    .query_map(params![after, PAGE as i64], |r| r.get(0))
-                    .at(&self.at)?;
-                rows.collect::<rusqlite::Result<_>>().at(&self.at)?
-            };
-            let full = page.len() == PAGE;
-            after = page.last().cloned();
-            for name in page {
-                visit(String::from_utf8_lossy(&name).into_owned())?;
-            }
-            if !full {
-                return Ok(());
-            }
-        }
+        // Keyed by the name itself; the empty name sorts first.
+        self.pages(
+            "SELECT name, name FROM listing WHERE name > ?1 ORDER BY name LIMIT ?2",
+            Vec::<u8>::new(),
+            |r| r.get::<_, Vec<u8>>(1),
+            |page| {
+                page.into_iter()
+                    .try_for_each(|name| visit(String::from_utf8_lossy(&name).into_owned()))
+            },
+        )
     }
 
     pub fn add_unreferenced(&self, p: &Path) -> Result<()> {
@@ -432,6 +425,7 @@ impl ImportLedger {
     ) -> Result<()> {
         self.pages(
             "SELECT n, path FROM unreferenced WHERE n > ?1 ORDER BY n LIMIT ?2",
+            i64::MIN,
             |r| r.get::<_, Vec<u8>>(1).map(path),
             |page| page.into_iter().try_for_each(&mut visit),
         )
@@ -441,16 +435,10 @@ impl ImportLedger {
     pub fn for_each_candidate(&self, mut visit: impl FnMut(PathBuf) -> Result<()>) -> Result<()> {
         self.pages(
             "SELECT n, path FROM candidate WHERE n > ?1 ORDER BY n LIMIT ?2",
+            i64::MIN,
             |r| r.get::<_, Vec<u8>>(1).map(path),
             |page| page.into_iter().try_for_each(&mut visit),
         )
-    }
-
-    pub fn has_move(&self, source: &Path) -> Result<bool> {
-        self.conn()
-            .prepare_cached("SELECT 1 FROM move WHERE source_key = ?1")
-            .and_then(|mut s| s.exists([key(source)]))
-            .at(&self.at)
     }
 
     /// Whether a planned move already goes to this archive name.
@@ -492,9 +480,9 @@ impl ImportLedger {
     }
 
     /// A second move of the same source keeps the first's place and archive name, and takes
-    /// the later kind, key, class and dependencies.
-    pub fn update_move(&self, m: &MoveLabel<'_>, source: &Path) -> Result<()> {
-        self.execute(
+    /// the later kind, key, class and dependencies. Returns whether the source had a move.
+    pub fn update_move(&self, m: &MoveLabel<'_>, source: &Path) -> Result<bool> {
+        let updated = self.execute(
             "UPDATE move SET kind = ?2, session_key = ?3, classification = ?4, reason = ?5, \
              with_candidates = ?6 WHERE source_key = ?1",
             params![
@@ -506,7 +494,7 @@ impl ImportLedger {
                 m.with_candidates,
             ],
         )?;
-        Ok(())
+        Ok(updated > 0)
     }
 
     pub fn move_count(&self) -> Result<usize> {
@@ -521,6 +509,7 @@ impl ImportLedger {
         self.pages(
             "SELECT n, source, archive_path, kind, session_key, classification, reason, dev, ino, \
              mtime_ns, size, sha256, with_candidates FROM move WHERE n > ?1 ORDER BY n LIMIT ?2",
+            i64::MIN,
             |r| {
                 Ok(ArtifactMove {
                     source_path: path(r.get(1)?),
@@ -549,28 +538,6 @@ impl ImportLedger {
             |page| page.into_iter().try_for_each(&mut visit),
         )
     }
-}
-
-/// Serialize a sequence as it is visited, without collecting it. A failed write stops the
-/// visit and is the error returned.
-pub fn serialize_visited<S: Serializer, T: Serialize>(
-    serializer: S,
-    visit_all: impl FnOnce(&mut dyn FnMut(T) -> Result<()>) -> Result<()>,
-) -> std::result::Result<S::Ok, S::Error> {
-    let mut seq = serializer.serialize_seq(None)?;
-    let mut failed = None;
-    let visited = visit_all(&mut |item| match seq.serialize_element(&item) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            failed = Some(e);
-            Err(Error::Internal("output stopped".into()))
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    visited.map_err(S::Error::custom)?;
-    seq.end()
 }
 
 /// The moves of a plan, or none, as a JSON array (manifest and report).
@@ -730,13 +697,19 @@ mod tests {
             )
             .unwrap();
         assert!(ledger.archive_name_taken(Path::new("z/a")).unwrap());
-        assert!(ledger.has_move(Path::new("d//a.jsonl")).unwrap());
-        ledger
+        // The same source, spelled otherwise, has its move updated; another source has none.
+        assert!(ledger
             .update_move(
                 &label("b", ("protected", "unimported-or-unknown-history")),
                 Path::new("d//a.jsonl"),
             )
-            .unwrap();
+            .unwrap());
+        assert!(!ledger
+            .update_move(
+                &label("c", ("protected", "unreferenced-history")),
+                Path::new("d/x")
+            )
+            .unwrap());
         ledger
             .add_record(
                 &record("k", "s", None, false),

@@ -334,8 +334,8 @@ fn classify_moves(target: &AgentImportPlan, imported: &Imported, stamp_ms: i64) 
             class,
             with_candidates,
         };
-        if ledger.has_move(source)? {
-            return ledger.update_move(&label, source);
+        if ledger.update_move(&label, source)? {
+            return Ok(());
         }
         let identity = FileIdentity::read(source)?;
         let archive_path =

@@ -10,9 +10,10 @@ use serde_json::{Map, Value};
 
 use super::entry::normalise_entry;
 use super::index::{for_each_index_entry, IndexSource};
-use super::ledger::{serialize_visited, ImportLedger};
+use super::ledger::ImportLedger;
 use crate::error::{Error, Result, ResultExt};
 use crate::paths::AgentPaths;
+use crate::streamed::serialize_visited;
 
 /// A problem found while reading the legacy store (OpenClaw's issue codes).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -7,12 +7,12 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use rusqlite::{params, Connection};
-use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use super::{MaintenanceSettings, PlannerRow};
 use crate::error::{Result, ResultExt};
 use crate::store::open_scratch;
+use crate::streamed::serialize_visited;
 
 /// Model-run probes are pruned a day after their last update.
 pub const MODEL_RUN_PRUNE_AFTER_MS: i64 = 86_400_000;
@@ -353,28 +353,19 @@ pub struct PlannedList<'a> {
 
 impl Serialize for PlannedList<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(None)?;
-        let mut failed = None;
-        self.plan
-            .for_each(self.filter, |item| -> Result<_> {
-                let written = if self.keys_only {
-                    seq.serialize_element(&item.session_key)
-                } else {
-                    seq.serialize_element(&item)
-                };
-                match written {
-                    Ok(()) => Ok(ControlFlow::Continue(())),
-                    Err(e) => {
-                        failed = Some(e);
-                        Ok(ControlFlow::Break(()))
-                    }
-                }
+        let each = |emit: &mut dyn FnMut(PruneItem) -> Result<()>| {
+            self.plan.for_each(self.filter, |item| -> Result<_> {
+                emit(item)?;
+                Ok(ControlFlow::Continue(()))
             })
-            .map_err(S::Error::custom)?;
-        if let Some(e) = failed {
-            return Err(e);
+        };
+        if self.keys_only {
+            serialize_visited(serializer, |emit: &mut dyn FnMut(String) -> Result<()>| {
+                each(&mut |item| emit(item.session_key))
+            })
+        } else {
+            serialize_visited(serializer, each)
         }
-        seq.end()
     }
 }
 
