@@ -23,6 +23,7 @@ pub enum ErrorCode {
     OwnerUnavailable,
     GatewayStateOwnerRequired,
     Interrupted,
+    SnapshotUnverified,
 }
 
 impl ErrorCode {
@@ -45,13 +46,17 @@ impl ErrorCode {
             ErrorCode::OwnerUnavailable => "OWNER_UNAVAILABLE",
             ErrorCode::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
             ErrorCode::Interrupted => "INTERRUPTED",
+            ErrorCode::SnapshotUnverified => "SNAPSHOT_UNVERIFIED",
         }
     }
 
     /// Process exit code of SPEC §7.
     pub fn exit_code(self) -> i32 {
         match self {
-            ErrorCode::Io | ErrorCode::Sqlite | ErrorCode::Internal => 1,
+            ErrorCode::Io
+            | ErrorCode::Sqlite
+            | ErrorCode::Internal
+            | ErrorCode::SnapshotUnverified => 1,
             ErrorCode::Usage | ErrorCode::ConfirmationRequired => 2,
             ErrorCode::Findings | ErrorCode::Partial => 3,
             ErrorCode::NotFound => 4,
@@ -140,6 +145,12 @@ pub enum Error {
     },
     #[error("{0}")]
     Internal(String),
+    /// The safety snapshot taken before a change does not verify; nothing was changed.
+    #[error("the safety snapshot {} does not verify: {}; nothing was changed", path.display(), problems.join("; "))]
+    SnapshotUnverified {
+        path: PathBuf,
+        problems: Vec<String>,
+    },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -162,6 +173,7 @@ impl Error {
             Error::Io { .. } => ErrorCode::Io,
             Error::Sqlite { .. } => ErrorCode::Sqlite,
             Error::Internal(_) => ErrorCode::Internal,
+            Error::SnapshotUnverified { .. } => ErrorCode::SnapshotUnverified,
         }
     }
 
@@ -184,6 +196,9 @@ impl Error {
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
             Error::Sqlite { .. } => Some("run `openclaw-sessions doctor` to check the database"),
             Error::Internal(_) => Some("this is a bug in openclaw-sessions; please report it"),
+            Error::SnapshotUnverified { .. } => Some(
+                "check the free space and the health of the snapshot directory, or write snapshots to another one",
+            ),
         }
     }
 

@@ -15,11 +15,13 @@ pub mod legacy;
 pub mod marker;
 pub mod migrate;
 pub mod mutate;
+pub mod ops;
 pub mod paths;
 pub mod progress;
 pub mod status;
 pub mod store;
 pub mod streamed;
+pub mod test_hooks;
 pub mod transcript;
 pub mod units;
 

@@ -7,7 +7,7 @@ mod fix;
 use serde::Serialize;
 
 pub use checks::{run_checks, CheckInfo, DoctorOptions, CHECKS};
-pub use fix::{apply_fixes, FixReport};
+pub use fix::{agents_to_repair, apply_fixes, FixReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -1,6 +1,7 @@
 //! Agent databases: opening without disturbing, the schema gate, session rows.
 
 mod agent_store;
+pub mod archive_rows;
 mod entry;
 mod kind;
 mod newest_first;

@@ -14,6 +14,7 @@ mod inspect;
 mod migrate_acpx;
 mod migrate_legacy;
 mod mutate;
+mod pipeline;
 mod prune;
 mod read_only;
 mod transcript;

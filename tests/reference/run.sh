@@ -11,7 +11,9 @@
 #
 # Environment:
 #   OPENCLAW_SESSIONS_BIN   our binary (default <repo>/target/release/openclaw-sessions, built with
-#                           `cargo build --release --locked` when missing or older than src/)
+#                           `cargo build --release --locked --features test-hooks` when missing
+#                           or older than src/; it must have the test hooks: the prune checks fix
+#                           its clock)
 #   OPENCLAW_REF_STORE      reuse an existing make-store.sh output dir instead of generating one
 #   OPENCLAW_REF_SEED       seed for make-store.sh (default 7)
 #   OPENCLAW_REF_DIR        OpenClaw install cache (default ${XDG_CACHE_HOME:-$HOME/.cache}/openclaw-ref)

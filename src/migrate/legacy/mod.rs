@@ -88,6 +88,30 @@ pub struct AgentImportReport<'a> {
     pub manifest: PathBuf,
 }
 
+impl AgentImportReport<'_> {
+    /// The report without its borrowed move list, and whether the sources moved; the list is
+    /// read from the plan again with `MoveList(Some(&plan.ledger))`.
+    pub fn detach(self) -> (AgentImportReport<'static>, bool) {
+        let moved = self.moved.0.is_some();
+        let report = AgentImportReport {
+            agent_id: self.agent_id,
+            sqlite_path: self.sqlite_path,
+            store_path: self.store_path,
+            database_created: self.database_created,
+            legacy_entries: self.legacy_entries,
+            imported: self.imported,
+            skipped: self.skipped,
+            imported_transcript_events: self.imported_transcript_events,
+            invalid: self.invalid,
+            issues: self.issues,
+            moved: MoveList::default(),
+            validation: self.validation,
+            manifest: self.manifest,
+        };
+        (report, moved)
+    }
+}
+
 /// Ensure the agent database exists with OpenClaw's schema and is registered in the state
 /// database, as OpenClaw's first open does. Returns whether it was created.
 fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) -> Result<bool> {
