@@ -988,6 +988,15 @@ impl<'a> Resolver<'a> {
     }
 
     fn run(mut self) -> Result<ResolvedSession, ResolveError> {
+        let result = self.search();
+        // An immutable read that raced a writer is not trusted, whatever it found.
+        for store in self.stores.values() {
+            store.check_consistent()?;
+        }
+        result
+    }
+
+    fn search(&mut self) -> Result<ResolvedSession, ResolveError> {
         let mut tried = std::mem::take(&mut self.notes);
 
         // 1. Keys: as typed, OpenClaw's canonical form, then that form ignoring case.
