@@ -1616,6 +1616,25 @@ mod tests {
     }
 
     #[test]
+    fn without_an_owner_every_agent_is_searched() {
+        let f = Fixture::copy("live");
+        let cfg = f.state().join("openclaw.json");
+        let mut doc: Value = serde_json::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
+        doc["agents"].as_object_mut().unwrap().remove("defaults");
+        std::fs::write(&cfg, serde_json::to_vec(&doc).unwrap()).unwrap();
+        assert_eq!(unscoped_owner(&f.layout()), None);
+        // OpenClaw: resolveSessionStoreIdentity("main") and ("sdk-made-2") throw
+        // AgentSelectionRequiredError ("Multiple agents are configured, but session key "main"
+        // has no explicit owner"). Ours searches every agent: one match is taken, several are
+        // refused with the candidates.
+        let e = f.resolve(&AgentSelection::none(), "main").unwrap_err();
+        assert_eq!(e.candidates().len(), 3, "{e}");
+        assert_eq!(ok(&f, "sdk-made-2").1, "agent:work:sdk-made-2");
+        // A key with its agent is unaffected (OpenClaw: agent work, agent:work:main).
+        assert_eq!(ok(&f, "agent:work:main").1, "agent:work:main");
+    }
+
+    #[test]
     fn blank_words_are_refused() {
         let f = Fixture::copy("live");
         let e = f.resolve(&AgentSelection::none(), "  ").unwrap_err();
