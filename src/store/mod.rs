@@ -6,6 +6,7 @@ mod entry;
 mod kind;
 mod newest_first;
 mod open;
+pub mod resolve;
 mod schema;
 mod scratch;
 

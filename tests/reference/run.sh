@@ -73,6 +73,30 @@ check_list_agent() {
 }
 CHECKS+=(list_agent)
 
+# resolve: a session given in words names the session OpenClaw resolves for the same words
+# (docs/openclaw/SESSION-KEYS.md): `main` (the owner's main key), a bare key of the owner agent as
+# stored and upper-cased (qualified with the owner, lower-cased), and a session id of another agent.
+# OpenClaw's side is checks/resolve-words.mjs (resolveSessionStoreIdentity, getSessionEntry,
+# resolveExistingSessionKeyForRequest); ours is `show WORDS --json` (.data.agentId/.sessionKey)
+# with no agent selected, which resolves through store::resolve.
+check_resolve() {
+  local s rc n=0 words agent key got
+  s="$(copy_store live resolve-openclaw)"
+  rc=0; oc_sdk "$s" resolve-words.mjs > oc.tsv 2> oc.err || rc=$?
+  [[ $rc -eq 0 ]] || { tail -n 20 oc.err >&2; check_error "resolve-words.mjs exited $rc"; return 0; }
+  s="$(copy_store live resolve-ours)"
+  while IFS=$'\t' read -r words agent key; do
+    n=$((n + 1))
+    rc=0; ours_run "ours-$n.json" "$s" show "$words" --json || rc=$?
+    if [[ $rc -ne 0 ]]; then check_error "show \"$words\" exited $rc (OpenClaw: agent $agent, $key)"; continue; fi
+    got="$(jsonq "ours-$n.json" '`agent ${j.data.agentId}, ${j.data.sessionKey}`')"
+    if [[ "$got" == "agent $agent, $key" ]]; then note "\"$words\" -> agent $agent, $key"
+    else check_error "\"$words\": ours $got, OpenClaw agent $agent, $key"; fi
+  done < oc.tsv
+  [[ $n -ge 3 ]] || check_error "resolve-words.mjs gave $n cases, expected at least 3"
+}
+CHECKS+=(resolve)
+
 # list_legacy: on a legacy-only store OpenClaw lists 0 SQLite rows; ours may list the legacy
 # entries (SPEC §3: reads work where the data is there). The set comparison is only required for
 # SQLite stores, so this records both counts and requires only that ours succeeds with valid JSON
