@@ -142,7 +142,6 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;show' {
-            [CompletionResult]::new('--order-by', '--order-by', [CompletionResultType]::ParameterName, 'Which match wins when a session id is shared')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -158,8 +157,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'openclaw-sessions;transcript' {

@@ -2159,16 +2159,12 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__show)
-            opts="-q -v -y -h --order-by --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --order-by)
-                    COMPREPLY=($(compgen -W "key updated-at" -- "${cur}"))
-                    return 0
-                    ;;
                 --state-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -135,7 +135,6 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --help 'Print help'
         }
         &'openclaw-sessions;show'= {
-            cand --order-by 'Which match wins when a session id is shared'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -151,8 +150,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --no-progress 'Never draw progress bars'
             cand -y 'Answer yes to confirmations'
             cand --yes 'Answer yes to confirmations'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'openclaw-sessions;transcript'= {
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'

@@ -150,8 +150,6 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" 
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l order-by -d 'Which match wins when a session id is shared' -r -f -a "key\t'The first exact match in session-key order (OpenClaw\'s lookup)'
-updated-at\t'The most recently updated match'"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -166,7 +164,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s v -l verbose -d 'More detail on stderr'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F

@@ -27,6 +27,7 @@ pub enum BackupCommand {
     /// Check snapshots: files, manifest, sha256, integrity, owner, schema version.
     Verify(VerifyArgs),
     /// Restore a snapshot to a fresh path, or in place under custody.
+    #[command(after_help = super::mutation::RESTORE_IN_PLACE)]
     Restore(RestoreArgs),
 }
 

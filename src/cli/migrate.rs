@@ -14,8 +14,10 @@ use super::Ctx;
 pub enum MigrateCommand {
     /// Import a legacy sessions.json and its JSONL transcripts into the agent database, as
     /// `openclaw doctor --session-sqlite import` does, then archive the sources.
+    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
     Legacy(LegacyArgs),
     /// Move the ACPX plugin's state from <workspace>/state to <state>/acpx.
+    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
     Acpx(AcpxArgs),
 }
 

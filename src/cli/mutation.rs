@@ -28,6 +28,33 @@ pub struct MutationArgs {
     pub wait: Option<u64>,
 }
 
+/// The pipeline and snapshot policy of each kind of mutating command, for `--help` (the
+/// README's table says the same).
+pub const CHANGES_ONE_ROW: &str = "\
+Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
+prints the plan and changes nothing. The row is re-read before it is written, and read back \
+after. Snapshot: only with --backup-dir DIR (a verified snapshot of each changed database, \
+before the first write).";
+pub const ASKS_SNAPSHOT_ON_REQUEST: &str = "\
+Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
+prints the plan and changes nothing; on a terminal the same plan is shown and confirmed \
+(default no; a declined question changes nothing and exits 0); without one, -y/--yes is \
+needed (exit 2). Every removed transcript is archived first, as OpenClaw does. Snapshot: only \
+with --backup-dir DIR (a verified snapshot of each changed database, before the first write).";
+pub const ASKS_SNAPSHOT_REQUIRED: &str = "\
+With changes to make, runs under offline custody of the state dir (exit 75 while a Gateway \
+owns it). -n/--dry-run prints the plan and changes nothing; on a terminal the same plan is \
+shown and confirmed (default no; a declined question changes nothing and exits 0); without \
+one, -y/--yes is needed (exit 2). Snapshot: always, a verified snapshot of each database the \
+plan changes, into --backup-dir DIR (default <state>/openclaw-sessions-snapshots), before the \
+first write; one that does not verify stops the run (SNAPSHOT_UNVERIFIED, nothing changed).";
+pub const RESTORE_IN_PLACE: &str = "\
+--in-place runs under offline custody of the state dir (exit 75 while a Gateway owns it). \
+-n/--dry-run prints the plan and changes nothing; on a terminal the plan is shown and \
+confirmed (default no); without one, -y/--yes is needed (exit 2). Snapshot: always, a \
+verified snapshot of the database being replaced, into --backup-dir DIR (default: the \
+repository of SNAPSHOT), before the swap.";
+
 /// Items shown per agent before the question and by a dry run (`-v` shows every one).
 const SHOWN_ITEMS: usize = 20;
 

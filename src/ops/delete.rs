@@ -76,18 +76,21 @@ impl DeleteOp {
                 }
             }
         }
-        let plans = targets
-            .iter()
-            .map(|t| {
-                plan_delete(
-                    &store,
-                    refs.as_read(),
-                    &entries,
-                    t.key_or_words(),
-                    &self.options,
-                )
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let mut plans = Vec::with_capacity(targets.len());
+        for t in targets {
+            let mut plan = plan_delete(
+                &store,
+                refs.as_read(),
+                &entries,
+                t.key_or_words(),
+                &self.options,
+            )?;
+            // Words that name no session say why, with the resolver's "did you mean".
+            if t.key.is_none() {
+                plan.reason = t.missing.clone().or(plan.reason);
+            }
+            plans.push(plan);
+        }
         Ok(AgentDeletes {
             paths: paths.clone(),
             plans,

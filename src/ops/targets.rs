@@ -2,19 +2,10 @@
 
 use crate::error::{Error, Result};
 use crate::paths::{AgentId, AgentPaths, StateLayout};
+use crate::store::resolve::{resolve_session, ResolveError};
 
 /// The agents the user selected (`--agent`, `--all-agents`); `--store` is in the layout.
-#[derive(Debug, Clone, Default)]
-pub struct Selection {
-    pub agents: Vec<String>,
-    pub all_agents: bool,
-}
-
-impl Selection {
-    fn explicit(&self, layout: &StateLayout) -> bool {
-        layout.store_override.is_some() || self.all_agents || !self.agents.is_empty()
-    }
-}
+pub use crate::store::resolve::AgentSelection as Selection;
 
 /// One session a mutation is about, found or not.
 #[derive(Debug, Clone)]
@@ -35,22 +26,69 @@ impl Target {
     }
 }
 
-/// The agent a mutation works on: the selected one, else the key's own `agent:<id>:` prefix,
-/// else the default agent.
-pub fn agent_for_key(
+/// Resolve each of `words` to a target; words that name no session are kept as missing
+/// targets (with the resolver's "did you mean"), so that a command on several keys reports
+/// each. Words that match several sessions stop the run: a mutation never guesses.
+pub fn resolve_targets(
+    layout: &StateLayout,
+    selection: &Selection,
+    words: &[String],
+) -> Result<Vec<Target>> {
+    let mut out = Vec::with_capacity(words.len());
+    for w in words {
+        out.push(resolve_target(layout, selection, w)?);
+    }
+    Ok(out)
+}
+
+pub fn resolve_target(layout: &StateLayout, selection: &Selection, words: &str) -> Result<Target> {
+    match resolve_session(layout, selection, words) {
+        Ok(found) => {
+            if found.is_earlier_generation() {
+                return Err(Error::usage(format!(
+                    "{words:?} names an earlier transcript of {} (agent {}), not a live session; give its key",
+                    found.session_key, found.paths.id
+                )));
+            }
+            Ok(Target {
+                words: words.to_string(),
+                agent: found.paths,
+                key: Some(found.session_key),
+                missing: None,
+            })
+        }
+        Err(e @ ResolveError::NotFound { .. }) => {
+            let why = match e.hint() {
+                Some(hint) => format!("{e} ({hint})"),
+                None => e.to_string(),
+            };
+            Ok(Target {
+                words: words.to_string(),
+                agent: agent_for_missing(layout, selection, words)?,
+                key: None,
+                missing: Some(why),
+            })
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The agent a target that names no session is reported under: the selected one, else the
+/// key's own `agent:<id>:` prefix, else the default agent.
+fn agent_for_missing(
     layout: &StateLayout,
     selection: &Selection,
     words: &str,
 ) -> Result<AgentPaths> {
-    if selection.explicit(layout) {
+    if layout.store_override.is_some() || selection.all_agents || !selection.agents.is_empty() {
         let agents = layout.select_agents(&selection.agents, selection.all_agents)?;
-        if agents.len() != 1 {
-            return Err(Error::usage("a mutation works on one agent at a time"));
+        if let Some(first) = agents.into_iter().next() {
+            return Ok(first);
         }
-        return Ok(agents.into_iter().next().expect("one agent"));
     }
     layout.require_exists()?;
     let id = match words
+        .trim()
         .strip_prefix("agent:")
         .and_then(|r| r.split(':').next())
     {
@@ -65,38 +103,6 @@ pub fn agent_for_key(
         ));
     }
     Ok(layout.agent(&id))
-}
-
-/// Resolve each of `words` to a target; words that name no session are kept as missing
-/// targets, so that a command on several keys reports each.
-pub fn resolve_targets(
-    layout: &StateLayout,
-    selection: &Selection,
-    words: &[String],
-) -> Result<Vec<Target>> {
-    let mut out = Vec::with_capacity(words.len());
-    for w in words {
-        out.push(resolve_target(layout, selection, w)?);
-    }
-    Ok(out)
-}
-
-pub fn resolve_target(layout: &StateLayout, selection: &Selection, words: &str) -> Result<Target> {
-    let agent = agent_for_key(layout, selection, words)?;
-    let store = crate::store::AgentStore::open(agent.clone())?;
-    let (key, missing) = match store.entry_by_exact_key(words)? {
-        Some(e) => (Some(e.key), None),
-        None => (
-            None,
-            Some(format!("no session {words:?} in agent {}", agent.id)),
-        ),
-    };
-    Ok(Target {
-        words: words.to_string(),
-        agent,
-        key,
-        missing,
-    })
 }
 
 /// Targets grouped by agent, in the order first named.
