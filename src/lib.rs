@@ -7,6 +7,7 @@ pub mod custody;
 pub mod doctor;
 pub mod du;
 pub mod error;
+pub mod formats;
 pub mod fsutil;
 #[doc(hidden)]
 pub mod fuzzing;

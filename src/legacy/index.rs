@@ -3,7 +3,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result, ResultExt};
-use crate::store::SessionEntry;
+use crate::formats::SessionEntry;
 
 /// An entry `sessions.json` holds that OpenClaw's importer would drop.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -28,7 +28,7 @@ impl LegacyIndex {
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Self> {
-        let root = crate::paths::parse_json5_document(text).map_err(|(msg, line, col)| {
+        let root = crate::json_value::parse_json5_document(text).map_err(|(msg, line, col)| {
             Error::bad_input(
                 match line {
                     Some(line) => format!(

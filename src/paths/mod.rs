@@ -2,13 +2,14 @@
 
 mod agent_id;
 mod config;
+mod db_owner;
 mod layout;
 mod selector;
 mod state_dir;
 
 pub use agent_id::AgentId;
-pub(crate) use config::parse_json5_document;
 pub use config::{Config, MaintenanceConfig};
+pub use db_owner::read_owner;
 pub use layout::{AgentPaths, DiscoverOptions, StateLayout};
 pub use selector::{sqlite_target_for_selector, SelectorTarget};
 pub use state_dir::{resolve_home, resolve_state_dir, Environment, StateDirChoice};

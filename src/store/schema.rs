@@ -144,19 +144,3 @@ impl SchemaInfo {
         }
     }
 }
-
-/// The owning agent recorded in a database's `schema_meta`, if the file is readable.
-pub fn read_owner(path: &Path) -> Option<String> {
-    if !path.is_file() {
-        return None;
-    }
-    let db = ReadOnlyDb::open(path).ok()?;
-    db.conn()
-        .query_row(
-            "SELECT agent_id FROM schema_meta WHERE meta_key='primary'",
-            [],
-            |r| r.get(0),
-        )
-        .ok()
-        .flatten()
-}

@@ -15,7 +15,7 @@ use std::path::Path;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::ImportIssue;
+use super::types::ImportIssue;
 use crate::error::{Error, Result, ResultExt};
 
 /// The array index a key stands for in JavaScript, which orders such keys first.
@@ -190,7 +190,7 @@ pub fn parse_index(
     let root: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(strict) => {
-            let v = crate::paths::parse_json5_document(text).map_err(|(msg, line, col)| {
+            let v = crate::json_value::parse_json5_document(text).map_err(|(msg, line, col)| {
                 Error::bad_input(
                     format!(
                         "{} is neither JSON ({strict}) nor JSON5 (line {}, column {}: {msg})",

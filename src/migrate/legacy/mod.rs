@@ -20,6 +20,7 @@ pub mod payload;
 mod plan;
 mod projection;
 pub mod schema;
+mod types;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -27,12 +28,12 @@ use std::path::{Path, PathBuf};
 use rusqlite::params;
 use serde::Serialize;
 
-pub use archive::{ArtifactKind, ArtifactMove, FileIdentity};
 pub use entry::normalise_entry;
 pub use index::{for_each_index_entry, parse_index, IndexSource};
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
-pub use plan::{AgentImportPlan, ImportIssue, ImportRecord};
+pub use plan::AgentImportPlan;
+pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
 pub use write::stable_stringify;
 
 use crate::error::{Error, Result, ResultExt};

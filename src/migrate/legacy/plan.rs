@@ -11,52 +11,10 @@ use serde_json::{Map, Value};
 use super::entry::normalise_entry;
 use super::index::{for_each_index_entry, IndexSource};
 use super::ledger::ImportLedger;
+use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
 use crate::paths::AgentPaths;
 use crate::streamed::serialize_visited;
-
-/// A problem found while reading the legacy store (OpenClaw's issue codes).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct ImportIssue {
-    pub code: String,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_key: Option<String>,
-}
-
-impl ImportIssue {
-    pub fn new(code: &str, message: String, key: Option<&str>) -> Self {
-        ImportIssue {
-            code: code.into(),
-            message,
-            session_key: key.map(String::from),
-        }
-    }
-}
-
-/// One session to import.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ImportRecord {
-    /// Its place in the plan (the ledger's key).
-    #[serde(skip)]
-    pub seq: i64,
-    pub session_key: String,
-    pub session_id: String,
-    /// The entry as it will be stored in `entry_json`, as text.
-    #[serde(skip)]
-    pub entry_json: String,
-    /// The transcript to read, when one exists.
-    pub transcript: Option<PathBuf>,
-    /// Trajectory files that move with the transcript.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub trajectories: Vec<PathBuf>,
-    /// An orphan transcript imported as an archived "historical" session.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub historical: bool,
-    pub transcript_bytes: u64,
-}
 
 /// The import of one agent's legacy store. Its sessions, the `*.jsonl` files no entry
 /// claims and that are not importable (moved, not imported), and later its moves, are kept in
