@@ -12,7 +12,6 @@ mod conversation;
 pub mod convert;
 mod delivery;
 mod entry;
-mod index;
 mod ledger;
 mod manifest;
 mod navigation;
@@ -29,7 +28,6 @@ use rusqlite::params;
 use serde::Serialize;
 
 pub use entry::normalise_entry;
-pub use index::{for_each_index_entry, parse_index, IndexSource};
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
 pub use plan::AgentImportPlan;

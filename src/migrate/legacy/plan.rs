@@ -9,10 +9,10 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::entry::normalise_entry;
-use super::index::{for_each_index_entry, IndexSource};
 use super::ledger::ImportLedger;
 use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
+use crate::legacy::{for_each_index_entry, IndexSource};
 use crate::paths::AgentPaths;
 use crate::streamed::serialize_visited;
 
@@ -141,7 +141,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
     let ledger = ImportLedger::new()?;
     let file = std::fs::File::open(index_path).at(index_path)?;
     let source = IndexSource::File(&file);
-    let legacy_entries = for_each_index_entry(index_path, source, &mut issues, |key, value| {
+    let read = for_each_index_entry(index_path, source, |key, value| {
         let valid = value
             .get("sessionId")
             .and_then(Value::as_str)
@@ -199,6 +199,13 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
         Ok(())
     })?;
     drop(file);
+    if let Some(strict) = read.json5 {
+        issues.push(ImportIssue::new(
+            "store_json5",
+            format!("{}: not plain JSON ({strict}); read with JSON5 rules, which OpenClaw's own import refuses", index_path.display()),
+            None,
+        ));
+    }
     issues.extend(entry_issues);
     discover_orphans(&sessions_dir, &agent_id, &ledger, &mut issues)?;
     let transcript_bytes = ledger.counts()?.transcript_bytes;
@@ -209,7 +216,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
         sessions_dir,
         archive_dir: agent.import_archive_dir.clone(),
         database_exists: agent.db.is_file(),
-        legacy_entries,
+        legacy_entries: read.entries,
         ledger,
         issues,
         transcript_bytes,
