@@ -1,7 +1,10 @@
 //! Typed errors of the library core. The binary maps each to an exit code and a JSON
-//! error code in one place (`cli::exit`).
+//! error code in one place (`cli::exit`). Hints name no command: a remedy a front end names
+//! its own way is carried as a [`Remedy`].
 
 use std::path::{Path, PathBuf};
+
+pub use crate::remedy::Remedy;
 
 /// Stable machine-readable error codes (SPEC §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +143,10 @@ pub enum Error {
     },
     #[error("{0}")]
     Internal(String),
+    /// An error with a remedy (see [`Error::with_remedy`]); its hint names the remedy by its
+    /// [`Remedy::phrase`].
+    #[error("{error}")]
+    Remedied { error: Box<Error>, remedy: Remedy },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -162,6 +169,7 @@ impl Error {
             Error::Io { .. } => ErrorCode::Io,
             Error::Sqlite { .. } => ErrorCode::Sqlite,
             Error::Internal(_) => ErrorCode::Internal,
+            Error::Remedied { error, .. } => error.code(),
         }
     }
 
@@ -182,8 +190,28 @@ impl Error {
                 Some("pass --yes to confirm, or --dry-run to see the plan")
             }
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
-            Error::Sqlite { .. } => Some("run `openclaw-sessions doctor` to check the database"),
-            Error::Internal(_) => Some("this is a bug in openclaw-sessions; please report it"),
+            Error::Sqlite { .. } => Some("run the doctor to check the database"),
+            Error::Internal(_) => Some("this is a bug in this tool; please report it"),
+            Error::Remedied { error, .. } => error.hint(),
+        }
+    }
+
+    /// What to do about the error, when a front end can name it: the hint contains its
+    /// [`Remedy::phrase`].
+    pub fn remedy(&self) -> Option<Remedy> {
+        match self {
+            Error::Remedied { remedy, .. } => Some(*remedy),
+            Error::Sqlite { .. } => Some(Remedy::RunDoctor),
+            Error::Internal(_) => Some(Remedy::ReportBug),
+            _ => None,
+        }
+    }
+
+    /// The same error with a remedy; its hint should contain the remedy's [`Remedy::phrase`].
+    pub fn with_remedy(self, remedy: Remedy) -> Self {
+        Error::Remedied {
+            error: Box::new(self),
+            remedy,
         }
     }
 
@@ -191,6 +219,7 @@ impl Error {
     pub fn into_locked(self) -> Self {
         match self {
             Error::Conflict { message, hint } => Error::LockedSession { message, hint },
+            Error::Remedied { error, remedy } => error.into_locked().with_remedy(remedy),
             other => other,
         }
     }

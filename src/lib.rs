@@ -18,6 +18,7 @@ pub mod migrate;
 pub mod mutate;
 pub mod paths;
 pub mod progress;
+pub mod remedy;
 pub mod status;
 pub mod store;
 pub mod streamed;
@@ -25,3 +26,4 @@ pub mod transcript;
 pub mod units;
 
 pub use error::{Error, ErrorCode, Result};
+pub use remedy::Remedy;

@@ -4,7 +4,7 @@ use super::create::{create_snapshot, sha256_file, SnapshotSource, SnapshotTarget
 use super::manifest::SnapshotManifest;
 use super::verify::verify_snapshot;
 use super::SNAPSHOT_DB;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::progress::Progress;
 
 fn sidecars(path: &Path) -> Vec<PathBuf> {
@@ -24,8 +24,9 @@ fn verified(snapshot: &Path) -> Result<SnapshotManifest> {
                 snapshot.display(),
                 report.problems.join("; ")
             ),
-            Some("`openclaw-sessions backup verify` shows the problems".to_string()),
-        )),
+            Some("verifying the snapshot shows the problems".to_string()),
+        )
+        .with_remedy(Remedy::VerifySnapshot)),
     }
 }
 

@@ -56,7 +56,7 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
                 .to_string(),
             f.check.to_string(),
             f.agent_id.clone().unwrap_or_default(),
-            format!("{}\n  → {}", f.message, f.hint),
+            format!("{}\n  → {}", f.message, super::hints::finding_hint(f)),
             if f.fixable {
                 "--fix".into()
             } else {
@@ -141,7 +141,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         .filter(|f| f.severity == Severity::Warning)
         .count();
     if ctx.printer.json {
-        ctx.printer.json_data(&json!({ "findings": findings, "fixed": fixed, "failed": failed, "snapshots": snapshots }))?;
+        ctx.printer.json_data(&json!({ "findings": super::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots }))?;
     } else {
         for s in &snapshots {
             ctx.printer

@@ -164,7 +164,7 @@ fn plan_agent(
         Ok(ControlFlow::Continue(()))
     })?;
     for w in warnings {
-        ctx.printer.warn(w);
+        ctx.printer.warn(super::hints::warning(&w));
     }
     let mut plan = builder.plan(s, now)?;
     let artifacts = if args.artifacts {

@@ -43,6 +43,7 @@ const RANKS: &[(&str, u8)] = &[
     ("marker", 1),
     ("progress", 1),
     ("streamed", 1),
+    ("remedy", 1),
 ];
 
 /// Directories whose files must not import one another in a circle.
@@ -511,4 +512,30 @@ fn the_scan_reads_paths_as_rust_does() {
     found.sort();
     found.dedup();
     assert_eq!(found, ["error", "paths", "store", "units"]);
+}
+
+/// The library names no command of the binary: a hint carries a `Remedy` instead, which
+/// `src/cli/hints.rs` names.
+#[test]
+fn library_strings_name_no_command() {
+    let src = Path::new(ROOT).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        if rel.starts_with("cli") || rel == Path::new("main.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if !line.trim_start().starts_with("//") && line.contains("`openclaw-sessions ") {
+                found.push(format!("src/{}:{}", rel.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "library strings name a command: {found:?}"
+    );
 }

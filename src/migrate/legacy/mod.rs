@@ -34,7 +34,7 @@ pub use plan::AgentImportPlan;
 pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
 pub use write::stable_stringify;
 
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::mutate::{crash_point, WritableDb};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
@@ -306,8 +306,9 @@ fn compact(path: &Path, state_dir: &Path) -> Result<()> {
                 "{} fails its check after the import: {quick}, {fk} foreign key violation(s)",
                 path.display()
             ),
-            Some("run `openclaw-sessions doctor --full`".to_string()),
-        ));
+            Some("run the doctor's full check".to_string()),
+        )
+        .with_remedy(Remedy::RunDoctorFull));
     }
     Ok(())
 }
