@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 pub use crate::remedy::Remedy;
 
-/// Stable machine-readable error codes (SPEC §7).
+/// Stable machine-readable error codes (README.md, Exit codes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     Io,
@@ -51,7 +51,7 @@ impl ErrorCode {
         }
     }
 
-    /// Process exit code of SPEC §7.
+    /// Process exit code (README.md, Exit codes).
     pub fn exit_code(self) -> i32 {
         match self {
             ErrorCode::Io | ErrorCode::Sqlite | ErrorCode::Internal => 1,

@@ -1,5 +1,6 @@
 //! The SQLite session file marker `sqlite:<agentId>:<sessionId>:<absolute store path>`
-//! (FORMAT.md §f, `formatSqliteSessionFileMarker` / `parseSqliteSessionFileMarker`).
+//! (tests/reference/openclaw/FORMAT.md §f, `formatSqliteSessionFileMarker` /
+//! `parseSqliteSessionFileMarker`).
 
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@ use openclaw_sessions::store::AgentStore;
 
 use super::printer::{ColorChoice, Printer};
 
-/// Options every command accepts (SPEC §5).
+/// Options every command accepts (README.md, Commands).
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile's, or ~/.openclaw).

@@ -1,4 +1,4 @@
-//! The one place where errors become exit codes and JSON error codes (SPEC §7).
+//! The one place where errors become exit codes and JSON error codes (README.md, Exit codes).
 
 use openclaw_sessions::{Error, ErrorCode};
 

@@ -1,8 +1,8 @@
-//! `delete`: OpenClaw's `deleteSessionEntry` (OPERATIONS.md §2). With archiving (the
-//! default), each transcript generation the key owns alone becomes an archive row
-//! (zstd JSONL, sha256, name) and its rows go; the file is published after commit. Without
-//! it, the node becomes a tombstone and the transcripts stay. Cold generations are never
-//! touched: their node stays as a tombstone.
+//! `delete`: OpenClaw's `deleteSessionEntry` (tests/reference/openclaw/OPERATIONS.md §2). With
+//! archiving (the default), each transcript generation the key owns alone becomes an archive row
+//! (zstd JSONL, sha256, name) and its rows go; the file is published after commit. Without it, the
+//! node becomes a tombstone and the transcripts stay. Cold generations are never touched: their
+//! node stays as a tombstone.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

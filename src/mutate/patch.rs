@@ -1,5 +1,5 @@
 //! `patch`, `archive`, `unarchive`: entry changes through OpenClaw's entry writer
-//! (OPERATIONS.md §1, §3), with the Gateway's `sessions.patch` guards.
+//! (tests/reference/openclaw/OPERATIONS.md §1, §3), with the Gateway's `sessions.patch` guards.
 
 use rusqlite::OptionalExtension;
 use serde::Serialize;

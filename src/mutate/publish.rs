@@ -1,6 +1,6 @@
-//! Publishing a transcript archive file after its row committed (OPERATIONS.md §2 step 5):
-//! a private temp file, fsynced, hard-linked to the final name (never replacing a file with
-//! other bytes), then the row stamped `published_at`.
+//! Publishing a transcript archive file after its row committed
+//! (tests/reference/openclaw/OPERATIONS.md §2 step 5): a private temp file, fsynced, hard-linked to
+//! the final name (never replacing a file with other bytes), then the row stamped `published_at`.
 
 use std::io::Write;
 use std::path::Path;

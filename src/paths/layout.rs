@@ -22,7 +22,8 @@ pub struct AgentPaths {
     pub import_archive_dir: PathBuf,
 }
 
-/// The resolved state dir, config and agents: everything derived from SPEC §2.
+/// The resolved state dir, config and agents, found as OpenClaw finds them
+/// (tests/reference/openclaw/FORMAT.md §a).
 #[derive(Debug, Clone)]
 pub struct StateLayout {
     pub home: Option<PathBuf>,

@@ -1,4 +1,5 @@
-//! Finding OpenClaw's state dir, config, agents and their stores (SPEC §2).
+//! Finding OpenClaw's state dir, config, agents and their stores
+//! (tests/reference/openclaw/FORMAT.md §a).
 
 mod agent_id;
 mod config;
