@@ -181,13 +181,17 @@ mod tests {
             error_hint(&e).as_deref(),
             Some("run `openclaw-sessions doctor` to check the database")
         );
-        let e = Error::not_found("gone", Some("the session listing shows them".to_string()))
-            .with_remedy(Remedy::ListSessions)
-            .into_locked();
-        assert_eq!(e.code(), openclaw_sessions::ErrorCode::NotFound);
+        let e = Error::Conflict {
+            message: "changed".into(),
+            hint: Some("re-read the session (its whole entry) and retry".into()),
+        }
+        .with_remedy(Remedy::ShowSessionJson)
+        .into_locked();
+        assert_eq!(e.code(), openclaw_sessions::ErrorCode::LockedSession);
+        assert_eq!(e.to_string(), "changed");
         assert_eq!(
             error_hint(&e).as_deref(),
-            Some("`openclaw-sessions list` shows them")
+            Some("re-read the session (`openclaw-sessions show KEY --json`) and retry")
         );
     }
 }
