@@ -1,5 +1,6 @@
-//! `sessions.json`, the legacy index, read once for every reader: its entries in the order
-//! OpenClaw's importer visits them (JavaScript's own-key order), one at a time. A plain JSON
+//! `sessions.json`, the legacy index, with one reader for the import and the read-only
+//! commands: its entries in the order OpenClaw's importer visits them (JavaScript's own-key
+//! order), one at a time. A plain JSON
 //! index is streamed from the file, so that a reader holds neither its text nor its parsed map
 //! (which costs about four times the text); JSON5, integer-like keys and repeated keys, all
 //! rare, are read whole. The import plans from it entry by entry; the read-only commands keep
