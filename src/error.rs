@@ -1,9 +1,12 @@
 //! Typed errors of the library core. The binary maps each to an exit code and a JSON
-//! error code in one place (`cli::exit`).
+//! error code in one place (`cli::exit`). Hints name no command: a remedy a front end names
+//! its own way is carried as a [`Remedy`].
 
 use std::path::{Path, PathBuf};
 
-/// Stable machine-readable error codes (SPEC §7).
+pub use crate::remedy::Remedy;
+
+/// Stable machine-readable error codes (README.md, Exit codes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     Io,
@@ -50,7 +53,7 @@ impl ErrorCode {
         }
     }
 
-    /// Process exit code of SPEC §7.
+    /// Process exit code (README.md, Exit codes).
     pub fn exit_code(self) -> i32 {
         match self {
             ErrorCode::Io
@@ -151,6 +154,10 @@ pub enum Error {
         path: PathBuf,
         problems: Vec<String>,
     },
+    /// An error with a remedy (see [`Error::with_remedy`]); its hint names the remedy by its
+    /// [`Remedy::phrase`].
+    #[error("{error}")]
+    Remedied { error: Box<Error>, remedy: Remedy },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -174,6 +181,7 @@ impl Error {
             Error::Sqlite { .. } => ErrorCode::Sqlite,
             Error::Internal(_) => ErrorCode::Internal,
             Error::SnapshotUnverified { .. } => ErrorCode::SnapshotUnverified,
+            Error::Remedied { error, .. } => error.code(),
         }
     }
 
@@ -194,11 +202,31 @@ impl Error {
                 Some("pass --yes to confirm, or --dry-run to see the plan")
             }
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
-            Error::Sqlite { .. } => Some("run `openclaw-sessions doctor` to check the database"),
-            Error::Internal(_) => Some("this is a bug in openclaw-sessions; please report it"),
+            Error::Sqlite { .. } => Some("run the doctor to check the database"),
+            Error::Internal(_) => Some("this is a bug in this tool; please report it"),
             Error::SnapshotUnverified { .. } => Some(
                 "check the free space and the health of the snapshot directory, or write snapshots to another one",
             ),
+            Error::Remedied { error, .. } => error.hint(),
+        }
+    }
+
+    /// What to do about the error, when a front end can name it: the hint contains its
+    /// [`Remedy::phrase`].
+    pub fn remedy(&self) -> Option<Remedy> {
+        match self {
+            Error::Remedied { remedy, .. } => Some(*remedy),
+            Error::Sqlite { .. } => Some(Remedy::RunDoctor),
+            Error::Internal(_) => Some(Remedy::ReportBug),
+            _ => None,
+        }
+    }
+
+    /// The same error with a remedy; its hint should contain the remedy's [`Remedy::phrase`].
+    pub fn with_remedy(self, remedy: Remedy) -> Self {
+        Error::Remedied {
+            error: Box::new(self),
+            remedy,
         }
     }
 
@@ -206,6 +234,7 @@ impl Error {
     pub fn into_locked(self) -> Self {
         match self {
             Error::Conflict { message, hint } => Error::LockedSession { message, hint },
+            Error::Remedied { error, remedy } => error.into_locked().with_remedy(remedy),
             other => other,
         }
     }

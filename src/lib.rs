@@ -7,6 +7,7 @@ pub mod custody;
 pub mod doctor;
 pub mod du;
 pub mod error;
+pub mod formats;
 pub mod fsutil;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -18,6 +19,7 @@ pub mod mutate;
 pub mod ops;
 pub mod paths;
 pub mod progress;
+pub mod remedy;
 pub mod status;
 pub mod store;
 pub mod streamed;
@@ -26,3 +28,4 @@ pub mod transcript;
 pub mod units;
 
 pub use error::{Error, ErrorCode, Result};
+pub use remedy::Remedy;

@@ -1,5 +1,5 @@
-//! Snapshots in OpenClaw's format (SPEC §6, OPERATIONS.md §6): a verified, standalone,
-//! compacted copy of one database plus `manifest.json`, published so that a half-made
+//! Snapshots in OpenClaw's format (tests/reference/openclaw/OPERATIONS.md §6): a verified,
+//! standalone, compacted copy of one database plus `manifest.json`, published so that a half-made
 //! snapshot never looks like one.
 
 mod create;

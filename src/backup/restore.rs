@@ -4,7 +4,7 @@ use super::create::{sha256_file, SnapshotSource};
 use super::manifest::SnapshotManifest;
 use super::verify::verify_snapshot;
 use super::SNAPSHOT_DB;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 
 fn sidecars(path: &Path) -> Vec<PathBuf> {
     ["-wal", "-shm", "-journal"]
@@ -23,8 +23,9 @@ fn verified(snapshot: &Path) -> Result<SnapshotManifest> {
                 snapshot.display(),
                 report.problems.join("; ")
             ),
-            Some("`openclaw-sessions backup verify` shows the problems".to_string()),
-        )),
+            Some("verifying the snapshot shows the problems".to_string()),
+        )
+        .with_remedy(Remedy::VerifySnapshot)),
     }
 }
 

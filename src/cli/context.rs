@@ -7,7 +7,7 @@ use openclaw_sessions::store::AgentStore;
 
 use super::printer::{ColorChoice, Printer};
 
-/// Options every command accepts (SPEC §5).
+/// Options every command accepts (README.md, Commands).
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile's, or ~/.openclaw).
@@ -85,14 +85,14 @@ impl Ctx {
     pub fn open_store(&self, paths: AgentPaths) -> openclaw_sessions::Result<AgentStore> {
         let mut store = AgentStore::open(paths)?;
         for w in store.warnings.drain(..) {
-            self.printer.warn(w);
+            self.printer.warn(super::hints::warning(&w));
         }
         Ok(store)
     }
 
     pub fn flush_warnings(&self, store: &mut AgentStore) {
         for w in store.warnings.drain(..) {
-            self.printer.warn(w);
+            self.printer.warn(super::hints::warning(&w));
         }
     }
 }

@@ -57,7 +57,7 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
                 .to_string(),
             f.check.to_string(),
             f.agent_id.clone().unwrap_or_default(),
-            format!("{}\n  → {}", f.message, f.hint),
+            format!("{}\n  → {}", f.message, super::hints::finding_hint(f)),
             if f.fixable {
                 "--fix".into()
             } else {
@@ -159,7 +159,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         .filter(|f| f.severity == Severity::Warning)
         .count();
     if ctx.printer.json {
-        let mut doc = json!({ "findings": findings, "fixed": fixed, "failed": failed, "snapshots": snapshots });
+        let mut doc = json!({ "findings": super::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
         if let Some(plan) = &plan_summary {
             doc["plan"] = serde_json::to_value(plan)?;
         }

@@ -1,4 +1,4 @@
-//! The one place where errors become exit codes and JSON error codes (SPEC §7).
+//! The one place where errors become exit codes and JSON error codes (README.md, Exit codes).
 
 use openclaw_sessions::{Error, ErrorCode};
 
@@ -44,7 +44,7 @@ pub fn clap_error(e: clap::Error) -> i32 {
 fn classify(err: &anyhow::Error) -> (ErrorCode, String, Option<String>) {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<Error>() {
-            return (e.code(), err.to_string(), e.hint().map(String::from));
+            return (e.code(), err.to_string(), super::hints::error_hint(e));
         }
     }
     if let Some(io) = err.chain().find_map(|c| c.downcast_ref::<std::io::Error>()) {

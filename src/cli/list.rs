@@ -194,7 +194,7 @@ fn stream_json(
         return Err(e);
     }
     for w in warnings {
-        ctx.printer.warn(w);
+        ctx.printer.warn(super::hints::warning(&w));
     }
     out.finish()?;
     Ok(Outcome::Done)

@@ -9,6 +9,7 @@ mod delete;
 mod doctor;
 mod du;
 mod exit;
+mod hints;
 mod lifecycle;
 mod list;
 mod man;

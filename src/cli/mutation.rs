@@ -12,6 +12,7 @@ use openclaw_sessions::ops::{
 };
 use openclaw_sessions::paths::StateLayout;
 use openclaw_sessions::progress::Progress;
+use openclaw_sessions::remedy::Warning;
 use openclaw_sessions::Error;
 
 use super::custody::CUSTODY_ENV;
@@ -100,8 +101,8 @@ impl Hooks for CliHooks<'_> {
         }
     }
 
-    fn warn(&self, message: String) {
-        self.ctx.printer.warn(message);
+    fn warn(&self, warning: Warning) {
+        self.ctx.printer.warn(super::hints::warning(&warning));
     }
 
     fn note(&self, message: String) {

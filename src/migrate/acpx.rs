@@ -1,8 +1,8 @@
 //! `migrate acpx`: move the ACPX plugin's state from the old default `<workspace>/state` to
-//! `<state>/acpx` (SPEC §5). Never relocates an explicit `stateDir`, only fills an empty
-//! destination, only moves a directory that holds `sessions/*.json` records, records its
-//! progress in plugin state (`completed:false`, then `true`), publishes without overwriting,
-//! and never deletes the old copy.
+//! `<state>/acpx` (tests/reference/openclaw/FORMAT.md §i). Never relocates an explicit `stateDir`,
+//! only fills an empty destination, only moves a directory that holds `sessions/*.json` records,
+//! records its progress in plugin state (`completed:false`, then `true`), publishes without
+//! overwriting, and never deletes the old copy.
 
 use std::path::{Path, PathBuf};
 

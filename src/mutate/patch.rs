@@ -1,5 +1,5 @@
 //! `patch`, `archive`, `unarchive`: entry changes through OpenClaw's entry writer
-//! (OPERATIONS.md §1, §3), with the Gateway's `sessions.patch` guards.
+//! (tests/reference/openclaw/OPERATIONS.md §1, §3), with the Gateway's `sessions.patch` guards.
 
 use rusqlite::OptionalExtension;
 use serde::Serialize;
@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::entry_writer::{canonical_entry, write_entry};
 use super::WritableDb;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::store::SessionEntry;
 use crate::transcript::catalog::truncate_utf16;
 
@@ -65,8 +65,9 @@ const MAX_DISPLAY_NAME_UNITS: usize = 500;
 fn conflict(message: String) -> Error {
     Error::Conflict {
         message,
-        hint: Some("re-read the session (`openclaw-sessions show KEY --json`) and retry".into()),
+        hint: Some("re-read the session (its whole entry) and retry".into()),
     }
+    .with_remedy(Remedy::ShowSessionJson)
 }
 
 /// Check `--expect-*` guards against the current entry.

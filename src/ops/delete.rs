@@ -13,6 +13,7 @@ use crate::mutate::{
     DeleteResult, References, WritableDb,
 };
 use crate::paths::{AgentPaths, StateLayout};
+use crate::remedy::Remedy;
 use crate::store::AgentStore;
 
 pub struct DeleteOp {
@@ -62,9 +63,12 @@ impl DeleteOp {
 
     fn plan_agent(&self, paths: &AgentPaths, targets: &[&Target]) -> Result<AgentDeletes> {
         let store = AgentStore::open(paths.clone())?;
-        let db = store.db().ok_or_else(|| Error::UnsupportedSchema {
-            message: format!("agent {} has no SQLite store", paths.id),
-            hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
+        let db = store.db().ok_or_else(|| {
+            Error::UnsupportedSchema {
+                message: format!("agent {} has no SQLite store", paths.id),
+                hint: Some("import it first with the legacy import".into()),
+            }
+            .with_remedy(Remedy::ImportLegacy)
         })?;
         let refs = References::read(db.conn(), db.path())?;
         // Only the entries asked for: reading every session would grow with the store.
@@ -129,7 +133,7 @@ impl Operation for DeleteOp {
                 hooks.note(format!("published pending archive {p}"));
             }
             for f in failed {
-                hooks.warn(format!("archive still pending: {f}"));
+                hooks.warn(format!("archive still pending: {f}").into());
             }
         }
         Ok(())
@@ -275,7 +279,9 @@ impl Operation for DeleteOp {
                     Err(e) => {
                         // I/O or SQLite (a full disk): the next key would fail the same way.
                         if !done.is_empty() {
-                            hooks.warn(format!("deleted before the error: {}", done.join(", ")));
+                            hooks.warn(
+                                format!("deleted before the error: {}", done.join(", ")).into(),
+                            );
                         }
                         return Err(e);
                     }

@@ -12,6 +12,7 @@ use crate::mutate::{
     apply_patch, plan_archive, plan_patch, plan_unarchive, PatchOps, PatchPlan, WritableDb,
 };
 use crate::paths::{AgentPaths, StateLayout};
+use crate::remedy::Remedy;
 use crate::store::{AgentStore, SessionEntry};
 
 /// Which change.
@@ -91,8 +92,9 @@ impl EntryChangeOp {
         if store.db().is_none() {
             return Err(Error::UnsupportedSchema {
                 message: format!("agent {} has no SQLite store to change", paths.id),
-                hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
-            });
+                hint: Some("import it first with the legacy import".into()),
+            }
+            .with_remedy(Remedy::ImportLegacy));
         }
         let sessions = store.sessions()?;
         for t in targets {

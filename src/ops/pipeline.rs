@@ -18,6 +18,7 @@ use crate::custody::{AcquireOptions, AcquireReport, Custody};
 use crate::error::{Error, Result};
 use crate::paths::StateLayout;
 use crate::progress::Progress;
+use crate::remedy::Warning;
 
 /// When a verified snapshot of each database the plan changes is written before applying.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -48,7 +49,7 @@ pub trait Hooks {
     /// Show `summary` and ask whether to apply it.
     fn confirm(&self, summary: &PlanSummary) -> Decision;
     /// Something the person should know that does not stop the run.
-    fn warn(&self, _message: String) {}
+    fn warn(&self, _warning: Warning) {}
     /// Progress of the run's own steps (custody taken, snapshot written...).
     fn note(&self, _message: String) {}
     fn interrupted(&self) -> bool {
@@ -202,7 +203,7 @@ pub fn run<O: Operation>(
         };
         let custody = Custody::acquire(layout, &acquire)?;
         for r in &custody.report.reclaimed {
-            hooks.warn(format!("reclaimed a stale lock: {r}"));
+            hooks.warn(format!("reclaimed a stale lock: {r}").into());
         }
         Some(custody)
     };

@@ -76,7 +76,7 @@ fn validate_profile(name: &str) -> Result<()> {
         })
 }
 
-/// State dir resolution, in OpenClaw's order (SPEC §2).
+/// State dir resolution, in OpenClaw's order (tests/reference/openclaw/FORMAT.md §a).
 pub fn resolve_state_dir(
     flag: Option<&Path>,
     profile_flag: Option<&str>,

@@ -7,9 +7,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{DatabaseRole, ReadOnlyDb, SchemaInfo, SessionEntry};
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::legacy::LegacyIndex;
 use crate::paths::AgentPaths;
+use crate::remedy::Warning;
 
 /// Where an agent's sessions are read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -90,7 +91,7 @@ pub struct AgentStore {
     pub schema: Option<SchemaInfo>,
     db: Option<ReadOnlyDb>,
     legacy: Option<LegacyIndex>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl AgentStore {
@@ -100,22 +101,28 @@ impl AgentStore {
             let db = ReadOnlyDb::open(&paths.db)?;
             let schema = SchemaInfo::read(&db, DatabaseRole::Agent)?;
             if let Some(w) = schema.warning(&paths.db) {
-                warnings.push(w);
+                warnings.push(w.into());
             }
             if let (Some(owner), false) = (&schema.agent_id, paths.db.to_string_lossy().is_empty())
             {
                 if owner != paths.id.as_str() {
-                    warnings.push(format!(
-                        "{} belongs to agent {owner}, listed as agent {}",
-                        paths.db.display(),
-                        paths.id
-                    ));
+                    warnings.push(
+                        format!(
+                            "{} belongs to agent {owner}, listed as agent {}",
+                            paths.db.display(),
+                            paths.id
+                        )
+                        .into(),
+                    );
                 }
             }
             if paths.legacy_index.as_ref().is_some_and(|p| p.is_file()) {
-                warnings.push(format!(
-                    "agent {}: a legacy sessions.json is waiting for import (import it with `openclaw-sessions migrate legacy`)",
-                    paths.id
+                warnings.push(Warning::with_remedy(
+                    format!(
+                        "agent {}: a legacy sessions.json is waiting for import (import it with the legacy import)",
+                        paths.id
+                    ),
+                    Remedy::ImportLegacy,
                 ));
             }
             return Ok(AgentStore {
@@ -130,12 +137,15 @@ impl AgentStore {
         if let Some(index) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
             let legacy = LegacyIndex::load(index)?;
             for inv in &legacy.invalid {
-                warnings.push(format!(
-                    "{}: entry {} is invalid and would be dropped on import: {}",
-                    index.display(),
-                    inv.session_key,
-                    inv.reason
-                ));
+                warnings.push(
+                    format!(
+                        "{}: entry {} is invalid and would be dropped on import: {}",
+                        index.display(),
+                        inv.session_key,
+                        inv.reason
+                    )
+                    .into(),
+                );
             }
             return Ok(AgentStore {
                 paths,
@@ -186,7 +196,7 @@ impl AgentStore {
         &self,
         fields: Option<&[&str]>,
         mut visit: impl FnMut(SessionEntry) -> Result<ControlFlow<()>>,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<Warning>> {
         if let Some(legacy) = &self.legacy {
             for e in &legacy.entries {
                 let mut e = e.clone();
@@ -233,7 +243,7 @@ impl AgentStore {
         &self,
         row: &rusqlite::Row<'_>,
         fields: Option<&[&str]>,
-    ) -> Result<Option<std::result::Result<SessionEntry, String>>> {
+    ) -> Result<Option<std::result::Result<SessionEntry, Warning>>> {
         let path = self.db_path();
         let key: String = row.get(0).at(path)?;
         let json: String = row.get(1).at(path)?;
@@ -243,9 +253,12 @@ impl AgentStore {
         }
         Ok(Some(
             SessionEntry::parse_fields(&key, &json, fields).map_err(|reason| {
-                format!(
-                    "agent {}: session {key} skipped: {reason} (run `openclaw-sessions doctor`)",
-                    self.paths.id
+                Warning::with_remedy(
+                    format!(
+                        "agent {}: session {key} skipped: {reason} (run the doctor)",
+                        self.paths.id
+                    ),
+                    Remedy::RunDoctor,
                 )
             }),
         ))

@@ -11,6 +11,7 @@ mod fuzz_regressions;
 mod hardening;
 mod hostile;
 mod inspect;
+mod layers;
 mod migrate_acpx;
 mod migrate_legacy;
 mod mutate;

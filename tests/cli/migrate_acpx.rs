@@ -1,4 +1,4 @@
-//! `migrate acpx`: every rule of SPEC §5 on layouts the tests build.
+//! `migrate acpx`: every rule of the move (src/migrate/acpx.rs) on layouts the tests build.
 
 use crate::common::{json, Store};
 

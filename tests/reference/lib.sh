@@ -290,7 +290,7 @@ jsonq() {
     const v = eval(process.argv[2]); console.log(typeof v === "string" ? v : JSON.stringify(v));' "$1" "$2"
 }
 
-# openclaw_accepts STATE [LABEL] : "OpenClaw accepts the store" (SPEC §9), on STATE itself (use a
+# openclaw_accepts STATE [LABEL] : "OpenClaw accepts the store", on STATE itself (use a
 # copy you no longer need: OpenClaw writes to it):
 #   - `openclaw sessions --all-agents --json --limit all` succeeds,
 #   - the SDK read-back (checks/sdk-readback.mjs: listSessionEntries + readSessionTranscriptEvents

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential test suite: openclaw-sessions against the real OpenClaw 2026.9.6 (SPEC §9).
+# Differential test suite: openclaw-sessions against the real OpenClaw 2026.9.6 (README.md here).
 #
 #   bash tests/reference/run.sh [CHECK...]      run all checks, or only the named ones
 #   bash tests/reference/run.sh --list          list the checks
@@ -31,7 +31,7 @@ source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 # node_check, jsonq, tree_manifest, openclaw_accepts, check_error, check_skip, note.
 # ============================================================================================
 
-# list: the (agentId, sessionKey, sessionId, updatedAt) set equals OpenClaw's (SPEC §5 list, §9),
+# list: the (agentId, sessionKey, sessionId, updatedAt) set equals OpenClaw's,
 # on the imported store and on the live store (after SDK writes: v4 headers, zstd rows, a deletion).
 check_list() {
   local variant s rc
@@ -52,7 +52,7 @@ check_list() {
 }
 CHECKS+=(list)
 
-# list_agent: agent selection as OpenClaw does it (SPEC §2): no flag = the default agent
+# list_agent: agent selection as OpenClaw does it (openclaw/FORMAT.md §a): no flag = the default agent
 # (`main`), and `--agent ID`; same tuple sets as `openclaw sessions [--agent ID] --json --limit all`.
 check_list_agent() {
   local sel name s rc
@@ -98,7 +98,7 @@ check_resolve() {
 CHECKS+=(resolve)
 
 # list_legacy: on a legacy-only store OpenClaw lists 0 SQLite rows; ours may list the legacy
-# entries (SPEC §3: reads work where the data is there). The set comparison is only required for
+# entries (reads work where the data is there). The set comparison is only required for
 # SQLite stores, so this records both counts and requires only that ours succeeds with valid JSON
 # (and records whether ours' legacy rows equal OpenClaw's list of the same store after import).
 check_list_legacy() {
@@ -130,7 +130,7 @@ check_list_legacy() {
 CHECKS+=(list_legacy)
 
 # readonly: our read-only commands leave every byte of the state dir as it was, -wal/-shm
-# included, and create nothing (SPEC §3). Stores: live, legacy, and live after OpenClaw itself
+# included, and create nothing. Stores: live, legacy, and live after OpenClaw itself
 # read it (OpenClaw leaves -wal/-shm sidecars and a touched state DB: a WAL reader must not
 # write to an existing -shm either).
 READONLY_COMMANDS=(

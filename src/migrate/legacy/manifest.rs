@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::ledger::MoveList;
-use super::plan::ImportIssue;
 use super::schema::OPENCLAW_VERSION;
+use super::types::ImportIssue;
 use crate::error::{Result, ResultExt};
 use crate::units::iso_from_ms;
 

@@ -12,7 +12,6 @@ mod conversation;
 pub mod convert;
 mod delivery;
 mod entry;
-mod index;
 mod ledger;
 mod manifest;
 mod navigation;
@@ -20,6 +19,7 @@ pub mod payload;
 mod plan;
 mod projection;
 pub mod schema;
+mod types;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -27,15 +27,14 @@ use std::path::{Path, PathBuf};
 use rusqlite::params;
 use serde::Serialize;
 
-pub use archive::{ArtifactKind, ArtifactMove, FileIdentity};
 pub use entry::normalise_entry;
-pub use index::{for_each_index_entry, parse_index, IndexSource};
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
-pub use plan::{AgentImportPlan, ImportIssue, ImportRecord};
+pub use plan::AgentImportPlan;
+pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
 pub use write::stable_stringify;
 
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::mutate::{crash_point, WritableDb};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
@@ -331,8 +330,9 @@ fn compact(path: &Path, state_dir: &Path) -> Result<()> {
                 "{} fails its check after the import: {quick}, {fk} foreign key violation(s)",
                 path.display()
             ),
-            Some("run `openclaw-sessions doctor --full`".to_string()),
-        ));
+            Some("run the doctor's full check".to_string()),
+        )
+        .with_remedy(Remedy::RunDoctorFull));
     }
     Ok(())
 }
