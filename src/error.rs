@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 
 pub use crate::remedy::Remedy;
 
-/// Stable machine-readable error codes (README.md, Exit codes).
+/// What kind of thing went wrong. The binary turns a kind into its JSON error code and exit
+/// status; kinds that only a front end has (usage, a question nobody could answer, findings, a
+/// partly done run) are the binary's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorCode {
+pub enum ErrorKind {
     Io,
     Sqlite,
     Internal,
-    Usage,
-    ConfirmationRequired,
-    Findings,
-    Partial,
+    /// An argument or a request that cannot be carried out as given.
+    InvalidArgument,
     NotFound,
     Conflict,
     LockedSession,
@@ -29,55 +29,10 @@ pub enum ErrorCode {
     SnapshotUnverified,
 }
 
-impl ErrorCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::Io => "IO",
-            ErrorCode::Sqlite => "SQLITE",
-            ErrorCode::Internal => "INTERNAL",
-            ErrorCode::Usage => "USAGE",
-            ErrorCode::ConfirmationRequired => "CONFIRMATION_REQUIRED",
-            ErrorCode::Findings => "FINDINGS",
-            ErrorCode::Partial => "PARTIAL",
-            ErrorCode::NotFound => "NOT_FOUND",
-            ErrorCode::Conflict => "CONFLICT",
-            ErrorCode::LockedSession => "LOCKED_SESSION",
-            ErrorCode::TargetExists => "TARGET_EXISTS",
-            ErrorCode::UnsafePath => "UNSAFE_PATH",
-            ErrorCode::UnsupportedSchema => "UNSUPPORTED_SCHEMA",
-            ErrorCode::BadInput => "BAD_INPUT",
-            ErrorCode::OwnerUnavailable => "OWNER_UNAVAILABLE",
-            ErrorCode::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
-            ErrorCode::Interrupted => "INTERRUPTED",
-            ErrorCode::SnapshotUnverified => "SNAPSHOT_UNVERIFIED",
-        }
-    }
-
-    /// Process exit code (README.md, Exit codes).
-    pub fn exit_code(self) -> i32 {
-        match self {
-            ErrorCode::Io
-            | ErrorCode::Sqlite
-            | ErrorCode::Internal
-            | ErrorCode::SnapshotUnverified => 1,
-            ErrorCode::Usage | ErrorCode::ConfirmationRequired => 2,
-            ErrorCode::Findings | ErrorCode::Partial => 3,
-            ErrorCode::NotFound => 4,
-            ErrorCode::Conflict
-            | ErrorCode::LockedSession
-            | ErrorCode::TargetExists
-            | ErrorCode::UnsafePath => 5,
-            ErrorCode::UnsupportedSchema | ErrorCode::BadInput => 6,
-            ErrorCode::OwnerUnavailable | ErrorCode::GatewayStateOwnerRequired => 75,
-            ErrorCode::Interrupted => 130,
-        }
-    }
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{message}")]
-    Usage {
+    InvalidArgument {
         message: String,
         hint: Option<String>,
     },
@@ -131,9 +86,6 @@ pub enum Error {
     },
     #[error("interrupted")]
     Interrupted,
-    /// A destructive command without a terminal to ask on and without `--yes`.
-    #[error("{message}")]
-    ConfirmationRequired { message: String },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -163,31 +115,30 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    pub fn code(&self) -> ErrorCode {
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::Usage { .. } => ErrorCode::Usage,
-            Error::NotFound { .. } => ErrorCode::NotFound,
-            Error::Conflict { .. } => ErrorCode::Conflict,
-            Error::UnsafePath { .. } => ErrorCode::UnsafePath,
-            Error::LockedSession { .. } => ErrorCode::LockedSession,
-            Error::TargetExists { .. } => ErrorCode::TargetExists,
-            Error::UnsupportedSchema { .. } => ErrorCode::UnsupportedSchema,
-            Error::BadInput { .. } => ErrorCode::BadInput,
-            Error::OwnerUnavailable { .. } => ErrorCode::OwnerUnavailable,
-            Error::GatewayStateOwnerRequired { .. } => ErrorCode::GatewayStateOwnerRequired,
-            Error::Interrupted => ErrorCode::Interrupted,
-            Error::ConfirmationRequired { .. } => ErrorCode::ConfirmationRequired,
-            Error::Io { .. } => ErrorCode::Io,
-            Error::Sqlite { .. } => ErrorCode::Sqlite,
-            Error::Internal(_) => ErrorCode::Internal,
-            Error::SnapshotUnverified { .. } => ErrorCode::SnapshotUnverified,
-            Error::Remedied { error, .. } => error.code(),
+            Error::InvalidArgument { .. } => ErrorKind::InvalidArgument,
+            Error::NotFound { .. } => ErrorKind::NotFound,
+            Error::Conflict { .. } => ErrorKind::Conflict,
+            Error::UnsafePath { .. } => ErrorKind::UnsafePath,
+            Error::LockedSession { .. } => ErrorKind::LockedSession,
+            Error::TargetExists { .. } => ErrorKind::TargetExists,
+            Error::UnsupportedSchema { .. } => ErrorKind::UnsupportedSchema,
+            Error::BadInput { .. } => ErrorKind::BadInput,
+            Error::OwnerUnavailable { .. } => ErrorKind::OwnerUnavailable,
+            Error::GatewayStateOwnerRequired { .. } => ErrorKind::GatewayStateOwnerRequired,
+            Error::Interrupted => ErrorKind::Interrupted,
+            Error::Io { .. } => ErrorKind::Io,
+            Error::Sqlite { .. } => ErrorKind::Sqlite,
+            Error::Internal(_) => ErrorKind::Internal,
+            Error::SnapshotUnverified { .. } => ErrorKind::SnapshotUnverified,
+            Error::Remedied { error, .. } => error.kind(),
         }
     }
 
     pub fn hint(&self) -> Option<&str> {
         match self {
-            Error::Usage { hint, .. }
+            Error::InvalidArgument { hint, .. }
             | Error::NotFound { hint, .. }
             | Error::Conflict { hint, .. }
             | Error::UnsafePath { hint, .. }
@@ -198,9 +149,6 @@ impl Error {
             | Error::OwnerUnavailable { hint, .. }
             | Error::GatewayStateOwnerRequired { hint, .. } => hint.as_deref(),
             Error::Interrupted => None,
-            Error::ConfirmationRequired { .. } => {
-                Some("pass --yes to confirm, or --dry-run to see the plan")
-            }
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
             Error::Sqlite { .. } => Some("run the doctor to check the database"),
             Error::Internal(_) => Some("this is a bug in this tool; please report it"),
@@ -253,8 +201,8 @@ impl Error {
         }
     }
 
-    pub fn usage(message: impl Into<String>) -> Self {
-        Error::Usage {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Error::InvalidArgument {
             message: message.into(),
             hint: None,
         }

@@ -27,5 +27,5 @@ pub mod test_hooks;
 pub mod transcript;
 pub mod units;
 
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use remedy::Remedy;

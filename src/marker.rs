@@ -23,7 +23,7 @@ impl SessionFileMarker {
         store_path: &Path,
     ) -> Result<Self> {
         if !crate::legacy::is_safe_session_id(session_id) {
-            return Err(Error::usage(format!("invalid session id {session_id:?}")));
+            return Err(Error::invalid(format!("invalid session id {session_id:?}")));
         }
         let store_path = if store_path.is_absolute() {
             store_path.to_path_buf()

@@ -155,7 +155,7 @@ pub fn restore_in_place(
     let live = source.db().to_path_buf();
     let dir = live
         .parent()
-        .ok_or_else(|| Error::usage("database has no directory"))?;
+        .ok_or_else(|| Error::invalid("database has no directory"))?;
     let (staging, staged) = stage_copy(snapshot, &manifest, dir)?;
     let result = (|| {
         // 1. Fold the live WAL into its file (custody excludes every writer).

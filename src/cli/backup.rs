@@ -242,7 +242,7 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
     Ok(if all_ok {
         Outcome::Done
     } else {
-        Outcome::Exit(openclaw_sessions::ErrorCode::Findings.exit_code())
+        Outcome::Exit(super::exit::ErrorCode::Findings.exit_code())
     })
 }
 

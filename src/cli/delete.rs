@@ -1,9 +1,9 @@
 use clap::Args;
 
+use super::exit::ErrorCode;
 use openclaw_sessions::mutate::{DeleteOptions, DeletePlan, DeleteResult};
 use openclaw_sessions::ops::delete::{DeleteOp, Deleted};
 use openclaw_sessions::ops::RunState;
-use openclaw_sessions::ErrorCode;
 
 use super::exit::Outcome;
 use super::lifecycle::{exit_for, finish_results, KeyResult};
@@ -114,7 +114,7 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                 }
                 Some(Deleted::Refused(e)) => {
                     r.result = "conflict";
-                    r.code = Some(e.code());
+                    r.code = Some(ErrorCode::of(e));
                     r.reason = Some(e.to_string());
                 }
                 Some(Deleted::Skipped) => {}

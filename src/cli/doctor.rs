@@ -90,7 +90,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     }
     for c in &args.checks {
         if !CHECKS.iter().any(|k| k.id == c) {
-            return Err(Error::usage(format!(
+            return Err(Error::invalid(format!(
                 "unknown check {c:?}; `openclaw-sessions doctor --list-checks` lists them"
             ))
             .into());
@@ -185,7 +185,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     }
     let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
     Ok(if problems {
-        Outcome::Exit(openclaw_sessions::ErrorCode::Findings.exit_code())
+        Outcome::Exit(super::exit::ErrorCode::Findings.exit_code())
     } else {
         Outcome::Done
     })

@@ -187,7 +187,7 @@ mod tests {
         }
         .with_remedy(Remedy::ShowSessionJson)
         .into_locked();
-        assert_eq!(e.code(), openclaw_sessions::ErrorCode::LockedSession);
+        assert_eq!(e.kind(), openclaw_sessions::ErrorKind::LockedSession);
         assert_eq!(e.to_string(), "changed");
         assert_eq!(
             error_hint(&e).as_deref(),

@@ -4,10 +4,10 @@
 use clap::Args;
 use serde::Serialize;
 
+use super::exit::ErrorCode;
 use openclaw_sessions::ops::entry_change::{result_of, Applied, EntryChange, EntryChangeOp};
 use openclaw_sessions::ops::RunState;
 use openclaw_sessions::units::now_ms;
-use openclaw_sessions::ErrorCode;
 
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
@@ -116,7 +116,7 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
             run.plan
                 .items
                 .iter()
-                .find_map(|i| i.outcome.as_ref().err().map(|e| e.code())),
+                .find_map(|i| i.outcome.as_ref().err().map(ErrorCode::of)),
         ));
     }
     let applied = run.report.as_ref().map(|r| &r.results);
@@ -126,7 +126,7 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
         let agent = Some(item.target.agent.id.to_string());
         let (result, reason, code) = match (&item.outcome, applied.as_ref().map(|a| &a[n])) {
             (Err(e), _) | (_, Some(Applied::Refused(e))) => {
-                (result_of(e), Some(e.to_string()), Some(e.code()))
+                (result_of(e), Some(e.to_string()), Some(ErrorCode::of(e)))
             }
             (Ok(p), _) if p.changes.is_empty() => ("unchanged", None, None),
             (Ok(_), Some(Applied::Written(_))) if archive => ("archived", None, None),

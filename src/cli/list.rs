@@ -206,7 +206,7 @@ fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
     }
     match raw.parse::<usize>() {
         Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(openclaw_sessions::Error::usage(format!(
+        _ => Err(openclaw_sessions::Error::invalid(format!(
             "--limit must be a positive integer or \"all\", not {raw:?}"
         ))),
     }

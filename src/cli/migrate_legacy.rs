@@ -4,9 +4,9 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::json;
 
+use super::exit::ErrorCode;
 use openclaw_sessions::migrate::legacy::{self, MoveList};
 use openclaw_sessions::ops::migrate_legacy::MigrateLegacyOp;
-use openclaw_sessions::ErrorCode;
 
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, selection, MutationArgs};

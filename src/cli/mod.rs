@@ -8,6 +8,7 @@ mod custody;
 mod delete;
 mod doctor;
 mod du;
+mod error_code;
 mod exit;
 mod hints;
 mod lifecycle;

@@ -13,7 +13,6 @@ use openclaw_sessions::ops::{
 use openclaw_sessions::paths::StateLayout;
 use openclaw_sessions::progress::Progress;
 use openclaw_sessions::remedy::Warning;
-use openclaw_sessions::Error;
 
 use super::custody::CUSTODY_ENV;
 use super::progress::Bar;
@@ -162,7 +161,7 @@ pub fn run_op<O: Operation>(
             }
             Ok(None)
         }
-        RunState::Unanswered => Err(Error::ConfirmationRequired {
+        RunState::Unanswered => Err(super::exit::CliError::ConfirmationRequired {
             message: format!(
                 "{} needs confirmation (no terminal to ask on)",
                 capitalized(&run.summary.headline)

@@ -64,8 +64,8 @@ struct PatchData {
 fn parse_object(raw: &str, what: &str) -> openclaw_sessions::Result<Map<String, Value>> {
     match serde_json::from_str::<Value>(raw) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(Error::usage(format!("{what} must be a JSON object"))),
-        Err(e) => Err(Error::usage(format!("{what} is not valid JSON: {e}"))),
+        Ok(_) => Err(Error::invalid(format!("{what} must be a JSON object"))),
+        Err(e) => Err(Error::invalid(format!("{what} is not valid JSON: {e}"))),
     }
 }
 
@@ -85,9 +85,9 @@ fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
     for s in &args.set {
         let (field, raw) = s
             .split_once('=')
-            .ok_or_else(|| Error::usage(format!("--set wants FIELD=JSON, not {s:?}")))?;
+            .ok_or_else(|| Error::invalid(format!("--set wants FIELD=JSON, not {s:?}")))?;
         if field.is_empty() {
-            return Err(Error::usage("--set needs a field name").into());
+            return Err(Error::invalid("--set needs a field name").into());
         }
         let value = serde_json::from_str(raw).unwrap_or_else(|_| Value::from(raw));
         ops.set.push((field.to_string(), value));
@@ -111,7 +111,7 @@ fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
         && ops.replace.is_none()
         && args.preserve_activity
     {
-        return Err(Error::usage(
+        return Err(Error::invalid(
             "nothing to patch: give --set, --unset, --merge or --replace-entry",
         )
         .into());

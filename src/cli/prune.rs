@@ -99,17 +99,13 @@ fn settings(
 ) -> anyhow::Result<MaintenanceSettings> {
     let mut s = MaintenanceSettings::resolve(&layout.config.maintenance())?;
     if let Some(d) = &args.older_than {
-        s.prune_after_ms = Some(
-            parse_openclaw_duration(d)
-                .filter(|ms| *ms > 0)
-                .ok_or_else(|| {
-                    Error::usage(format!("invalid duration {d:?} (use ms, s, m, h, d)"))
-                })?,
-        );
+        s.prune_after_ms = Some(parse_openclaw_duration(d).filter(|ms| *ms > 0).ok_or_else(
+            || Error::invalid(format!("invalid duration {d:?} (use ms, s, m, h, d)")),
+        )?);
     }
     if let Some(n) = args.max_entries {
         if n <= 0 {
-            return Err(Error::usage("--max-entries must be positive").into());
+            return Err(Error::invalid("--max-entries must be positive").into());
         }
         s.max_entries = n;
     }

@@ -352,7 +352,7 @@ mod tests {
     #[test]
     fn not_json5_is_bad_input_with_line() {
         let err = LegacyIndex::parse(Path::new("/s/sessions.json"), "{\n'a': {,\n").unwrap_err();
-        assert_eq!(err.code(), crate::error::ErrorCode::BadInput);
+        assert_eq!(err.kind(), crate::error::ErrorKind::BadInput);
         assert!(err.to_string().contains("line 2"), "{err}");
     }
 
@@ -397,7 +397,7 @@ mod tests {
             |k, _| {
                 visited += 1;
                 if k == "b" {
-                    return Err(Error::usage("stop at b"));
+                    return Err(Error::invalid("stop at b"));
                 }
                 Ok(())
             },

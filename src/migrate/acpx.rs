@@ -88,7 +88,7 @@ pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxP
                 0 => workspace(layout, None).join("state"),
                 1 => found.remove(0),
                 _ => {
-                    return Err(Error::usage(format!(
+                    return Err(Error::invalid(format!(
                         "several workspaces hold ACPX state ({}); pick one with --workspace",
                         found
                             .iter()

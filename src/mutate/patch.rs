@@ -153,7 +153,7 @@ pub fn plan_patch(
         new.shift_remove(k);
     }
     if new.get("sessionId") != old.get("sessionId") {
-        return Err(Error::usage(format!(
+        return Err(Error::invalid(format!(
             "sessionId is not patchable (session {} keeps {})",
             entry.key,
             entry.session_id()
@@ -226,7 +226,7 @@ pub fn plan_patch(
     if touched(&new, old, "displayName") {
         if let Some(v) = new.get("displayName").cloned() {
             let Value::String(s) = v else {
-                return Err(Error::usage("displayName must be a string"));
+                return Err(Error::invalid("displayName must be a string"));
             };
             let (cut, _) = truncate_utf16(s.trim(), MAX_DISPLAY_NAME_UNITS);
             let cut = cut.trim_end();
@@ -245,10 +245,10 @@ pub fn plan_patch(
             Some(Value::String(s)) => {
                 let t = s.trim();
                 if t.is_empty() {
-                    return Err(Error::usage("invalid label: empty"));
+                    return Err(Error::invalid("invalid label: empty"));
                 }
                 if units(t) > MAX_LABEL_UNITS {
-                    return Err(Error::usage(format!(
+                    return Err(Error::invalid(format!(
                         "invalid label: too long (max {MAX_LABEL_UNITS})"
                     )));
                 }
@@ -257,7 +257,7 @@ pub fn plan_patch(
                 }
                 new.insert("label".into(), Value::from(t));
             }
-            Some(_) => return Err(Error::usage("invalid label: must be a string")),
+            Some(_) => return Err(Error::invalid("invalid label: must be a string")),
         }
     }
     let after = SessionEntry::from_value(&entry.key, Value::Object(canonical_entry(new)))

@@ -7,7 +7,7 @@ use super::pipeline::{Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::mutate::{
     apply_delete, delete_state_rows, plan_delete, ArchivedFile, DeleteOptions, DeletePlan,
     DeleteResult, References, WritableDb,
@@ -272,7 +272,7 @@ impl Operation for DeleteOp {
                         });
                     }
                     Err(e)
-                        if matches!(e.code(), ErrorCode::Conflict | ErrorCode::LockedSession) =>
+                        if matches!(e.kind(), ErrorKind::Conflict | ErrorKind::LockedSession) =>
                     {
                         results.push(Deleted::Refused(e))
                     }

@@ -7,7 +7,7 @@ use super::pipeline::{Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::mutate::{
     apply_patch, plan_archive, plan_patch, plan_unarchive, PatchOps, PatchPlan, WritableDb,
 };
@@ -128,8 +128,8 @@ impl EntryChangeOp {
             let outcome = match outcome {
                 Err(e)
                     if !matches!(
-                        e.code(),
-                        ErrorCode::NotFound | ErrorCode::Conflict | ErrorCode::LockedSession
+                        e.kind(),
+                        ErrorKind::NotFound | ErrorKind::Conflict | ErrorKind::LockedSession
                     ) =>
                 {
                     return Err(e)
@@ -293,7 +293,7 @@ impl Operation for EntryChangeOp {
             let db = &mut open.as_mut().expect("an open database").1;
             match apply_patch(db, p) {
                 Ok(written) => results.push(Applied::Written(written)),
-                Err(e) if matches!(e.code(), ErrorCode::Conflict | ErrorCode::LockedSession) => {
+                Err(e) if matches!(e.kind(), ErrorKind::Conflict | ErrorKind::LockedSession) => {
                     results.push(Applied::Refused(e))
                 }
                 Err(e) => return Err(e),
@@ -327,9 +327,9 @@ impl Operation for EntryChangeOp {
 
 /// A left-alone target's result word.
 pub fn result_of(e: &Error) -> &'static str {
-    match e.code() {
-        ErrorCode::NotFound => "missing",
-        ErrorCode::LockedSession => "refused",
+    match e.kind() {
+        ErrorKind::NotFound => "missing",
+        ErrorKind::LockedSession => "refused",
         _ => "conflict",
     }
 }

@@ -81,7 +81,7 @@ impl Operation for MigrateLegacyOp {
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         layout.require_exists()?;
         if layout.store_override.is_some() {
-            return Err(Error::usage(
+            return Err(Error::invalid(
                 "migrate legacy works on agents, not on a single named store",
             ));
         }

@@ -45,7 +45,7 @@ pub fn resolve_target(layout: &StateLayout, selection: &Selection, words: &str) 
     match resolve_session(layout, selection, words) {
         Ok(found) => {
             if found.is_earlier_generation() {
-                return Err(Error::usage(format!(
+                return Err(Error::invalid(format!(
                     "{words:?} names an earlier transcript of {} (agent {}), not a live session; give its key",
                     found.session_key, found.paths.id
                 )));

@@ -245,7 +245,7 @@ impl From<ResolveError> for Error {
                 message: e.to_string(),
                 hint,
             },
-            ResolveError::Empty | ResolveError::Ambiguous { .. } => Error::Usage {
+            ResolveError::Empty | ResolveError::Ambiguous { .. } => Error::InvalidArgument {
                 message: e.to_string(),
                 hint,
             },
@@ -1368,7 +1368,7 @@ mod tests {
             "{e}"
         );
         let err = Error::from(e);
-        assert_eq!(err.code(), crate::error::ErrorCode::Usage);
+        assert_eq!(err.kind(), crate::error::ErrorKind::InvalidArgument);
         assert!(err.to_string().contains("agent:work:main"), "{err}");
     }
 
@@ -1494,7 +1494,7 @@ mod tests {
         assert!(matches!(e, ResolveError::NotFound { .. }), "{msg}");
         assert!(msg.contains("at least 8 characters"), "{msg}");
         assert!(msg.contains("agents main, work, research"), "{msg}");
-        assert_eq!(Error::from(e).code(), crate::error::ErrorCode::NotFound);
+        assert_eq!(Error::from(e).kind(), crate::error::ErrorKind::NotFound);
     }
 
     #[test]
@@ -1574,7 +1574,7 @@ mod tests {
         );
         assert!(e.suggestions().len() <= MAX_SUGGESTIONS);
         let err = Error::from(e);
-        assert_eq!(err.code(), crate::error::ErrorCode::NotFound);
+        assert_eq!(err.kind(), crate::error::ErrorKind::NotFound);
         let hint = err.hint().unwrap().to_string();
         assert!(
             hint.starts_with("did you mean agent:main:scratch-1 (agent main)"),
@@ -1639,7 +1639,10 @@ mod tests {
         let f = Fixture::copy("live");
         let e = f.resolve(&AgentSelection::none(), "  ").unwrap_err();
         assert!(matches!(e, ResolveError::Empty));
-        assert_eq!(Error::from(e).code(), crate::error::ErrorCode::Usage);
+        assert_eq!(
+            Error::from(e).kind(),
+            crate::error::ErrorKind::InvalidArgument
+        );
     }
 
     /// OpenClaw 2026.9.6 reads no legacy store (its SDK reads SQLite only; `openclaw sessions`

@@ -170,7 +170,7 @@ pub fn catalog_page(
         .transpose()?;
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_ITEMS).contains(&limit) {
-        return Err(Error::usage(format!(
+        return Err(Error::invalid(format!(
             "--limit must be an integer from 1 to {MAX_ITEMS}"
         )));
     }
