@@ -807,6 +807,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --agent 'Work on this agent (repeatable)'
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand -n 'Name the stale locks and remove nothing (read without taking any lock)'
+            cand --dry-run 'Name the stale locks and remove nothing (read without taking any lock)'
             cand --all-agents 'Work on every agent'
             cand --json 'Print one JSON document on stdout'
             cand -q 'Only data and errors'

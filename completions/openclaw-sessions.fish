@@ -667,6 +667,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand cust
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s n -l dry-run -d 'Name the stale locks and remove nothing (read without taking any lock)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s q -l quiet -d 'Only data and errors'
