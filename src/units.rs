@@ -2,15 +2,21 @@
 
 use crate::error::{Error, Result};
 
-/// `10gb`, `512MiB`, `1.5g`, `1024` (bytes). Units are powers of 1024, as OpenClaw's.
-pub fn parse_size(raw: &str) -> Result<u64> {
+/// `1.5gb` as (1.5, "gb"): the leading number and the lower-cased unit after it.
+fn number_and_unit(raw: &str, what: &str) -> Result<(f64, String)> {
     let s = raw.trim().to_ascii_lowercase();
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
-    let value: f64 = num.parse().map_err(|_| bad(raw, "size"))?;
-    let mult: u64 = match unit.trim() {
+    let value: f64 = num.parse().map_err(|_| bad(raw, what))?;
+    Ok((value, unit.trim().to_string()))
+}
+
+/// `10gb`, `512MiB`, `1.5g`, `1024` (bytes). Units are powers of 1024, as OpenClaw's.
+pub fn parse_size(raw: &str) -> Result<u64> {
+    let (value, unit) = number_and_unit(raw, "size")?;
+    let mult: u64 = match unit.as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
@@ -26,13 +32,8 @@ pub fn parse_size(raw: &str) -> Result<u64> {
 
 /// `30d`, `12h`, `90m`, `45s`, `500ms`, `2w`; a bare number means days (OpenClaw's default unit).
 pub fn parse_duration_ms(raw: &str) -> Result<u64> {
-    let s = raw.trim().to_ascii_lowercase();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let value: f64 = num.parse().map_err(|_| bad(raw, "duration"))?;
-    let mult: f64 = match unit.trim() {
+    let (value, unit) = number_and_unit(raw, "duration")?;
+    let mult: f64 = match unit.as_str() {
         "ms" => 1.0,
         "s" | "sec" | "secs" => 1e3,
         "m" | "min" | "mins" => 60e3,

@@ -202,10 +202,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             .unwrap_or_default();
         t.add_row(vec![
             name,
-            serde_json::to_value(s.state)?
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
+            super::printer::word(&s.state),
             created,
             db,
             size,

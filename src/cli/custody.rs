@@ -114,50 +114,36 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                     } else {
                         "-".into()
                     },
-                    serde_json::to_value(l.coordinator)?["state"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string(),
-                    serde_json::to_value(l.state)?
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string(),
+                    super::printer::word(&serde_json::to_value(l.coordinator)?["state"]),
+                    super::printer::word(&l.state),
                     l.reason.clone(),
                 ]);
             }
             ctx.printer.print_table(&t)?;
             Ok(Outcome::Done)
         }
-        CustodyCommand::ClearStale(args) if args.dry_run => {
-            layout.require_exists()?;
-            let stale: Vec<String> = probe(&layout)
-                .locks
-                .into_iter()
-                .filter(|l| l.exists && l.state == OwnerState::Stale)
-                .map(|l| format!("{}: {}", l.path.display(), l.reason))
-                .collect();
+        CustodyCommand::ClearStale(args) => {
+            let (locks, key, verb) = if args.dry_run {
+                layout.require_exists()?;
+                let stale = probe(&layout)
+                    .locks
+                    .into_iter()
+                    .filter(|l| l.exists && l.state == OwnerState::Stale)
+                    .map(|l| format!("{}: {}", l.path.display(), l.reason))
+                    .collect();
+                (stale, "stale", "would remove")
+            } else {
+                (clear_stale(&layout)?, "removed", "removed")
+            };
             if ctx.printer.json {
-                ctx.printer
-                    .json_data(&serde_json::json!({ "stale": stale, "applied": false }))?;
-            } else if stale.is_empty() {
+                let mut doc = serde_json::json!({ "applied": !args.dry_run });
+                doc[key] = serde_json::json!(locks);
+                ctx.printer.json_data(&doc)?;
+            } else if locks.is_empty() {
                 ctx.printer.info("no stale locks");
             } else {
-                for s in &stale {
-                    ctx.printer.out(&format!("would remove {s}\n"))?;
-                }
-            }
-            Ok(Outcome::Done)
-        }
-        CustodyCommand::ClearStale(_) => {
-            let removed = clear_stale(&layout)?;
-            if ctx.printer.json {
-                ctx.printer
-                    .json_data(&serde_json::json!({ "removed": removed }))?;
-            } else if removed.is_empty() {
-                ctx.printer.info("no stale locks");
-            } else {
-                for r in &removed {
-                    ctx.printer.out(&format!("removed {r}\n"))?;
+                for l in &locks {
+                    ctx.printer.out(&format!("{verb} {l}\n"))?;
                 }
             }
             Ok(Outcome::Done)

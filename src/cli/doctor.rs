@@ -51,10 +51,7 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
         .table(&["SEVERITY", "CHECK", "AGENT", "FINDING", "FIX"]);
     for f in findings {
         t.add_row(vec![
-            serde_json::to_value(f.severity)?
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
+            super::printer::word(&f.severity),
             f.check.to_string(),
             f.agent_id.clone().unwrap_or_default(),
             format!("{}\n  → {}", f.message, super::hints::finding_hint(f)),
@@ -77,10 +74,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
             for c in CHECKS {
                 t.add_row(vec![
                     c.id.to_string(),
-                    serde_json::to_value(c.severity)?
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string(),
+                    super::printer::word(&c.severity),
                     c.description.to_string(),
                 ]);
             }

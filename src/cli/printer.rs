@@ -298,6 +298,14 @@ impl StreamOut {
     }
 }
 
+/// A value's serialized word (an enum's `rename_all` name), for table cells.
+pub fn word<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
