@@ -125,7 +125,13 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     let warn_only = s.mode == "warn";
     let mut op = PruneOp::new(selection(ctx), s.clone(), test_hooks::now_ms());
     op.artifacts = args.artifacts;
-    op.active_key = args.active_key.clone();
+    // The session to protect, named as any session is (`main`, a bare key, an id); words the
+    // resolver does not find are protected as written, as OpenClaw's --active-key does.
+    op.active_key = args.active_key.as_ref().map(|words| {
+        openclaw_sessions::store::resolve::resolve(&layout, &selection(ctx), words)
+            .map(|found| found.session_key)
+            .unwrap_or_else(|_| words.clone())
+    });
     // `mode: warn` reports what a run would do, as a dry run does.
     let mutation = MutationArgs {
         dry_run: args.mutation.dry_run || warn_only,
