@@ -10,6 +10,7 @@ use crate::error::{Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
+use crate::store::db::nodes;
 use crate::store::{
     sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
 };
@@ -310,10 +311,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         .into_iter()
         .map(|(c, _)| c)
         .collect();
-    let sql = format!(
-        "SELECT session_key, entry_json, entry_valid, {} FROM session_nodes ORDER BY session_key",
-        names.join(", ")
-    );
+    let sql = nodes::with_columns_sql(&names);
     let read = |r: &rusqlite::Row<'_>| {
         let mut cols = Vec::new();
         for i in 0..names.len() {
@@ -384,13 +382,33 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         },
     )?;
     if cx.wants("current-window") {
-        for (key, sid) in rows(db, "SELECT n.session_key, n.current_session_id FROM session_nodes n WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = n.current_session_id)", |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            cx.add("current-window", Severity::Error, Some(agent), Some(&key), format!("session {key}: current session id {sid} has no session_windows row"), "restore the session from a snapshot, or delete it", None);
+        for (key, sid) in rows(db, nodes::WITHOUT_CURRENT_WINDOW_SQL, |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })? {
+            cx.add(
+                "current-window",
+                Severity::Error,
+                Some(agent),
+                Some(&key),
+                format!("session {key}: current session id {sid} has no session_windows row"),
+                "restore the session from a snapshot, or delete it",
+                None,
+            );
         }
     }
     if cx.wants("duplicate-labels") {
-        for (label, keys) in rows(db, "SELECT label, group_concat(session_key, ', ') FROM session_nodes WHERE label IS NOT NULL AND entry_valid != -1 GROUP BY label HAVING count(*) > 1", |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            cx.add("duplicate-labels", Severity::Warning, Some(agent), None, format!("label {label:?} is used by {keys}"), "rename all but one with `openclaw-sessions patch KEY --set label=...`", None);
+        for (label, keys) in rows(db, nodes::DUPLICATE_LABELS_SQL, |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })? {
+            cx.add(
+                "duplicate-labels",
+                Severity::Warning,
+                Some(agent),
+                None,
+                format!("label {label:?} is used by {keys}"),
+                "rename all but one with `openclaw-sessions patch KEY --set label=...`",
+                None,
+            );
         }
     }
     Ok(())

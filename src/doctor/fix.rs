@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::OptionalExtension;
 use serde::Serialize;
 
 use super::{Finding, Repair};
@@ -24,14 +23,7 @@ pub struct FixReport {
 }
 
 fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<()> {
-    let json: Option<String> = tx
-        .query_row(
-            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(path)?;
+    let json: Option<String> = crate::store::db::nodes::entry_json(tx, key).at(path)?;
     let Some(json) = json else { return Ok(()) };
     let entry = SessionEntry::parse(key, &json)
         .map_err(|why| Error::bad_input(format!("session {key}: {why}"), None))?;

@@ -15,6 +15,7 @@ use super::publish::{publish_checked, sha256_hex};
 use super::references::{state_ids, ReferenceView};
 use super::WritableDb;
 use crate::error::{Error, Result, ResultExt};
+use crate::store::db::{self, nodes};
 use crate::store::{AgentStore, SessionEntry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -295,40 +296,9 @@ fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Res
     Ok(())
 }
 
-const NODE_ARTIFACT_TABLES: [&str; 7] = [
-    "board_widgets",
-    "board_tabs",
-    "heartbeat_outcomes",
-    "session_participants",
-    "session_progress_cards",
-    "session_members",
-    "session_suggestions",
-];
-
 fn delete_node_artifacts(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<()> {
-    let present: HashSet<String> = {
-        let mut stmt = tx
-            .prepare_cached("SELECT name FROM sqlite_schema WHERE type = 'table'")
-            .at(path)?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).at(path)?;
-        rows.collect::<rusqlite::Result<_>>().at(path)?
-    };
-    if present.contains("session_pending_inputs") {
-        tx.execute(
-            "DELETE FROM session_pending_inputs WHERE session_key = ?1",
-            [key],
-        )
-        .at(path)?;
-    }
-    for table in NODE_ARTIFACT_TABLES {
-        if present.contains(table) {
-            tx.execute(
-                &format!("DELETE FROM {table} WHERE session_key = ?1"),
-                [key],
-            )
-            .at(path)?;
-        }
-    }
+    let present = db::meta::table_names(tx).at(path)?;
+    nodes::delete_artifacts(tx, &present, key).at(path)?;
     Ok(())
 }
 
@@ -347,28 +317,8 @@ fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
         return Ok(false);
     };
     delete_node_artifacts(tx, path, key)?;
-    tx.execute(
-        "UPDATE session_nodes SET legacy_acp_migration_json = NULL, current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
-            updated_at = ?3, status = NULL, created_at = NULL, created_via = NULL, created_actor_type = NULL, \
-            created_actor_id = NULL, project_id = NULL, parent_session_key = NULL, spawned_by = NULL, \
-            fork_source_session_key = NULL, fork_source_session_id = NULL, fork_source_entry_id = NULL, label = NULL, \
-            display_name = NULL, category = NULL, icon = NULL, pinned_at = NULL, archived_at = NULL, last_read_at = NULL, \
-            last_interaction_at = NULL, last_activity_at = NULL, owner_actor_type = NULL, owner_actor_id = NULL, \
-            owner_assigned_by_type = NULL, owner_assigned_by_id = NULL, owner_assigned_at = NULL \
-         WHERE session_key = ?1",
-        params![key, sid, updated],
-    )
-    .at(path)?;
-    tx.execute(
-        "UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
-    tx.execute(
-        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    nodes::write_tombstone(tx, key, &sid, updated).at(path)?;
+    nodes::certify(tx, key).at(path)?;
     Ok(true)
 }
 
@@ -389,14 +339,7 @@ pub fn apply_delete(
     let path = db.path.clone();
     let key = plan.session_key.as_str();
     let tx = db.transaction()?;
-    let current: Option<String> = tx
-        .query_row(
-            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(&path)?;
+    let current: Option<String> = nodes::entry_json(&tx, key).at(&path)?;
     if current
         .and_then(|j| SessionEntry::parse(key, &j).ok())
         .as_ref()
@@ -428,8 +371,7 @@ pub fn apply_delete(
     }
     if !tombstone(&tx, &path, key)? {
         delete_node_artifacts(&tx, &path, key)?;
-        tx.execute("DELETE FROM session_nodes WHERE session_key = ?1", [key])
-            .at(&path)?;
+        nodes::delete(&tx, key).at(&path)?;
     }
     super::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
@@ -455,13 +397,7 @@ pub fn delete_state_rows(
     }
     let mut db = WritableDb::open_role(state_dir, state_db, crate::store::DatabaseRole::Global)?;
     let tx = db.transaction()?;
-    let tables: HashSet<String> = {
-        let mut stmt = tx
-            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
-            .at(state_db)?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).at(state_db)?;
-        rows.collect::<rusqlite::Result<_>>().at(state_db)?
-    };
+    let tables: HashSet<String> = db::meta::table_names(&tx).at(state_db)?;
     let mut n = 0;
     for (table, sql) in [
         (

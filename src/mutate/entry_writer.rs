@@ -7,6 +7,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::{Map, Value};
 
 use crate::error::{Result, ResultExt};
+use crate::store::db::nodes;
 use crate::store::SessionEntry;
 
 /// Retired projections the canonical shape drops (`projectCanonicalSessionEntryShape`).
@@ -191,38 +192,14 @@ pub fn write_node(
     e: &Map<String, Value>,
     entry_json: Option<&str>,
 ) -> Result<()> {
-    let columns = project_node_columns(e);
-    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into()];
-    let mut sets = Vec::new();
-    if let Some(json) = entry_json {
-        values.push(json.to_string().into());
-        sets.push("entry_json = ?2".to_string());
-    }
-    for (c, v) in columns {
-        values.push(v);
-        sets.push(format!("{c} = ?{}", values.len()));
-    }
-    let sql = format!(
-        "UPDATE session_nodes SET {} WHERE session_key = ?1",
-        sets.join(", ")
-    );
-    tx.exec_cached(&sql, rusqlite::params_from_iter(values))
-        .at(path)?;
-    tx.exec_cached(
-        "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    nodes::update_projection(tx, key, entry_json, project_node_columns(e)).at(path)?;
+    nodes::set_entry_valid(tx, key).at(path)?;
     Ok(())
 }
 
 /// Certify a key as OpenClaw's writers do, as the last step of the transaction.
 pub fn certify(tx: &Transaction<'_>, path: &std::path::Path, key: &str) -> Result<()> {
-    tx.exec_cached(
-        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    nodes::certify(tx, key).at(path)?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! Agent databases: opening without disturbing, the schema gate, session rows.
 
 mod agent_store;
+pub(crate) mod db;
 mod entry;
 mod kind;
 mod newest_first;

@@ -219,12 +219,8 @@ fn validate(target: &AgentImportPlan) -> Result<Vec<ImportIssue>> {
     target.ledger.for_each_record(|record, outcome| {
         let expected = outcome.map_or(0, |(e, _)| e);
         let key = &record.session_key;
-        let stored: Option<String> = conn
-            .prepare_cached(
-                "SELECT current_session_id FROM session_nodes WHERE session_key = ?1 AND entry_valid = 1",
-            )
-            .and_then(|mut s| rusqlite::OptionalExtension::optional(s.query_row([key], |r| r.get(0))))
-            .at(path)?;
+        let stored: Option<String> =
+            crate::store::db::nodes::valid_current_session_id(conn, key).at(path)?;
         match stored {
             None if !record.historical => {
                 issues.push(ImportIssue::new(

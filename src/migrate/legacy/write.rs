@@ -17,6 +17,7 @@ use super::projection::ProjectionCursor;
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{session_scope, write_node, write_window};
 use crate::progress::Progress;
+use crate::store::db::nodes;
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
 const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -91,14 +92,7 @@ pub fn write_record(
         ));
         return Ok(out);
     }
-    let existing: Option<String> = tx
-        .row_cached(
-            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(db)?;
+    let existing: Option<String> = nodes::current_session_id(tx, key).at(db)?;
     // A finished earlier run moved this transcript away: the row is already there.
     if record.transcript.is_none() && !record.historical && existing.as_deref() == Some(sid) {
         let had_events: bool = tx
@@ -120,13 +114,7 @@ pub fn write_record(
     let updated_at = e.get("updatedAt").and_then(Value::as_f64).unwrap_or(0.0);
     if !(record.historical && existing.is_some()) {
         let entry_json = &record.entry_json;
-        tx.prepare_cached(
-            "INSERT INTO session_nodes (session_key, current_session_id, entry_json, entry_valid, updated_at) \
-             VALUES (?1, ?2, ?3, 0, ?4) ON CONFLICT(session_key) DO NOTHING",
-        )
-        .at(db)?
-        .execute(params![key, sid, entry_json, updated_at as i64])
-        .at(db)?;
+        nodes::insert_if_absent(tx, key, sid, entry_json, updated_at as i64).at(db)?;
         write_node(tx, db, key, e, Some(entry_json))?;
         let conversation = super::conversation::conversation_of(e, session_scope(key, e));
         if let Some(c) = &conversation {
@@ -185,15 +173,7 @@ fn record_acp_source(
         json!(crate::mutate::publish::sha256_hex(serialized.as_bytes())),
     );
     source.insert("sourceSizeBytes".into(), json!(serialized.len()));
-    let stored: Option<String> = tx
-        .row_cached(
-            "SELECT legacy_acp_migration_json FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(db)?
-        .flatten();
+    let stored: Option<String> = nodes::legacy_acp_migration_json(tx, key).at(db)?;
     let mut sources: Vec<Value> = stored
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or_default();
@@ -205,9 +185,10 @@ fn record_acp_source(
     };
     sources.retain(|v| !same(v));
     sources.push(Value::Object(source));
-    tx.exec_cached(
-        "UPDATE session_nodes SET legacy_acp_migration_json = ?2 WHERE session_key = ?1",
-        params![key, serde_json::to_string(&sources).unwrap_or_default()],
+    nodes::set_legacy_acp_migration_json(
+        tx,
+        key,
+        &serde_json::to_string(&sources).unwrap_or_default(),
     )
     .at(db)?;
     Ok(())

@@ -1,0 +1,10 @@
+//! The SQL over OpenClaw's tables, one module per table family. Modules above `store/`
+//! call these functions (or use their statement texts) instead of writing SQL: a table's
+//! statements are found, and changed, in one place.
+//!
+//! Functions take a `&Connection` (a `Transaction` derefs to one) and return
+//! `rusqlite::Result`, so callers keep naming the database in their errors. Statements run
+//! once per row of a bulk write go through the connection's statement cache.
+
+pub mod meta;
+pub mod nodes;
