@@ -15,7 +15,7 @@ use super::publish::{publish_checked, sha256_hex};
 use super::references::{state_ids, ReferenceView};
 use super::WritableDb;
 use crate::error::{Error, Result, ResultExt};
-use crate::store::db::{self, nodes};
+use crate::store::db::{self, nodes, windows};
 use crate::store::{AgentStore, SessionEntry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,23 +78,9 @@ fn windows_of(
     key: &str,
     entry: &SessionEntry,
 ) -> Result<Vec<(String, bool)>> {
-    let mut ids: Vec<String> = {
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT session_id FROM session_windows WHERE session_key = ?1 ORDER BY session_id",
-            )
-            .at(path)?;
-        let rows = stmt.query_map([key], |r| r.get::<_, String>(0)).at(path)?;
-        rows.collect::<rusqlite::Result<_>>().at(path)?
-    };
+    let mut ids: Vec<String> = windows::session_ids_of_key(conn, key).at(path)?;
     for id in state_ids(&entry.fields) {
-        let exists: bool = conn
-            .query_row(
-                "SELECT EXISTS(SELECT 1 FROM session_windows WHERE session_id = ?1)",
-                [&id],
-                |r| r.get(0),
-            )
-            .at(path)?;
+        let exists: bool = windows::exists(conn, &id).at(path)?;
         if exists && !ids.contains(&id) {
             ids.push(id);
         }
@@ -289,10 +275,10 @@ fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Res
         "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1",
         "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
         "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
-        "DELETE FROM session_windows WHERE session_id = ?1",
     ] {
         tx.execute(sql, [session_id]).at(path)?;
     }
+    windows::delete(tx, session_id).at(path)?;
     Ok(())
 }
 
@@ -305,14 +291,7 @@ fn delete_node_artifacts(tx: &Transaction<'_>, path: &Path, key: &str) -> Result
 /// `clearSqliteSessionEntryPreservingWindows`: the node becomes a tombstone pointing at
 /// its most recently updated remaining window.
 fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
-    let window: Option<(String, i64)> = tx
-        .query_row(
-            "SELECT session_id, updated_at FROM session_windows WHERE session_key = ?1 ORDER BY updated_at DESC, session_id ASC LIMIT 1",
-            [key],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .at(path)?;
+    let window: Option<(String, i64)> = windows::latest_of_key(tx, key).at(path)?;
     let Some((sid, updated)) = window else {
         return Ok(false);
     };
@@ -362,11 +341,7 @@ pub fn apply_delete(
     // Generations another session still refers to move to that session.
     for id in &plan.kept_generations {
         if let Some(owner) = refs.other_owner(id, key)? {
-            tx.execute(
-                "UPDATE session_windows SET session_key = ?2 WHERE session_id = ?1",
-                [id.as_str(), owner.as_str()],
-            )
-            .at(&path)?;
+            windows::reassign(&tx, id, &owner).at(&path)?;
         }
     }
     if !tombstone(&tx, &path, key)? {

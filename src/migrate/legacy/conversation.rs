@@ -202,10 +202,7 @@ pub fn link_conversation(
 ) -> rusqlite::Result<()> {
     let role = if c.primary { "primary" } else { "participant" };
     if c.primary {
-        tx.exec_cached(
-            "UPDATE session_windows SET primary_conversation_id = ?2 WHERE session_id = ?1",
-            params![session_id, c.id],
-        )?;
+        crate::store::db::windows::set_primary_conversation(tx, session_id, &c.id)?;
     }
     tx.exec_cached(
         "DELETE FROM session_conversations WHERE session_id = ?1 AND conversation_id = ?2 AND role != ?3",

@@ -17,7 +17,7 @@ use super::projection::ProjectionCursor;
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{session_scope, write_node, write_window};
 use crate::progress::Progress;
-use crate::store::db::nodes;
+use crate::store::db::{nodes, windows};
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
 const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -132,13 +132,7 @@ pub fn write_record(
     if let Some(path) = &record.transcript {
         import_events(tx, db, record, path, now_ms, progress, &mut out)?;
         let mtime = std::fs::metadata(path).map(|m| mtime_ms(&m)).at(path)?;
-        tx.prepare_cached(
-            "UPDATE session_windows SET transcript_updated_at = ?2 \
-             WHERE session_id = ?1 AND (transcript_updated_at IS NULL OR transcript_updated_at < ?2)",
-        )
-        .at(db)?
-        .execute(params![sid, mtime])
-        .at(db)?;
+        windows::advance_transcript_updated_at(tx, sid, mtime).at(db)?;
     } else {
         out.complete = true;
     }
@@ -472,10 +466,7 @@ fn import_events(
     }
     cursor.finish(tx, now_ms).at(db)?;
     if let Some(t) = last_time {
-        tx.prepare_cached("UPDATE session_windows SET updated_at = ?2 WHERE session_id = ?1")
-            .at(db)?
-            .execute(params![sid, t])
-            .at(db)?;
+        windows::set_updated_at(tx, sid, t).at(db)?;
     }
     Ok(())
 }

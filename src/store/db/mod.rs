@@ -8,3 +8,4 @@
 
 pub mod meta;
 pub mod nodes;
+pub mod windows;
