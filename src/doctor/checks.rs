@@ -10,7 +10,7 @@ use crate::error::{Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
-use crate::store::db::nodes;
+use crate::store::db::{events, nodes};
 use crate::store::{
     sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
 };
@@ -456,7 +456,7 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         }
     }
     if cx.wants("transcript-header") {
-        let sql = "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)";
+        let sql = events::FIRST_ROWS_SQL;
         let read =
             |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
         each_row(db, sql, read, |(sid, seq, json, frame, len): FirstRow| {
@@ -474,12 +474,31 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         })?;
     }
     if cx.wants("seq-gaps") {
-        for (sid, n, max) in rows(db, "SELECT session_id, count(*), max(seq) FROM transcript_events GROUP BY session_id HAVING count(*) != max(seq) + 1 OR min(seq) != 0", |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)))? {
-            cx.add("seq-gaps", Severity::Error, Some(agent), None, format!("transcript {sid} has {n} events but seq runs to {max}: events are missing"), "restore the transcript from a snapshot or its archive", None);
+        for (sid, n, max) in rows(db, events::SEQ_GAPS_SQL, |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })? {
+            cx.add(
+                "seq-gaps",
+                Severity::Error,
+                Some(agent),
+                None,
+                format!(
+                    "transcript {sid} has {n} events but seq runs to {max}: events are missing"
+                ),
+                "restore the transcript from a snapshot or its archive",
+                None,
+            );
         }
     }
     if cx.wants("zstd-rows") {
-        let mut stmt = db.conn().prepare("SELECT session_id, seq, event_zstd, event_utf8_bytes FROM transcript_events WHERE event_zstd IS NOT NULL").at(db.path())?;
+        let mut stmt = db
+            .conn()
+            .prepare(events::COMPRESSED_ROWS_SQL)
+            .at(db.path())?;
         let mut rs = stmt.query([]).at(db.path())?;
         let mut bad = Vec::new();
         while let Some(r) = rs.next().at(db.path())? {

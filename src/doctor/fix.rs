@@ -127,11 +127,7 @@ pub fn apply_fixes(
                         }
                         if table == "session_transcript_active_events" {
                             // Active rows are a projection: mark their transcripts for rebuild.
-                            tx.execute(
-                                "UPDATE session_transcript_index_state SET needs_rebuild = 1",
-                                [],
-                            )
-                            .at(&path)?;
+                            crate::store::db::event_index::mark_all_for_rebuild(&tx).at(&path)?;
                         }
                         report.fixed.push(format!(
                             "agent {agent}: removed {} orphan {table} row(s)",

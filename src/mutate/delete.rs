@@ -15,7 +15,7 @@ use super::publish::{publish_checked, sha256_hex};
 use super::references::{state_ids, ReferenceView};
 use super::WritableDb;
 use crate::error::{Error, Result, ResultExt};
-use crate::store::db::{self, nodes, windows};
+use crate::store::db::{self, event_index, events, nodes, windows};
 use crate::store::{AgentStore, SessionEntry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -199,40 +199,21 @@ fn archive_generation(
     now: i64,
 ) -> Result<Option<ArchivedFile>> {
     let mut text = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare_cached("SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 ORDER BY seq")
-            .at(path)?;
-        let mut rows = stmt.query([session_id]).at(path)?;
-        while let Some(r) = rows.next().at(path)? {
-            let seq: i64 = r.get(0).at(path)?;
-            let json: Option<String> = r.get(1).at(path)?;
-            let frame = r
-                .get_ref(2)
-                .at(path)?
-                .as_blob_or_null()
-                .map_err(|e| Error::bad_input(e.to_string(), None))?;
-            let (json, _) = crate::transcript::decode_event_row(
-                session_id,
-                seq,
-                json,
-                frame,
-                r.get(3).at(path)?,
-            )?;
-            text.extend_from_slice(json.as_bytes());
-            text.push(b'\n');
-        }
-    }
+    events::for_each_in_order(tx, path, session_id, |r| {
+        let frame = r
+            .frame
+            .as_blob_or_null()
+            .map_err(|e| Error::bad_input(e.to_string(), None))?;
+        let (json, _) =
+            crate::transcript::decode_event_row(session_id, r.seq, r.json, frame, r.utf8_bytes)?;
+        text.extend_from_slice(json.as_bytes());
+        text.push(b'\n');
+        Ok(())
+    })?;
     if text.is_empty() {
         return Ok(None);
     }
-    let generation: String = tx
-        .query_row(
-            "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
-            [session_id],
-            |r| r.get(0),
-        )
-        .optional()
+    let generation: String = events::watermark_generation(tx, session_id)
         .at(path)?
         .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string());
     let blob = compress(&text)?;
@@ -271,13 +252,7 @@ fn archive_generation(
 }
 
 fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Result<()> {
-    for sql in [
-        "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1",
-        "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
-        "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
-    ] {
-        tx.execute(sql, [session_id]).at(path)?;
-    }
+    event_index::delete_for_session(tx, session_id).at(path)?;
     windows::delete(tx, session_id).at(path)?;
     Ok(())
 }

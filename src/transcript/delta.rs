@@ -156,12 +156,8 @@ pub fn generation(store: &AgentStore, source: &TranscriptSource) -> Result<Optio
                 .db()
                 .ok_or_else(|| Error::Internal("no database".into()))?
                 .conn();
-            rusqlite::OptionalExtension::optional(conn.query_row(
-                "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
-                [session_id],
-                |r| r.get(0),
-            ))
-            .map_err(|e| Error::sqlite(db, e))
+            crate::store::db::events::watermark_generation(conn, session_id)
+                .map_err(|e| Error::sqlite(db, e))
         }
         TranscriptSource::Jsonl { path, .. } => {
             if !path.exists() {

@@ -241,10 +241,7 @@ fn validate(target: &AgentImportPlan) -> Result<Vec<ImportIssue>> {
             _ => {}
         }
         if record.transcript.is_some() {
-            let count: u64 = conn
-                .prepare_cached("SELECT count(*) FROM transcript_events WHERE session_id = ?1")
-                .and_then(|mut s| s.query_row([&record.session_id], |r| r.get(0)))
-                .at(path)?;
+            let count = crate::store::db::events::count(conn, &record.session_id).at(path)? as u64;
             if count < expected {
                 issues.push(ImportIssue::new(
                     "sqlite_transcript_count_mismatch",
