@@ -178,15 +178,7 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
     if !table_exists(conn, "session_transcript_cold_archives") {
         return Ok(());
     }
-    let rows: Vec<(String, String, String, i64)> = {
-        let mut stmt = conn
-            .prepare("SELECT session_id, archive_name, archive_sha256, archive_bytes FROM session_transcript_cold_archives WHERE storage = 'file' ORDER BY session_id")
-            .at(path)?;
-        let r = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .at(path)?;
-        r.collect::<rusqlite::Result<_>>().at(path)?
-    };
+    let rows = crate::store::db::archives::cold_files(conn).at(path)?;
     for (sid, name, sha, len) in rows {
         let file = sessions_dir.join("cold").join(&name);
         let bytes = std::fs::read(&file).map_err(|e| {
@@ -205,11 +197,7 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
                 None,
             ));
         }
-        conn.execute(
-            "UPDATE session_transcript_cold_archives SET storage = 'sqlite', archive_blob = ?2 WHERE session_id = ?1",
-            rusqlite::params![sid, bytes],
-        )
-        .at(path)?;
+        crate::store::db::archives::embed_cold(conn, &sid, &bytes).at(path)?;
     }
     Ok(())
 }

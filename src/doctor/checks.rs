@@ -10,7 +10,7 @@ use crate::error::{Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
-use crate::store::db::{events, nodes};
+use crate::store::db::{archives, events, nodes};
 use crate::store::{
     sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
 };
@@ -590,11 +590,7 @@ fn file_checks(
     }
     if cx.wants("archive-files") {
         let rows_by_name: Vec<(String, Option<i64>)> = match db {
-            Some(db) => rows(
-                db,
-                "SELECT archive_name, published_at FROM session_transcript_archives",
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?,
+            Some(db) => rows(db, archives::NAMES_SQL, |r| Ok((r.get(0)?, r.get(1)?)))?,
             None => Vec::new(),
         };
         for ent in std::fs::read_dir(&paths.sessions_dir)

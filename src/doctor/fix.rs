@@ -12,6 +12,7 @@ use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{certify, write_node, WritableDb};
 use crate::paths::{AgentId, StateLayout};
 use crate::progress::Progress;
+use crate::store::db::archives;
 use crate::store::SessionEntry;
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -142,20 +143,12 @@ pub fn apply_fixes(
         }
         if publish {
             // Rows whose published file vanished are published again, like pending ones.
-            let published: Vec<String> = {
-                let mut stmt = db.conn.prepare("SELECT archive_name FROM session_transcript_archives WHERE published_at IS NOT NULL").at(&path)?;
-                let v = stmt
-                    .query_map([], |r| r.get::<_, String>(0))
-                    .at(&path)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
-                    .at(&path)?;
-                v
-            };
+            let published: Vec<String> = archives::published_names(&db.conn).at(&path)?;
             for name in published
                 .iter()
                 .filter(|n| !paths.sessions_dir.join(n).is_file())
             {
-                db.conn.execute("UPDATE session_transcript_archives SET published_at = NULL WHERE archive_name = ?1", [name]).at(&path)?;
+                archives::mark_unpublished(&db.conn, name).at(&path)?;
             }
             let (done, failed) =
                 crate::mutate::publish::publish_pending(&db, &paths.sessions_dir, now_ms)?;

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::{params, Transaction};
 use serde::Serialize;
 
 use super::patch::check_expectations;
@@ -15,7 +15,7 @@ use super::publish::{publish_checked, sha256_hex};
 use super::references::{state_ids, ReferenceView};
 use super::WritableDb;
 use crate::error::{Error, Result, ResultExt};
-use crate::store::db::{self, event_index, events, nodes, windows};
+use crate::store::db::{self, archives, event_index, events, nodes, windows};
 use crate::store::{AgentStore, SessionEntry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -87,9 +87,7 @@ fn windows_of(
     }
     let mut out = Vec::new();
     for id in ids {
-        let cold: bool = conn
-            .query_row("SELECT EXISTS(SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1)", [&id], |r| r.get(0))
-            .at(path)?;
+        let cold: bool = archives::is_cold(conn, &id).at(path)?;
         out.push((id, cold));
     }
     Ok(out)
@@ -219,14 +217,7 @@ fn archive_generation(
     let blob = compress(&text)?;
     let sha = sha256_hex(&blob);
     let name = archive_name(session_id, now, &generation, true);
-    let existing: Option<String> = tx
-        .query_row(
-            "SELECT archive_sha256 FROM session_transcript_archives WHERE session_id = ?1 AND generation = ?2",
-            [session_id, &generation],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(path)?;
+    let existing: Option<String> = archives::sha256_of(tx, session_id, &generation).at(path)?;
     if existing.is_some() {
         return Err(Error::Conflict {
             message: format!(
@@ -235,11 +226,17 @@ fn archive_generation(
             hint: Some("run `openclaw-sessions doctor`".into()),
         });
     }
-    tx.execute(
-        "INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, \
-            archive_sha256, archive_name, created_at, published_at, publish_attempts) \
-         VALUES (?1, ?2, ?3, 'deleted', 'zstd', ?4, ?5, ?6, ?7, NULL, 0)",
-        params![session_id, generation, key, blob, sha, name, now],
+    archives::insert_deleted(
+        tx,
+        &archives::NewArchive {
+            session_id,
+            generation: &generation,
+            session_key: key,
+            blob: &blob,
+            sha256: &sha,
+            name: &name,
+            created_at: now,
+        },
     )
     .at(path)?;
     Ok(Some(ArchivedFile {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use super::{decode_event_row, StoredEvent};
 use crate::error::{Error, Result, ResultExt};
 use crate::legacy::JsonlReader;
-use crate::store::db::events;
+use crate::store::db::{archives, events};
 use crate::store::AgentStore;
 
 /// Where one transcript generation lives.
@@ -19,12 +19,8 @@ pub enum TranscriptSource {
 impl TranscriptSource {
     pub fn for_session(store: &AgentStore, session_id: &str) -> Result<Self> {
         if let Some(db) = store.db() {
-            let cold: Option<String> = rusqlite::OptionalExtension::optional(db.conn().query_row(
-                "SELECT archive_name FROM session_transcript_cold_archives WHERE session_id = ?1",
-                [session_id],
-                |r| r.get(0),
-            ))
-            .unwrap_or(None);
+            let cold: Option<String> =
+                archives::cold_archive_name(db.conn(), session_id).unwrap_or(None);
             if let Some(name) = cold {
                 return Err(Error::Conflict {
                     message: format!(

@@ -2,11 +2,10 @@
 //! node, window, ACP provenance, then the transcript events with their identities,
 //! watermark and projections (`importSqliteSessionRowsInTransaction`).
 
-use crate::mutate::CachedStatements;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::Transaction;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -17,7 +16,7 @@ use super::projection::ProjectionCursor;
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{session_scope, write_node, write_window};
 use crate::progress::Progress;
-use crate::store::db::{events, nodes, windows};
+use crate::store::db::{archives, events, nodes, windows};
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
 const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -75,15 +74,7 @@ pub fn write_record(
     let mut out = RecordOutcome::default();
     let key = record.session_key.as_str();
     let sid = record.session_id.as_str();
-    let cold: bool = tx
-        .row_cached(
-            "SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1",
-            [sid],
-            |_| Ok(true),
-        )
-        .optional()
-        .at(db)?
-        .unwrap_or(false);
+    let cold: bool = archives::is_cold(tx, sid).at(db)?;
     if cold {
         out.issues.push(ImportIssue::new(
             "session_cold_archived",

@@ -6,6 +6,7 @@
 //! `rusqlite::Result`, so callers keep naming the database in their errors. Statements run
 //! once per row of a bulk write go through the connection's statement cache.
 
+pub mod archives;
 pub mod event_index;
 pub mod events;
 pub mod meta;
