@@ -98,15 +98,3 @@ impl WritableDb {
             .at(&self.path)
     }
 }
-
-/// `execute` through the connection's statement cache: the import runs the same statements
-/// once per session or event.
-pub(crate) trait CachedStatements {
-    fn exec_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize>;
-}
-
-impl CachedStatements for Connection {
-    fn exec_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
-        self.prepare_cached(sql)?.execute(params)
-    }
-}

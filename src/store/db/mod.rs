@@ -7,6 +7,7 @@
 //! once per row of a bulk write go through the connection's statement cache.
 
 pub mod archives;
+pub mod conversations;
 pub mod event_index;
 pub mod events;
 pub mod meta;
