@@ -10,7 +10,7 @@ use crate::error::{Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
-use crate::store::db::{archives, events, nodes};
+use crate::store::db::{archives, events, meta, nodes};
 use crate::store::{
     sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
 };
@@ -216,17 +216,13 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             damaged = true;
             cx.add("integrity", Severity::Error, Some(agent), None, message, "the file is damaged: restore the latest verified snapshot (`openclaw-sessions backup restore SNAPSHOT --in-place`)", None);
         }
-        let fk: Vec<(String, i64, String)> = rows(
-            db,
-            "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check",
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get::<_, Option<i64>>(1)?.unwrap_or(-1),
-                    r.get(2)?,
-                ))
-            },
-        )
+        let fk: Vec<(String, i64, String)> = rows(db, meta::FOREIGN_KEY_VIOLATIONS_SQL, |r| {
+            Ok((
+                r.get(0)?,
+                r.get::<_, Option<i64>>(1)?.unwrap_or(-1),
+                r.get(2)?,
+            ))
+        })
         .unwrap_or_default();
         if !fk.is_empty() {
             cx.add(

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use rusqlite::{params, Transaction};
+use rusqlite::Transaction;
 use serde::Serialize;
 
 use super::patch::check_expectations;
@@ -345,30 +345,7 @@ pub fn delete_state_rows(
     let mut db = WritableDb::open_role(state_dir, state_db, crate::store::DatabaseRole::Global)?;
     let tx = db.transaction()?;
     let tables: HashSet<String> = db::meta::table_names(&tx).at(state_db)?;
-    let mut n = 0;
-    for (table, sql) in [
-        (
-            "session_upstream_links",
-            "DELETE FROM session_upstream_links WHERE session_key = ?1 AND agent_id = ?2",
-        ),
-        (
-            "session_state_events",
-            "DELETE FROM session_state_events WHERE session_key = ?1 AND agent_id = ?2",
-        ),
-        (
-            "session_state_heads",
-            "DELETE FROM session_state_heads WHERE session_key = ?1 AND agent_id = ?2",
-        ),
-    ] {
-        if tables.contains(table) {
-            n += tx.execute(sql, params![key, agent_id]).at(state_db)?;
-        }
-    }
-    if tables.contains("session_watch_cursors") {
-        n += tx
-            .execute("DELETE FROM session_watch_cursors WHERE watcher_session_key = ?1 OR target_session_key = ?1", [key])
-            .at(state_db)?;
-    }
+    let n = db::state::delete_session_rows(&tx, &tables, agent_id, key).at(state_db)?;
     tx.commit().at(state_db)?;
     Ok(n)
 }

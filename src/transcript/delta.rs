@@ -123,14 +123,7 @@ pub enum DeltaPage<T> {
 /// creation stamp, so a copy elsewhere or a recreated database is another store.
 pub fn store_identity(store: &AgentStore) -> String {
     if let Some(db) = store.db() {
-        let created: Option<i64> = db
-            .conn()
-            .query_row(
-                "SELECT created_at FROM schema_meta WHERE meta_key='primary'",
-                [],
-                |r| r.get(0),
-            )
-            .ok();
+        let created: Option<i64> = crate::store::db::meta::created_at(db.conn()).ok();
         let created = created.map(|c| c.to_string()).unwrap_or_default();
         let path = std::fs::canonicalize(db.path()).unwrap_or_else(|_| db.path().to_path_buf());
         return cursor::binding(&[

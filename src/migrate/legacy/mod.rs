@@ -24,7 +24,6 @@ mod write;
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::params;
 use serde::Serialize;
 
 pub use archive::{ArtifactKind, ArtifactMove, FileIdentity};
@@ -112,11 +111,13 @@ fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) 
         .map(|m| m.len())
         .unwrap_or(0);
     let tx = state.transaction()?;
-    tx.execute(
-        "INSERT INTO agent_databases (agent_id, path, schema_version, last_seen_at, size_bytes) VALUES (?1, ?2, ?3, ?4, ?5) \
-         ON CONFLICT(agent_id, path) DO UPDATE SET schema_version = excluded.schema_version, last_seen_at = excluded.last_seen_at, \
-            size_bytes = excluded.size_bytes",
-        params![target.agent_id, rel.to_string_lossy(), crate::store::KNOWN_AGENT_SCHEMA, now_ms, size as i64],
+    crate::store::db::state::upsert_agent_database(
+        &tx,
+        target.agent_id.as_str(),
+        &rel.to_string_lossy(),
+        crate::store::KNOWN_AGENT_SCHEMA,
+        now_ms,
+        size as i64,
     )
     .at(&state_db)?;
     tx.commit().at(&state_db)?;
@@ -289,11 +290,7 @@ fn compact(path: &Path, state_dir: &Path) -> Result<()> {
     let quick: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))
         .at(path)?;
-    let fk: i64 = conn
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-            r.get(0)
-        })
-        .at(path)?;
+    let fk: i64 = crate::store::db::meta::foreign_key_violations(conn).at(path)?;
     if quick != "ok" || fk > 0 {
         return Err(Error::bad_input(
             format!(

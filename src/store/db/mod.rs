@@ -12,4 +12,5 @@ pub mod event_index;
 pub mod events;
 pub mod meta;
 pub mod nodes;
+pub mod state;
 pub mod windows;
