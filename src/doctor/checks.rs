@@ -10,7 +10,7 @@ use crate::error::{Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
-use crate::store::db::{archives, events, meta, nodes};
+use crate::store::db::{archives, event_index, events, meta, nodes, windows};
 use crate::store::{
     sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
 };
@@ -411,14 +411,15 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
 }
 
 /// Orphan queries: (table, what is missing, SQL selecting rowids, repairable).
+#[rustfmt::skip]
 const ORPHANS: &[(&str, &str, &str, bool)] = &[
-    ("session_windows", "their session node", "SELECT rowid FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)", false),
-    ("transcript_events", "their window", "SELECT rowid FROM transcript_events e WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = e.session_id)", false),
-    ("transcript_event_identities", "their event", "SELECT rowid FROM transcript_event_identities i WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = i.session_id AND e.seq = i.seq)", true),
-    ("session_transcript_active_events", "their event", "SELECT rowid FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)", true),
-    ("session_transcript_index_state", "their window", "SELECT rowid FROM session_transcript_index_state s WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = s.session_id)", true),
-    ("session_transcript_fts_rows", "their window", "SELECT rowid FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)", true),
-    ("transcript_rewrite_watermarks", "their window", "SELECT rowid FROM transcript_rewrite_watermarks m WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = m.session_id)", true),
+    ("session_windows", "their session node", windows::ORPHANS_SQL, false),
+    ("transcript_events", "their window", events::ORPHANS_SQL, false),
+    ("transcript_event_identities", "their event", events::ORPHAN_IDENTITIES_SQL, true),
+    ("session_transcript_active_events", "their event", event_index::ORPHAN_ACTIVE_EVENTS_SQL, true),
+    ("session_transcript_index_state", "their window", event_index::ORPHAN_STATES_SQL, true),
+    ("session_transcript_fts_rows", "their window", event_index::ORPHAN_SEARCH_ROWS_SQL, true),
+    ("transcript_rewrite_watermarks", "their window", events::ORPHAN_WATERMARKS_SQL, true),
 ];
 
 /// The first row of a transcript: session id, seq, event_json, event_zstd, event_utf8_bytes.

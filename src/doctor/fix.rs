@@ -120,12 +120,7 @@ pub fn apply_fixes(
                         ));
                     }
                     Some(Repair::DeleteOrphans { table, rowids }) => {
-                        let mut stmt = tx
-                            .prepare(&format!("DELETE FROM {table} WHERE rowid = ?1"))
-                            .at(&path)?;
-                        for r in rowids {
-                            stmt.execute([r]).at(&path)?;
-                        }
+                        crate::store::db::delete_rowids(&tx, table, rowids).at(&path)?;
                         if table == "session_transcript_active_events" {
                             // Active rows are a projection: mark their transcripts for rebuild.
                             crate::store::db::event_index::mark_all_for_rebuild(&tx).at(&path)?;

@@ -140,3 +140,12 @@ pub fn active_branch<T>(
     let rows = stmt.query_map([session_id], |r| Ok(row(r.get(0)?, r.get(1)?, r.get(2)?)))?;
     rows.collect()
 }
+
+/// Doctor: rowids of active-branch rows whose event is gone.
+pub const ORPHAN_ACTIVE_EVENTS_SQL: &str = "SELECT rowid FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)";
+
+/// Doctor: rowids of index states whose window is gone.
+pub const ORPHAN_STATES_SQL: &str = "SELECT rowid FROM session_transcript_index_state s WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = s.session_id)";
+
+/// Doctor: rowids of search rows whose window is gone.
+pub const ORPHAN_SEARCH_ROWS_SQL: &str = "SELECT rowid FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)";

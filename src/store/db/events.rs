@@ -293,3 +293,12 @@ pub const SEQ_GAPS_SQL: &str = "SELECT session_id, count(*), max(seq) FROM trans
 
 /// Doctor: `(session_id, seq, event_zstd, event_utf8_bytes)` of every compressed event.
 pub const COMPRESSED_ROWS_SQL: &str = "SELECT session_id, seq, event_zstd, event_utf8_bytes FROM transcript_events WHERE event_zstd IS NOT NULL";
+
+/// Doctor: rowids of events whose window is gone.
+pub const ORPHANS_SQL: &str = "SELECT rowid FROM transcript_events e WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = e.session_id)";
+
+/// Doctor: rowids of event identities whose event is gone.
+pub const ORPHAN_IDENTITIES_SQL: &str = "SELECT rowid FROM transcript_event_identities i WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = i.session_id AND e.seq = i.seq)";
+
+/// Doctor: rowids of rewrite watermarks whose window is gone.
+pub const ORPHAN_WATERMARKS_SQL: &str = "SELECT rowid FROM transcript_rewrite_watermarks m WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = m.session_id)";

@@ -14,3 +14,17 @@ pub mod meta;
 pub mod nodes;
 pub mod state;
 pub mod windows;
+
+/// Delete rows of `table` by rowid, one prepared statement for all (doctor's orphan repair;
+/// `table` is one of the tables its orphan queries name).
+pub fn delete_rowids(
+    conn: &rusqlite::Connection,
+    table: &str,
+    rowids: &[i64],
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare(&format!("DELETE FROM {table} WHERE rowid = ?1"))?;
+    for r in rowids {
+        stmt.execute([r])?;
+    }
+    Ok(())
+}

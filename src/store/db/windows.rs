@@ -173,3 +173,6 @@ pub fn delete(conn: &Connection, session_id: &str) -> rusqlite::Result<usize> {
         [session_id],
     )
 }
+
+/// Doctor: rowids of windows whose node is gone.
+pub const ORPHANS_SQL: &str = "SELECT rowid FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)";
