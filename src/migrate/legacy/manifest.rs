@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::ledger::MoveList;
 use super::plan::ImportIssue;
-use super::schema::OPENCLAW_VERSION;
 use crate::error::{Result, ResultExt};
+use crate::store::db::create::OPENCLAW_VERSION;
 use crate::units::iso_from_ms;
 
 #[derive(Debug, Clone, Serialize)]

@@ -19,7 +19,6 @@ mod navigation;
 pub mod payload;
 mod plan;
 mod projection;
-pub mod schema;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -94,12 +93,12 @@ fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) 
         false
     } else {
         crate::mutate::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
-        schema::create_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
+        crate::store::db::create::create_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
         true
     };
     let state_db = layout.state_db();
     if !state_db.is_file() {
-        schema::create_state_db(&state_db, now_ms)?;
+        crate::store::db::create::create_state_db(&state_db, now_ms)?;
     }
     let mut state = WritableDb::open_role(&layout.state_dir, &state_db, DatabaseRole::Global)?;
     let rel = target

@@ -5,9 +5,12 @@
 //! Functions take a `&Connection` (a `Transaction` derefs to one) and return
 //! `rusqlite::Result`, so callers keep naming the database in their errors. Statements run
 //! once per row of a bulk write go through the connection's statement cache.
+//!
+//! `create` makes new databases with OpenClaw's schema (`schema/*.sql`).
 
 pub mod archives;
 pub mod conversations;
+pub mod create;
 pub mod event_index;
 pub mod events;
 pub mod meta;
