@@ -144,5 +144,46 @@ pub fn mark_unpublished(conn: &Connection, archive_name: &str) -> rusqlite::Resu
     )
 }
 
+/// An archive row as `show` lists it (the blob as its length).
+pub struct ListedArchive {
+    pub session_id: String,
+    pub generation: String,
+    pub session_key: String,
+    pub reason: String,
+    pub encoding: String,
+    pub archive_name: String,
+    pub archive_sha256: String,
+    pub blob_bytes: u64,
+    pub created_at: i64,
+    pub published_at: Option<i64>,
+}
+
+/// The archives recorded for a key, newest first.
+pub fn of_key(conn: &Connection, key: &str) -> rusqlite::Result<Vec<ListedArchive>> {
+    let mut stmt = conn.prepare(
+        "SELECT session_id, generation, session_key, reason, encoding, archive_name, archive_sha256, \
+                length(archive_blob), created_at, published_at \
+         FROM session_transcript_archives WHERE session_key = ?1 ORDER BY created_at DESC",
+    )?;
+    let rows = stmt.query_map([key], |r| {
+        Ok(ListedArchive {
+            session_id: r.get(0)?,
+            generation: r.get(1)?,
+            session_key: r.get(2)?,
+            reason: r.get(3)?,
+            encoding: r.get(4)?,
+            archive_name: r.get(5)?,
+            archive_sha256: r.get(6)?,
+            blob_bytes: r.get::<_, i64>(7)? as u64,
+            created_at: r.get(8)?,
+            published_at: r.get(9)?,
+        })
+    })?;
+    rows.collect()
+}
+
+pub const COUNT_SQL: &str = "SELECT count(*) FROM session_transcript_archives";
+pub const COUNT_COLD_SQL: &str = "SELECT count(*) FROM session_transcript_cold_archives";
+
 /// Doctor: `(archive_name, published_at)` of every archive.
 pub const NAMES_SQL: &str = "SELECT archive_name, published_at FROM session_transcript_archives";

@@ -42,6 +42,15 @@ pub fn count(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
         .query_row([session_id], |r| r.get(0))
 }
 
+/// Events and serialized bytes of a transcript.
+pub fn stats(conn: &Connection, session_id: &str) -> rusqlite::Result<(i64, i64)> {
+    conn.prepare_cached(
+        "SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) \
+         FROM transcript_events WHERE session_id = ?1",
+    )?
+    .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))
+}
+
 /// Events and serialized bytes of every transcript.
 pub fn totals(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
     conn.query_row(

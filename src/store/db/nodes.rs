@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::{Map, Value};
 
 /// The stored `entry_json` of a key.
 pub fn entry_json(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
@@ -12,6 +13,60 @@ pub fn entry_json(conn: &Connection, key: &str) -> rusqlite::Result<Option<Strin
         [key],
         |r| r.get(0),
     )
+    .optional()
+}
+
+/// Every node as `session_key, entry_json, entry_valid`, in storage order.
+pub const ENTRIES_SQL: &str = "SELECT session_key, entry_json, entry_valid FROM session_nodes";
+
+/// Every node as `session_key, entry_json, entry_valid, updated_at`, newest first, then
+/// by key (the order of `idx_agent_session_nodes_updated_at`).
+pub const NEWEST_FIRST_SQL: &str =
+    "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
+                                    ORDER BY updated_at DESC, session_key";
+
+/// Nodes that are sessions (not tombstones), and tombstones.
+pub const COUNT_SESSIONS_SQL: &str =
+    "SELECT count(*) FROM session_nodes WHERE NOT (entry_valid = -1 AND entry_json = '{}')";
+pub const COUNT_TOMBSTONES_SQL: &str =
+    "SELECT count(*) FROM session_nodes WHERE entry_valid = -1 AND entry_json = '{}'";
+
+/// The stored `entry_json` and `entry_valid` of a key.
+pub fn entry_and_validity(conn: &Connection, key: &str) -> rusqlite::Result<Option<(String, i64)>> {
+    conn.query_row(
+        "SELECT entry_json, entry_valid FROM session_nodes WHERE session_key = ?1",
+        [key],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+/// Every column of a key's node but `entry_json`, as stored (a blob as its size).
+pub fn stored_columns(
+    conn: &Connection,
+    key: &str,
+) -> rusqlite::Result<Option<Map<String, Value>>> {
+    let mut stmt = conn.prepare("SELECT * FROM session_nodes WHERE session_key = ?1")?;
+    let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
+    stmt.query_row([key], |r| {
+        let mut map = Map::new();
+        for (i, name) in names.iter().enumerate() {
+            if name == "entry_json" {
+                continue;
+            }
+            let v = match r.get_ref(i)? {
+                rusqlite::types::ValueRef::Null => Value::Null,
+                rusqlite::types::ValueRef::Integer(n) => Value::from(n),
+                rusqlite::types::ValueRef::Real(f) => Value::from(f),
+                rusqlite::types::ValueRef::Text(t) => {
+                    Value::from(String::from_utf8_lossy(t).into_owned())
+                }
+                rusqlite::types::ValueRef::Blob(b) => Value::from(format!("<{} bytes>", b.len())),
+            };
+            map.insert(name.clone(), v);
+        }
+        Ok(map)
+    })
     .optional()
 }
 

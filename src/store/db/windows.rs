@@ -174,5 +174,54 @@ pub fn delete(conn: &Connection, session_id: &str) -> rusqlite::Result<usize> {
     )
 }
 
+/// A window as `show` lists it, with its cold archive's name.
+pub struct ListedWindow {
+    pub session_id: String,
+    pub session_key: String,
+    pub previous_session_id: Option<String>,
+    pub reason: Option<String>,
+    pub session_scope: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub transcript_updated_at: Option<i64>,
+    pub acp_owned: bool,
+    pub agent_harness_id: Option<String>,
+    pub cold_archive: Option<String>,
+}
+
+/// The windows of a key, and the window `session_id`, newest first.
+pub fn of_key_or_id(
+    conn: &Connection,
+    key: &str,
+    session_id: &str,
+) -> rusqlite::Result<Vec<ListedWindow>> {
+    let mut stmt = conn.prepare(
+        "SELECT w.session_id, w.session_key, w.previous_session_id, w.reason, w.session_scope, \
+                w.created_at, w.updated_at, w.transcript_updated_at, w.acp_owned, w.agent_harness_id, \
+                c.archive_name \
+         FROM session_windows w LEFT JOIN session_transcript_cold_archives c USING (session_id) \
+         WHERE w.session_key = ?1 OR w.session_id = ?2 \
+         ORDER BY w.updated_at DESC, w.session_id",
+    )?;
+    let rows = stmt.query_map(params![key, session_id], |r| {
+        Ok(ListedWindow {
+            session_id: r.get(0)?,
+            session_key: r.get(1)?,
+            previous_session_id: r.get(2)?,
+            reason: r.get(3)?,
+            session_scope: r.get(4)?,
+            created_at: r.get(5)?,
+            updated_at: r.get(6)?,
+            transcript_updated_at: r.get(7)?,
+            acp_owned: r.get::<_, i64>(8)? != 0,
+            agent_harness_id: r.get(9)?,
+            cold_archive: r.get(10)?,
+        })
+    })?;
+    rows.collect()
+}
+
+pub const COUNT_SQL: &str = "SELECT count(*) FROM session_windows";
+
 /// Doctor: rowids of windows whose node is gone.
 pub const ORPHANS_SQL: &str = "SELECT rowid FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)";
