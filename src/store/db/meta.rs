@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 /// The names of the database's tables.
 pub fn table_names(conn: &Connection) -> rusqlite::Result<HashSet<String>> {
@@ -48,6 +48,39 @@ pub fn role_and_owner<R: rusqlite::types::FromSql, O: rusqlite::types::FromSql>(
 pub fn created_at(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row(
         "SELECT created_at FROM schema_meta WHERE meta_key='primary'",
+        [],
+        |r| r.get(0),
+    )
+}
+
+/// Whether the database has its `schema_meta` table.
+pub fn has_schema_meta(conn: &Connection) -> rusqlite::Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM sqlite_schema WHERE type='table' AND name='schema_meta'",
+            [],
+            |_| Ok(true),
+        )
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// The `role`, `agent_id` and `app_version` of the `schema_meta` row `primary`.
+pub type Identity = (Option<String>, Option<String>, Option<String>);
+
+pub fn identity(conn: &Connection) -> rusqlite::Result<Option<Identity>> {
+    conn.query_row(
+        "SELECT role, agent_id, app_version FROM schema_meta WHERE meta_key='primary'",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .optional()
+}
+
+/// The owning agent `schema_meta` records.
+pub fn owner(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT agent_id FROM schema_meta WHERE meta_key='primary'",
         [],
         |r| r.get(0),
     )
