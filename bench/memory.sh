@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peak memory of our commands at two store sizes (SPEC §10: bounded, not growing with the store).
+# Peak memory of our commands at two store sizes (bounded, not growing with the store).
 #
 #   bash bench/memory.sh SMALL.md LARGE.md
 #

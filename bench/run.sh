@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks (SPEC §10), side by side in one run, written to BENCHMARKS.md.
+# Benchmarks, side by side in one run, written to BENCHMARKS.md.
 #
 #   bash bench/run.sh                      # generate a scale store, measure, write BENCHMARKS.md
 #   BENCH_STORE=<make-store.sh --scale output> bash bench/run.sh    # reuse a store

@@ -135,7 +135,6 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --help 'Print help'
         }
         &'openclaw-sessions;show'= {
-            cand --order-by 'Which match wins when a session id is shared'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -151,8 +150,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --no-progress 'Never draw progress bars'
             cand -y 'Answer yes to confirmations'
             cand --yes 'Answer yes to confirmations'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'openclaw-sessions;transcript'= {
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
@@ -291,6 +290,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --replace-entry 'Replace the whole entry with the JSON object in FILE (`-` for stdin)'
             cand --expect-updated-at 'Refuse unless updatedAt is exactly MS'
             cand --expect-session-id 'Refuse unless the session id is ID (`null`: expect none)'
+            cand --backup-dir 'Write a verified snapshot of the database into DIR before changing it'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -314,6 +314,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --help 'Print help'
         }
         &'openclaw-sessions;archive'= {
+            cand --backup-dir 'Write a verified snapshot of each changed database into DIR first'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -336,6 +337,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --help 'Print help'
         }
         &'openclaw-sessions;unarchive'= {
+            cand --backup-dir 'Write a verified snapshot of each changed database into DIR first'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -388,6 +390,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --max-entries 'Keep at most N unarchived sessions per agent (default: maxEntries, 5000)'
             cand --max-disk-bytes 'Disk budget per agent (default: maxDiskBytes, 10gb; reported)'
             cand --active-key 'Never touch this session (as OpenClaw''s --active-key)'
+            cand --backup-dir 'Write a verified snapshot of each changed database into DIR first (every removed transcript is archived either way)'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -498,6 +501,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;backup;restore'= {
             cand --target 'Write the database to this fresh path (never over an existing file)'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)'
+            cand --backup-dir 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -505,6 +509,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
             cand --in-place 'Replace the live database (custody; the current one is snapshotted first)'
+            cand -n 'With --in-place: show what would be replaced and change nothing'
+            cand --dry-run 'With --in-place: show what would be replaced and change nothing'
             cand --all-agents 'Work on every agent'
             cand --json 'Print one JSON document on stdout'
             cand -q 'Only data and errors'
@@ -543,7 +549,9 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --agent 'Work on this agent (repeatable)'
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
-            cand --fix 'Apply the safe repairs (custody; a verified snapshot first)'
+            cand --fix 'Apply the safe repairs (custody; a verified snapshot of each changed database first)'
+            cand -n 'With --fix: show the repairs and change nothing'
+            cand --dry-run 'With --fix: show the repairs and change nothing'
             cand --full 'Full integrity_check instead of quick_check'
             cand --list-checks 'List the checks and exit'
             cand --strict 'Warnings also make the exit code 3'
@@ -582,6 +590,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'openclaw-sessions;migrate;legacy'= {
+            cand --backup-dir 'Where snapshots of agent databases that already exist go (default: <state>/openclaw-sessions-snapshots)'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
@@ -605,6 +614,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;migrate;acpx'= {
             cand --workspace 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)'
+            cand --backup-dir 'Where the snapshot of the state database (which records the move) goes (default: <state>/openclaw-sessions-snapshots)'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'

@@ -150,8 +150,6 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" 
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l order-by -d 'Which match wins when a session id is shared' -r -f -a "key\t'The first exact match in session-key order (OpenClaw\'s lookup)'
-updated-at\t'The most recently updated match'"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -166,7 +164,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s v -l verbose -d 'More detail on stderr'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -271,6 +269,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patc
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l replace-entry -d 'Replace the whole entry with the JSON object in FILE (`-` for stdin)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l expect-updated-at -d 'Refuse unless updatedAt is exactly MS' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l expect-session-id -d 'Refuse unless the session id is ID (`null`: expect none)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l backup-dir -d 'Write a verified snapshot of the database into DIR before changing it' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -289,6 +288,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patc
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l backup-dir -d 'Write a verified snapshot of each changed database into DIR first' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -306,6 +306,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand arch
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l backup-dir -d 'Write a verified snapshot of each changed database into DIR first' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -348,6 +349,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prun
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l max-entries -d 'Keep at most N unarchived sessions per agent (default: maxEntries, 5000)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l max-disk-bytes -d 'Disk budget per agent (default: maxDiskBytes, 10gb; reported)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l active-key -d 'Never touch this session (as OpenClaw\'s --active-key)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l backup-dir -d 'Write a verified snapshot of each changed database into DIR first (every removed transcript is archived either way)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -437,6 +439,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand back
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l target -d 'Write the database to this fresh path (never over an existing file)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l backup-dir -d 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -446,6 +449,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand back
 always\t''
 never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l in-place -d 'Replace the live database (custody; the current one is snapshotted first)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s n -l dry-run -d 'With --in-place: show what would be replaced and change nothing'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'Only data and errors'
@@ -468,7 +472,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doct
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l fix -d 'Apply the safe repairs (custody; a verified snapshot first)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l fix -d 'Apply the safe repairs (custody; a verified snapshot of each changed database first)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s n -l dry-run -d 'With --fix: show the repairs and change nothing'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l full -d 'Full integrity_check instead of quick_check'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l list-checks -d 'List the checks and exit'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l strict -d 'Warnings also make the exit code 3'
@@ -497,6 +502,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migr
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "legacy" -d 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l backup-dir -d 'Where snapshots of agent databases that already exist go (default: <state>/openclaw-sessions-snapshots)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -515,6 +521,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migr
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l workspace -d 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l backup-dir -d 'Where the snapshot of the state database (which records the move) goes (default: <state>/openclaw-sessions-snapshots)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r

@@ -1,18 +1,21 @@
 //! Typed errors of the library core. The binary maps each to an exit code and a JSON
-//! error code in one place (`cli::exit`).
+//! error code in one place (`cli::exit`). Hints name no command: a remedy a front end names
+//! its own way is carried as a [`Remedy`].
 
 use std::path::{Path, PathBuf};
 
-/// Stable machine-readable error codes (SPEC §7).
+pub use crate::remedy::Remedy;
+
+/// What kind of thing went wrong. The binary turns a kind into its JSON error code and exit
+/// status; kinds that only a front end has (usage, a question nobody could answer, findings, a
+/// partly done run) are the binary's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorCode {
+pub enum ErrorKind {
     Io,
     Sqlite,
     Internal,
-    Usage,
-    ConfirmationRequired,
-    Findings,
-    Partial,
+    /// An argument or a request that cannot be carried out as given.
+    InvalidArgument,
     NotFound,
     Conflict,
     LockedSession,
@@ -23,53 +26,13 @@ pub enum ErrorCode {
     OwnerUnavailable,
     GatewayStateOwnerRequired,
     Interrupted,
-}
-
-impl ErrorCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::Io => "IO",
-            ErrorCode::Sqlite => "SQLITE",
-            ErrorCode::Internal => "INTERNAL",
-            ErrorCode::Usage => "USAGE",
-            ErrorCode::ConfirmationRequired => "CONFIRMATION_REQUIRED",
-            ErrorCode::Findings => "FINDINGS",
-            ErrorCode::Partial => "PARTIAL",
-            ErrorCode::NotFound => "NOT_FOUND",
-            ErrorCode::Conflict => "CONFLICT",
-            ErrorCode::LockedSession => "LOCKED_SESSION",
-            ErrorCode::TargetExists => "TARGET_EXISTS",
-            ErrorCode::UnsafePath => "UNSAFE_PATH",
-            ErrorCode::UnsupportedSchema => "UNSUPPORTED_SCHEMA",
-            ErrorCode::BadInput => "BAD_INPUT",
-            ErrorCode::OwnerUnavailable => "OWNER_UNAVAILABLE",
-            ErrorCode::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
-            ErrorCode::Interrupted => "INTERRUPTED",
-        }
-    }
-
-    /// Process exit code of SPEC §7.
-    pub fn exit_code(self) -> i32 {
-        match self {
-            ErrorCode::Io | ErrorCode::Sqlite | ErrorCode::Internal => 1,
-            ErrorCode::Usage | ErrorCode::ConfirmationRequired => 2,
-            ErrorCode::Findings | ErrorCode::Partial => 3,
-            ErrorCode::NotFound => 4,
-            ErrorCode::Conflict
-            | ErrorCode::LockedSession
-            | ErrorCode::TargetExists
-            | ErrorCode::UnsafePath => 5,
-            ErrorCode::UnsupportedSchema | ErrorCode::BadInput => 6,
-            ErrorCode::OwnerUnavailable | ErrorCode::GatewayStateOwnerRequired => 75,
-            ErrorCode::Interrupted => 130,
-        }
-    }
+    SnapshotUnverified,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{message}")]
-    Usage {
+    InvalidArgument {
         message: String,
         hint: Option<String>,
     },
@@ -123,9 +86,6 @@ pub enum Error {
     },
     #[error("interrupted")]
     Interrupted,
-    /// A destructive command without a terminal to ask on and without `--yes`.
-    #[error("{message}")]
-    ConfirmationRequired { message: String },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -140,34 +100,45 @@ pub enum Error {
     },
     #[error("{0}")]
     Internal(String),
+    /// The safety snapshot taken before a change does not verify; nothing was changed.
+    #[error("the safety snapshot {} does not verify: {}; nothing was changed", path.display(), problems.join("; "))]
+    SnapshotUnverified {
+        path: PathBuf,
+        problems: Vec<String>,
+    },
+    /// An error with a remedy (see [`Error::with_remedy`]); its hint names the remedy by its
+    /// [`Remedy::phrase`].
+    #[error("{error}")]
+    Remedied { error: Box<Error>, remedy: Remedy },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    pub fn code(&self) -> ErrorCode {
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::Usage { .. } => ErrorCode::Usage,
-            Error::NotFound { .. } => ErrorCode::NotFound,
-            Error::Conflict { .. } => ErrorCode::Conflict,
-            Error::UnsafePath { .. } => ErrorCode::UnsafePath,
-            Error::LockedSession { .. } => ErrorCode::LockedSession,
-            Error::TargetExists { .. } => ErrorCode::TargetExists,
-            Error::UnsupportedSchema { .. } => ErrorCode::UnsupportedSchema,
-            Error::BadInput { .. } => ErrorCode::BadInput,
-            Error::OwnerUnavailable { .. } => ErrorCode::OwnerUnavailable,
-            Error::GatewayStateOwnerRequired { .. } => ErrorCode::GatewayStateOwnerRequired,
-            Error::Interrupted => ErrorCode::Interrupted,
-            Error::ConfirmationRequired { .. } => ErrorCode::ConfirmationRequired,
-            Error::Io { .. } => ErrorCode::Io,
-            Error::Sqlite { .. } => ErrorCode::Sqlite,
-            Error::Internal(_) => ErrorCode::Internal,
+            Error::InvalidArgument { .. } => ErrorKind::InvalidArgument,
+            Error::NotFound { .. } => ErrorKind::NotFound,
+            Error::Conflict { .. } => ErrorKind::Conflict,
+            Error::UnsafePath { .. } => ErrorKind::UnsafePath,
+            Error::LockedSession { .. } => ErrorKind::LockedSession,
+            Error::TargetExists { .. } => ErrorKind::TargetExists,
+            Error::UnsupportedSchema { .. } => ErrorKind::UnsupportedSchema,
+            Error::BadInput { .. } => ErrorKind::BadInput,
+            Error::OwnerUnavailable { .. } => ErrorKind::OwnerUnavailable,
+            Error::GatewayStateOwnerRequired { .. } => ErrorKind::GatewayStateOwnerRequired,
+            Error::Interrupted => ErrorKind::Interrupted,
+            Error::Io { .. } => ErrorKind::Io,
+            Error::Sqlite { .. } => ErrorKind::Sqlite,
+            Error::Internal(_) => ErrorKind::Internal,
+            Error::SnapshotUnverified { .. } => ErrorKind::SnapshotUnverified,
+            Error::Remedied { error, .. } => error.kind(),
         }
     }
 
     pub fn hint(&self) -> Option<&str> {
         match self {
-            Error::Usage { hint, .. }
+            Error::InvalidArgument { hint, .. }
             | Error::NotFound { hint, .. }
             | Error::Conflict { hint, .. }
             | Error::UnsafePath { hint, .. }
@@ -178,12 +149,32 @@ impl Error {
             | Error::OwnerUnavailable { hint, .. }
             | Error::GatewayStateOwnerRequired { hint, .. } => hint.as_deref(),
             Error::Interrupted => None,
-            Error::ConfirmationRequired { .. } => {
-                Some("pass --yes to confirm, or --dry-run to see the plan")
-            }
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
-            Error::Sqlite { .. } => Some("run `openclaw-sessions doctor` to check the database"),
-            Error::Internal(_) => Some("this is a bug in openclaw-sessions; please report it"),
+            Error::Sqlite { .. } => Some("run the doctor to check the database"),
+            Error::Internal(_) => Some("this is a bug in this tool; please report it"),
+            Error::SnapshotUnverified { .. } => Some(
+                "check the free space and the health of the snapshot directory, or write snapshots to another one",
+            ),
+            Error::Remedied { error, .. } => error.hint(),
+        }
+    }
+
+    /// What to do about the error, when a front end can name it: the hint contains its
+    /// [`Remedy::phrase`].
+    pub fn remedy(&self) -> Option<Remedy> {
+        match self {
+            Error::Remedied { remedy, .. } => Some(*remedy),
+            Error::Sqlite { .. } => Some(Remedy::RunDoctor),
+            Error::Internal(_) => Some(Remedy::ReportBug),
+            _ => None,
+        }
+    }
+
+    /// The same error with a remedy; its hint should contain the remedy's [`Remedy::phrase`].
+    pub fn with_remedy(self, remedy: Remedy) -> Self {
+        Error::Remedied {
+            error: Box::new(self),
+            remedy,
         }
     }
 
@@ -191,6 +182,7 @@ impl Error {
     pub fn into_locked(self) -> Self {
         match self {
             Error::Conflict { message, hint } => Error::LockedSession { message, hint },
+            Error::Remedied { error, remedy } => error.into_locked().with_remedy(remedy),
             other => other,
         }
     }
@@ -209,8 +201,8 @@ impl Error {
         }
     }
 
-    pub fn usage(message: impl Into<String>) -> Self {
-        Error::Usage {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Error::InvalidArgument {
             message: message.into(),
             hint: None,
         }

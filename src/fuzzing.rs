@@ -6,10 +6,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::legacy::{JsonlReader, LegacyIndex};
+use crate::legacy::{for_each_index_entry, parse_index, IndexSource, JsonlReader, LegacyIndex};
 use crate::migrate::legacy::convert::{js_stringify, TranscriptConverter};
+use crate::migrate::legacy::normalise_entry;
 use crate::migrate::legacy::payload::{is_recognised_record, report_facts};
-use crate::migrate::legacy::{for_each_index_entry, normalise_entry, parse_index, IndexSource};
 use crate::store::SessionEntry;
 use crate::transcript::cursor::decode as decode_cursor;
 use crate::transcript::decode_event_row;
@@ -38,26 +38,22 @@ pub fn jsonl_transcript(data: &[u8], scratch: &Path) {
     }
 }
 
-/// `sessions.json` (JSON or JSON5): the read-only index parser, the importer's index
-/// parser (whole, and streamed), and entry normalisation of every object value.
+/// `sessions.json` (JSON or JSON5): the index reader as the read-only commands use it, its
+/// whole-text parser, the streamed walk the import plans from, and entry normalisation of
+/// every object value.
 pub fn sessions_json(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let path = Path::new("/s/sessions.json");
     let _ = LegacyIndex::parse(path, text);
-    let _ = parse_index(path, text, &mut Vec::new());
-    let _ = for_each_index_entry(
-        path,
-        IndexSource::Text(text),
-        &mut Vec::new(),
-        |key, value| {
-            if let Value::Object(obj) = value {
-                let _ = normalise_entry(&key, &obj, 0);
-            }
-            Ok(())
-        },
-    );
+    let _ = parse_index(path, text);
+    let _ = for_each_index_entry(path, IndexSource::Text(text), |key, value| {
+        if let Value::Object(obj) = value {
+            let _ = normalise_entry(&key, &obj, 0);
+        }
+        Ok(())
+    });
 }
 
 /// An opaque page cursor: strict base64url, JSON, canonical re-encoding.

@@ -1,5 +1,6 @@
 //! Reading loosely typed JSON the way OpenClaw's normalizers do (`normalizeOptionalString`,
-//! `Number.isFinite`, JavaScript truthiness).
+//! `Number.isFinite`, JavaScript truthiness), and JSON5 documents (`openclaw.json`,
+//! `sessions.json`).
 
 use serde_json::Value;
 
@@ -24,4 +25,20 @@ pub fn truthy(v: Option<&Value>) -> bool {
         Some(Value::String(s)) => !s.is_empty(),
         Some(_) => true,
     }
+}
+
+/// Parse JSON5 into an order-preserving JSON value; errors carry line and column.
+pub(crate) fn parse_json5_document(
+    text: &str,
+) -> std::result::Result<Value, (String, Option<usize>, Option<usize>)> {
+    json5::from_str::<Value>(text).map_err(|e| match e {
+        json5::Error::Message { msg, location } => {
+            let first = msg.lines().last().unwrap_or(&msg).trim().to_string();
+            (
+                first,
+                location.as_ref().map(|l| l.line),
+                location.as_ref().map(|l| l.column),
+            )
+        }
+    })
 }

@@ -7,6 +7,7 @@ pub mod custody;
 pub mod doctor;
 pub mod du;
 pub mod error;
+pub mod formats;
 pub mod fsutil;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -15,12 +16,16 @@ pub mod legacy;
 pub mod marker;
 pub mod migrate;
 pub mod mutate;
+pub mod ops;
 pub mod paths;
 pub mod progress;
+pub mod remedy;
 pub mod status;
 pub mod store;
 pub mod streamed;
+pub mod test_hooks;
 pub mod transcript;
 pub mod units;
 
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorKind, Result};
+pub use remedy::Remedy;

@@ -1,10 +1,10 @@
 //! The SQLite session file marker `sqlite:<agentId>:<sessionId>:<absolute store path>`
-//! (FORMAT.md §f, `formatSqliteSessionFileMarker` / `parseSqliteSessionFileMarker`).
+//! (tests/reference/openclaw/FORMAT.md §f, `formatSqliteSessionFileMarker` /
+//! `parseSqliteSessionFileMarker`).
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::paths::AgentId;
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -15,9 +15,15 @@ pub struct SessionFileMarker {
 }
 
 impl SessionFileMarker {
-    pub fn new(agent: &AgentId, session_id: &str, store_path: &Path) -> Result<Self> {
+    /// `agent` is an agent id, already validated (`paths::AgentId`): the marker format sits
+    /// below the layout, so it takes any displayable id.
+    pub fn new(
+        agent: &impl std::fmt::Display,
+        session_id: &str,
+        store_path: &Path,
+    ) -> Result<Self> {
         if !crate::legacy::is_safe_session_id(session_id) {
-            return Err(Error::usage(format!("invalid session id {session_id:?}")));
+            return Err(Error::invalid(format!("invalid session id {session_id:?}")));
         }
         let store_path = if store_path.is_absolute() {
             store_path.to_path_buf()
@@ -67,6 +73,7 @@ impl SessionFileMarker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::paths::AgentId;
     use proptest::prelude::*;
 
     #[test]

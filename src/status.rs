@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::custody::{probe, OwnershipProbe};
 use crate::error::Result;
 use crate::paths::{StateDirChoice, StateLayout};
+use crate::remedy::Warning;
 use crate::store::{sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, StoreKind};
 
 #[derive(Debug, Clone, Serialize)]
@@ -36,7 +37,7 @@ pub struct AgentStatus {
     /// A `sessions.json` still waiting for import into SQLite.
     pub legacy_pending: Option<PathBuf>,
     pub legacy_entries: Option<u64>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -168,7 +169,7 @@ pub fn gather(layout: &StateLayout) -> Result<StatusReport> {
                 }
                 status.warnings = store.warnings;
             }
-            Err(e) => status.warnings.push(e.to_string()),
+            Err(e) => status.warnings.push(e.to_string().into()),
         }
         agents.push(status);
     }

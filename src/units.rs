@@ -48,7 +48,7 @@ pub fn parse_duration_ms(raw: &str) -> Result<u64> {
 }
 
 fn bad(raw: &str, what: &str) -> Error {
-    Error::Usage {
+    Error::InvalidArgument {
         message: format!("invalid {what} {raw:?}"),
         hint: None,
     }
@@ -220,7 +220,7 @@ pub fn parse_time_arg(raw: &str, now_ms: i64) -> Result<i64> {
     }
     parse_duration_ms(s)
         .map(|d| now_ms - d as i64)
-        .map_err(|_| Error::Usage {
+        .map_err(|_| Error::InvalidArgument {
             message: format!("invalid time {raw:?}"),
             hint: Some(
                 "use epoch milliseconds, an ISO date like 2026-06-01T08:00:00Z, or an age like 7d"

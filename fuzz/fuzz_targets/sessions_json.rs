@@ -1,5 +1,6 @@
-//! `sessions.json` (JSON or JSON5): the read-only index parser, the importer's index parser,
-//! and entry normalisation of every object value.
+//! `sessions.json` (JSON or JSON5): the one index reader (as the read-only commands keep it,
+//! whole, and streamed as the import plans from it), and entry normalisation of every object
+//! value.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 use super::manifest::{snapshot_id, ArtifactManifest, DatabaseManifest, SnapshotManifest};
 use super::{MANIFEST, PENDING, SNAPSHOT_DB};
 use crate::custody::ensure_private_dir;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::fsutil::create_new_private;
 use crate::progress::Progress;
 use crate::store::db::{meta, state};
@@ -105,8 +105,9 @@ pub fn check_integrity(conn: &Connection, path: &Path, tolerate_fk: bool) -> Res
                 path.display(),
                 problems.into_iter().take(5).collect::<Vec<_>>().join("; ")
             ),
-            Some("run `openclaw-sessions doctor --full`".to_string()),
-        ))
+            Some("run the doctor's full check".to_string()),
+        )
+        .with_remedy(Remedy::RunDoctorFull))
     }
 }
 
@@ -158,8 +159,9 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
                     "cold archive {} of transcript {sid} cannot be read: {e}",
                     file.display()
                 ),
-                Some("run `openclaw-sessions doctor`".to_string()),
+                Some("run the doctor".to_string()),
             )
+            .with_remedy(Remedy::RunDoctor)
         })?;
         let actual = crate::mutate::publish::sha256_hex(&bytes);
         if bytes.len() as i64 != len || actual != sha {

@@ -1,5 +1,5 @@
-//! Snapshots in OpenClaw's format (SPEC §6, OPERATIONS.md §6): a verified, standalone,
-//! compacted copy of one database plus `manifest.json`, published so that a half-made
+//! Snapshots in OpenClaw's format (tests/reference/openclaw/OPERATIONS.md §6): a verified,
+//! standalone, compacted copy of one database plus `manifest.json`, published so that a half-made
 //! snapshot never looks like one.
 
 mod create;
@@ -9,7 +9,7 @@ mod verify;
 
 pub use create::{create_snapshot, sha256_file, SnapshotSource, SnapshotTarget};
 pub use manifest::{ArtifactManifest, DatabaseManifest, SnapshotManifest};
-pub use restore::{restore_fresh, restore_in_place};
+pub use restore::{check_restorable, restore_fresh, restore_in_place};
 pub use verify::{list_snapshots, verify_snapshot, ListedSnapshot, SnapshotState, VerifyReport};
 
 pub const SNAPSHOT_DB: &str = "database.sqlite";

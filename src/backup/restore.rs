@@ -1,11 +1,10 @@
 use std::path::{Path, PathBuf};
 
-use super::create::{create_snapshot, sha256_file, SnapshotSource, SnapshotTarget};
+use super::create::{sha256_file, SnapshotSource};
 use super::manifest::SnapshotManifest;
 use super::verify::verify_snapshot;
 use super::SNAPSHOT_DB;
-use crate::error::{Error, Result, ResultExt};
-use crate::progress::Progress;
+use crate::error::{Error, Remedy, Result, ResultExt};
 
 fn sidecars(path: &Path) -> Vec<PathBuf> {
     ["-wal", "-shm", "-journal"]
@@ -24,8 +23,9 @@ fn verified(snapshot: &Path) -> Result<SnapshotManifest> {
                 snapshot.display(),
                 report.problems.join("; ")
             ),
-            Some("`openclaw-sessions backup verify` shows the problems".to_string()),
-        )),
+            Some("verifying the snapshot shows the problems".to_string()),
+        )
+        .with_remedy(Remedy::VerifySnapshot)),
     }
 }
 
@@ -113,16 +113,13 @@ pub fn restore_fresh(snapshot: &Path, target: &Path) -> Result<SnapshotManifest>
     Ok(manifest)
 }
 
-/// `restore --in-place` (the caller holds custody): snapshot the current database into the
-/// same repository, fold its WAL away, swap the restored file in by rename, and remove the
-/// old sidecars so SQLite can never replay a stale WAL over the restored file.
-pub fn restore_in_place(
+/// Whether `snapshot` can replace the database of `source` in place: it verifies, it is a
+/// snapshot of that database, and the database is the state dir's own. Read-only.
+pub fn check_restorable(
     snapshot: &Path,
     source: &SnapshotSource,
     state_dir: &Path,
-    progress: &dyn Progress,
-    now_ms: i64,
-) -> Result<(SnapshotManifest, PathBuf)> {
+) -> Result<SnapshotManifest> {
     let manifest = verified(snapshot)?;
     let live = source.db().to_path_buf();
     match (&manifest.database, source) {
@@ -143,21 +140,25 @@ pub fn restore_in_place(
         }
     }
     crate::mutate::check_owned_path(state_dir, &live)?;
-    let repo = snapshot
-        .parent()
-        .ok_or_else(|| Error::usage("snapshot has no repository"))?;
-    // 1. The current database first: nothing is lost if the restore was a mistake.
-    let (before, _) = if live.exists() {
-        create_snapshot(source, &SnapshotTarget::new(repo), progress, now_ms)?
-    } else {
-        (PathBuf::new(), verified(snapshot)?)
-    };
+    Ok(manifest)
+}
+
+/// `restore --in-place` (the caller holds custody and has snapshotted the current database):
+/// fold its WAL away, swap the restored file in by rename, and remove the old sidecars so
+/// SQLite can never replay a stale WAL over the restored file.
+pub fn restore_in_place(
+    snapshot: &Path,
+    source: &SnapshotSource,
+    state_dir: &Path,
+) -> Result<SnapshotManifest> {
+    let manifest = check_restorable(snapshot, source, state_dir)?;
+    let live = source.db().to_path_buf();
     let dir = live
         .parent()
-        .ok_or_else(|| Error::usage("database has no directory"))?;
+        .ok_or_else(|| Error::invalid("database has no directory"))?;
     let (staging, staged) = stage_copy(snapshot, &manifest, dir)?;
     let result = (|| {
-        // 2. Fold the live WAL into its file (custody excludes every writer).
+        // 1. Fold the live WAL into its file (custody excludes every writer).
         if live.exists() {
             let conn = rusqlite::Connection::open(&live).at(&live)?;
             conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
@@ -165,7 +166,7 @@ pub fn restore_in_place(
             conn.close().map_err(|(_, e)| Error::sqlite(&live, e))?;
         }
         crate::mutate::crash_point("restore-before-swap");
-        // 3. Atomic swap, then 4. no sidecar of the old file survives.
+        // 2. Atomic swap, then 3. no sidecar of the old file survives.
         std::fs::rename(&staged, &live).at(&live)?;
         for s in sidecars(&live) {
             match std::fs::remove_file(&s) {
@@ -178,5 +179,5 @@ pub fn restore_in_place(
     })();
     let _ = std::fs::remove_dir_all(&staging);
     result?;
-    Ok((manifest, before))
+    Ok(manifest)
 }

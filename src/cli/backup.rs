@@ -4,16 +4,17 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use openclaw_sessions::backup::{
-    create_snapshot, list_snapshots, restore_fresh, restore_in_place, verify_snapshot,
-    SnapshotManifest, SnapshotSource, SnapshotState, SnapshotTarget,
+    create_snapshot, list_snapshots, restore_fresh, verify_snapshot, SnapshotManifest,
+    SnapshotSource, SnapshotState, SnapshotTarget,
 };
+use openclaw_sessions::ops::restore::RestoreOp;
+use openclaw_sessions::ops::RunState;
 use openclaw_sessions::paths::{AgentId, StateLayout};
 use openclaw_sessions::units::{format_bytes, now_ms};
 use openclaw_sessions::Error;
 
-use super::custody::take;
 use super::exit::Outcome;
-use super::mutation::confirm;
+use super::mutation::{print_dry_run, run_op, MutationArgs};
 use super::progress::Bar;
 use super::Ctx;
 
@@ -26,6 +27,7 @@ pub enum BackupCommand {
     /// Check snapshots: files, manifest, sha256, integrity, owner, schema version.
     Verify(VerifyArgs),
     /// Restore a snapshot to a fresh path, or in place under custody.
+    #[command(after_help = super::mutation::RESTORE_IN_PLACE)]
     Restore(RestoreArgs),
 }
 
@@ -80,8 +82,15 @@ pub struct RestoreArgs {
     #[arg(long)]
     in_place: bool,
     /// Wait up to SECONDS for a live owner of the state dir to finish (--in-place).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", requires = "in_place")]
     wait: Option<u64>,
+    /// With --in-place: show what would be replaced and change nothing.
+    #[arg(short = 'n', long, requires = "in_place")]
+    dry_run: bool,
+    /// With --in-place: where the snapshot of the current database goes (default: the
+    /// repository of SNAPSHOT).
+    #[arg(long, value_name = "DIR", requires = "in_place")]
+    backup_dir: Option<PathBuf>,
 }
 
 pub fn source_for_agent(layout: &StateLayout, id: &AgentId) -> SnapshotSource {
@@ -233,7 +242,7 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
     Ok(if all_ok {
         Outcome::Done
     } else {
-        Outcome::Exit(openclaw_sessions::ErrorCode::Findings.exit_code())
+        Outcome::Exit(super::exit::ErrorCode::Findings.exit_code())
     })
 }
 
@@ -252,47 +261,57 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     }
     let layout = ctx.layout()?;
-    let report = verify_snapshot(&args.snapshot);
-    let manifest = report.manifest.clone().ok_or_else(|| {
-        Error::bad_input(
-            format!(
-                "snapshot {} does not verify: {}",
-                args.snapshot.display(),
-                report.problems.join("; ")
-            ),
-            None,
-        )
-    })?;
-    let source = match &manifest.database {
-        openclaw_sessions::backup::DatabaseManifest::Agent { agent_id, .. } => {
-            source_for_agent(&layout, &AgentId::parse(agent_id)?)
-        }
-        openclaw_sessions::backup::DatabaseManifest::Global { .. } => SnapshotSource::Global {
-            db: layout.state_db(),
-        },
+    let mut op = RestoreOp {
+        snapshot: args.snapshot.clone(),
     };
-    confirm(
+    let mutation = MutationArgs {
+        dry_run: args.dry_run,
+        wait: args.wait,
+    };
+    let Some(run) = run_op(
         ctx,
-        &format!(
-            "Replace {} with snapshot {}?",
-            source.db().display(),
-            manifest.snapshot_id
-        ),
-    )?;
-    let custody = take(ctx, &layout, args.wait)?;
-    let bar = Bar::new(ctx, "restore");
-    let (manifest, before) =
-        restore_in_place(&args.snapshot, &source, &layout.state_dir, &bar, now_ms())?;
-    custody.release()?;
-    ctx.printer.info(format!(
-        "restored {} over {}; the previous database is in {}",
-        manifest.snapshot_id,
-        source.db().display(),
-        before.display()
-    ));
+        &layout,
+        &mut op,
+        &mutation,
+        args.backup_dir.clone(),
+        "restore",
+    )?
+    else {
+        return Ok(Outcome::Done);
+    };
+    let target = run.plan.source.db().to_path_buf();
+    let previous = run.snapshot_of(&target).map(|p| p.to_path_buf());
+    if run.state == RunState::DryRun {
+        if ctx.printer.json {
+            ctx.printer.json_data(&json!({
+                "target": target,
+                "manifest": run.plan.manifest,
+                "applied": false,
+                "plan": run.summary,
+            }))?;
+        } else {
+            print_dry_run(ctx, &run.summary)?;
+        }
+        return Ok(Outcome::Done);
+    }
+    let manifest = run.report.unwrap_or(run.plan.manifest);
+    match &previous {
+        Some(before) => ctx.printer.info(format!(
+            "restored {} over {}; the previous database is in {}",
+            manifest.snapshot_id,
+            target.display(),
+            before.display()
+        )),
+        None => ctx.printer.info(format!(
+            "restored {} to {}",
+            manifest.snapshot_id,
+            target.display()
+        )),
+    }
     if ctx.printer.json {
-        ctx.printer
-            .json_data(&json!({"target": source.db(), "manifest": manifest, "previous": before}))?;
+        ctx.printer.json_data(
+            &json!({"target": target, "manifest": manifest, "previous": previous, "applied": true}),
+        )?;
     }
     Ok(Outcome::Done)
 }

@@ -7,7 +7,7 @@ use openclaw_sessions::store::AgentStore;
 
 use super::printer::{ColorChoice, Printer};
 
-/// Options every command accepts (SPEC §5).
+/// Options every command accepts (README.md, Commands).
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile's, or ~/.openclaw).
@@ -85,65 +85,40 @@ impl Ctx {
     pub fn open_store(&self, paths: AgentPaths) -> openclaw_sessions::Result<AgentStore> {
         let mut store = AgentStore::open(paths)?;
         for w in store.warnings.drain(..) {
-            self.printer.warn(w);
+            self.printer.warn(super::hints::warning(&w));
         }
         Ok(store)
     }
 
     pub fn flush_warnings(&self, store: &mut AgentStore) {
         for w in store.warnings.drain(..) {
-            self.printer.warn(w);
+            self.printer.warn(super::hints::warning(&w));
         }
     }
 }
 
 impl Ctx {
-    /// Find a session by key or id. Explicit `--agent`/`--all-agents` (or `--store`) are
-    /// searched in order; otherwise a key names its agent (`agent:<id>:...`), and an id is
-    /// looked for in the default agent first, then in every other agent.
+    /// The session the user's words name, through the one resolver every command uses
+    /// (`store::resolve`): a key, `main`, a bare key, a session id or a unique id prefix.
     pub fn find_session(
         &self,
         layout: &StateLayout,
-        arg: &str,
-        newest_first: bool,
+        words: &str,
     ) -> openclaw_sessions::Result<(AgentStore, openclaw_sessions::store::SessionLookup)> {
-        use openclaw_sessions::paths::AgentId;
-        let explicit = layout.store_override.is_some()
-            || self.global.all_agents
-            || !self.global.agents.is_empty();
-        let candidates: Vec<AgentPaths> = if explicit {
-            self.agents(layout)?
-        } else {
-            layout.require_exists()?;
-            let (known, _) = layout.known_agents();
-            let from_key = arg
-                .trim()
-                .strip_prefix("agent:")
-                .and_then(|r| r.split(':').next())
-                .and_then(|id| AgentId::parse(id).ok())
-                .filter(|id| known.contains(id));
-            match from_key {
-                Some(id) => vec![layout.agent(&id)],
-                None => {
-                    let default = layout.default_agent();
-                    let mut ids: Vec<AgentId> =
-                        known.iter().filter(|k| **k == default).cloned().collect();
-                    ids.extend(known.iter().filter(|k| **k != default).cloned());
-                    ids.iter().map(|id| layout.agent(id)).collect()
-                }
-            }
+        let selection = openclaw_sessions::store::resolve::AgentSelection {
+            agents: self.global.agents.clone(),
+            all_agents: self.global.all_agents,
         };
-        let searched: Vec<String> = candidates.iter().map(|p| p.id.to_string()).collect();
-        for paths in candidates {
-            let mut store = self.open_store(paths)?;
-            if let Some(found) = store.lookup(arg.trim(), newest_first)? {
-                self.flush_warnings(&mut store);
-                return Ok((store, found));
-            }
-        }
-        Err(openclaw_sessions::Error::not_found(
-            format!("no session {:?} in agent(s) {}", arg, searched.join(", ")),
-            Some("give a session key or session id; `openclaw-sessions list --all-agents` shows them".to_string()),
+        let found = openclaw_sessions::store::resolve::resolve(layout, &selection, words)?;
+        let mut store = self.open_store(found.paths)?;
+        self.flush_warnings(&mut store);
+        Ok((
+            store,
+            openclaw_sessions::store::SessionLookup {
+                session_id: found.session_id,
+                entry: found.entry,
+                matched_by: found.matched_by.as_str(),
+            },
         ))
     }
 }

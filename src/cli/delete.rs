@@ -1,19 +1,13 @@
-use std::collections::HashMap;
-
 use clap::Args;
 
-use openclaw_sessions::mutate::{
-    apply_delete, delete_state_rows, plan_delete, DeleteOptions, DeletePlan, DeleteResult,
-    References, WritableDb,
-};
-use openclaw_sessions::paths::AgentPaths;
-use openclaw_sessions::units::now_ms;
-use openclaw_sessions::ErrorCode;
+use super::exit::ErrorCode;
+use openclaw_sessions::mutate::{DeleteOptions, DeletePlan, DeleteResult};
+use openclaw_sessions::ops::delete::{DeleteOp, Deleted};
+use openclaw_sessions::ops::RunState;
 
-use super::custody::take;
 use super::exit::Outcome;
-use super::lifecycle::{finish_results, KeyResult};
-use super::mutation::{agent_for_key, confirm, MutationArgs};
+use super::lifecycle::{exit_for, finish_results, KeyResult};
+use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
 use super::patch::expect_session_id;
 use super::Ctx;
 
@@ -47,140 +41,48 @@ fn code_of(plan: &DeletePlan) -> Option<ErrorCode> {
     }
 }
 
-fn plan_agent(
-    ctx: &Ctx,
-    paths: &AgentPaths,
-    keys: &[String],
-    opts: &DeleteOptions,
-) -> anyhow::Result<(Vec<DeletePlan>, References)> {
-    let store = ctx.open_store(paths.clone())?;
-    let db = store
-        .db()
-        .ok_or_else(|| openclaw_sessions::Error::UnsupportedSchema {
-            message: format!("agent {} has no SQLite store", paths.id),
-            hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
-        })?;
-    let refs = References::read(db.conn(), db.path())?;
-    // Only the entries asked for: reading every session would grow with the store.
-    let mut entries = HashMap::with_capacity(keys.len());
-    for k in keys {
-        if let Some(e) = store.entry_by_exact_key(k)? {
-            entries.insert(k.clone(), e);
-        }
-    }
-    let plans = keys
-        .iter()
-        .map(|k| plan_delete(&store, refs.as_read(), &entries, k, opts))
-        .collect::<openclaw_sessions::Result<Vec<_>>>()?;
-    Ok((plans, refs))
-}
-
-/// The verified snapshot taken before a store's first deletion.
-fn safety_snapshot(
-    ctx: &Ctx,
-    layout: &openclaw_sessions::paths::StateLayout,
-    paths: &AgentPaths,
-    dir: &std::path::Path,
-) -> anyhow::Result<std::path::PathBuf> {
-    use openclaw_sessions::backup::{create_snapshot, verify_snapshot, SnapshotTarget};
-    let source = super::backup::source_for_agent(layout, &paths.id);
-    let bar = super::progress::Bar::new(ctx, "backup");
-    let (path, _) = create_snapshot(
-        &source,
-        &SnapshotTarget::new(dir.to_path_buf()),
-        &bar,
-        now_ms(),
-    )?;
-    let report = verify_snapshot(&path);
-    if !report.ok {
-        return Err(openclaw_sessions::Error::Internal(format!(
-            "safety snapshot {} does not verify: {}",
-            path.display(),
-            report.problems.join("; ")
-        ))
-        .into());
-    }
-    ctx.printer.info(format!(
-        "snapshot of agent {} before deleting: {}",
-        paths.id,
-        path.display()
-    ));
-    Ok(path)
-}
-
 pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    let opts = DeleteOptions {
+    let options = DeleteOptions {
         archive: !args.no_archive,
         expect_updated_at: args.expect_updated_at,
         expect_session_id: expect_session_id(&args.expect_session_id),
     };
-    // Keys grouped by agent, in the order given.
-    let mut groups: Vec<(AgentPaths, Vec<String>)> = Vec::new();
-    for key in &args.keys {
-        let paths = agent_for_key(ctx, &layout, key)?;
-        match groups.iter_mut().find(|(p, _)| p.id == paths.id) {
-            Some((_, keys)) => keys.push(key.clone()),
-            None => groups.push((paths, vec![key.clone()])),
-        }
-    }
-    let custody = if args.mutation.dry_run {
-        None
-    } else {
-        Some(take(ctx, &layout, args.mutation.wait)?)
+    let mut op = DeleteOp::new(selection(ctx), args.keys.clone(), options);
+    let Some(run) = run_op(
+        ctx,
+        &layout,
+        &mut op,
+        &args.mutation,
+        args.backup_dir.clone(),
+        "delete",
+    )?
+    else {
+        return Ok(Outcome::Done);
     };
-    let mut results: Vec<KeyResult> = Vec::new();
-    for (paths, keys) in &groups {
-        let (plans, mut refs) = plan_agent(ctx, paths, keys, &opts)?;
-        let doomed: Vec<&DeletePlan> = plans
+    let dry_run = run.state == RunState::DryRun;
+    if dry_run && !ctx.printer.json {
+        print_dry_run(ctx, &run.summary)?;
+        let plans: Vec<&DeletePlan> = run.plan.agents.iter().flat_map(|a| &a.plans).collect();
+        let failed: Vec<&&DeletePlan> = plans
             .iter()
-            .filter(|p| p.result == DeleteResult::Deleted)
+            .filter(|p| p.result != DeleteResult::Deleted)
             .collect();
-        if !args.mutation.dry_run && !doomed.is_empty() {
-            let what = if opts.archive {
-                "archiving their transcripts"
-            } else {
-                "keeping their transcripts"
-            };
-            confirm(
-                ctx,
-                &format!(
-                    "Delete {} session(s) of agent {} ({what})?",
-                    doomed.len(),
-                    paths.id
-                ),
-            )?;
-        }
-        let mut snapshot = None;
-        if let (Some(dir), false, false) =
-            (&args.backup_dir, args.mutation.dry_run, doomed.is_empty())
-        {
-            snapshot = Some(safety_snapshot(ctx, &layout, paths, dir)?);
-        }
-        let mut db = if args.mutation.dry_run {
-            None
-        } else {
-            let db = WritableDb::open(&layout.state_dir, &paths.db)?;
-            // Archives an earlier run committed but could not publish go out first.
-            let (published, failed) = openclaw_sessions::mutate::publish::publish_pending(
-                &db,
-                &paths.sessions_dir,
-                now_ms(),
-            )?;
-            for p in published {
-                ctx.printer.info(format!("published pending archive {p}"));
-            }
-            for f in failed {
-                ctx.printer.warn(format!("archive still pending: {f}"));
-            }
-            Some(db)
-        };
-        for plan in plans {
+        return Ok(exit_for(
+            plans.len(),
+            failed.len(),
+            failed.first().and_then(|p| code_of(p)),
+        ));
+    }
+    let mut results: Vec<KeyResult> = Vec::new();
+    for (i, a) in run.plan.agents.iter().enumerate() {
+        let applied = run.report.as_ref().map(|r| &r.agents[i]);
+        for (n, plan) in a.plans.iter().enumerate() {
             let mut r = KeyResult {
-                agent_id: Some(paths.id.to_string()),
+                agent_id: Some(a.paths.id.to_string()),
                 session_key: plan.session_key.clone(),
                 result: match plan.result {
-                    DeleteResult::Deleted if args.mutation.dry_run => "would-delete",
+                    DeleteResult::Deleted if dry_run => "would-delete",
                     DeleteResult::Deleted => "deleted",
                     DeleteResult::Missing => "missing",
                     DeleteResult::Conflict => "conflict",
@@ -189,61 +91,36 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                 reason: plan.reason.clone(),
                 archive: None,
                 snapshot: None,
-                code: code_of(&plan),
+                code: code_of(plan),
             };
-            if args.mutation.dry_run {
-                r.archive = Some(serde_json::to_value(&plan.generations)?);
-            } else if let (Some(db), DeleteResult::Deleted) = (db.as_mut(), plan.result) {
-                match apply_delete(db, &plan, refs.now(), &paths.sessions_dir, now_ms()) {
-                    Ok(archived) => {
-                        refs.forget(&plan.session_key)?;
-                        let state_rows = delete_state_rows(
-                            &layout.state_dir,
-                            &layout.state_db(),
-                            paths.id.as_str(),
-                            &plan.session_key,
-                        )?;
-                        ctx.printer.debug(format!(
-                            "{}: {state_rows} state database row(s) removed",
-                            plan.session_key
+            match applied.map(|a| &a[n]) {
+                None => r.archive = Some(serde_json::to_value(&plan.generations)?),
+                Some(Deleted::Done {
+                    archived,
+                    state_rows,
+                }) => {
+                    ctx.printer.debug(format!(
+                        "{}: {state_rows} state database row(s) removed",
+                        plan.session_key
+                    ));
+                    for a in archived.iter().filter(|a| !a.published) {
+                        ctx.printer.warn(format!(
+                            "archive {} is recorded but its file is not published yet; `openclaw-sessions doctor --fix` retries",
+                            a.archive_name
                         ));
-                        r.snapshot = snapshot.clone();
-                        for a in archived.iter().filter(|a| !a.published) {
-                            ctx.printer.warn(format!(
-                                "archive {} is recorded but its file is not published yet; `openclaw-sessions doctor --fix` retries",
-                                a.archive_name
-                            ));
-                        }
-                        r.archive = Some(serde_json::to_value(&archived)?);
                     }
-                    Err(e)
-                        if matches!(e.code(), ErrorCode::Conflict | ErrorCode::LockedSession) =>
-                    {
-                        r.result = "conflict";
-                        r.code = Some(e.code());
-                        r.reason = Some(e.to_string());
-                    }
-                    Err(e) => {
-                        // I/O or SQLite (a full disk): the next key would fail the same way.
-                        // Stop as archive and patch do, naming what was already deleted.
-                        let done: Vec<&str> = results
-                            .iter()
-                            .filter(|r| r.result == "deleted")
-                            .map(|r| r.session_key.as_str())
-                            .collect();
-                        if !done.is_empty() {
-                            ctx.printer
-                                .warn(format!("deleted before the error: {}", done.join(", ")));
-                        }
-                        return Err(e.into());
-                    }
+                    r.snapshot = run.snapshot_of(&a.paths.db).map(|p| p.to_path_buf());
+                    r.archive = Some(serde_json::to_value(archived)?);
                 }
+                Some(Deleted::Refused(e)) => {
+                    r.result = "conflict";
+                    r.code = Some(ErrorCode::of(e));
+                    r.reason = Some(e.to_string());
+                }
+                Some(Deleted::Skipped) => {}
             }
             results.push(r);
         }
-    }
-    if let Some(c) = custody {
-        c.release()?;
     }
     finish_results(ctx, results, &["deleted", "would-delete"])
 }

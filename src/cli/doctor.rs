@@ -3,16 +3,14 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use openclaw_sessions::doctor::{
-    apply_fixes, run_checks, DoctorOptions, Finding, Severity, CHECKS,
-};
+use openclaw_sessions::doctor::{run_checks, DoctorOptions, Finding, Severity, CHECKS};
+use openclaw_sessions::ops::doctor_fix::DoctorFixOp;
+use openclaw_sessions::ops::RunState;
 use openclaw_sessions::units::now_ms;
 use openclaw_sessions::Error;
 
-use super::custody::take;
 use super::exit::Outcome;
-use super::mutation::confirm;
-use super::progress::Bar;
+use super::mutation::{print_dry_run, run_op, MutationArgs};
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -20,9 +18,12 @@ pub struct DoctorArgs {
     /// Run only these checks (see --list-checks).
     #[arg(value_name = "CHECK")]
     checks: Vec<String>,
-    /// Apply the safe repairs (custody; a verified snapshot first).
+    /// Apply the safe repairs (custody; a verified snapshot of each changed database first).
     #[arg(long)]
     fix: bool,
+    /// With --fix: show the repairs and change nothing.
+    #[arg(short = 'n', long, requires = "fix")]
+    dry_run: bool,
     /// Full integrity_check instead of quick_check.
     #[arg(long)]
     full: bool,
@@ -56,7 +57,7 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
                 .to_string(),
             f.check.to_string(),
             f.agent_id.clone().unwrap_or_default(),
-            format!("{}\n  → {}", f.message, f.hint),
+            format!("{}\n  → {}", f.message, super::hints::finding_hint(f)),
             if f.fixable {
                 "--fix".into()
             } else {
@@ -89,7 +90,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     }
     for c in &args.checks {
         if !CHECKS.iter().any(|k| k.id == c) {
-            return Err(Error::usage(format!(
+            return Err(Error::invalid(format!(
                 "unknown check {c:?}; `openclaw-sessions doctor --list-checks` lists them"
             ))
             .into());
@@ -104,33 +105,50 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     let mut fixed = Vec::new();
     let mut failed = Vec::new();
     let mut snapshots = Vec::new();
+    let mut plan_summary = None;
+    // Only when something is fixable does --fix go through the pipeline (and take custody).
     if args.fix && findings.iter().any(|f| f.fixable) {
-        let n = findings.iter().filter(|f| f.fixable).count();
-        confirm(
+        let mut op = DoctorFixOp {
+            options: opts.clone(),
+            now: now_ms(),
+        };
+        let mutation = MutationArgs {
+            dry_run: args.dry_run,
+            wait: args.wait,
+        };
+        let Some(run) = run_op(
             ctx,
-            &format!("Apply {n} safe repair(s) (a verified snapshot is written first)?"),
-        )?;
-        let custody = take(ctx, &layout, args.wait)?;
-        fixed.extend(
-            custody
-                .report
-                .reclaimed
-                .iter()
-                .map(|r| format!("reclaimed stale lock {r}")),
-        );
-        // Under custody the store cannot change: look again, then repair what is still there.
-        let current = run_checks(&layout, &opts)?;
-        let dir = args
-            .backup_dir
-            .clone()
-            .unwrap_or_else(|| layout.state_dir.join("openclaw-sessions-snapshots"));
-        let bar = Bar::new(ctx, "doctor");
-        let report = apply_fixes(&layout, &current, &dir, &bar, now_ms())?;
-        fixed.extend(report.fixed);
-        failed.extend(report.failed);
-        snapshots = report.snapshots;
-        findings = run_checks(&layout, &opts)?;
-        custody.release()?;
+            &layout,
+            &mut op,
+            &mutation,
+            args.backup_dir.clone(),
+            "doctor",
+        )?
+        else {
+            return Ok(Outcome::Done);
+        };
+        if let Some(custody) = &run.custody {
+            fixed.extend(
+                custody
+                    .reclaimed
+                    .iter()
+                    .map(|r| format!("reclaimed stale lock {r}")),
+            );
+        }
+        snapshots = run.snapshots.iter().map(|s| s.path.clone()).collect();
+        match run.report {
+            Some(report) => {
+                fixed.extend(report.fix.fixed);
+                failed.extend(report.fix.failed);
+                findings = report.remaining;
+            }
+            None => {
+                findings = run.plan.findings;
+                if run.state == RunState::DryRun {
+                    plan_summary = Some(run.summary);
+                }
+            }
+        }
     }
     let errors = findings
         .iter()
@@ -141,8 +159,15 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         .filter(|f| f.severity == Severity::Warning)
         .count();
     if ctx.printer.json {
-        ctx.printer.json_data(&json!({ "findings": findings, "fixed": fixed, "failed": failed, "snapshots": snapshots }))?;
+        let mut doc = json!({ "findings": super::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
+        if let Some(plan) = &plan_summary {
+            doc["plan"] = serde_json::to_value(plan)?;
+        }
+        ctx.printer.json_data(&doc)?;
     } else {
+        if let Some(plan) = &plan_summary {
+            print_dry_run(ctx, plan)?;
+        }
         for s in &snapshots {
             ctx.printer
                 .info(format!("snapshot before repairs: {}", s.display()));
@@ -160,7 +185,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     }
     let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
     Ok(if problems {
-        Outcome::Exit(openclaw_sessions::ErrorCode::Findings.exit_code())
+        Outcome::Exit(super::exit::ErrorCode::Findings.exit_code())
     } else {
         Outcome::Done
     })

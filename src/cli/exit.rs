@@ -1,8 +1,34 @@
-//! The one place where errors become exit codes and JSON error codes (SPEC §7).
+//! The one place where errors become exit codes and JSON error codes (README.md, Exit codes).
 
-use openclaw_sessions::{Error, ErrorCode};
+use openclaw_sessions::Error;
+
+pub use super::error_code::ErrorCode;
 
 use super::printer::{BrokenPipe, Printer};
+
+/// Errors only the binary has.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A destructive command without a terminal to ask on and without `--yes`.
+    #[error("{message}")]
+    ConfirmationRequired { message: String },
+}
+
+impl CliError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            CliError::ConfirmationRequired { .. } => ErrorCode::ConfirmationRequired,
+        }
+    }
+
+    fn hint(&self) -> Option<String> {
+        match self {
+            CliError::ConfirmationRequired { .. } => {
+                Some("pass --yes to confirm, or --dry-run to see the plan".into())
+            }
+        }
+    }
+}
 
 /// How a command that ran to its end went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,8 +69,15 @@ pub fn clap_error(e: clap::Error) -> i32 {
 
 fn classify(err: &anyhow::Error) -> (ErrorCode, String, Option<String>) {
     for cause in err.chain() {
+        if let Some(e) = cause.downcast_ref::<CliError>() {
+            return (e.code(), err.to_string(), e.hint());
+        }
         if let Some(e) = cause.downcast_ref::<Error>() {
-            return (e.code(), err.to_string(), e.hint().map(String::from));
+            return (
+                ErrorCode::of(e),
+                err.to_string(),
+                super::hints::error_hint(e),
+            );
         }
     }
     if let Some(io) = err.chain().find_map(|c| c.downcast_ref::<std::io::Error>()) {

@@ -4,13 +4,13 @@
 use clap::Args;
 use serde::Serialize;
 
-use openclaw_sessions::mutate::{plan_archive, plan_unarchive};
+use super::exit::ErrorCode;
+use openclaw_sessions::ops::entry_change::{result_of, Applied, EntryChange, EntryChangeOp};
+use openclaw_sessions::ops::RunState;
 use openclaw_sessions::units::now_ms;
-use openclaw_sessions::{Error, ErrorCode};
 
 use super::exit::Outcome;
-use super::mutation::MutationArgs;
-use super::patch::run_entry_change;
+use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -18,6 +18,9 @@ pub struct LifecycleArgs {
     /// Session keys.
     #[arg(required = true, value_name = "KEY")]
     keys: Vec<String>,
+    /// Write a verified snapshot of each changed database into DIR first.
+    #[arg(long, value_name = "DIR")]
+    backup_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -77,71 +80,72 @@ pub fn finish_results(
         }
         ctx.printer.print_table(&t)?;
     }
-    match (results.len(), failed.as_slice()) {
-        (_, []) => Ok(Outcome::Done),
-        (1, [one]) => Ok(Outcome::Exit(one.code.map(|c| c.exit_code()).unwrap_or(1))),
-        _ => Ok(Outcome::Exit(ErrorCode::Partial.exit_code())),
-    }
-}
-
-pub fn result_of_error(
-    key: &str,
-    agent: Option<String>,
-    e: anyhow::Error,
-) -> anyhow::Result<KeyResult> {
-    let Some(err) = e.downcast_ref::<Error>() else {
-        return Err(e);
-    };
-    let (result, code) = match err.code() {
-        ErrorCode::NotFound => ("missing", ErrorCode::NotFound),
-        ErrorCode::Conflict => ("conflict", ErrorCode::Conflict),
-        ErrorCode::LockedSession => ("refused", ErrorCode::LockedSession),
-        // Anything else (custody, I/O, schema) stops the whole command.
-        _ => return Err(e),
-    };
-    Ok(KeyResult {
-        agent_id: agent,
-        session_key: key.to_string(),
-        result,
-        reason: Some(err.to_string()),
-        archive: None,
-        snapshot: None,
-        code: Some(code),
-    })
+    Ok(exit_for(
+        results.len(),
+        failed.len(),
+        failed.first().and_then(|r| r.code),
+    ))
 }
 
 pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Outcome> {
-    let mut results = Vec::new();
-    let now = now_ms();
-    for key in &args.keys {
-        let outcome = run_entry_change(ctx, key, &args.mutation, &|e, _| {
-            if archive {
-                plan_archive(e, now)
-            } else {
-                plan_unarchive(e, now)
+    let layout = ctx.layout()?;
+    let change = if archive {
+        EntryChange::Archive
+    } else {
+        EntryChange::Unarchive
+    };
+    let mut op = EntryChangeOp::new(change, selection(ctx), args.keys.clone(), now_ms());
+    let label = if archive { "archive" } else { "unarchive" };
+    let Some(run) = run_op(
+        ctx,
+        &layout,
+        &mut op,
+        &args.mutation,
+        args.backup_dir.clone(),
+        label,
+    )?
+    else {
+        return Ok(Outcome::Done);
+    };
+    if run.state == RunState::DryRun && !ctx.printer.json {
+        print_dry_run(ctx, &run.summary)?;
+        let failed = run.plan.items.iter().filter(|i| i.outcome.is_err()).count();
+        return Ok(exit_for(
+            run.plan.items.len(),
+            failed,
+            run.plan
+                .items
+                .iter()
+                .find_map(|i| i.outcome.as_ref().err().map(ErrorCode::of)),
+        ));
+    }
+    let applied = run.report.as_ref().map(|r| &r.results);
+    let mut results = Vec::with_capacity(run.plan.items.len());
+    for (n, item) in run.plan.items.iter().enumerate() {
+        let key = item.target.key_or_words().to_string();
+        let agent = Some(item.target.agent.id.to_string());
+        let (result, reason, code) = match (&item.outcome, applied.as_ref().map(|a| &a[n])) {
+            (Err(e), _) | (_, Some(Applied::Refused(e))) => {
+                (result_of(e), Some(e.to_string()), Some(ErrorCode::of(e)))
             }
+            (Ok(p), _) if p.changes.is_empty() => ("unchanged", None, None),
+            (Ok(_), Some(Applied::Written(_))) if archive => ("archived", None, None),
+            (Ok(_), Some(Applied::Written(_))) => ("unarchived", None, None),
+            (Ok(_), _) if archive => ("would-archive", None, None),
+            (Ok(_), _) => ("would-unarchive", None, None),
+        };
+        results.push(KeyResult {
+            agent_id: agent,
+            session_key: key,
+            result,
+            reason,
+            archive: None,
+            snapshot: run
+                .snapshot_of(&item.target.agent.db)
+                .filter(|_| result == "archived" || result == "unarchived")
+                .map(|p| p.to_path_buf()),
+            code,
         });
-        match outcome {
-            Ok((plan, written, agent)) => {
-                let result = match (plan.changes.is_empty(), args.mutation.dry_run, archive) {
-                    (true, _, _) => "unchanged",
-                    (false, true, true) => "would-archive",
-                    (false, true, false) => "would-unarchive",
-                    (false, false, true) if written.is_some() => "archived",
-                    (false, false, _) => "unarchived",
-                };
-                results.push(KeyResult {
-                    agent_id: Some(agent),
-                    session_key: key.clone(),
-                    result,
-                    reason: None,
-                    archive: None,
-                    snapshot: None,
-                    code: None,
-                });
-            }
-            Err(e) => results.push(result_of_error(key, None, e)?),
-        }
     }
     let done: &[&str] = &[
         "archived",
@@ -151,4 +155,13 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
         "would-unarchive",
     ];
     finish_results(ctx, results, done)
+}
+
+/// The exit of a per-key command: all done 0; one key refused → that guard's code; several → 3.
+pub fn exit_for(keys: usize, failed: usize, first: Option<ErrorCode>) -> Outcome {
+    match (keys, failed) {
+        (_, 0) => Outcome::Done,
+        (1, _) => Outcome::Exit(first.map(|c| c.exit_code()).unwrap_or(1)),
+        _ => Outcome::Exit(ErrorCode::Partial.exit_code()),
+    }
 }

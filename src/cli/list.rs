@@ -194,7 +194,7 @@ fn stream_json(
         return Err(e);
     }
     for w in warnings {
-        ctx.printer.warn(w);
+        ctx.printer.warn(super::hints::warning(&w));
     }
     out.finish()?;
     Ok(Outcome::Done)
@@ -206,7 +206,7 @@ fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
     }
     match raw.parse::<usize>() {
         Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(openclaw_sessions::Error::usage(format!(
+        _ => Err(openclaw_sessions::Error::invalid(format!(
             "--limit must be a positive integer or \"all\", not {raw:?}"
         ))),
     }

@@ -43,9 +43,10 @@ pub fn run(ctx: &Ctx, cmd: &MarkerCommand) -> anyhow::Result<Outcome> {
                 [one] => AgentId::parse(one)?,
                 [] => layout.default_agent(),
                 _ => {
-                    return Err(
-                        openclaw_sessions::Error::usage("marker format takes one --agent").into(),
+                    return Err(openclaw_sessions::Error::invalid(
+                        "marker format takes one --agent",
                     )
+                    .into())
                 }
             };
             let db = match &layout.store_override {

@@ -3,20 +3,21 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use openclaw_sessions::migrate::acpx;
-use openclaw_sessions::units::{format_bytes, now_ms};
+use openclaw_sessions::ops::migrate_acpx::{describe, MigrateAcpxOp};
+use openclaw_sessions::units::now_ms;
 
-use super::custody::take;
 use super::exit::Outcome;
-use super::mutation::{confirm, MutationArgs};
+use super::mutation::{print_dry_run, run_op, MutationArgs};
 use super::Ctx;
 
 #[derive(Debug, Subcommand)]
 pub enum MigrateCommand {
     /// Import a legacy sessions.json and its JSONL transcripts into the agent database, as
     /// `openclaw doctor --session-sqlite import` does, then archive the sources.
+    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
     Legacy(LegacyArgs),
     /// Move the ACPX plugin's state from <workspace>/state to <state>/acpx.
+    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
     Acpx(AcpxArgs),
 }
 
@@ -36,6 +37,10 @@ pub struct AcpxArgs {
     /// The agent workspace holding `state/` (default: from the config, else <state>/workspace).
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
+    /// Where the snapshot of the state database (which records the move) goes (default:
+    /// <state>/openclaw-sessions-snapshots).
+    #[arg(long, value_name = "DIR")]
+    backup_dir: Option<PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -49,47 +54,41 @@ pub fn run(ctx: &Ctx, cmd: &MigrateCommand) -> anyhow::Result<Outcome> {
 
 fn run_acpx(ctx: &Ctx, args: &AcpxArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    layout.require_exists()?;
-    let plan = acpx::plan(&layout, args.workspace.as_deref())?;
-    let describe = format!(
-        "{} ACPX state {} ({} records, {} files, {}) to {}",
-        if plan.resume {
-            "finish the interrupted move of"
-        } else {
-            "move"
-        },
-        plan.source.display(),
-        plan.records,
-        plan.files,
-        format_bytes(plan.bytes),
-        plan.destination.display()
-    );
-    if args.mutation.dry_run {
+    let mut op = MigrateAcpxOp {
+        workspace: args.workspace.clone(),
+        now: now_ms(),
+    };
+    let Some(run) = run_op(
+        ctx,
+        &layout,
+        &mut op,
+        &args.mutation,
+        args.backup_dir.clone(),
+        "migrate",
+    )?
+    else {
+        return Ok(Outcome::Done);
+    };
+    let plan = &run.plan;
+    let describe = describe(plan);
+    let Some(old) = &run.report else {
         if ctx.printer.json {
             ctx.printer
                 .json_data(&json!({"plan": plan, "applied": false}))?;
         } else {
-            ctx.printer.out(&format!("would {describe}\n"))?;
+            print_dry_run(ctx, &run.summary)?;
         }
         return Ok(Outcome::Done);
-    }
-    confirm(
-        ctx,
-        &format!("{}?", describe[..1].to_uppercase() + &describe[1..]),
-    )?;
-    let custody = take(ctx, &layout, args.mutation.wait)?;
-    // Under custody the picture cannot change any more: plan again, then apply.
-    let plan = acpx::plan(&layout, args.workspace.as_deref())?;
-    let old = acpx::apply(&layout, &plan, now_ms())?;
-    custody.release()?;
+    };
     ctx.printer.warn(format!(
         "the old copy {} was left in place; remove it once OpenClaw runs from {}",
         old.display(),
         plan.destination.display()
     ));
     if ctx.printer.json {
-        ctx.printer
-            .json_data(&json!({"plan": plan, "applied": true, "oldCopy": old}))?;
+        ctx.printer.json_data(
+            &json!({"plan": plan, "applied": true, "oldCopy": old, "snapshots": run.snapshots}),
+        )?;
     } else {
         ctx.printer.out(&format!("moved: {describe}\n"))?;
     }

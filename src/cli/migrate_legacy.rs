@@ -4,47 +4,22 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::json;
 
-use openclaw_sessions::migrate::legacy::{self, AgentImportPlan};
-use openclaw_sessions::units::{format_bytes, now_ms};
-use openclaw_sessions::{Error, ErrorCode};
+use super::exit::ErrorCode;
+use openclaw_sessions::migrate::legacy::{self, MoveList};
+use openclaw_sessions::ops::migrate_legacy::MigrateLegacyOp;
 
-use super::custody::take;
 use super::exit::Outcome;
-use super::mutation::{confirm, MutationArgs};
-use super::progress::Bar;
+use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
 use super::Ctx;
-use openclaw_sessions::progress::Progress;
 
 #[derive(Debug, Args)]
 pub struct LegacyArgs {
+    /// Where snapshots of agent databases that already exist go (default:
+    /// <state>/openclaw-sessions-snapshots).
+    #[arg(long, value_name = "DIR")]
+    backup_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
-}
-
-fn describe(t: &AgentImportPlan) -> Result<String, Error> {
-    let counts = t.ledger.counts()?;
-    let historical = counts.historical;
-    let mut s = format!(
-        "{}: {} session(s) from {} ({} transcript(s), {})",
-        t.agent_id,
-        counts.records - historical,
-        t.store_path.display(),
-        counts.with_transcript,
-        format_bytes(t.transcript_bytes)
-    );
-    if historical > 0 {
-        s.push_str(&format!(
-            ", {historical} orphan transcript(s) as archived sessions"
-        ));
-    }
-    let unreferenced = t.ledger.unreferenced_count()?;
-    if unreferenced > 0 {
-        s.push_str(&format!(", {unreferenced} unreferenced file(s) to archive"));
-    }
-    if !t.database_exists {
-        s.push_str(&format!("; creates {}", t.sqlite_path.display()));
-    }
-    Ok(s)
 }
 
 #[derive(Serialize)]
@@ -62,15 +37,26 @@ struct AppliedDocument<'a> {
 
 pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    layout.require_exists()?;
-    if layout.store_override.is_some() {
-        return Err(Error::usage(
-            "migrate legacy works on agents (--agent/--all-agents), not on --store",
-        )
-        .into());
-    }
-    let agents = ctx.agents(&layout)?;
-    let targets = legacy::plan(&agents, now_ms())?;
+    let mut op = MigrateLegacyOp::new(selection(ctx));
+    // The transcripts are read too, so the dry run names every line the import would stop at.
+    op.scan_transcripts = args.mutation.dry_run;
+    let label = if args.mutation.dry_run {
+        "check"
+    } else {
+        "migrate"
+    };
+    let Some(run) = run_op(
+        ctx,
+        &layout,
+        &mut op,
+        &args.mutation,
+        args.backup_dir.clone(),
+        label,
+    )?
+    else {
+        return Ok(Outcome::Done);
+    };
+    let targets = &run.plan.targets;
     if targets.is_empty() {
         if ctx.printer.json {
             ctx.printer
@@ -80,61 +66,36 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Done);
     }
-    if args.mutation.dry_run {
-        // The transcripts are read too, so the dry run names every line the import would stop at.
-        let bar = Bar::new(ctx, "check");
-        bar.start(
-            "reading transcripts",
-            Some(targets.iter().map(|t| t.transcript_bytes).sum()),
-        );
-        let mut targets = targets;
-        for t in &mut targets {
-            let found = legacy::scan_transcripts(t, &bar)?;
-            t.issues.extend(found);
-        }
-        bar.finish();
+    let Some(applied) = &run.report else {
         if ctx.printer.json {
             // Written from the plans as they are: a `json!` value would copy every record.
             ctx.printer.json_data(&PlanDocument {
-                plan: &targets,
+                plan: targets,
                 applied: false,
             })?;
         } else {
-            for t in &targets {
-                ctx.printer
-                    .out(&format!("would import {}\n", describe(t)?))?;
-                for i in &t.issues {
-                    ctx.printer.out(&format!("  {}: {}\n", i.code, i.message))?;
-                }
-            }
+            print_dry_run(ctx, &run.summary)?;
         }
         return Ok(Outcome::Done);
+    };
+    for s in &run.snapshots {
+        ctx.printer
+            .info(format!("snapshot before importing: {}", s.path.display()));
     }
-    let mut total = 0;
-    for t in &targets {
-        total += t.ledger.counts()?.records;
-    }
-    confirm(
-        ctx,
-        &format!(
-            "Import {total} session(s) of {} agent(s) into SQLite and move the legacy files into session-sqlite-import-archive/?",
-            targets.len()
-        ),
-    )?;
-    // The plan is made again under custody; this one (every session of every agent) goes.
-    drop(targets);
-    let custody = take(ctx, &layout, args.mutation.wait)?;
-    // Under custody: finish moves an interrupted run left, then plan again on what is there.
-    for p in legacy::recover_interrupted(&agents)? {
-        ctx.printer.info(format!(
-            "finished the interrupted archive move of {}",
-            p.display()
-        ));
-    }
-    let targets = legacy::plan(&agents, now_ms())?;
-    let bar = Bar::new(ctx, "migrate");
-    let (reports, manifest) = legacy::apply(&layout, &targets, &now_ms, &bar)?;
-    custody.release()?;
+    // The move lists are read from the plans again.
+    let reports: Vec<legacy::AgentImportReport<'_>> = applied
+        .agents
+        .iter()
+        .zip(targets)
+        .map(|((r, moved), t)| {
+            let mut r: legacy::AgentImportReport<'_> = r.clone();
+            if *moved {
+                r.moved = MoveList(Some(&t.ledger));
+            }
+            r
+        })
+        .collect();
+    let manifest = &applied.manifest;
     let mut blocked = false;
     for r in &reports {
         for i in &r.issues {
@@ -146,7 +107,7 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
     if ctx.printer.json {
         ctx.printer.json_data(&AppliedDocument {
             agents: &reports,
-            manifest: &manifest,
+            manifest,
             applied: true,
         })?;
     } else {

@@ -8,7 +8,9 @@ mod custody;
 mod delete;
 mod doctor;
 mod du;
+mod error_code;
 mod exit;
+mod hints;
 mod lifecycle;
 mod list;
 mod man;
@@ -61,19 +63,25 @@ pub enum Command {
     #[command(subcommand)]
     Transcript(transcript::TranscriptCommand),
     /// Change an entry and its projected columns, as OpenClaw's entry writer would.
+    #[command(after_help = mutation::CHANGES_ONE_ROW)]
     Patch(patch::PatchArgs),
     /// Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does.
+    #[command(after_help = mutation::CHANGES_ONE_ROW)]
     Archive(lifecycle::LifecycleArgs),
     /// Clear archivedAt/archivedBy/archiveReason.
+    #[command(after_help = mutation::CHANGES_ONE_ROW)]
     Unarchive(lifecycle::LifecycleArgs),
     /// Delete sessions as OpenClaw's deleteSessionEntry does, archiving their transcripts.
+    #[command(after_help = mutation::ASKS_SNAPSHOT_ON_REQUEST)]
     Delete(delete::DeleteArgs),
     /// The maintenance pass for cron: archive or delete what OpenClaw's maintenance would.
+    #[command(after_help = mutation::ASKS_SNAPSHOT_ON_REQUEST)]
     Prune(prune::PruneArgs),
     /// Snapshots in OpenClaw's format: create, list, verify, restore.
     #[command(subcommand)]
     Backup(backup::BackupCommand),
     /// Find what breaks stores; --fix applies the safe repairs.
+    #[command(after_help = mutation::ASKS_SNAPSHOT_REQUIRED)]
     Doctor(doctor::DoctorArgs),
     /// Migrate old layouts: a legacy file store into SQLite, ACPX state adoption.
     #[command(subcommand)]

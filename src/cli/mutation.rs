@@ -1,14 +1,22 @@
-//! What every mutating command shares: `--dry-run`, `--wait`, confirmation, custody, and
-//! finding the agent store a key lives in.
+//! What every mutating command shares: `--dry-run`, `--wait`, and the binary's side of the
+//! ops pipeline: the plan shown, the question asked, progress, warnings, a declined answer.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
-use openclaw_sessions::paths::{AgentId, AgentPaths, StateLayout};
-use openclaw_sessions::Error;
+use openclaw_sessions::ops::{
+    self, Decision, Hooks, Operation, PlanSummary, Run, RunOptions, RunState, Selection,
+};
+use openclaw_sessions::paths::StateLayout;
+use openclaw_sessions::progress::Progress;
+use openclaw_sessions::remedy::Warning;
 
-use super::Ctx;
+use super::custody::CUSTODY_ENV;
+use super::progress::Bar;
+use super::{signals, Ctx};
 
 #[derive(Debug, Clone, Args)]
 pub struct MutationArgs {
@@ -20,47 +28,190 @@ pub struct MutationArgs {
     pub wait: Option<u64>,
 }
 
-/// Ask before a destructive step: on a terminal a yes/no question (default no); without one,
-/// `--yes` is required.
-pub fn confirm(ctx: &Ctx, question: &str) -> anyhow::Result<()> {
-    if ctx.global.yes {
-        return Ok(());
+/// The pipeline and snapshot policy of each kind of mutating command, for `--help` (the
+/// README's table says the same).
+pub const CHANGES_ONE_ROW: &str = "\
+Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
+prints the plan and changes nothing. The row is re-read before it is written, and read back \
+after. Snapshot: only with --backup-dir DIR (a verified snapshot of each changed database, \
+before the first write).";
+pub const ASKS_SNAPSHOT_ON_REQUEST: &str = "\
+Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
+prints the plan and changes nothing; on a terminal the same plan is shown and confirmed \
+(default no; a declined question changes nothing and exits 0); without one, -y/--yes is \
+needed (exit 2). Every removed transcript is archived first, as OpenClaw does. Snapshot: only \
+with --backup-dir DIR (a verified snapshot of each changed database, before the first write).";
+pub const ASKS_SNAPSHOT_REQUIRED: &str = "\
+With changes to make, runs under offline custody of the state dir (exit 75 while a Gateway \
+owns it). -n/--dry-run prints the plan and changes nothing; on a terminal the same plan is \
+shown and confirmed (default no; a declined question changes nothing and exits 0); without \
+one, -y/--yes is needed (exit 2). Snapshot: always, a verified snapshot of each database the \
+plan changes, into --backup-dir DIR (default <state>/openclaw-sessions-snapshots), before the \
+first write; one that does not verify stops the run (SNAPSHOT_UNVERIFIED, nothing changed).";
+pub const RESTORE_IN_PLACE: &str = "\
+--in-place runs under offline custody of the state dir (exit 75 while a Gateway owns it). \
+-n/--dry-run prints the plan and changes nothing; on a terminal the plan is shown and \
+confirmed (default no); without one, -y/--yes is needed (exit 2). Snapshot: always, a \
+verified snapshot of the database being replaced, into --backup-dir DIR (default: the \
+repository of SNAPSHOT), before the swap.";
+
+/// Items shown per agent before the question and by a dry run (`-v` shows every one).
+const SHOWN_ITEMS: usize = 20;
+
+/// The binary's hooks: an indicatif bar, dialoguer's question, the printer's warnings.
+pub struct CliHooks<'a> {
+    ctx: &'a Ctx,
+    bar: Bar,
+}
+
+impl<'a> CliHooks<'a> {
+    pub fn new(ctx: &'a Ctx, label: &str) -> Self {
+        CliHooks {
+            ctx,
+            bar: Bar::new(ctx, label),
+        }
     }
-    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() && !ctx.printer.json {
+}
+
+impl Hooks for CliHooks<'_> {
+    fn progress(&self) -> &dyn Progress {
+        &self.bar
+    }
+
+    /// On a terminal the plan, then a yes/no question (default no); without one, `--yes`.
+    fn confirm(&self, summary: &PlanSummary) -> Decision {
+        if self.ctx.global.yes {
+            return Decision::Proceed;
+        }
+        let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+        if !terminal || self.ctx.printer.json {
+            return Decision::Unanswered;
+        }
+        eprint!("{}", render_summary(summary));
         let yes = dialoguer::Confirm::new()
-            .with_prompt(question)
+            .with_prompt("Apply this plan?")
             .default(false)
             .interact()
             .unwrap_or(false);
         if yes {
-            return Ok(());
+            Decision::Proceed
+        } else {
+            Decision::Decline
         }
-        return Err(Error::Interrupted.into());
     }
-    Err(Error::ConfirmationRequired {
-        message: format!("{question} (needs --yes without a terminal)"),
+
+    fn warn(&self, warning: Warning) {
+        self.ctx.printer.warn(super::hints::warning(&warning));
     }
-    .into())
+
+    fn note(&self, message: String) {
+        self.ctx.printer.info(message);
+    }
+
+    fn interrupted(&self) -> bool {
+        signals::interrupted()
+    }
 }
 
-/// The agent a session key belongs to: `--agent` when given, else the key's own
-/// `agent:<id>:` prefix, else the default agent.
-pub fn agent_for_key(ctx: &Ctx, layout: &StateLayout, key: &str) -> anyhow::Result<AgentPaths> {
-    if layout.store_override.is_some() || !ctx.global.agents.is_empty() {
-        let agents = ctx.agents(layout)?;
-        if agents.len() != 1 {
-            return Err(Error::usage("give one --agent for a mutation").into());
-        }
-        return Ok(agents.into_iter().next().expect("one agent"));
+/// `--agent`/`--all-agents` as the ops layer takes them.
+pub fn selection(ctx: &Ctx) -> Selection {
+    Selection {
+        agents: ctx.global.agents.clone(),
+        all_agents: ctx.global.all_agents,
     }
-    layout.require_exists()?;
-    let id = match key.strip_prefix("agent:").and_then(|r| r.split(':').next()) {
-        Some(id) => AgentId::parse(id)?,
-        None => layout.default_agent(),
+}
+
+/// Run `op` through the pipeline. A declined question is reported here (nothing changed,
+/// exit 0) and gives `None`; a question nobody could answer is `CONFIRMATION_REQUIRED`.
+pub fn run_op<O: Operation>(
+    ctx: &Ctx,
+    layout: &StateLayout,
+    op: &mut O,
+    args: &MutationArgs,
+    snapshot_dir: Option<PathBuf>,
+    label: &str,
+) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
+    if !args.dry_run {
+        signals::install();
+    }
+    let options = RunOptions {
+        dry_run: args.dry_run,
+        wait: args.wait.map(Duration::from_secs),
+        inherit_custody: std::env::var(CUSTODY_ENV).ok(),
+        interrupted: Some(&signals::INTERRUPTED),
+        snapshot_dir,
+        summary_limit: if ctx.printer.verbose {
+            usize::MAX
+        } else {
+            SHOWN_ITEMS
+        },
     };
-    let (known, _) = layout.known_agents();
-    if !known.contains(&id) {
-        return Err(Error::not_found(format!("unknown agent {id} for session {key}"), None).into());
+    let hooks = CliHooks::new(ctx, label);
+    let run = ops::run(op, layout, &options, &hooks)?;
+    match run.state {
+        RunState::Declined => {
+            if ctx.printer.json {
+                ctx.printer.json_data(&serde_json::json!({
+                    "cancelled": true,
+                    "applied": false,
+                    "plan": run.summary,
+                }))?;
+            } else {
+                ctx.printer.info("Cancelled: nothing was changed.");
+            }
+            Ok(None)
+        }
+        RunState::Unanswered => Err(super::exit::CliError::ConfirmationRequired {
+            message: format!(
+                "{} needs confirmation (no terminal to ask on)",
+                capitalized(&run.summary.headline)
+            ),
+        }
+        .into()),
+        _ => Ok(Some(run)),
     }
-    Ok(layout.agent(&id))
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The plan as people read it: shown before the question (stderr) and printed by a dry run
+/// (stdout), the same lines in both.
+pub fn render_summary(summary: &PlanSummary) -> String {
+    let mut out = format!("{}:\n", capitalized(&summary.headline));
+    if summary.groups.is_empty() {
+        out.push_str("  nothing to change\n");
+    }
+    for g in &summary.groups {
+        if let Some(agent) = &g.agent_id {
+            out.push_str(&format!("  agent {agent}:\n"));
+        }
+        for i in &g.items {
+            out.push_str("    ");
+            match (i.action.as_str(), &i.detail) {
+                ("~" | "+" | "-", Some(d)) => {
+                    out.push_str(&format!("{} {}: {d}", i.action, i.target))
+                }
+                (_, Some(d)) => out.push_str(&format!("{} {}  ({d})", i.action, i.target)),
+                (_, None) => out.push_str(&format!("{} {}", i.action, i.target)),
+            }
+            out.push('\n');
+        }
+        if g.hidden() > 0 {
+            out.push_str(&format!("    ... and {} more\n", g.hidden()));
+        }
+    }
+    out
+}
+
+/// A dry run's human output: the plan, and that nothing changed.
+pub fn print_dry_run(ctx: &Ctx, summary: &PlanSummary) -> anyhow::Result<()> {
+    ctx.printer.out(&render_summary(summary))?;
+    ctx.printer.info("(dry run: nothing was changed)");
+    Ok(())
 }

@@ -5,16 +5,14 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use openclaw_sessions::mutate::{
-    apply_patch, plan_patch, FieldChange, PatchOps, PatchPlan, WritableDb,
-};
-use openclaw_sessions::store::SessionEntry;
+use openclaw_sessions::mutate::{FieldChange, PatchOps, PatchPlan};
+use openclaw_sessions::ops::entry_change::{Applied, EntryChange, EntryChangeOp};
+use openclaw_sessions::ops::RunState;
 use openclaw_sessions::units::now_ms;
 use openclaw_sessions::Error;
 
-use super::custody::take;
 use super::exit::Outcome;
-use super::mutation::{agent_for_key, MutationArgs};
+use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -42,6 +40,9 @@ pub struct PatchArgs {
     /// Refuse unless the session id is ID (`null`: expect none).
     #[arg(long, value_name = "ID|null")]
     expect_session_id: Option<String>,
+    /// Write a verified snapshot of the database into DIR before changing it.
+    #[arg(long, value_name = "DIR")]
+    backup_dir: Option<PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -56,13 +57,15 @@ struct PatchData {
     changes: Vec<FieldChange>,
     kept: Vec<String>,
     applied: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    snapshots: Vec<openclaw_sessions::ops::SnapshotTaken>,
 }
 
 fn parse_object(raw: &str, what: &str) -> openclaw_sessions::Result<Map<String, Value>> {
     match serde_json::from_str::<Value>(raw) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(Error::usage(format!("{what} must be a JSON object"))),
-        Err(e) => Err(Error::usage(format!("{what} is not valid JSON: {e}"))),
+        Ok(_) => Err(Error::invalid(format!("{what} must be a JSON object"))),
+        Err(e) => Err(Error::invalid(format!("{what} is not valid JSON: {e}"))),
     }
 }
 
@@ -82,9 +85,9 @@ fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
     for s in &args.set {
         let (field, raw) = s
             .split_once('=')
-            .ok_or_else(|| Error::usage(format!("--set wants FIELD=JSON, not {s:?}")))?;
+            .ok_or_else(|| Error::invalid(format!("--set wants FIELD=JSON, not {s:?}")))?;
         if field.is_empty() {
-            return Err(Error::usage("--set needs a field name").into());
+            return Err(Error::invalid("--set needs a field name").into());
         }
         let value = serde_json::from_str(raw).unwrap_or_else(|_| Value::from(raw));
         ops.set.push((field.to_string(), value));
@@ -108,7 +111,7 @@ fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
         && ops.replace.is_none()
         && args.preserve_activity
     {
-        return Err(Error::usage(
+        return Err(Error::invalid(
             "nothing to patch: give --set, --unset, --merge or --replace-entry",
         )
         .into());
@@ -116,70 +119,10 @@ fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
     Ok(ops)
 }
 
-/// Builds a plan from the current entry and a "label taken by another row" test.
-pub type PlanFn<'a> =
-    dyn Fn(&SessionEntry, &dyn Fn(&str) -> bool) -> openclaw_sessions::Result<PatchPlan> + 'a;
-
-/// Plan against the current store (the caller holds custody for a real run).
-fn make_plan(
-    ctx: &Ctx,
-    paths: &openclaw_sessions::paths::AgentPaths,
-    key: &str,
-    make: &PlanFn,
-) -> anyhow::Result<PatchPlan> {
-    let mut store = ctx.open_store(paths.clone())?;
-    if store.db().is_none() {
-        return Err(Error::UnsupportedSchema {
-            message: format!("agent {} has no SQLite store to patch", paths.id),
-            hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
-        }
-        .into());
-    }
-    let sessions = store.sessions()?;
-    let entry = sessions.iter().find(|e| e.key == key).ok_or_else(|| {
-        Error::not_found(
-            format!("no session {key:?} in agent {}", paths.id),
-            Some("mutations take an exact session key".to_string()),
-        )
-    })?;
-    let taken = |label: &str| {
-        sessions
-            .iter()
-            .any(|e| e.key != key && e.label() == Some(label))
-    };
-    Ok(make(entry, &taken)?)
-}
-
-/// Shared by patch, archive and unarchive: plan, show or apply one entry change.
-pub fn run_entry_change(
-    ctx: &Ctx,
-    key: &str,
-    mutation: &MutationArgs,
-    make: &PlanFn,
-) -> anyhow::Result<(PatchPlan, Option<Value>, String)> {
-    let layout = ctx.layout()?;
-    let paths = agent_for_key(ctx, &layout, key)?;
-    if mutation.dry_run {
-        let plan = make_plan(ctx, &paths, key, make)?;
-        return Ok((plan, None, paths.id.to_string()));
-    }
-    let custody = take(ctx, &layout, mutation.wait)?;
-    let plan = make_plan(ctx, &paths, key, make)?;
-    let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
-    let written = if plan.changes.is_empty() {
-        None
-    } else {
-        Some(apply_patch(&mut db, &plan)?.to_value())
-    };
-    drop(db);
-    custody.release()?;
-    Ok((plan, written, paths.id.to_string()))
-}
-
-pub fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<()> {
+fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<()> {
     let mut out = format!(
         "{} {}\n",
-        if applied { "patched" } else { "would patch" },
+        if applied { "patched" } else { "unchanged:" },
         plan.key
     );
     if plan.changes.is_empty() {
@@ -201,22 +144,50 @@ pub fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<
 
 pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
     let ops = ops(args)?;
-    let now = now_ms();
-    let (plan, written, agent) = run_entry_change(ctx, &args.key, &args.mutation, &|e, taken| {
-        plan_patch(e, &ops, taken, now)
-    })?;
+    let layout = ctx.layout()?;
+    let mut op = EntryChangeOp::new(
+        EntryChange::Patch(Box::new(ops)),
+        selection(ctx),
+        vec![args.key.clone()],
+        now_ms(),
+    );
+    let Some(run) = run_op(
+        ctx,
+        &layout,
+        &mut op,
+        &args.mutation,
+        args.backup_dir.clone(),
+        "patch",
+    )?
+    else {
+        return Ok(Outcome::Done);
+    };
+    let item = run.plan.items.into_iter().next().expect("one target");
+    let plan = item.outcome?;
+    let written = match run.report.and_then(|r| r.results.into_iter().next()) {
+        Some(Applied::Refused(e)) => return Err(e.into()),
+        Some(Applied::Written(entry)) => Some(entry.to_value()),
+        _ => None,
+    };
     let applied = written.is_some();
     if ctx.printer.json {
         ctx.printer.json_data(&PatchData {
-            agent_id: agent,
+            agent_id: item.target.agent.id.to_string(),
             session_key: plan.key.clone(),
             before: plan.before.to_value(),
             after: written.unwrap_or_else(|| plan.after.to_value()),
             changes: plan.changes.clone(),
             kept: plan.kept.clone(),
             applied,
+            snapshots: run.snapshots,
         })?;
+    } else if run.state == RunState::DryRun {
+        print_dry_run(ctx, &run.summary)?;
     } else {
+        for s in &run.snapshots {
+            ctx.printer
+                .info(format!("snapshot before patching: {}", s.path.display()));
+        }
         print_diff(ctx, &plan, applied)?;
     }
     Ok(Outcome::Done)

@@ -8,7 +8,7 @@ use comfy_table::{presets, ContentArrangement, Table};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use openclaw_sessions::ErrorCode;
+use super::error_code::ErrorCode;
 
 /// Output stopped because the reader went away (`list | head`).
 #[derive(Debug, thiserror::Error)]

@@ -8,23 +8,12 @@ use openclaw_sessions::units::{format_bytes, iso_from_ms};
 use super::exit::Outcome;
 use super::Ctx;
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum, Default)]
-pub enum OrderBy {
-    /// The first exact match in session-key order (OpenClaw's lookup).
-    #[default]
-    Key,
-    /// The most recently updated match.
-    UpdatedAt,
-}
-
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Session key or session id.
+    /// A session key, `main`, a key without its `agent:<id>:` prefix, a session id, or a
+    /// unique session-id prefix of at least 8 characters.
     #[arg(value_name = "KEY|SESSION_ID")]
     session: String,
-    /// Which match wins when a session id is shared.
-    #[arg(long, value_enum, default_value_t = OrderBy::Key)]
-    order_by: OrderBy,
 }
 
 #[derive(Serialize)]
@@ -45,11 +34,7 @@ struct ShowData {
 
 pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    let (store, found) = ctx.find_session(
-        &layout,
-        &args.session,
-        matches!(args.order_by, OrderBy::UpdatedAt),
-    )?;
+    let (store, found) = ctx.find_session(&layout, &args.session)?;
     let e = &found.entry;
     let acp = match (e.fields.get("acp"), e.fields.get("acpSessionBinding")) {
         (None, None) => None,

@@ -30,10 +30,11 @@ fn db_line(d: &DatabaseStatus) -> String {
 
 pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    let report = gather(&layout)?;
-    for a in &report.agents {
-        for w in &a.warnings {
-            ctx.printer.warn(w.clone());
+    let mut report = gather(&layout)?;
+    for a in &mut report.agents {
+        for w in &mut a.warnings {
+            *w = super::hints::warning(w).into();
+            ctx.printer.warn(w.to_string());
         }
     }
     if ctx.printer.json {

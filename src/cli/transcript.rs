@@ -105,7 +105,7 @@ pub struct ExportArgs {
 
 fn open(ctx: &Ctx, arg: &str) -> anyhow::Result<(AgentStore, SessionLookup)> {
     let layout = ctx.layout()?;
-    Ok(ctx.find_session(&layout, arg, false)?)
+    Ok(ctx.find_session(&layout, arg)?)
 }
 
 /// The generation to read: `--window`, else the one the argument named.

@@ -1,6 +1,7 @@
-//! Offline custody of a state dir, as OpenClaw's own maintenance takes it (FORMAT.md §g,
-//! OPERATIONS.md §7): lock files with JSON payloads, each guarded by an SQLite coordinator
-//! file whose exclusive transaction is held for the owner's lifetime.
+//! Offline custody of a state dir, as OpenClaw's own maintenance takes it
+//! (tests/reference/openclaw/FORMAT.md §g, tests/reference/openclaw/OPERATIONS.md §7): lock files
+//! with JSON payloads, each guarded by an SQLite coordinator file whose exclusive transaction is
+//! held for the owner's lifetime.
 
 mod acquire;
 mod coordinator;

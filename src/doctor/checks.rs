@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{Finding, Repair, Severity};
 use crate::custody::{probe, OwnerState};
-use crate::error::{Result, ResultExt};
+use crate::error::{Remedy, Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
@@ -155,8 +155,17 @@ impl Ctx<'_> {
             message,
             hint: hint.to_string(),
             fixable: repair.is_some(),
+            // A safe repair is the remedy: the hint names it.
+            remedy: repair.is_some().then_some(Remedy::DoctorFix),
             repair,
         });
+    }
+
+    /// The remedy of the finding just added (its hint names it by its phrase).
+    fn remedy(&mut self, remedy: Remedy) {
+        if let Some(f) = self.out.last_mut() {
+            f.remedy = Some(remedy);
+        }
     }
 }
 
@@ -214,7 +223,16 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
         };
         if let Some(message) = problem {
             damaged = true;
-            cx.add("integrity", Severity::Error, Some(agent), None, message, "the file is damaged: restore the latest verified snapshot (`openclaw-sessions backup restore SNAPSHOT --in-place`)", None);
+            cx.add(
+                "integrity",
+                Severity::Error,
+                Some(agent),
+                None,
+                message,
+                "the file is damaged: restore the latest verified snapshot (in place)",
+                None,
+            );
+            cx.remedy(Remedy::RestoreSnapshot);
         }
         let fk: Vec<(String, i64, String)> = rows(db, meta::FOREIGN_KEY_VIOLATIONS_SQL, |r| {
             Ok((
@@ -361,7 +379,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                 }
                 let repair = Some(Repair::ReprojectColumns { key: key.clone() });
                 if !lineage.is_empty() {
-                    cx.add("projected-columns", Severity::Error, Some(agent), Some(&key), format!("session {key}: {}", lineage.join("; ")), "OpenClaw refuses to read this store until the row is repaired; `doctor --fix` re-projects the columns from entry_json", repair.clone());
+                    cx.add("projected-columns", Severity::Error, Some(agent), Some(&key), format!("session {key}: {}", lineage.join("; ")), "OpenClaw refuses to read this store until the row is repaired; the doctor's repair re-projects the columns from entry_json", repair.clone());
                 } else if !others.is_empty() {
                     cx.add(
                         "projected-columns",
@@ -369,7 +387,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                         Some(agent),
                         Some(&key),
                         format!("session {key}: {}", others.join("; ")),
-                        "`doctor --fix` re-projects the columns from entry_json",
+                        "the doctor's repair re-projects the columns from entry_json",
                         repair,
                     );
                 }
@@ -402,9 +420,10 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                 Some(agent),
                 None,
                 format!("label {label:?} is used by {keys}"),
-                "rename all but one with `openclaw-sessions patch KEY --set label=...`",
+                "rename all but one with a label patch",
                 None,
             );
+            cx.remedy(Remedy::PatchLabel);
         }
     }
     Ok(())
@@ -433,7 +452,7 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                 continue;
             }
             let hint = if *fixable {
-                "derived rows: `doctor --fix` removes them (OpenClaw rebuilds projections)"
+                "derived rows: the doctor's repair removes them (OpenClaw rebuilds projections)"
             } else {
                 "these rows hold data: restore their parent from a snapshot, or remove them by hand after a backup"
             };
@@ -532,7 +551,8 @@ fn file_checks(
     let agent = paths.id.as_str();
     if cx.wants("legacy-pending") {
         if let Some(idx) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
-            cx.add("legacy-pending", Severity::Warning, Some(agent), None, format!("{} is waiting for import", idx.display()), "import it with `openclaw-sessions migrate legacy` (OpenClaw's Gateway will not start while it remains)", None);
+            cx.add("legacy-pending", Severity::Warning, Some(agent), None, format!("{} is waiting for import", idx.display()), "import it with the legacy import (OpenClaw's Gateway will not start while it remains)", None);
+            cx.remedy(Remedy::ImportLegacy);
         }
     }
     if cx.wants("stray-sidecars") && !paths.db.exists() {
@@ -557,7 +577,7 @@ fn file_checks(
                             "staging directory {} left by an interrupted run",
                             ent.path().display()
                         ),
-                        "`doctor --fix` removes it",
+                        "the doctor's repair removes it",
                         Some(Repair::RemoveLeftover { path: ent.path() }),
                     );
                 }
@@ -579,7 +599,7 @@ fn file_checks(
                         "temporary file {} left by an interrupted publication",
                         ent.path().display()
                     ),
-                    "`doctor --fix` removes it",
+                    "the doctor's repair removes it",
                     Some(Repair::RemoveLeftover { path: ent.path() }),
                 );
             }
@@ -635,7 +655,7 @@ fn file_checks(
                     Some(agent),
                     None,
                     format!("archive row {name}: {what}"),
-                    "`doctor --fix` publishes the file from the row",
+                    "the doctor's repair publishes the file from the row",
                     Some(Repair::PublishArchives),
                 );
             }
@@ -655,9 +675,10 @@ fn file_checks(
                         crate::units::format_bytes(du.budget_bytes),
                         crate::units::format_bytes(du.high_water_bytes.unwrap_or(0))
                     ),
-                    "run `openclaw-sessions prune` or raise session.maintenance.maxDiskBytes",
+                    "prune the store or raise session.maintenance.maxDiskBytes",
                     None,
                 );
+                cx.remedy(Remedy::Prune);
             }
         }
     }
@@ -680,14 +701,16 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
                 None,
                 None,
                 format!("stale lock {}: {}", l.path.display(), l.reason),
-                "`doctor --fix` (or `custody clear-stale`) removes it",
+                "the doctor's repair (or clearing stale locks) removes it",
                 Some(Repair::ClearStaleLocks),
             );
+            cx.remedy(Remedy::ClearStaleLocks);
         }
     }
     if cx.wants("acpx-pending") {
         for p in crate::status::acpx_pending(layout) {
-            cx.add("acpx-pending", Severity::Warning, None, None, format!("ACPX state at {} is waiting for adoption", p.display()), "run `openclaw-sessions migrate acpx`, or pin plugins.entries.acpx.config.stateDir to it", None);
+            cx.add("acpx-pending", Severity::Warning, None, None, format!("ACPX state at {} is waiting for adoption", p.display()), "adopt it with the ACPX migration, or pin plugins.entries.acpx.config.stateDir to it", None);
+            cx.remedy(Remedy::MigrateAcpx);
         }
     }
     let (agents, _) = layout.known_agents();

@@ -1,17 +1,15 @@
-//! The safe repairs of `doctor --fix`. The caller holds custody (which already reclaimed
-//! stale locks); every database that will change is snapshotted and verified first.
+//! The safe repairs of `doctor --fix`. The caller (the ops pipeline) holds custody, which
+//! already reclaimed stale locks, and has snapshotted every database that will change.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
 use super::{Finding, Repair};
-use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{certify, write_node, WritableDb};
 use crate::paths::{AgentId, StateLayout};
-use crate::progress::Progress;
 use crate::store::db::archives;
 use crate::store::SessionEntry;
 
@@ -20,7 +18,6 @@ use crate::store::SessionEntry;
 pub struct FixReport {
     pub fixed: Vec<String>,
     pub failed: Vec<String>,
-    pub snapshots: Vec<PathBuf>,
 }
 
 fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<()> {
@@ -33,14 +30,26 @@ fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<(
     Ok(())
 }
 
-/// Apply the repairs of `findings`, snapshotting each changed database into `backup_dir`.
-pub fn apply_fixes(
-    layout: &StateLayout,
-    findings: &[Finding],
-    backup_dir: &Path,
-    progress: &dyn Progress,
-    now_ms: i64,
-) -> Result<FixReport> {
+/// The agents whose databases the repairs of `findings` change (snapshotted first).
+pub fn agents_to_repair(findings: &[Finding]) -> Vec<String> {
+    let mut agents: Vec<String> = findings
+        .iter()
+        .filter(|f| {
+            !matches!(
+                f.repair,
+                None | Some(Repair::ClearStaleLocks) | Some(Repair::RemoveLeftover { .. })
+            )
+        })
+        .map(|f| f.agent_id.clone().unwrap_or_default())
+        .collect();
+    agents.sort();
+    agents.dedup();
+    agents
+}
+
+/// Apply the repairs of `findings`. The caller holds custody and has snapshotted every
+/// database `agents_to_repair` names.
+pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> Result<FixReport> {
     let mut report = FixReport::default();
     let mut by_agent: BTreeMap<String, Vec<&Finding>> = BTreeMap::new();
     for f in findings.iter().filter(|f| f.repair.is_some()) {
@@ -78,34 +87,7 @@ pub fn apply_fixes(
     for (agent, fs) in by_agent {
         let id = AgentId::parse(&agent)?;
         let paths = layout.agent(&id);
-        // Refused before the safety snapshot, so a refusal leaves nothing behind.
         crate::mutate::check_owned_path(&layout.state_dir, &paths.db)?;
-        let source = SnapshotSource::Agent {
-            agent_id: agent.clone(),
-            db: paths.db.clone(),
-            sessions_dir: paths.sessions_dir.clone(),
-        };
-        // The store is snapshotted as it is, broken foreign keys included: that is what
-        // the repair changes, and what a rollback must bring back.
-        let target = SnapshotTarget {
-            repository: backup_dir.to_path_buf(),
-            tolerate_foreign_key_violations: true,
-        };
-        let (snap, _) = create_snapshot(&source, &target, progress, now_ms)?;
-        let v = verify_snapshot(&snap);
-        let real: Vec<&String> = v
-            .problems
-            .iter()
-            .filter(|p| !p.contains("foreign key violation"))
-            .collect();
-        if !real.is_empty() {
-            return Err(Error::Internal(format!(
-                "snapshot {} does not verify: {}",
-                snap.display(),
-                v.problems.join("; ")
-            )));
-        }
-        report.snapshots.push(snap);
         let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
         let path = db.path.clone();
         let mut publish = false;

@@ -6,8 +6,10 @@ mod fix;
 
 use serde::Serialize;
 
+use crate::remedy::Remedy;
+
 pub use checks::{run_checks, CheckInfo, DoctorOptions, CHECKS};
-pub use fix::{apply_fixes, FixReport};
+pub use fix::{agents_to_repair, apply_fixes, FixReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -49,8 +51,12 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_key: Option<String>,
     pub message: String,
+    /// What to do, in words that name no command; with a `remedy`, they contain its
+    /// [`Remedy::phrase`], which a front end may replace with its own command.
     pub hint: String,
     pub fixable: bool,
     #[serde(skip)]
     pub repair: Option<Repair>,
+    #[serde(skip)]
+    pub remedy: Option<Remedy>,
 }

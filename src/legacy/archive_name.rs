@@ -1,4 +1,5 @@
-//! File names in `agents/<id>/sessions/` (FORMAT.md §e, `dist/artifacts-*.mjs`).
+//! File names in `agents/<id>/sessions/` (tests/reference/openclaw/FORMAT.md §e,
+//! `dist/artifacts-*.mjs`).
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -1,8 +1,8 @@
 //! `migrate acpx`: move the ACPX plugin's state from the old default `<workspace>/state` to
-//! `<state>/acpx` (SPEC §5). Never relocates an explicit `stateDir`, only fills an empty
-//! destination, only moves a directory that holds `sessions/*.json` records, records its
-//! progress in plugin state (`completed:false`, then `true`), publishes without overwriting,
-//! and never deletes the old copy.
+//! `<state>/acpx` (tests/reference/openclaw/FORMAT.md §i). Never relocates an explicit `stateDir`,
+//! only fills an empty destination, only moves a directory that holds `sessions/*.json` records,
+//! records its progress in plugin state (`completed:false`, then `true`), publishes without
+//! overwriting, and never deletes the old copy.
 
 use std::path::{Path, PathBuf};
 
@@ -87,7 +87,7 @@ pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxP
                 0 => workspace(layout, None).join("state"),
                 1 => found.remove(0),
                 _ => {
-                    return Err(Error::usage(format!(
+                    return Err(Error::invalid(format!(
                         "several workspaces hold ACPX state ({}); pick one with --workspace",
                         found
                             .iter()

@@ -1,8 +1,8 @@
-//! `delete`: OpenClaw's `deleteSessionEntry` (OPERATIONS.md §2). With archiving (the
-//! default), each transcript generation the key owns alone becomes an archive row
-//! (zstd JSONL, sha256, name) and its rows go; the file is published after commit. Without
-//! it, the node becomes a tombstone and the transcripts stay. Cold generations are never
-//! touched: their node stays as a tombstone.
+//! `delete`: OpenClaw's `deleteSessionEntry` (tests/reference/openclaw/OPERATIONS.md §2). With
+//! archiving (the default), each transcript generation the key owns alone becomes an archive row
+//! (zstd JSONL, sha256, name) and its rows go; the file is published after commit. Without it, the
+//! node becomes a tombstone and the transcripts stay. Cold generations are never touched: their
+//! node stays as a tombstone.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -14,7 +14,7 @@ use super::patch::check_expectations;
 use super::publish::{publish_checked, sha256_hex};
 use super::references::{state_ids, ReferenceView};
 use super::WritableDb;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::store::db::{self, archives, event_index, events, nodes, windows};
 use crate::store::{AgentStore, SessionEntry};
 
@@ -132,8 +132,9 @@ pub fn plan_delete(
     let Some(db) = store.db() else {
         return Err(Error::UnsupportedSchema {
             message: format!("agent {} has only a legacy store", store.paths.id),
-            hint: Some("import it first with `openclaw-sessions migrate legacy`".into()),
-        });
+            hint: Some("import it first with the legacy import".into()),
+        }
+        .with_remedy(Remedy::ImportLegacy));
     };
     for (id, cold) in windows_of(db.conn(), db.path(), key, entry)? {
         let referenced = refs.other_owner(&id, key)?.is_some();
@@ -223,8 +224,9 @@ fn archive_generation(
             message: format!(
                 "Conflicting SQLite transcript archive for {session_id} (generation {generation})"
             ),
-            hint: Some("run `openclaw-sessions doctor`".into()),
-        });
+            hint: Some("run the doctor".into()),
+        }
+        .with_remedy(Remedy::RunDoctor));
     }
     archives::insert_deleted(
         tx,

@@ -1,6 +1,6 @@
 //! Changing stores, always as plan-then-apply: a plan is computed read-only (and is all a
 //! dry run shows), then applied in one transaction that re-checks what the plan saw. Every
-//! write goes through OpenClaw's own rules (OPERATIONS.md §0–§3).
+//! write goes through OpenClaw's own rules (tests/reference/openclaw/OPERATIONS.md §0–§3).
 
 mod crash;
 mod delete;

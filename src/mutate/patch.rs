@@ -1,12 +1,12 @@
 //! `patch`, `archive`, `unarchive`: entry changes through OpenClaw's entry writer
-//! (OPERATIONS.md §1, §3), with the Gateway's `sessions.patch` guards.
+//! (tests/reference/openclaw/OPERATIONS.md §1, §3), with the Gateway's `sessions.patch` guards.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::entry_writer::{canonical_entry, write_entry};
 use super::WritableDb;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::store::SessionEntry;
 use crate::transcript::catalog::truncate_utf16;
 
@@ -64,8 +64,9 @@ const MAX_DISPLAY_NAME_UNITS: usize = 500;
 fn conflict(message: String) -> Error {
     Error::Conflict {
         message,
-        hint: Some("re-read the session (`openclaw-sessions show KEY --json`) and retry".into()),
+        hint: Some("re-read the session (its whole entry) and retry".into()),
     }
+    .with_remedy(Remedy::ShowSessionJson)
 }
 
 /// Check `--expect-*` guards against the current entry.
@@ -151,7 +152,7 @@ pub fn plan_patch(
         new.shift_remove(k);
     }
     if new.get("sessionId") != old.get("sessionId") {
-        return Err(Error::usage(format!(
+        return Err(Error::invalid(format!(
             "sessionId is not patchable (session {} keeps {})",
             entry.key,
             entry.session_id()
@@ -224,7 +225,7 @@ pub fn plan_patch(
     if touched(&new, old, "displayName") {
         if let Some(v) = new.get("displayName").cloned() {
             let Value::String(s) = v else {
-                return Err(Error::usage("displayName must be a string"));
+                return Err(Error::invalid("displayName must be a string"));
             };
             let (cut, _) = truncate_utf16(s.trim(), MAX_DISPLAY_NAME_UNITS);
             let cut = cut.trim_end();
@@ -243,10 +244,10 @@ pub fn plan_patch(
             Some(Value::String(s)) => {
                 let t = s.trim();
                 if t.is_empty() {
-                    return Err(Error::usage("invalid label: empty"));
+                    return Err(Error::invalid("invalid label: empty"));
                 }
                 if units(t) > MAX_LABEL_UNITS {
-                    return Err(Error::usage(format!(
+                    return Err(Error::invalid(format!(
                         "invalid label: too long (max {MAX_LABEL_UNITS})"
                     )));
                 }
@@ -255,7 +256,7 @@ pub fn plan_patch(
                 }
                 new.insert("label".into(), Value::from(t));
             }
-            Some(_) => return Err(Error::usage("invalid label: must be a string")),
+            Some(_) => return Err(Error::invalid("invalid label: must be a string")),
         }
     }
     let after = SessionEntry::from_value(&entry.key, Value::Object(canonical_entry(new)))

@@ -1,13 +1,13 @@
-//! Publishing a transcript archive file after its row committed (OPERATIONS.md §2 step 5):
-//! a private temp file, fsynced, hard-linked to the final name (never replacing a file with
-//! other bytes), then the row stamped `published_at`.
+//! Publishing a transcript archive file after its row committed
+//! (tests/reference/openclaw/OPERATIONS.md §2 step 5): a private temp file, fsynced, hard-linked to
+//! the final name (never replacing a file with other bytes), then the row stamped `published_at`.
 
 use std::io::Write;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::fsutil::create_new_private;
 use crate::store::db::archives;
 
@@ -35,8 +35,9 @@ pub fn publish_file(dir: &Path, name: &str, bytes: &[u8], sha: &str) -> Result<(
         } else {
             Err(Error::Conflict {
                 message: format!("transcript archive collision for {name}: a different file already has that name"),
-                hint: Some("move the existing file aside and run `openclaw-sessions doctor --fix`".into()),
-            })
+                hint: Some("move the existing file aside and run the doctor's repairs".into()),
+            }
+            .with_remedy(Remedy::RunDoctorFix))
         };
     }
     let tmp = dir.join(format!("{name}.{}.tmp", uuid::Uuid::new_v4()));

@@ -21,7 +21,7 @@ impl AgentId {
         if valid {
             Ok(AgentId(raw.to_ascii_lowercase()))
         } else {
-            Err(Error::Usage {
+            Err(Error::InvalidArgument {
                 message: format!("invalid agent id {:?}", raw.escape_debug().to_string()),
                 hint: Some(
                     "agent ids are 1-64 characters: letters, digits, '_' and '-', starting with a letter or digit"

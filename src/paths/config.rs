@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result, ResultExt};
+use crate::json_value::parse_json5_document;
 
 /// The parts of `openclaw.json` (JSON5) this tool reads. The whole document is kept so
 /// later readers can look up more without a second parse.
@@ -133,22 +134,6 @@ impl MaintenanceConfig {
             _ => pct(80.0),
         }
     }
-}
-
-/// Parse JSON5 into an order-preserving JSON value; errors carry line and column.
-pub(crate) fn parse_json5_document(
-    text: &str,
-) -> std::result::Result<Value, (String, Option<usize>, Option<usize>)> {
-    json5::from_str::<Value>(text).map_err(|e| match e {
-        json5::Error::Message { msg, location } => {
-            let first = msg.lines().last().unwrap_or(&msg).trim().to_string();
-            (
-                first,
-                location.as_ref().map(|l| l.line),
-                location.as_ref().map(|l| l.column),
-            )
-        }
-    })
 }
 
 #[cfg(test)]

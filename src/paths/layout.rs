@@ -22,7 +22,8 @@ pub struct AgentPaths {
     pub import_archive_dir: PathBuf,
 }
 
-/// The resolved state dir, config and agents: everything derived from SPEC §2.
+/// The resolved state dir, config and agents, found as OpenClaw finds them
+/// (tests/reference/openclaw/FORMAT.md §a).
 #[derive(Debug, Clone)]
 pub struct StateLayout {
     pub home: Option<PathBuf>,
@@ -211,7 +212,7 @@ impl StateLayout {
         if let Some(store) = &self.store_override {
             let id = match requested.first() {
                 Some(a) => AgentId::parse(a)?,
-                None => crate::store::read_owner(store)
+                None => super::read_owner(store)
                     .and_then(|o| AgentId::parse(&o).ok())
                     .unwrap_or_else(AgentId::main),
             };
@@ -277,7 +278,7 @@ fn expand(raw: &str, home: Option<&Path>) -> PathBuf {
 /// belongs to this agent (or to nobody yet and this is the default agent), else the
 /// agent's `<base>.<id>[.<n>].sqlite` partition whose `schema_meta` names it.
 fn custom_partition(unsuffixed: &Path, id: &AgentId, default: &AgentId) -> PathBuf {
-    let owner = crate::store::read_owner(unsuffixed);
+    let owner = super::read_owner(unsuffixed);
     if owner.as_deref() == Some(id.as_str())
         || (owner.is_none() && !unsuffixed.exists() && id == default)
     {
@@ -294,7 +295,7 @@ fn custom_partition(unsuffixed: &Path, id: &AgentId, default: &AgentId) -> PathB
     let first = dir.join(format!("{base}.{id}.sqlite"));
     for n in 2..64 {
         let candidate = dir.join(format!("{base}.{id}.{n}.sqlite"));
-        if crate::store::read_owner(&candidate).as_deref() == Some(id.as_str()) {
+        if super::read_owner(&candidate).as_deref() == Some(id.as_str()) {
             return candidate;
         }
     }

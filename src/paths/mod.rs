@@ -1,14 +1,16 @@
-//! Finding OpenClaw's state dir, config, agents and their stores (SPEC §2).
+//! Finding OpenClaw's state dir, config, agents and their stores
+//! (tests/reference/openclaw/FORMAT.md §a).
 
 mod agent_id;
 mod config;
+mod db_owner;
 mod layout;
 mod selector;
 mod state_dir;
 
 pub use agent_id::AgentId;
-pub(crate) use config::parse_json5_document;
 pub use config::{Config, MaintenanceConfig};
+pub use db_owner::read_owner;
 pub use layout::{AgentPaths, DiscoverOptions, StateLayout};
 pub use selector::{sqlite_target_for_selector, SelectorTarget};
 pub use state_dir::{resolve_home, resolve_state_dir, Environment, StateDirChoice};

@@ -1,4 +1,4 @@
-//! `session.store` selectors map to SQLite targets (FORMAT.md §a,
+//! `session.store` selectors map to SQLite targets (tests/reference/openclaw/FORMAT.md §a,
 //! `resolveUnsuffixedSqliteTargetFromSessionStorePath`).
 
 use std::path::{Component, Path, PathBuf};

@@ -61,22 +61,24 @@ pub fn resolve_home(env: &Environment) -> Result<PathBuf> {
     if let Some(h) = &env.openclaw_home {
         return Ok(absolutize(expand_tilde(h, os_home.as_deref())));
     }
-    os_home.map(absolutize).ok_or_else(|| Error::Usage {
-        message: "cannot find the home directory: neither OPENCLAW_HOME nor HOME is set".into(),
-        hint: Some("pass --state-dir DIR".into()),
-    })
+    os_home
+        .map(absolutize)
+        .ok_or_else(|| Error::InvalidArgument {
+            message: "cannot find the home directory: neither OPENCLAW_HOME nor HOME is set".into(),
+            hint: Some("pass --state-dir DIR".into()),
+        })
 }
 
 fn validate_profile(name: &str) -> Result<()> {
     crate::paths::AgentId::parse(name)
         .map(|_| ())
-        .map_err(|_| Error::Usage {
+        .map_err(|_| Error::InvalidArgument {
             message: format!("invalid profile name {name:?}"),
             hint: Some("profile names use letters, digits, '_' and '-'".into()),
         })
 }
 
-/// State dir resolution, in OpenClaw's order (SPEC §2).
+/// State dir resolution, in OpenClaw's order (tests/reference/openclaw/FORMAT.md §a).
 pub fn resolve_state_dir(
     flag: Option<&Path>,
     profile_flag: Option<&str>,

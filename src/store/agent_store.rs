@@ -8,9 +8,10 @@ use serde_json::{Map, Value};
 
 use super::db::{archives, events, nodes, windows};
 use super::{DatabaseRole, ReadOnlyDb, SchemaInfo, SessionEntry};
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::legacy::LegacyIndex;
 use crate::paths::AgentPaths;
+use crate::remedy::Warning;
 
 /// Where an agent's sessions are read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -91,7 +92,7 @@ pub struct AgentStore {
     pub schema: Option<SchemaInfo>,
     db: Option<ReadOnlyDb>,
     legacy: Option<LegacyIndex>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl AgentStore {
@@ -101,22 +102,28 @@ impl AgentStore {
             let db = ReadOnlyDb::open(&paths.db)?;
             let schema = SchemaInfo::read(&db, DatabaseRole::Agent)?;
             if let Some(w) = schema.warning(&paths.db) {
-                warnings.push(w);
+                warnings.push(w.into());
             }
             if let (Some(owner), false) = (&schema.agent_id, paths.db.to_string_lossy().is_empty())
             {
                 if owner != paths.id.as_str() {
-                    warnings.push(format!(
-                        "{} belongs to agent {owner}, listed as agent {}",
-                        paths.db.display(),
-                        paths.id
-                    ));
+                    warnings.push(
+                        format!(
+                            "{} belongs to agent {owner}, listed as agent {}",
+                            paths.db.display(),
+                            paths.id
+                        )
+                        .into(),
+                    );
                 }
             }
             if paths.legacy_index.as_ref().is_some_and(|p| p.is_file()) {
-                warnings.push(format!(
-                    "agent {}: a legacy sessions.json is waiting for import (import it with `openclaw-sessions migrate legacy`)",
-                    paths.id
+                warnings.push(Warning::with_remedy(
+                    format!(
+                        "agent {}: a legacy sessions.json is waiting for import (import it with the legacy import)",
+                        paths.id
+                    ),
+                    Remedy::ImportLegacy,
                 ));
             }
             return Ok(AgentStore {
@@ -131,12 +138,15 @@ impl AgentStore {
         if let Some(index) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
             let legacy = LegacyIndex::load(index)?;
             for inv in &legacy.invalid {
-                warnings.push(format!(
-                    "{}: entry {} is invalid and would be dropped on import: {}",
-                    index.display(),
-                    inv.session_key,
-                    inv.reason
-                ));
+                warnings.push(
+                    format!(
+                        "{}: entry {} is invalid and would be dropped on import: {}",
+                        index.display(),
+                        inv.session_key,
+                        inv.reason
+                    )
+                    .into(),
+                );
             }
             return Ok(AgentStore {
                 paths,
@@ -187,7 +197,7 @@ impl AgentStore {
         &self,
         fields: Option<&[&str]>,
         mut visit: impl FnMut(SessionEntry) -> Result<ControlFlow<()>>,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<Warning>> {
         if let Some(legacy) = &self.legacy {
             for e in &legacy.entries {
                 let mut e = e.clone();
@@ -231,7 +241,7 @@ impl AgentStore {
         &self,
         row: &rusqlite::Row<'_>,
         fields: Option<&[&str]>,
-    ) -> Result<Option<std::result::Result<SessionEntry, String>>> {
+    ) -> Result<Option<std::result::Result<SessionEntry, Warning>>> {
         let path = self.db_path();
         let key: String = row.get(0).at(path)?;
         let json: String = row.get(1).at(path)?;
@@ -241,9 +251,12 @@ impl AgentStore {
         }
         Ok(Some(
             SessionEntry::parse_fields(&key, &json, fields).map_err(|reason| {
-                format!(
-                    "agent {}: session {key} skipped: {reason} (run `openclaw-sessions doctor`)",
-                    self.paths.id
+                Warning::with_remedy(
+                    format!(
+                        "agent {}: session {key} skipped: {reason} (run the doctor)",
+                        self.paths.id
+                    ),
+                    Remedy::RunDoctor,
                 )
             }),
         ))
@@ -305,90 +318,6 @@ impl AgentStore {
         events::count(db.conn(), session_id)
             .map(|n| n as u64)
             .at(db.path())
-    }
-
-    /// Resolve a key or a session id as OpenClaw does: an exact key, then the first exact
-    /// session id match in key order (or the most recently updated one), then the trimmed id,
-    /// then a historical transcript generation.
-    pub fn lookup(&mut self, arg: &str, newest_first: bool) -> Result<Option<SessionLookup>> {
-        // An exact key, the common case, is one indexed row: memory does not grow with the store.
-        if let Some(entry) = self.entry_by_exact_key(arg)? {
-            return Ok(Some(SessionLookup {
-                session_id: entry.session_id().to_string(),
-                entry,
-                matched_by: "key",
-            }));
-        }
-        let sessions = self.sessions()?;
-        let trimmed = arg.trim();
-        let by_key = sessions.iter().find(|e| e.key == arg).or_else(|| {
-            sessions
-                .iter()
-                .find(|e| e.key.eq_ignore_ascii_case(trimmed))
-        });
-        if let Some(e) = by_key {
-            return Ok(Some(SessionLookup {
-                session_id: e.session_id().to_string(),
-                entry: e.clone(),
-                matched_by: "key",
-            }));
-        }
-        let pick = |pred: &dyn Fn(&SessionEntry) -> bool| -> Option<SessionEntry> {
-            let mut matches: Vec<&SessionEntry> = sessions.iter().filter(|e| pred(e)).collect();
-            if newest_first {
-                matches.sort_by(|a, b| b.updated_at().cmp(&a.updated_at()).then(a.key.cmp(&b.key)));
-            } else {
-                matches.sort_by(|a, b| a.key.cmp(&b.key));
-            }
-            matches.first().map(|e| (*e).clone())
-        };
-        if let Some(e) = pick(&|e| e.session_id() == arg) {
-            return Ok(Some(SessionLookup {
-                session_id: arg.to_string(),
-                entry: e,
-                matched_by: "session-id",
-            }));
-        }
-        if let Some(e) = pick(&|e| e.session_id().trim() == trimmed) {
-            return Ok(Some(SessionLookup {
-                session_id: e.session_id().to_string(),
-                entry: e,
-                matched_by: "session-id",
-            }));
-        }
-        // A historical generation: the window names its key.
-        if let Some(db) = &self.db {
-            let key: Option<String> = db
-                .conn()
-                .query_row(
-                    "SELECT session_key FROM session_windows WHERE session_id = ?1",
-                    [trimmed],
-                    |r| r.get(0),
-                )
-                .optional()
-                .at(db.path())?;
-            if let Some(e) = key.and_then(|k| sessions.iter().find(|e| e.key == k).cloned()) {
-                return Ok(Some(SessionLookup {
-                    session_id: trimmed.to_string(),
-                    entry: e,
-                    matched_by: "window",
-                }));
-            }
-        }
-        Ok(None)
-    }
-
-    /// Like `lookup`, but NOT_FOUND names the agent and what was tried.
-    pub fn require(&mut self, arg: &str, newest_first: bool) -> Result<SessionLookup> {
-        self.lookup(arg, newest_first)?.ok_or_else(|| {
-            Error::not_found(
-                format!("no session {arg:?} in agent {}", self.paths.id),
-                Some(
-                    "give a session key or session id; `openclaw-sessions list` shows them"
-                        .to_string(),
-                ),
-            )
-        })
     }
 
     /// The promoted `session_nodes` columns of a key, as stored.

@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 
 use super::{AgentStore, SessionEntry};
 use crate::error::{Result, ResultExt};
+use crate::remedy::Warning;
 
 /// One agent's sessions in listing order, as they are read.
 enum Source<'s> {
@@ -23,7 +24,7 @@ impl Source<'_> {
     fn next(
         &mut self,
         fields: Option<&[&str]>,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<Warning>,
     ) -> Result<Option<Head>> {
         match self {
             Source::Index(entries) => Ok(entries.next().map(|entry| Head {
@@ -58,7 +59,7 @@ pub fn for_each_newest_first(
     stores: &[AgentStore],
     fields: Option<&[&str]>,
     mut visit: impl FnMut(usize, SessionEntry) -> Result<ControlFlow<()>>,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Warning>> {
     let mut statements = Vec::new();
     for store in stores {
         statements.push(match store.db() {

@@ -5,7 +5,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result, ResultExt};
 
-/// How a database was opened for reading (SPEC §3).
+/// How a database was opened for reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OpenMode {

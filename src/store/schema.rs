@@ -2,7 +2,7 @@ use std::path::Path;
 
 use super::db::meta;
 use super::ReadOnlyDb;
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 
 pub const KNOWN_AGENT_SCHEMA: i64 = 23;
 pub const KNOWN_STATE_SCHEMA: i64 = 18;
@@ -114,8 +114,9 @@ impl SchemaInfo {
                     self.user_version,
                     KNOWN_AGENT_SCHEMA
                 ),
-                hint: Some("upgrade openclaw-sessions".into()),
-            }),
+                hint: Some("upgrade this tool".into()),
+            }
+            .with_remedy(Remedy::Upgrade)),
             SchemaStatus::Older => Err(Error::UnsupportedSchema {
                 message: format!(
                     "{} has an older schema version {}",
@@ -129,13 +130,4 @@ impl SchemaInfo {
             }),
         }
     }
-}
-
-/// The owning agent recorded in a database's `schema_meta`, if the file is readable.
-pub fn read_owner(path: &Path) -> Option<String> {
-    if !path.is_file() {
-        return None;
-    }
-    let db = ReadOnlyDb::open(path).ok()?;
-    meta::owner(db.conn()).ok().flatten()
 }

@@ -13,7 +13,7 @@ use super::branch::active_path;
 use super::cursor;
 use super::delta::{generation, store_identity};
 use super::TranscriptSource;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use crate::store::{AgentStore, SessionEntry};
 
 pub const DEFAULT_LIMIT: u64 = 50;
@@ -172,7 +172,7 @@ pub fn catalog_page(
         .transpose()?;
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_ITEMS).contains(&limit) {
-        return Err(Error::usage(format!(
+        return Err(Error::invalid(format!(
             "--limit must be an integer from 1 to {MAX_ITEMS}"
         )));
     }
@@ -276,8 +276,9 @@ pub fn catalog_page(
         if json.is_empty() {
             return Err(Error::bad_input(
                 "a transcript entry is too large to show (over 8 MiB)",
-                Some("use `openclaw-sessions transcript cat` to read it raw".to_string()),
-            ));
+                Some("use the raw transcript reader to read it raw".to_string()),
+            )
+            .with_remedy(Remedy::TranscriptCat));
         }
         if read_bytes + json.len() as u64 + 1 > MAX_READ_BYTES && scanned > 0 {
             break;

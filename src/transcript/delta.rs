@@ -31,7 +31,7 @@ impl DeltaLimits {
             if (1..=max).contains(&v) {
                 Ok(v)
             } else {
-                Err(Error::usage(format!(
+                Err(Error::invalid(format!(
                     "{name} must be an integer between 1 and {max}"
                 )))
             }

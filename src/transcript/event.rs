@@ -1,4 +1,4 @@
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 
 /// Largest event OpenClaw stores compressed (`event_utf8_bytes` CHECK).
 pub const MAX_EVENT_BYTES: i64 = 4 * 1024 * 1024;
@@ -42,8 +42,9 @@ pub fn decode_event_row(
             let bytes = decompress(frame, expected as usize + 1).map_err(|e| {
                 Error::bad_input(
                     format!("{}: zstd frame does not decode ({e})", where_()),
-                    Some("run `openclaw-sessions doctor` on this store".to_string()),
+                    Some("run the doctor on this store".to_string()),
                 )
+                .with_remedy(Remedy::RunDoctor)
             })?;
             if bytes.len() as i64 != expected {
                 return Err(Error::bad_input(
@@ -52,8 +53,9 @@ pub fn decode_event_row(
                         where_(),
                         bytes.len()
                     ),
-                    Some("run `openclaw-sessions doctor` on this store".to_string()),
-                ));
+                    Some("run the doctor on this store".to_string()),
+                )
+                .with_remedy(Remedy::RunDoctor));
             }
             let json = String::from_utf8(bytes).map_err(|_| {
                 Error::bad_input(format!("{}: decoded event is not UTF-8", where_()), None)

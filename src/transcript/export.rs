@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::branch::active_path;
 use super::TranscriptSource;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result};
 use crate::store::{AgentStore, SessionEntry};
 
 fn io(e: std::io::Error) -> Error {
@@ -25,9 +25,13 @@ pub fn export_jsonl(
     source.for_each(store, 0, &mut |ev| {
         if n == 0 && !ev.json.contains("\"type\":\"session\"") {
             return Err(Error::bad_input(
-                format!("transcript {} does not start with its session header", source.session_id()),
-                Some("OpenClaw's import would rewrite every event id; run `openclaw-sessions doctor`".to_string()),
-            ));
+                format!(
+                    "transcript {} does not start with its session header",
+                    source.session_id()
+                ),
+                Some("OpenClaw's import would rewrite every event id; run the doctor".to_string()),
+            )
+            .with_remedy(Remedy::RunDoctor));
         }
         out.write_all(ev.json.as_bytes()).map_err(io)?;
         out.write_all(b"\n").map_err(io)?;

@@ -105,7 +105,9 @@ pub fn bin() -> Command {
 /// [`bin`] as a `std::process::Command`, for what assert_cmd cannot do: spawn a run to kill
 /// it, or limit it before exec.
 pub fn std_bin() -> std::process::Command {
-    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"));
+    let path = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    require_test_hooks(&path);
+    let mut c = std::process::Command::new(path);
     for k in [
         "OPENCLAW_HOME",
         "OPENCLAW_STATE_DIR",
@@ -116,6 +118,25 @@ pub fn std_bin() -> std::process::Command {
     }
     c.env("NO_COLOR", "1");
     c
+}
+
+/// The kill and clock tests need the binary built with the `test-hooks` feature, which
+/// `cargo test` turns on. A plain `cargo build` of the same profile overwrites that binary,
+/// and cargo does not put the test build's copy back while it is up to date: say so instead of
+/// failing as if a crash point had been missed.
+fn require_test_hooks(bin: &Path) {
+    static CHECKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let ok = *CHECKED.get_or_init(|| {
+        let bytes = std::fs::read(bin).unwrap_or_default();
+        let needle = b"OPENCLAW_SESSIONS_NOW_MS";
+        bytes.windows(needle.len()).any(|w| w == needle)
+    });
+    assert!(
+        ok,
+        "{} has no test hooks: a plain `cargo build` replaced the test build's binary; run \
+         `cargo build --features test-hooks` (or touch src/main.rs) and test again",
+        bin.display()
+    );
 }
 
 /// sha256 of every file under `dir` (sidecars included; a symlinked directory is followed).

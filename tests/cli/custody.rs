@@ -1,4 +1,4 @@
-//! Offline custody: exclusion, stale locks, crashes (OPERATIONS.md §7).
+//! Offline custody: exclusion, stale locks, crashes (tests/reference/openclaw/OPERATIONS.md §7).
 
 use std::path::PathBuf;
 use std::process::{Child, Stdio};

@@ -1,4 +1,4 @@
-//! `migrate acpx`: every rule of SPEC §5 on layouts the tests build.
+//! `migrate acpx`: every rule of the move (src/migrate/acpx.rs) on layouts the tests build.
 
 use crate::common::{json, Store};
 
@@ -161,7 +161,7 @@ fn a_crash_after_publication_is_finished_by_the_next_run() {
         .output()
         .unwrap();
     assert!(
-        String::from_utf8_lossy(&dry.stdout).contains("finish the interrupted move"),
+        String::from_utf8_lossy(&dry.stdout).contains("Finish the interrupted move"),
         "{}",
         String::from_utf8_lossy(&dry.stdout)
     );

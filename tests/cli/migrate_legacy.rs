@@ -196,7 +196,7 @@ fn dry_run_reports_and_changes_nothing() {
     let before = checksums(&store.state());
     let out = store.run_ok(["migrate", "legacy", "--all-agents", "--dry-run"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches("would import").count(), 3, "{text}");
+    assert_eq!(text.matches("\n    import ").count(), 3, "{text}");
     assert!(text.contains("main: 14 session(s)"), "{text}");
     assert_eq!(checksums(&store.state()), before);
     let doc = json(&store.run_ok([
@@ -363,7 +363,17 @@ fn bad_input_is_refused_and_changes_nothing() {
             doc["error"]["message"].as_str().unwrap().contains(needle),
             "{doc}"
         );
-        assert_eq!(checksums(&store.state()), before, "{text}");
+        // Custody's coordinator files (empty, reused by every run) are not the store.
+        let without_locks = |m: std::collections::BTreeMap<std::path::PathBuf, String>| {
+            m.into_iter()
+                .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+                .collect::<std::collections::BTreeMap<_, _>>()
+        };
+        assert_eq!(
+            without_locks(checksums(&store.state())),
+            without_locks(before),
+            "{text}"
+        );
     }
 }
 

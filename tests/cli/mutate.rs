@@ -597,8 +597,8 @@ fn delete_with_backup_dir_snapshots_the_store_first() {
     let snap = std::path::PathBuf::from(doc["data"]["results"][0]["snapshot"].as_str().unwrap());
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
-        1,
-        "one snapshot per store"
+        2,
+        "one snapshot per changed database: the agent's and the state database (its Gateway rows go too)"
     );
     let verify = store
         .cmd()

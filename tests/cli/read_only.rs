@@ -1,4 +1,4 @@
-//! Read-only commands never change a byte of the state dir (SPEC §3).
+//! Read-only commands never change a byte of the state dir.
 
 use crate::common::{checksums, Store};
 

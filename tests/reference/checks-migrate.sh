@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Checks of `migrate legacy` (SPEC §5, §9), sourced by run.sh.
+# Checks of `migrate legacy` (docs/openclaw/IMPORT.md), sourced by run.sh.
 
 # import_both NAME MAKE... : make the same legacy store twice at one path (absolute paths end up
 # in rows, ids and the manifest), import it once with OpenClaw's `doctor --session-sqlite import`

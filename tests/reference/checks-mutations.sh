@@ -2,7 +2,7 @@
 # Checks of the mutating commands and custody against the real OpenClaw (issues: custody,
 # patch/archive/delete, snapshots, doctor). Sourced by run.sh after its own checks.
 
-# ---- custody: OpenClaw and openclaw-sessions exclude each other (SPEC §4) --------------------
+# ---- custody: OpenClaw and openclaw-sessions exclude each other (openclaw/OPERATIONS.md §7) ---
 # ours_bg STATE ARGS... : our binary in the background in its own session (pid = process group),
 # so a test can kill it and everything it started.
 ours_bg() {
@@ -79,7 +79,7 @@ check_custody_openclaw_blocks_ours() {
 }
 CHECKS+=(custody_openclaw_blocks_ours)
 
-# ---- patch, archive, delete: the same rows as OpenClaw's SDK (OPERATIONS.md §1-§3) -----------
+# ---- patch, archive, delete: the same rows as OpenClaw's SDK (openclaw/OPERATIONS.md §1-§3) ---
 check_mutations_match_sdk() {
   local a b key n=0 agent=main
   a="$(copy_store live ours)"; b="$(copy_store live openclaw)"
@@ -110,7 +110,7 @@ check_mutations_match_sdk() {
 }
 CHECKS+=(mutations_match_sdk)
 
-# ---- snapshots interchange with OpenClaw's (OPERATIONS.md §6) --------------------------------
+# ---- snapshots interchange with OpenClaw's (openclaw/OPERATIONS.md §6) ------------------------
 check_backup_interop() {
   local s repo snap rc theirs
   s="$(copy_store live)"
@@ -147,7 +147,7 @@ check_doctor_fix_accepted() {
 }
 CHECKS+=(doctor_fix_accepted)
 
-# ---- prune selects what OpenClaw's maintenance selects (OPERATIONS.md §3) ----------------------
+# ---- prune selects what OpenClaw's maintenance selects (openclaw/OPERATIONS.md §3) --------------
 # The research agent's rows are re-timed relative to now (checks/prune-spec-research.json: 24
 # rows, synthetic and protected kinds, ties, pins, running, recent), then each maintenance
 # setting is planned by OpenClaw's own cleanup code (checks/oc-cleanup-plan.mjs) and by ours.

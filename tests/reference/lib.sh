@@ -233,7 +233,9 @@ ref_install() {
 }
 
 # ref_locate_binary: $OPENCLAW_SESSIONS_BIN, else <target>/release/openclaw-sessions, built with
-# `cargo build --release --locked` when missing or older than the sources.
+# `cargo build --release --locked --features test-hooks` when missing or older than the sources.
+# The suite fixes our clock for the prune comparisons (OPENCLAW_SESSIONS_NOW_MS), which only a
+# build with the test hooks reads; a binary without them is refused up front.
 ref_locate_binary() {
   if [[ -n "${OPENCLAW_SESSIONS_BIN:-}" ]]; then
     OURS="$(realpath -m -- "$OPENCLAW_SESSIONS_BIN")"
@@ -243,10 +245,14 @@ ref_locate_binary() {
     [[ "$target" == /* ]] || target="$REPO_ROOT/$target"
     OURS="$target/release/openclaw-sessions"
     if [[ ! -x "$OURS" ]] || [[ -n "$(cd "$REPO_ROOT" && find src Cargo.toml Cargo.lock -newer "$OURS" -print -quit 2>/dev/null)" ]]; then
-      log "building $OURS (cargo build --release --locked)"
-      (cd "$REPO_ROOT" && cargo build --release --locked) >&2 ||
-        { echo "FAIL: cargo build --release --locked failed" >&2; FAIL_COUNT=1; FAILED_CHECKS=(build); print_summary; exit 1; }
+      log "building $OURS (cargo build --release --locked --features test-hooks)"
+      (cd "$REPO_ROOT" && cargo build --release --locked --features test-hooks) >&2 ||
+        { echo "FAIL: cargo build --release --locked --features test-hooks failed" >&2; FAIL_COUNT=1; FAILED_CHECKS=(build); print_summary; exit 1; }
     fi
+  fi
+  if ! grep -q OPENCLAW_SESSIONS_NOW_MS "$OURS"; then
+    echo "FAIL: $OURS was built without the test hooks (cargo build --features test-hooks)" >&2
+    FAIL_COUNT=1; FAILED_CHECKS=(binary); print_summary; exit 1
   fi
   log "ours: $OURS ($("$OURS" --version 2>/dev/null || echo 'no --version'))"
 }
@@ -284,7 +290,7 @@ jsonq() {
     const v = eval(process.argv[2]); console.log(typeof v === "string" ? v : JSON.stringify(v));' "$1" "$2"
 }
 
-# openclaw_accepts STATE [LABEL] : "OpenClaw accepts the store" (SPEC §9), on STATE itself (use a
+# openclaw_accepts STATE [LABEL] : "OpenClaw accepts the store", on STATE itself (use a
 # copy you no longer need: OpenClaw writes to it):
 #   - `openclaw sessions --all-agents --json --limit all` succeeds,
 #   - the SDK read-back (checks/sdk-readback.mjs: listSessionEntries + readSessionTranscriptEvents

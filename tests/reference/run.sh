@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential test suite: openclaw-sessions against the real OpenClaw 2026.9.6 (SPEC §9).
+# Differential test suite: openclaw-sessions against the real OpenClaw 2026.9.6 (README.md here).
 #
 #   bash tests/reference/run.sh [CHECK...]      run all checks, or only the named ones
 #   bash tests/reference/run.sh --list          list the checks
@@ -11,7 +11,9 @@
 #
 # Environment:
 #   OPENCLAW_SESSIONS_BIN   our binary (default <repo>/target/release/openclaw-sessions, built with
-#                           `cargo build --release --locked` when missing or older than src/)
+#                           `cargo build --release --locked --features test-hooks` when missing
+#                           or older than src/; it must have the test hooks: the prune checks fix
+#                           its clock)
 #   OPENCLAW_REF_STORE      reuse an existing make-store.sh output dir instead of generating one
 #   OPENCLAW_REF_SEED       seed for make-store.sh (default 7)
 #   OPENCLAW_REF_DIR        OpenClaw install cache (default ${XDG_CACHE_HOME:-$HOME/.cache}/openclaw-ref)
@@ -29,7 +31,7 @@ source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 # node_check, jsonq, tree_manifest, openclaw_accepts, check_error, check_skip, note.
 # ============================================================================================
 
-# list: the (agentId, sessionKey, sessionId, updatedAt) set equals OpenClaw's (SPEC §5 list, §9),
+# list: the (agentId, sessionKey, sessionId, updatedAt) set equals OpenClaw's,
 # on the imported store and on the live store (after SDK writes: v4 headers, zstd rows, a deletion).
 check_list() {
   local variant s rc
@@ -50,7 +52,7 @@ check_list() {
 }
 CHECKS+=(list)
 
-# list_agent: agent selection as OpenClaw does it (SPEC §2): no flag = the default agent
+# list_agent: agent selection as OpenClaw does it (openclaw/FORMAT.md §a): no flag = the default agent
 # (`main`), and `--agent ID`; same tuple sets as `openclaw sessions [--agent ID] --json --limit all`.
 check_list_agent() {
   local sel name s rc
@@ -71,8 +73,32 @@ check_list_agent() {
 }
 CHECKS+=(list_agent)
 
+# resolve: a session given in words names the session OpenClaw resolves for the same words
+# (docs/openclaw/SESSION-KEYS.md): `main` (the owner's main key), a bare key of the owner agent as
+# stored and upper-cased (qualified with the owner, lower-cased), and a session id of another agent.
+# OpenClaw's side is checks/resolve-words.mjs (resolveSessionStoreIdentity, getSessionEntry,
+# resolveExistingSessionKeyForRequest); ours is `show WORDS --json` (.data.agentId/.sessionKey)
+# with no agent selected, which resolves through store::resolve.
+check_resolve() {
+  local s rc n=0 words agent key got
+  s="$(copy_store live resolve-openclaw)"
+  rc=0; oc_sdk "$s" resolve-words.mjs > oc.tsv 2> oc.err || rc=$?
+  [[ $rc -eq 0 ]] || { tail -n 20 oc.err >&2; check_error "resolve-words.mjs exited $rc"; return 0; }
+  s="$(copy_store live resolve-ours)"
+  while IFS=$'\t' read -r words agent key; do
+    n=$((n + 1))
+    rc=0; ours_run "ours-$n.json" "$s" show "$words" --json || rc=$?
+    if [[ $rc -ne 0 ]]; then check_error "show \"$words\" exited $rc (OpenClaw: agent $agent, $key)"; continue; fi
+    got="$(jsonq "ours-$n.json" '`agent ${j.data.agentId}, ${j.data.sessionKey}`')"
+    if [[ "$got" == "agent $agent, $key" ]]; then note "\"$words\" -> agent $agent, $key"
+    else check_error "\"$words\": ours $got, OpenClaw agent $agent, $key"; fi
+  done < oc.tsv
+  [[ $n -ge 3 ]] || check_error "resolve-words.mjs gave $n cases, expected at least 3"
+}
+CHECKS+=(resolve)
+
 # list_legacy: on a legacy-only store OpenClaw lists 0 SQLite rows; ours may list the legacy
-# entries (SPEC §3: reads work where the data is there). The set comparison is only required for
+# entries (reads work where the data is there). The set comparison is only required for
 # SQLite stores, so this records both counts and requires only that ours succeeds with valid JSON
 # (and records whether ours' legacy rows equal OpenClaw's list of the same store after import).
 check_list_legacy() {
@@ -104,7 +130,7 @@ check_list_legacy() {
 CHECKS+=(list_legacy)
 
 # readonly: our read-only commands leave every byte of the state dir as it was, -wal/-shm
-# included, and create nothing (SPEC §3). Stores: live, legacy, and live after OpenClaw itself
+# included, and create nothing. Stores: live, legacy, and live after OpenClaw itself
 # read it (OpenClaw leaves -wal/-shm sidecars and a touched state DB: a WAL reader must not
 # write to an existing -shm either).
 READONLY_COMMANDS=(

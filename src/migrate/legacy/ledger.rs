@@ -13,8 +13,10 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::{Serialize, Serializer};
 
-use super::archive::{Artifact, ArtifactKind, ArtifactMove, Dependencies, Disposal, FileIdentity};
-use super::plan::ImportRecord;
+use super::types::{
+    Artifact, ArtifactKind, ArtifactMove, Candidates, Dependencies, Disposal, FileIdentity,
+    ImportRecord,
+};
 use crate::error::{Result, ResultExt};
 use crate::store::open_scratch;
 use crate::streamed::serialize_visited;
@@ -538,6 +540,12 @@ impl ImportLedger {
             },
             |page| page.into_iter().try_for_each(&mut visit),
         )
+    }
+}
+
+impl Candidates for ImportLedger {
+    fn for_each_candidate(&self, visit: &mut dyn FnMut(PathBuf) -> Result<()>) -> Result<()> {
+        ImportLedger::for_each_candidate(self, visit)
     }
 }
 

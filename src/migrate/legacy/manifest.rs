@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::ledger::MoveList;
-use super::plan::ImportIssue;
+use super::types::ImportIssue;
 use crate::error::{Result, ResultExt};
 use crate::store::db::create::OPENCLAW_VERSION;
 use crate::units::iso_from_ms;

@@ -12,28 +12,27 @@ mod conversation;
 pub mod convert;
 mod delivery;
 mod entry;
-mod index;
 mod ledger;
 mod manifest;
 mod navigation;
 pub mod payload;
 mod plan;
 mod projection;
+mod types;
 mod write;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use archive::{ArtifactKind, ArtifactMove, FileIdentity};
 pub use entry::normalise_entry;
-pub use index::{for_each_index_entry, parse_index, IndexSource};
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
-pub use plan::{AgentImportPlan, ImportIssue, ImportRecord};
+pub use plan::AgentImportPlan;
+pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
 pub use write::stable_stringify;
 
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::mutate::{crash_point, WritableDb};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
@@ -84,6 +83,30 @@ pub struct AgentImportReport<'a> {
     pub moved: MoveList<'a>,
     pub validation: &'static str,
     pub manifest: PathBuf,
+}
+
+impl AgentImportReport<'_> {
+    /// The report without its borrowed move list, and whether the sources moved; the list is
+    /// read from the plan again with `MoveList(Some(&plan.ledger))`.
+    pub fn detach(self) -> (AgentImportReport<'static>, bool) {
+        let moved = self.moved.0.is_some();
+        let report = AgentImportReport {
+            agent_id: self.agent_id,
+            sqlite_path: self.sqlite_path,
+            store_path: self.store_path,
+            database_created: self.database_created,
+            legacy_entries: self.legacy_entries,
+            imported: self.imported,
+            skipped: self.skipped,
+            imported_transcript_events: self.imported_transcript_events,
+            invalid: self.invalid,
+            issues: self.issues,
+            moved: MoveList::default(),
+            validation: self.validation,
+            manifest: self.manifest,
+        };
+        (report, moved)
+    }
 }
 
 /// Ensure the agent database exists with OpenClaw's schema and is registered in the state
@@ -296,8 +319,9 @@ fn compact(path: &Path, state_dir: &Path) -> Result<()> {
                 "{} fails its check after the import: {quick}, {fk} foreign key violation(s)",
                 path.display()
             ),
-            Some("run `openclaw-sessions doctor --full`".to_string()),
-        ));
+            Some("run the doctor's full check".to_string()),
+        )
+        .with_remedy(Remedy::RunDoctorFull));
     }
     Ok(())
 }

@@ -9,54 +9,12 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::entry::normalise_entry;
-use super::index::{for_each_index_entry, IndexSource};
 use super::ledger::ImportLedger;
+use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
+use crate::legacy::{for_each_index_entry, IndexSource};
 use crate::paths::AgentPaths;
 use crate::streamed::serialize_visited;
-
-/// A problem found while reading the legacy store (OpenClaw's issue codes).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct ImportIssue {
-    pub code: String,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_key: Option<String>,
-}
-
-impl ImportIssue {
-    pub fn new(code: &str, message: String, key: Option<&str>) -> Self {
-        ImportIssue {
-            code: code.into(),
-            message,
-            session_key: key.map(String::from),
-        }
-    }
-}
-
-/// One session to import.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ImportRecord {
-    /// Its place in the plan (the ledger's key).
-    #[serde(skip)]
-    pub seq: i64,
-    pub session_key: String,
-    pub session_id: String,
-    /// The entry as it will be stored in `entry_json`, as text.
-    #[serde(skip)]
-    pub entry_json: String,
-    /// The transcript to read, when one exists.
-    pub transcript: Option<PathBuf>,
-    /// Trajectory files that move with the transcript.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub trajectories: Vec<PathBuf>,
-    /// An orphan transcript imported as an archived "historical" session.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub historical: bool,
-    pub transcript_bytes: u64,
-}
 
 /// The import of one agent's legacy store. Its sessions, the `*.jsonl` files no entry
 /// claims and that are not importable (moved, not imported), and later its moves, are kept in
@@ -183,7 +141,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
     let ledger = ImportLedger::new()?;
     let file = std::fs::File::open(index_path).at(index_path)?;
     let source = IndexSource::File(&file);
-    let legacy_entries = for_each_index_entry(index_path, source, &mut issues, |key, value| {
+    let read = for_each_index_entry(index_path, source, |key, value| {
         let valid = value
             .get("sessionId")
             .and_then(Value::as_str)
@@ -241,6 +199,13 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
         Ok(())
     })?;
     drop(file);
+    if let Some(strict) = read.json5 {
+        issues.push(ImportIssue::new(
+            "store_json5",
+            format!("{}: not plain JSON ({strict}); read with JSON5 rules, which OpenClaw's own import refuses", index_path.display()),
+            None,
+        ));
+    }
     issues.extend(entry_issues);
     discover_orphans(&sessions_dir, &agent_id, &ledger, &mut issues)?;
     let transcript_bytes = ledger.counts()?.transcript_bytes;
@@ -251,7 +216,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
         sessions_dir,
         archive_dir: agent.import_archive_dir.clone(),
         database_exists: agent.db.is_file(),
-        legacy_entries,
+        legacy_entries: read.entries,
         ledger,
         issues,
         transcript_bytes,

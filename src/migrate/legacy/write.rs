@@ -11,8 +11,9 @@ use sha2::{Digest, Sha256};
 
 use super::convert::{js_stringify, TranscriptConverter};
 use super::payload::{prepare, StoredPayload};
-use super::plan::{mtime_ms, ImportIssue, ImportRecord};
+use super::plan::mtime_ms;
 use super::projection::ProjectionCursor;
+use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{session_scope, write_node, write_window};
 use crate::progress::Progress;

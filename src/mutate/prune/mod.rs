@@ -1,6 +1,6 @@
-//! `prune`: OpenClaw's session store maintenance (OPERATIONS.md §3, `planSessionEntryMaintenance`
-//! as `openclaw sessions cleanup` forces it), planned read-only and applied through the same
-//! entry writer and deletion as `archive`/`delete`.
+//! `prune`: OpenClaw's session store maintenance (docs/openclaw/MAINTENANCE.md §2,
+//! `planSessionEntryMaintenance` as `openclaw sessions cleanup` forces it), planned read-only and
+//! applied through the same entry writer and deletion as `archive`/`delete`.
 
 mod artifacts;
 mod planner;

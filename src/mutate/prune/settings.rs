@@ -1,4 +1,4 @@
-//! `session.maintenance` as OpenClaw resolves it (OPERATIONS.md §3).
+//! `session.maintenance` as OpenClaw resolves it (docs/openclaw/MAINTENANCE.md §1).
 
 use serde::Serialize;
 use serde_json::Value;

@@ -76,12 +76,3 @@ pub fn identity(conn: &Connection) -> rusqlite::Result<Option<Identity>> {
     )
     .optional()
 }
-
-/// The owning agent `schema_meta` records.
-pub fn owner(conn: &Connection) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
-        "SELECT agent_id FROM schema_meta WHERE meta_key='primary'",
-        [],
-        |r| r.get(0),
-    )
-}

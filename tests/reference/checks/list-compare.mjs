@@ -2,7 +2,7 @@
 // `openclaw-sessions list --all-agents --json --limit all` on copies of the same store.
 //   list-compare.mjs OPENCLAW.json OURS.json [--counts-only]
 // Compared: the multiset of (agentId, sessionKey, sessionId, updatedAt) tuples
-// (OpenClaw: sessions[].{agentId,key,sessionId,updatedAt}; ours (SPEC §7): data[].{agentId,sessionKey,sessionId,updatedAt}).
+// (OpenClaw: sessions[].{agentId,key,sessionId,updatedAt}; ours (README.md, Commands): data[].{agentId,sessionKey,sessionId,updatedAt}).
 // Our JSON envelope is validated too. --counts-only: validate both documents, print counts, compare nothing.
 // Prints "openclaw=N ours=M" as its last line on success. Exit 0 = equal (or counts-only), 1 = differs/invalid.
 import fs from "node:fs";
@@ -36,7 +36,7 @@ const ocRows = (oc.sessions ?? []).map((s) => ({ agentId: s.agentId, sessionKey:
 if (oc.hasMore) err(`openclaw: hasMore=true despite --limit all (count ${oc.count}, totalCount ${oc.totalCount})`);
 if (typeof oc.count === "number" && oc.count !== ocRows.length) err(`openclaw: count ${oc.count} != sessions.length ${ocRows.length}`);
 
-// ---- our envelope (SPEC §7)
+// ---- our envelope (README.md, Commands)
 if (ours.schemaVersion !== 1) err(`ours: schemaVersion is ${JSON.stringify(ours.schemaVersion)}, expected 1`);
 if (ours.command !== "list") err(`ours: command is ${JSON.stringify(ours.command)}, expected "list"`);
 if (ours.ok !== true) err(`ours: ok is ${JSON.stringify(ours.ok)}${ours.error ? `, error ${JSON.stringify(ours.error)}` : ""}`);

@@ -1,5 +1,5 @@
 // Rewrites session times (and optionally clones rows) in an OpenClaw 2026.9.6 agent DB so that
-// maintenance ages are relative to "now". Keeps every row valid (OPERATIONS.md §0):
+// maintenance ages are relative to "now". Keeps every row valid (openclaw/OPERATIONS.md §0):
 // entry_json/updated_at/projected columns agree, entry_valid=1 afterwards.
 // usage: ocnode mutate.mjs <stateDir> <spec.json>
 // spec: {"agent":"research","rows":[{"key":..., "clone":<templateKey>?, "updatedAgoH":n,

@@ -1,4 +1,4 @@
-// Full read-back of a state dir through OpenClaw's own SDK (SPEC §9 "OpenClaw accepts the store"):
+// Full read-back of a state dir through OpenClaw's own SDK ("OpenClaw accepts the store", tests/reference/README.md):
 // listSessionEntries for every agent with an agent database, then readSessionTranscriptEvents for
 // every listed session. Run with `ocnode` and OPENCLAW_STATE_DIR=<state> (lib.sh: oc_sdk).
 //   sdk-readback.mjs [AGENT...]        default: every agents/<id>/agent/openclaw-agent.sqlite

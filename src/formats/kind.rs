@@ -1,6 +1,7 @@
 use std::fmt;
 
-/// What a session is, from its key (FORMAT.md §c key forms) and chat type.
+/// What a session is, from its key (tests/reference/openclaw/FORMAT.md §c key forms) and
+/// chat type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum SessionKind {

@@ -1,0 +1,319 @@
+//! `delete`: OpenClaw's `deleteSessionEntry`, offline. Each transcript becomes an archive row
+//! plus a published file first, so a snapshot is taken only on request (`--backup-dir`).
+
+use std::collections::HashMap;
+
+use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
+use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
+use crate::backup::SnapshotSource;
+use crate::error::{Error, ErrorKind, Result};
+use crate::mutate::{
+    apply_delete, delete_state_rows, plan_delete, ArchivedFile, DeleteOptions, DeletePlan,
+    DeleteResult, References, WritableDb,
+};
+use crate::paths::{AgentPaths, StateLayout};
+use crate::remedy::Remedy;
+use crate::store::AgentStore;
+
+pub struct DeleteOp {
+    pub selection: Selection,
+    pub words: Vec<String>,
+    pub options: DeleteOptions,
+    targets: Vec<Target>,
+}
+
+/// One agent's deletions, with the references they were planned against.
+pub struct AgentDeletes {
+    pub paths: AgentPaths,
+    pub plans: Vec<DeletePlan>,
+    refs: References,
+}
+
+pub struct DeletePlanSet {
+    pub agents: Vec<AgentDeletes>,
+}
+
+/// What happened to one planned deletion.
+pub enum Deleted {
+    Done {
+        archived: Vec<ArchivedFile>,
+        state_rows: usize,
+    },
+    /// The row changed after planning, or a guard refused at write time.
+    Refused(Error),
+    /// Not a deletion (missing, conflict, refused at plan time).
+    Skipped,
+}
+
+pub struct DeleteReport {
+    /// Per agent, per plan, in plan order.
+    pub agents: Vec<Vec<Deleted>>,
+}
+
+impl DeleteOp {
+    pub fn new(selection: Selection, words: Vec<String>, options: DeleteOptions) -> Self {
+        DeleteOp {
+            selection,
+            words,
+            options,
+            targets: Vec::new(),
+        }
+    }
+
+    fn plan_agent(&self, paths: &AgentPaths, targets: &[&Target]) -> Result<AgentDeletes> {
+        let store = AgentStore::open(paths.clone())?;
+        let db = store.db().ok_or_else(|| {
+            Error::UnsupportedSchema {
+                message: format!("agent {} has no SQLite store", paths.id),
+                hint: Some("import it first with the legacy import".into()),
+            }
+            .with_remedy(Remedy::ImportLegacy)
+        })?;
+        let refs = References::read(db.conn(), db.path())?;
+        // Only the entries asked for: reading every session would grow with the store.
+        let mut entries = HashMap::with_capacity(targets.len());
+        for t in targets {
+            if let Some(key) = &t.key {
+                if let Some(e) = store.entry_by_exact_key(key)? {
+                    entries.insert(key.clone(), e);
+                }
+            }
+        }
+        let mut plans = Vec::with_capacity(targets.len());
+        for t in targets {
+            let mut plan = plan_delete(
+                &store,
+                refs.as_read(),
+                &entries,
+                t.key_or_words(),
+                &self.options,
+            )?;
+            // Words that name no session say why, with the resolver's "did you mean".
+            if t.key.is_none() {
+                plan.reason = t.missing.clone().or(plan.reason);
+            }
+            plans.push(plan);
+        }
+        Ok(AgentDeletes {
+            paths: paths.clone(),
+            plans,
+            refs,
+        })
+    }
+}
+
+impl Operation for DeleteOp {
+    type Plan = DeletePlanSet;
+    type Report = DeleteReport;
+
+    fn snapshot_policy(&self) -> SnapshotPolicy {
+        SnapshotPolicy::OnRequest
+    }
+
+    fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
+        self.targets = resolve_targets(layout, &self.selection, &self.words)?;
+        Ok(())
+    }
+
+    /// Archives an earlier run committed but could not publish go out first, whatever this
+    /// run then deletes.
+    fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
+        for (paths, _) in by_agent(&self.targets) {
+            if !paths.db.is_file() {
+                continue;
+            }
+            let db = WritableDb::open(&layout.state_dir, &paths.db)?;
+            let (published, failed) = crate::mutate::publish::publish_pending(
+                &db,
+                &paths.sessions_dir,
+                crate::units::now_ms(),
+            )?;
+            for p in published {
+                hooks.note(format!("published pending archive {p}"));
+            }
+            for f in failed {
+                hooks.warn(format!("archive still pending: {f}").into());
+            }
+        }
+        Ok(())
+    }
+
+    fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DeletePlanSet> {
+        let mut agents = Vec::new();
+        for (paths, targets) in by_agent(&self.targets) {
+            agents.push(self.plan_agent(&paths, &targets)?);
+        }
+        for a in agents
+            .iter()
+            .filter(|a| a.plans.iter().any(|p| p.result == DeleteResult::Deleted))
+        {
+            check_owned(
+                layout,
+                [a.paths.db.as_path(), a.paths.sessions_dir.as_path()],
+            )?;
+        }
+        Ok(DeletePlanSet { agents })
+    }
+
+    fn summarize(&self, plan: &DeletePlanSet, limit: usize) -> Result<PlanSummary> {
+        let n: usize = plan
+            .agents
+            .iter()
+            .map(|a| {
+                a.plans
+                    .iter()
+                    .filter(|p| p.result == DeleteResult::Deleted)
+                    .count()
+            })
+            .sum();
+        let mut summary = PlanSummary::new(format!(
+            "delete {} of {}, {}",
+            count(n, "session"),
+            count(plan.agents.len(), "agent"),
+            if self.options.archive {
+                "archiving their transcripts"
+            } else {
+                "keeping their transcripts"
+            }
+        ));
+        for a in &plan.agents {
+            let mut group = PlanGroup::new(Some(a.paths.id.to_string()));
+            for p in &a.plans {
+                let item = match p.result {
+                    DeleteResult::Deleted => {
+                        let events: u64 = p.generations.iter().map(|g| g.events).sum();
+                        let detail = if p.generations.is_empty() {
+                            "no transcript to archive".to_string()
+                        } else {
+                            format!(
+                                "{} archived ({})",
+                                count(p.generations.len(), "transcript"),
+                                count(events as usize, "event")
+                            )
+                        };
+                        PlanItem::change("delete", p.session_key.clone(), Some(detail))
+                    }
+                    DeleteResult::Missing => {
+                        PlanItem::left_alone("missing", p.session_key.clone(), p.reason.clone())
+                    }
+                    DeleteResult::Conflict => {
+                        PlanItem::left_alone("conflict", p.session_key.clone(), p.reason.clone())
+                    }
+                    DeleteResult::Refused => {
+                        PlanItem::left_alone("refused", p.session_key.clone(), p.reason.clone())
+                    }
+                };
+                group.push(item, limit);
+            }
+            summary.add(group);
+        }
+        Ok(summary)
+    }
+
+    fn snapshot_sources(&self, layout: &StateLayout, plan: &DeletePlanSet) -> Vec<SnapshotSource> {
+        let mut out: Vec<SnapshotSource> = plan
+            .agents
+            .iter()
+            .filter(|a| a.plans.iter().any(|p| p.result == DeleteResult::Deleted))
+            .map(|a| SnapshotSource::Agent {
+                agent_id: a.paths.id.to_string(),
+                db: a.paths.db.clone(),
+                sessions_dir: a.paths.sessions_dir.clone(),
+            })
+            .collect();
+        // The Gateway's state rows of a deleted session go too.
+        if !out.is_empty() {
+            out.push(SnapshotSource::Global {
+                db: layout.state_db(),
+            });
+        }
+        out
+    }
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut DeletePlanSet,
+        hooks: &dyn Hooks,
+    ) -> Result<DeleteReport> {
+        let mut report = DeleteReport { agents: Vec::new() };
+        let now = crate::units::now_ms;
+        let mut done: Vec<String> = Vec::new();
+        for a in &mut plan.agents {
+            let mut results = Vec::with_capacity(a.plans.len());
+            if !a.plans.iter().any(|p| p.result == DeleteResult::Deleted) {
+                results.extend(a.plans.iter().map(|_| Deleted::Skipped));
+                report.agents.push(results);
+                continue;
+            }
+            let mut db = WritableDb::open(&layout.state_dir, &a.paths.db)?;
+            for p in &a.plans {
+                if p.result != DeleteResult::Deleted {
+                    results.push(Deleted::Skipped);
+                    continue;
+                }
+                if hooks.interrupted() {
+                    return Err(Error::Interrupted);
+                }
+                match apply_delete(&mut db, p, a.refs.now(), &a.paths.sessions_dir, now()) {
+                    Ok(archived) => {
+                        a.refs.forget(&p.session_key)?;
+                        let state_rows = delete_state_rows(
+                            &layout.state_dir,
+                            &layout.state_db(),
+                            a.paths.id.as_str(),
+                            &p.session_key,
+                        )?;
+                        done.push(p.session_key.clone());
+                        results.push(Deleted::Done {
+                            archived,
+                            state_rows,
+                        });
+                    }
+                    Err(e)
+                        if matches!(e.kind(), ErrorKind::Conflict | ErrorKind::LockedSession) =>
+                    {
+                        results.push(Deleted::Refused(e))
+                    }
+                    Err(e) => {
+                        // I/O or SQLite (a full disk): the next key would fail the same way.
+                        if !done.is_empty() {
+                            hooks.warn(
+                                format!("deleted before the error: {}", done.join(", ")).into(),
+                            );
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            report.agents.push(results);
+        }
+        Ok(report)
+    }
+
+    fn verify(
+        &self,
+        _layout: &StateLayout,
+        plan: &DeletePlanSet,
+        report: &DeleteReport,
+    ) -> Result<()> {
+        for (a, results) in plan.agents.iter().zip(&report.agents) {
+            if !results.iter().any(|r| matches!(r, Deleted::Done { .. })) {
+                continue;
+            }
+            let store = AgentStore::open(a.paths.clone())?;
+            for (p, r) in a.plans.iter().zip(results) {
+                if matches!(r, Deleted::Done { .. })
+                    && store.entry_by_exact_key(&p.session_key)?.is_some()
+                {
+                    return Err(Error::Internal(format!(
+                        "session {} is still there after its deletion",
+                        p.session_key
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}

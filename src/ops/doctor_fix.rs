@@ -1,0 +1,119 @@
+//! `doctor --fix`: the safe repairs, after a verified snapshot of every database they change
+//! (required: a repair rewrites rows that nothing else keeps a copy of).
+
+use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
+use super::targets::check_owned;
+use crate::backup::SnapshotSource;
+use crate::doctor::{agents_to_repair, apply_fixes, run_checks, DoctorOptions, Finding, FixReport};
+use crate::error::Result;
+use crate::paths::{AgentId, StateLayout};
+
+pub struct DoctorFixOp {
+    pub options: DoctorOptions,
+    pub now: i64,
+}
+
+/// The findings as seen under custody; the fixable ones are the plan.
+pub struct DoctorFixPlan {
+    pub findings: Vec<Finding>,
+}
+
+impl DoctorFixPlan {
+    pub fn fixable(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.fixable)
+    }
+}
+
+pub struct DoctorFixReport {
+    pub fix: FixReport,
+    /// What the checks find after the repairs.
+    pub remaining: Vec<Finding>,
+}
+
+impl Operation for DoctorFixOp {
+    type Plan = DoctorFixPlan;
+    type Report = DoctorFixReport;
+
+    fn snapshot_policy(&self) -> SnapshotPolicy {
+        SnapshotPolicy::Required
+    }
+
+    /// The store is snapshotted as it is, broken foreign keys included: that is what the
+    /// repair changes, and what a rollback must bring back.
+    fn snapshot_tolerates_broken_foreign_keys(&self) -> bool {
+        true
+    }
+
+    fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DoctorFixPlan> {
+        let plan = DoctorFixPlan {
+            findings: run_checks(layout, &self.options)?,
+        };
+        let sources = self.snapshot_sources(layout, &plan);
+        check_owned(layout, sources.iter().map(|s| s.db()))?;
+        Ok(plan)
+    }
+
+    fn summarize(&self, plan: &DoctorFixPlan, limit: usize) -> Result<PlanSummary> {
+        let n = plan.fixable().count();
+        let mut summary = PlanSummary::new(format!("apply {}", count(n, "safe repair")));
+        let mut groups: Vec<PlanGroup> = Vec::new();
+        for f in plan.fixable() {
+            let agent = f.agent_id.clone();
+            let group = match groups.iter_mut().position(|g| g.agent_id == agent) {
+                Some(i) => &mut groups[i],
+                None => {
+                    groups.push(PlanGroup::new(agent));
+                    groups.last_mut().expect("a group")
+                }
+            };
+            group.push(
+                PlanItem::change("repair", f.check, Some(f.message.clone())),
+                limit,
+            );
+        }
+        for g in groups {
+            summary.add(g);
+        }
+        Ok(summary)
+    }
+
+    fn snapshot_sources(&self, layout: &StateLayout, plan: &DoctorFixPlan) -> Vec<SnapshotSource> {
+        agents_to_repair(&plan.findings)
+            .into_iter()
+            .filter_map(|a| AgentId::parse(&a).ok())
+            .map(|id| {
+                let p = layout.agent(&id);
+                SnapshotSource::Agent {
+                    agent_id: id.to_string(),
+                    db: p.db,
+                    sessions_dir: p.sessions_dir,
+                }
+            })
+            .collect()
+    }
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut DoctorFixPlan,
+        _hooks: &dyn Hooks,
+    ) -> Result<DoctorFixReport> {
+        let fix = apply_fixes(layout, &plan.findings, self.now)?;
+        Ok(DoctorFixReport {
+            fix,
+            remaining: run_checks(layout, &self.options)?,
+        })
+    }
+
+    /// The checks ran again in `apply`; what they still find is reported, not an error: some
+    /// findings are for a human.
+    fn verify(
+        &self,
+        _layout: &StateLayout,
+        _plan: &DoctorFixPlan,
+        _report: &DoctorFixReport,
+    ) -> Result<()> {
+        Ok(())
+    }
+}

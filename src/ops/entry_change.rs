@@ -1,0 +1,343 @@
+//! `patch`, `archive`, `unarchive`: one entry change per target, through OpenClaw's entry
+//! writer. Snapshot on request: the change is one row, re-read before it is written.
+
+use serde_json::Value;
+
+use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
+use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
+use crate::backup::SnapshotSource;
+use crate::error::{Error, ErrorKind, Result};
+use crate::mutate::{
+    apply_patch, plan_archive, plan_patch, plan_unarchive, PatchOps, PatchPlan, WritableDb,
+};
+use crate::paths::{AgentPaths, StateLayout};
+use crate::remedy::Remedy;
+use crate::store::{AgentStore, SessionEntry};
+
+/// Which change.
+#[derive(Debug, Clone)]
+pub enum EntryChange {
+    Patch(Box<PatchOps>),
+    Archive,
+    Unarchive,
+}
+
+impl EntryChange {
+    fn verb(&self) -> &'static str {
+        match self {
+            EntryChange::Patch(_) => "patch",
+            EntryChange::Archive => "archive",
+            EntryChange::Unarchive => "unarchive",
+        }
+    }
+}
+
+pub struct EntryChangeOp {
+    pub change: EntryChange,
+    pub selection: Selection,
+    pub words: Vec<String>,
+    pub now: i64,
+    targets: Vec<Target>,
+}
+
+/// One target's plan, or why it is left alone.
+pub struct EntryItem {
+    pub target: Target,
+    pub outcome: std::result::Result<PatchPlan, Error>,
+}
+
+impl EntryItem {
+    pub fn changes(&self) -> bool {
+        self.outcome.as_ref().is_ok_and(|p| !p.changes.is_empty())
+    }
+}
+
+pub struct EntryChangePlan {
+    pub items: Vec<EntryItem>,
+}
+
+/// What happened to each item, in plan order.
+pub enum Applied {
+    Written(SessionEntry),
+    Unchanged,
+    /// A guard refused at write time (the row changed meanwhile): reported, not fatal.
+    Refused(Error),
+    /// Left alone at plan time.
+    Skipped,
+}
+
+pub struct EntryChangeReport {
+    pub results: Vec<Applied>,
+}
+
+impl EntryChangeOp {
+    pub fn new(change: EntryChange, selection: Selection, words: Vec<String>, now: i64) -> Self {
+        EntryChangeOp {
+            change,
+            selection,
+            words,
+            now,
+            targets: Vec::new(),
+        }
+    }
+
+    fn plan_agent(
+        &self,
+        paths: &AgentPaths,
+        targets: &[&Target],
+        out: &mut Vec<EntryItem>,
+    ) -> Result<()> {
+        let mut store = AgentStore::open(paths.clone())?;
+        if store.db().is_none() {
+            return Err(Error::UnsupportedSchema {
+                message: format!("agent {} has no SQLite store to change", paths.id),
+                hint: Some("import it first with the legacy import".into()),
+            }
+            .with_remedy(Remedy::ImportLegacy));
+        }
+        let sessions = store.sessions()?;
+        for t in targets {
+            let outcome = match &t.key {
+                None => Err(Error::not_found(
+                    t.missing
+                        .clone()
+                        .unwrap_or_else(|| format!("no session {:?}", t.words)),
+                    None,
+                )),
+                Some(key) => match sessions.iter().find(|e| &e.key == key) {
+                    None => Err(Error::not_found(
+                        format!("no session {key:?} in agent {}", paths.id),
+                        None,
+                    )),
+                    Some(entry) => {
+                        let taken = |label: &str| {
+                            sessions
+                                .iter()
+                                .any(|e| &e.key != key && e.label() == Some(label))
+                        };
+                        match &self.change {
+                            EntryChange::Patch(ops) => plan_patch(entry, ops, &taken, self.now),
+                            EntryChange::Archive => plan_archive(entry, self.now),
+                            EntryChange::Unarchive => plan_unarchive(entry, self.now),
+                        }
+                    }
+                },
+            };
+            // A guard's refusal is this target's result; anything else stops the run.
+            let outcome = match outcome {
+                Err(e)
+                    if !matches!(
+                        e.kind(),
+                        ErrorKind::NotFound | ErrorKind::Conflict | ErrorKind::LockedSession
+                    ) =>
+                {
+                    return Err(e)
+                }
+                other => other,
+            };
+            out.push(EntryItem {
+                target: (*t).clone(),
+                outcome,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The field changes of a patch plan as summary items (`~ field: before -> after`).
+pub fn field_items(plan: &PatchPlan) -> Vec<PlanItem> {
+    let mut items = Vec::new();
+    for c in &plan.changes {
+        let (action, detail) = match (&c.before, &c.after) {
+            (Some(b), Some(a)) => ("~", format!("{b} -> {a}")),
+            (None, Some(a)) => ("+", a.to_string()),
+            (Some(b), None) => ("-", b.to_string()),
+            (None, None) => continue,
+        };
+        items.push(PlanItem::change(action, c.field.clone(), Some(detail)));
+    }
+    for k in &plan.kept {
+        items.push(PlanItem::left_alone("=", k.clone(), None));
+    }
+    items
+}
+
+impl Operation for EntryChangeOp {
+    type Plan = EntryChangePlan;
+    type Report = EntryChangeReport;
+
+    fn snapshot_policy(&self) -> SnapshotPolicy {
+        SnapshotPolicy::OnRequest
+    }
+
+    fn asks_first(&self) -> bool {
+        false
+    }
+
+    fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
+        self.targets = resolve_targets(layout, &self.selection, &self.words)?;
+        Ok(())
+    }
+
+    fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<EntryChangePlan> {
+        let mut items = Vec::with_capacity(self.targets.len());
+        for (paths, targets) in by_agent(&self.targets) {
+            self.plan_agent(&paths, &targets, &mut items)?;
+        }
+        check_owned(
+            layout,
+            items
+                .iter()
+                .filter(|i| i.changes())
+                .map(|i| i.target.agent.db.as_path()),
+        )?;
+        // Back in the order given.
+        let order = |t: &Target| self.targets.iter().position(|x| x.words == t.words);
+        items.sort_by_key(|i| order(&i.target));
+        Ok(EntryChangePlan { items })
+    }
+
+    fn summarize(&self, plan: &EntryChangePlan, limit: usize) -> Result<PlanSummary> {
+        let changing = plan.items.iter().filter(|i| i.changes()).count();
+        let verb = self.change.verb();
+        let mut summary = PlanSummary::new(match (&self.change, plan.items.as_slice()) {
+            (EntryChange::Patch(_), [one]) => format!(
+                "{verb} {} in agent {}",
+                one.target.key_or_words(),
+                one.target.agent.id
+            ),
+            _ => format!("{verb} {}", count(changing, "session")),
+        });
+        let mut groups: Vec<PlanGroup> = Vec::new();
+        for item in &plan.items {
+            let agent = item.target.agent.id.to_string();
+            if groups
+                .last()
+                .is_none_or(|g| g.agent_id.as_deref() != Some(agent.as_str()))
+            {
+                groups.push(PlanGroup::new(Some(agent)));
+            }
+            let group = groups.last_mut().expect("a group");
+            let key = item.target.key_or_words().to_string();
+            match (&item.outcome, &self.change) {
+                (Ok(p), _) if p.changes.is_empty() => {
+                    group.push(PlanItem::left_alone("unchanged", key, None), limit)
+                }
+                (Ok(p), EntryChange::Patch(_)) => {
+                    for i in field_items(p) {
+                        group.push(i, limit);
+                    }
+                }
+                (Ok(_), _) => group.push(PlanItem::change(verb, key, None), limit),
+                (Err(e), _) => group.push(
+                    PlanItem::left_alone(result_of(e), key, Some(e.to_string())),
+                    limit,
+                ),
+            }
+        }
+        for g in groups {
+            summary.add(g);
+        }
+        Ok(summary)
+    }
+
+    fn snapshot_sources(
+        &self,
+        _layout: &StateLayout,
+        plan: &EntryChangePlan,
+    ) -> Vec<SnapshotSource> {
+        let changing: Vec<Target> = plan
+            .items
+            .iter()
+            .filter(|i| i.changes())
+            .map(|i| i.target.clone())
+            .collect();
+        by_agent(&changing)
+            .into_iter()
+            .map(|(p, _)| SnapshotSource::Agent {
+                agent_id: p.id.to_string(),
+                db: p.db,
+                sessions_dir: p.sessions_dir,
+            })
+            .collect()
+    }
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut EntryChangePlan,
+        _hooks: &dyn Hooks,
+    ) -> Result<EntryChangeReport> {
+        let mut results = Vec::with_capacity(plan.items.len());
+        let mut open: Option<(String, WritableDb)> = None;
+        for item in &plan.items {
+            let p = match &item.outcome {
+                Ok(p) if !p.changes.is_empty() => p,
+                Ok(_) => {
+                    results.push(Applied::Unchanged);
+                    continue;
+                }
+                Err(_) => {
+                    results.push(Applied::Skipped);
+                    continue;
+                }
+            };
+            let agent = item.target.agent.id.to_string();
+            if open.as_ref().is_none_or(|(a, _)| *a != agent) {
+                open = Some((
+                    agent.clone(),
+                    WritableDb::open(&layout.state_dir, &item.target.agent.db)?,
+                ));
+            }
+            let db = &mut open.as_mut().expect("an open database").1;
+            match apply_patch(db, p) {
+                Ok(written) => results.push(Applied::Written(written)),
+                Err(e) if matches!(e.kind(), ErrorKind::Conflict | ErrorKind::LockedSession) => {
+                    results.push(Applied::Refused(e))
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(EntryChangeReport { results })
+    }
+
+    fn verify(
+        &self,
+        _layout: &StateLayout,
+        plan: &EntryChangePlan,
+        report: &EntryChangeReport,
+    ) -> Result<()> {
+        for (item, result) in plan.items.iter().zip(&report.results) {
+            let Applied::Written(written) = result else {
+                continue;
+            };
+            let store = AgentStore::open(item.target.agent.clone())?;
+            let stored = store.entry_by_exact_key(&written.key)?;
+            if stored.as_ref().map(|e| &e.fields) != Some(&written.fields) {
+                return Err(Error::Internal(format!(
+                    "session {} does not read back as written",
+                    written.key
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A left-alone target's result word.
+pub fn result_of(e: &Error) -> &'static str {
+    match e.kind() {
+        ErrorKind::NotFound => "missing",
+        ErrorKind::LockedSession => "refused",
+        _ => "conflict",
+    }
+}
+
+/// The JSON value of what was written, for reports.
+pub fn written_value(a: &Applied) -> Option<Value> {
+    match a {
+        Applied::Written(e) => Some(e.to_value()),
+        _ => None,
+    }
+}

@@ -1,0 +1,205 @@
+//! `migrate legacy`: import legacy `sessions.json` stores into SQLite as OpenClaw's
+//! `doctor --session-sqlite import` does. A database that already exists is snapshotted
+//! first (required); sources are moved into the import archive, never deleted.
+
+use std::path::PathBuf;
+
+use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
+use super::targets::{check_owned, Selection};
+use crate::backup::SnapshotSource;
+use crate::error::{Error, Result};
+use crate::migrate::legacy::{self, AgentImportPlan, AgentImportReport};
+use crate::paths::{AgentPaths, StateLayout};
+use crate::units::format_bytes;
+
+pub struct MigrateLegacyOp {
+    pub selection: Selection,
+    /// A dry run also reads every transcript, to name each line the import would stop at.
+    pub scan_transcripts: bool,
+    agents: Vec<AgentPaths>,
+}
+
+pub struct MigrateLegacyPlan {
+    pub targets: Vec<AgentImportPlan>,
+}
+
+pub struct MigrateLegacyReport {
+    /// One per target, in plan order, without their move lists (`moved` says whether the
+    /// sources moved; the list is the plan's).
+    pub agents: Vec<(AgentImportReport<'static>, bool)>,
+    pub manifest: PathBuf,
+    /// Interrupted archive moves an earlier run left, finished before planning.
+    pub recovered: Vec<PathBuf>,
+}
+
+impl MigrateLegacyOp {
+    pub fn new(selection: Selection) -> Self {
+        MigrateLegacyOp {
+            selection,
+            scan_transcripts: false,
+            agents: Vec::new(),
+        }
+    }
+}
+
+/// One line on what importing `t` means.
+pub fn describe(t: &AgentImportPlan) -> Result<String> {
+    let counts = t.ledger.counts()?;
+    let historical = counts.historical;
+    let mut s = format!(
+        "{}: {} session(s) from {} ({} transcript(s), {})",
+        t.agent_id,
+        counts.records - historical,
+        t.store_path.display(),
+        counts.with_transcript,
+        format_bytes(t.transcript_bytes)
+    );
+    if historical > 0 {
+        s.push_str(&format!(
+            ", {historical} orphan transcript(s) as archived sessions"
+        ));
+    }
+    let unreferenced = t.ledger.unreferenced_count()?;
+    if unreferenced > 0 {
+        s.push_str(&format!(", {unreferenced} unreferenced file(s) to archive"));
+    }
+    if !t.database_exists {
+        s.push_str(&format!("; creates {}", t.sqlite_path.display()));
+    }
+    Ok(s)
+}
+
+impl Operation for MigrateLegacyOp {
+    type Plan = MigrateLegacyPlan;
+    type Report = MigrateLegacyReport;
+
+    fn snapshot_policy(&self) -> SnapshotPolicy {
+        SnapshotPolicy::Required
+    }
+
+    fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
+        layout.require_exists()?;
+        if layout.store_override.is_some() {
+            return Err(Error::invalid(
+                "migrate legacy works on agents, not on a single named store",
+            ));
+        }
+        self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
+        Ok(())
+    }
+
+    fn recover(&mut self, _layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
+        for p in legacy::recover_interrupted(&self.agents)? {
+            hooks.note(format!(
+                "finished the interrupted archive move of {}",
+                p.display()
+            ));
+        }
+        Ok(())
+    }
+
+    fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<MigrateLegacyPlan> {
+        let mut targets = legacy::plan(&self.agents, crate::units::now_ms())?;
+        if self.scan_transcripts && !targets.is_empty() {
+            let progress = hooks.progress();
+            progress.start(
+                "reading transcripts",
+                Some(targets.iter().map(|t| t.transcript_bytes).sum()),
+            );
+            for t in &mut targets {
+                let found = legacy::scan_transcripts(t, progress)?;
+                t.issues.extend(found);
+            }
+            progress.finish();
+        }
+        // The same places the import writes, refused before any snapshot.
+        for t in &targets {
+            let sessions = t.store_path.parent().unwrap_or(&t.sessions_dir);
+            check_owned(
+                layout,
+                [sessions, t.archive_dir.as_path(), t.sqlite_path.as_path()],
+            )?;
+        }
+        if !targets.is_empty() {
+            check_owned(layout, [layout.migration_runs_dir().as_path()])?;
+        }
+        Ok(MigrateLegacyPlan { targets })
+    }
+
+    fn summarize(&self, plan: &MigrateLegacyPlan, limit: usize) -> Result<PlanSummary> {
+        let mut sessions = 0;
+        for t in &plan.targets {
+            sessions += t.ledger.counts()?.records;
+        }
+        let mut summary = PlanSummary::new(format!(
+            "import {} of {} into SQLite and move the legacy files into session-sqlite-import-archive/",
+            count(sessions, "session"),
+            count(plan.targets.len(), "agent")
+        ));
+        for t in &plan.targets {
+            let mut group = PlanGroup::new(Some(t.agent_id.clone()));
+            group.push(PlanItem::change("import", describe(t)?, None), limit);
+            for i in &t.issues {
+                group.push(
+                    PlanItem::left_alone(&i.code, i.message.clone(), None),
+                    limit,
+                );
+            }
+            summary.add(group);
+        }
+        Ok(summary)
+    }
+
+    fn snapshot_sources(
+        &self,
+        _layout: &StateLayout,
+        plan: &MigrateLegacyPlan,
+    ) -> Vec<SnapshotSource> {
+        plan.targets
+            .iter()
+            .filter(|t| t.database_exists)
+            .map(|t| SnapshotSource::Agent {
+                agent_id: t.agent_id.clone(),
+                db: t.sqlite_path.clone(),
+                sessions_dir: t.sessions_dir.clone(),
+            })
+            .collect()
+    }
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut MigrateLegacyPlan,
+        hooks: &dyn Hooks,
+    ) -> Result<MigrateLegacyReport> {
+        let (reports, manifest) = legacy::apply(
+            layout,
+            &plan.targets,
+            &crate::units::now_ms,
+            hooks.progress(),
+        )?;
+        Ok(MigrateLegacyReport {
+            agents: reports.into_iter().map(AgentImportReport::detach).collect(),
+            manifest,
+            recovered: Vec::new(),
+        })
+    }
+
+    /// The import validates each agent against its sources before moving them (the report's
+    /// `validation`); what is left is that the manifest was written.
+    fn verify(
+        &self,
+        _layout: &StateLayout,
+        _plan: &MigrateLegacyPlan,
+        report: &MigrateLegacyReport,
+    ) -> Result<()> {
+        if !report.manifest.is_file() {
+            return Err(Error::Internal(format!(
+                "the migration manifest {} is missing",
+                report.manifest.display()
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,20 @@
+//! Every destructive operation as a value with a read-only plan and an apply step, all run by
+//! one pipeline ([`pipeline::run`]) in one fixed order. The binary supplies the questions,
+//! progress and output through [`pipeline::Hooks`]; nothing here prints, prompts or exits.
+
+pub mod delete;
+pub mod doctor_fix;
+pub mod entry_change;
+pub mod migrate_acpx;
+pub mod migrate_legacy;
+pub mod pipeline;
+pub mod prune;
+pub mod restore;
+pub mod summary;
+pub mod targets;
+
+pub use pipeline::{
+    run, Decision, Hooks, Operation, Run, RunOptions, RunState, SnapshotPolicy, SnapshotTaken,
+};
+pub use summary::{PlanGroup, PlanItem, PlanSummary};
+pub use targets::{Selection, Target};

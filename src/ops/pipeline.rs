@@ -1,0 +1,339 @@
+//! The one runner of every destructive operation, in one fixed order:
+//! resolve targets -> take custody -> recover -> plan (read-only) -> show the plan -> confirm
+//! -> snapshot per the operation's policy -> apply -> verify -> release -> report.
+//!
+//! An operation says *what* (its plan, its apply step, which databases it changes); the runner
+//! owns *when*, so no command can take custody after planning, skip its snapshot or forget to
+//! release. The binary supplies the questions, progress and warnings through [`Hooks`].
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::summary::PlanSummary;
+use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
+use crate::custody::{AcquireOptions, AcquireReport, Custody};
+use crate::error::{Error, Result};
+use crate::paths::StateLayout;
+use crate::progress::Progress;
+use crate::remedy::Warning;
+
+/// When a verified snapshot of each database the plan changes is written before applying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SnapshotPolicy {
+    /// Always; into the given directory, else the operation's default repository.
+    Required,
+    /// Only when a directory is given (`--backup-dir`).
+    OnRequest,
+    /// The operation changes no database a snapshot could bring back (it only moves files and
+    /// never overwrites one).
+    Never,
+}
+
+/// What the person (or script) answered when shown the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Proceed,
+    /// Declined: nothing is changed, and that is a normal end.
+    Decline,
+    /// Nobody could be asked (no terminal, no `--yes`): nothing is changed.
+    Unanswered,
+}
+
+/// The caller's side of a run: questions, progress, warnings, interruption.
+pub trait Hooks {
+    fn progress(&self) -> &dyn Progress;
+    /// Show `summary` and ask whether to apply it.
+    fn confirm(&self, summary: &PlanSummary) -> Decision;
+    /// Something the person should know that does not stop the run.
+    fn warn(&self, _warning: Warning) {}
+    /// Progress of the run's own steps (custody taken, snapshot written...).
+    fn note(&self, _message: String) {}
+    fn interrupted(&self) -> bool {
+        false
+    }
+}
+
+/// Hooks that answer yes and show nothing (library callers, tests).
+pub struct Unattended;
+
+impl Hooks for Unattended {
+    fn progress(&self) -> &dyn Progress {
+        &crate::progress::NoProgress
+    }
+    fn confirm(&self, _: &PlanSummary) -> Decision {
+        Decision::Proceed
+    }
+}
+
+/// A destructive operation: a read-only plan and the step that applies it.
+pub trait Operation {
+    type Plan;
+    type Report;
+
+    /// Its snapshot policy, stated once (documented in `--help` and the README).
+    fn snapshot_policy(&self) -> SnapshotPolicy;
+
+    /// Where a required snapshot goes when the caller names no directory.
+    fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
+        layout.state_dir.join("openclaw-sessions-snapshots")
+    }
+
+    /// A snapshot of a store whose foreign keys are already broken is still worth keeping
+    /// (doctor's, before it repairs them).
+    fn snapshot_tolerates_broken_foreign_keys(&self) -> bool {
+        false
+    }
+
+    /// Whether the plan is shown and confirmed before it is applied: destructive operations
+    /// ask; a one-row entry change (patch, archive, unarchive) does not.
+    fn asks_first(&self) -> bool {
+        true
+    }
+
+    /// Turn the user's words into targets (read-only, before custody).
+    fn resolve(&mut self, _layout: &StateLayout) -> Result<()> {
+        Ok(())
+    }
+
+    /// Under custody, before planning: finish what an interrupted run of this operation left
+    /// (never on a dry run).
+    fn recover(&mut self, _layout: &StateLayout, _hooks: &dyn Hooks) -> Result<()> {
+        Ok(())
+    }
+
+    /// The plan: reads only.
+    fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<Self::Plan>;
+
+    /// What the plan will change, for the prompt and the dry run: at most `limit` items per
+    /// group, with the count of every change.
+    fn summarize(&self, plan: &Self::Plan, limit: usize) -> Result<PlanSummary>;
+
+    /// The databases `apply` writes to (snapshotted first under the policy).
+    fn snapshot_sources(&self, layout: &StateLayout, plan: &Self::Plan) -> Vec<SnapshotSource>;
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut Self::Plan,
+        hooks: &dyn Hooks,
+    ) -> Result<Self::Report>;
+
+    /// Read back what `apply` wrote; an error here means the store is not as planned.
+    fn verify(&self, layout: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()>;
+}
+
+/// How a run is to be done.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub dry_run: bool,
+    /// Retry custody this long while a live owner holds the state dir.
+    pub wait: Option<Duration>,
+    /// The custody owner id a parent process holds for us.
+    pub inherit_custody: Option<String>,
+    /// Set by the caller's signal handler.
+    pub interrupted: Option<&'static AtomicBool>,
+    /// Where snapshots go (`--backup-dir`).
+    pub snapshot_dir: Option<PathBuf>,
+    /// Items per group in the summary.
+    pub summary_limit: usize,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunState {
+    DryRun,
+    /// The plan changes nothing: no question, no snapshot, no write.
+    NothingToDo,
+    Declined,
+    /// No terminal to ask on and no `--yes`.
+    Unanswered,
+    Applied,
+}
+
+/// A verified snapshot taken before applying.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotTaken {
+    /// The database it is a copy of.
+    pub database: PathBuf,
+    /// The snapshot directory (`database.sqlite` + `manifest.json`).
+    pub path: PathBuf,
+}
+
+/// Everything a run produced, for the caller's report.
+pub struct Run<P, R> {
+    pub state: RunState,
+    pub plan: P,
+    pub summary: PlanSummary,
+    pub report: Option<R>,
+    pub snapshots: Vec<SnapshotTaken>,
+    pub custody: Option<AcquireReport>,
+}
+
+impl<P, R> Run<P, R> {
+    /// The snapshot of `database`, if one was taken.
+    pub fn snapshot_of(&self, database: &Path) -> Option<&Path> {
+        self.snapshots
+            .iter()
+            .find(|s| s.database == database)
+            .map(|s| s.path.as_path())
+    }
+}
+
+/// Run `op` in the fixed order. Custody is released on every path out, errors included.
+pub fn run<O: Operation>(
+    op: &mut O,
+    layout: &StateLayout,
+    options: &RunOptions,
+    hooks: &dyn Hooks,
+) -> Result<Run<O::Plan, O::Report>> {
+    op.resolve(layout)?;
+    let custody = if options.dry_run {
+        None
+    } else {
+        let acquire = AcquireOptions {
+            wait: options.wait,
+            interrupted: options.interrupted,
+            inherit: options.inherit_custody.clone(),
+        };
+        let custody = Custody::acquire(layout, &acquire)?;
+        for r in &custody.report.reclaimed {
+            hooks.warn(format!("reclaimed a stale lock: {r}").into());
+        }
+        Some(custody)
+    };
+    let custody_report = custody.as_ref().map(|c| c.report.clone());
+    let result = run_held(op, layout, options, hooks);
+    if let Some(c) = custody {
+        let released = c.release();
+        if result.is_ok() {
+            released?;
+        }
+    }
+    let mut run = result?;
+    run.custody = custody_report;
+    Ok(run)
+}
+
+fn interrupted(options: &RunOptions, hooks: &dyn Hooks) -> bool {
+    hooks.interrupted()
+        || options
+            .interrupted
+            .is_some_and(|f| f.load(Ordering::SeqCst))
+}
+
+fn run_held<O: Operation>(
+    op: &mut O,
+    layout: &StateLayout,
+    options: &RunOptions,
+    hooks: &dyn Hooks,
+) -> Result<Run<O::Plan, O::Report>> {
+    if !options.dry_run {
+        op.recover(layout, hooks)?;
+    }
+    let mut plan = op.plan(layout, hooks)?;
+    let summary = op.summarize(&plan, options.summary_limit.max(1))?;
+    let ended = |state, plan, summary| Run {
+        state,
+        plan,
+        summary,
+        report: None,
+        snapshots: Vec::new(),
+        custody: None,
+    };
+    if options.dry_run {
+        return Ok(ended(RunState::DryRun, plan, summary));
+    }
+    if summary.changes == 0 {
+        return Ok(ended(RunState::NothingToDo, plan, summary));
+    }
+    let decision = if op.asks_first() {
+        hooks.confirm(&summary)
+    } else {
+        Decision::Proceed
+    };
+    match decision {
+        Decision::Proceed => {}
+        Decision::Decline => return Ok(ended(RunState::Declined, plan, summary)),
+        Decision::Unanswered => return Ok(ended(RunState::Unanswered, plan, summary)),
+    }
+    if interrupted(options, hooks) {
+        return Err(Error::Interrupted);
+    }
+    let snapshots = snapshot(op, layout, &plan, options, hooks)?;
+    if interrupted(options, hooks) {
+        return Err(Error::Interrupted);
+    }
+    let report = op.apply(layout, &mut plan, hooks)?;
+    op.verify(layout, &plan, &report)?;
+    Ok(Run {
+        state: RunState::Applied,
+        plan,
+        summary,
+        report: Some(report),
+        snapshots,
+        custody: None,
+    })
+}
+
+/// One verified snapshot per database the plan changes, or none, as the policy says. A
+/// snapshot that does not verify stops the run before anything changed.
+fn snapshot<O: Operation>(
+    op: &O,
+    layout: &StateLayout,
+    plan: &O::Plan,
+    options: &RunOptions,
+    hooks: &dyn Hooks,
+) -> Result<Vec<SnapshotTaken>> {
+    let dir = match (op.snapshot_policy(), &options.snapshot_dir) {
+        (SnapshotPolicy::Never, _) | (SnapshotPolicy::OnRequest, None) => return Ok(Vec::new()),
+        (_, Some(dir)) => dir.clone(),
+        (SnapshotPolicy::Required, None) => op.default_snapshot_dir(layout),
+    };
+    let tolerate = op.snapshot_tolerates_broken_foreign_keys();
+    let mut written = Vec::new();
+    for source in op.snapshot_sources(layout, plan) {
+        // A database the run will create has nothing to keep.
+        if !source.db().is_file() {
+            continue;
+        }
+        let target = SnapshotTarget {
+            repository: dir.clone(),
+            tolerate_foreign_key_violations: tolerate,
+        };
+        let (path, _) =
+            create_snapshot(&source, &target, hooks.progress(), crate::units::now_ms())?;
+        check_snapshot(&path, tolerate)?;
+        hooks.note(format!(
+            "snapshot of {} written: {}",
+            source.db().display(),
+            path.display()
+        ));
+        written.push(SnapshotTaken {
+            database: source.db().to_path_buf(),
+            path,
+        });
+    }
+    Ok(written)
+}
+
+fn check_snapshot(path: &Path, tolerate_foreign_keys: bool) -> Result<()> {
+    let report = verify_snapshot(path);
+    let problems: Vec<String> = report
+        .problems
+        .into_iter()
+        .filter(|p| !(tolerate_foreign_keys && p.contains("foreign key violation")))
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Error::SnapshotUnverified {
+        path: path.to_path_buf(),
+        problems,
+    })
+}

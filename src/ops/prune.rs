@@ -1,0 +1,380 @@
+//! `prune`: OpenClaw's maintenance pass, offline. Archived sessions keep their rows; removed
+//! ones leave their transcripts as archive rows and published files, so a snapshot is taken
+//! only on request (`--backup-dir`): a nightly prune that snapshotted every store would grow
+//! the state dir without end, the very thing it exists to stop.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
+use super::targets::{check_owned, Selection};
+use crate::backup::SnapshotSource;
+use crate::error::{Error, Result};
+use crate::mutate::prune::{
+    plan_artifacts, ActionFilter, ArtifactRemoval, MaintenanceSettings, PlanBuilder, PlannerRow,
+    PruneAction, PruneItem, PrunePlan, PLANNER_FIELDS,
+};
+use crate::mutate::{
+    apply_delete, apply_patch, plan_delete, plan_maintenance_archive, DeleteOptions, References,
+    WritableDb,
+};
+use crate::paths::{AgentPaths, StateLayout};
+use crate::store::archive_rows::{archive_row_exists, delete_archive_row};
+use crate::store::{AgentStore, SessionEntry};
+
+pub struct PruneOp {
+    pub selection: Selection,
+    pub settings: MaintenanceSettings,
+    pub artifacts: bool,
+    pub active_key: Option<String>,
+    /// The instant the plan is timed against.
+    pub now: i64,
+    agents: Vec<AgentPaths>,
+}
+
+/// One agent's plan. The actions stay in the plan's temporary database.
+pub struct AgentPrune {
+    pub paths: AgentPaths,
+    pub plan: PrunePlan,
+    pub artifacts: Vec<ArtifactRemoval>,
+    pub disk_bytes: u64,
+    pub over_budget: bool,
+    pub applied: bool,
+}
+
+impl AgentPrune {
+    pub fn work(&self) -> usize {
+        self.plan.len() + self.artifacts.len()
+    }
+}
+
+pub struct PrunePlanSet {
+    pub agents: Vec<AgentPrune>,
+}
+
+impl PruneOp {
+    pub fn new(selection: Selection, settings: MaintenanceSettings, now: i64) -> Self {
+        PruneOp {
+            selection,
+            settings,
+            artifacts: false,
+            active_key: None,
+            now,
+            agents: Vec::new(),
+        }
+    }
+
+    fn plan_agent(&self, paths: &AgentPaths, hooks: &dyn Hooks) -> Result<Option<AgentPrune>> {
+        let mut store = AgentStore::open(paths.clone())?;
+        for w in store.warnings.drain(..) {
+            hooks.warn(w);
+        }
+        if store.db().is_none() {
+            return Ok(None);
+        }
+        let s = &self.settings;
+        let now = self.now;
+        // Read entry by entry, each reduced to the few words the planner reads, into the plan's
+        // temporary database.
+        let active_key = self.active_key.as_deref();
+        let mut builder = PlanBuilder::new()?;
+        let warnings = store.for_each_session(Some(PLANNER_FIELDS), |entry| {
+            if let Some(row) = PlannerRow::new(&entry, s, now, active_key) {
+                builder.push(&row)?;
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        for w in warnings {
+            hooks.warn(w);
+        }
+        let mut plan = builder.plan(s, now)?;
+        let artifacts = if self.artifacts {
+            // A second read, for the session ids the kept sessions still reference.
+            store.for_each_session(Some(&["sessionId"]), |e| {
+                if !plan.removes(&e.key)? {
+                    plan.keep_session_id(e.session_id())?;
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+            let db = store.db().expect("sqlite store");
+            plan_artifacts(
+                &paths.sessions_dir,
+                |id| plan.keeps_session_id(id),
+                |name| archive_row_exists(db.conn(), db.path(), name),
+                s,
+                now,
+            )?
+        } else {
+            Vec::new()
+        };
+        let du =
+            crate::du::agent_disk_use(paths, &store, &crate::paths::MaintenanceConfig::default())?;
+        let disk = du.budget_bytes;
+        Ok(Some(AgentPrune {
+            paths: paths.clone(),
+            plan,
+            artifacts,
+            disk_bytes: disk,
+            over_budget: s.max_disk_bytes.is_some_and(|m| disk > m),
+            applied: false,
+        }))
+    }
+}
+
+/// Sessions per batch of a real run: the whole entries and deletion plans of one batch are
+/// held at a time, not those of every planned session.
+fn apply_batch() -> usize {
+    crate::test_hooks::apply_batch().unwrap_or(512)
+}
+
+/// The planned actions `filter` admits, handed to `apply` a batch at a time, in plan order.
+fn in_batches(
+    plan: &PrunePlan,
+    filter: ActionFilter,
+    mut apply: impl FnMut(Vec<PruneItem>) -> Result<()>,
+) -> Result<()> {
+    let size = apply_batch();
+    let mut batch = Vec::with_capacity(size.min(plan.len()));
+    plan.for_each(filter, |item| -> Result<_> {
+        batch.push(item);
+        if batch.len() == size {
+            apply(std::mem::take(&mut batch))?;
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    if !batch.is_empty() {
+        apply(batch)?;
+    }
+    Ok(())
+}
+
+/// The whole entries of a batch (planning kept a few fields of every session).
+fn entries_of(
+    store: &AgentStore,
+    batch: &[PruneItem],
+    agent: &str,
+) -> Result<HashMap<String, SessionEntry>> {
+    let mut by_key = HashMap::with_capacity(batch.len());
+    for item in batch {
+        let entry = store
+            .entry_by_exact_key(&item.session_key)?
+            .ok_or_else(|| {
+                Error::not_found(
+                    format!("session {} is gone from agent {agent}", item.session_key),
+                    None,
+                )
+            })?;
+        by_key.insert(item.session_key.clone(), entry);
+    }
+    Ok(by_key)
+}
+
+fn apply_agent(
+    layout: &StateLayout,
+    plan: &mut AgentPrune,
+    now: i64,
+    hooks: &dyn Hooks,
+) -> Result<()> {
+    let paths = plan.paths.clone();
+    // Archives are written to, and artifacts removed from, sessions/: refused up front if it
+    // leads outside the store.
+    crate::mutate::check_owned_path(&layout.state_dir, &paths.sessions_dir)?;
+    let agent = paths.id.as_str();
+    let opts = DeleteOptions {
+        archive: true,
+        ..Default::default()
+    };
+    // Before the first write, as one whole plan would: every planned session is still there
+    // and every deletion can be planned (an unsafe transcript id stops the run here). The
+    // deletions are planned against the references as they were read, in both passes.
+    let mut refs = {
+        let store = AgentStore::open(paths.clone())?;
+        let refs = {
+            let db = store.db().expect("sqlite store");
+            References::read(db.conn(), db.path())?
+        };
+        in_batches(&plan.plan, ActionFilter::All, |batch| {
+            let by_key = entries_of(&store, &batch, agent)?;
+            for item in batch.iter().filter(|i| i.action.archive_reason().is_none()) {
+                plan_delete(&store, refs.as_read(), &by_key, &item.session_key, &opts)?;
+            }
+            Ok(())
+        })?;
+        refs
+    };
+    // Then a batch at a time: read with the store's reader, which is closed before the writer
+    // opens (an immutable reader beside a writer would read stale pages). Archives first,
+    // then deletions, each in plan order.
+    in_batches(&plan.plan, ActionFilter::Archives, |batch| {
+        if hooks.interrupted() {
+            return Err(Error::Interrupted);
+        }
+        let by_key = entries_of(&AgentStore::open(paths.clone())?, &batch, agent)?;
+        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        for item in &batch {
+            let reason = item.action.archive_reason().expect("an archive action");
+            let p = plan_maintenance_archive(&by_key[&item.session_key], reason, now)?;
+            apply_patch(&mut db, &p)?;
+        }
+        Ok(())
+    })?;
+    in_batches(&plan.plan, ActionFilter::Removals, |batch| {
+        if hooks.interrupted() {
+            return Err(Error::Interrupted);
+        }
+        let delete_plans = {
+            let store = AgentStore::open(paths.clone())?;
+            let by_key = entries_of(&store, &batch, agent)?;
+            batch
+                .iter()
+                .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
+                .collect::<Result<Vec<_>>>()?
+        };
+        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        for dp in &delete_plans {
+            apply_delete(&mut db, dp, refs.now(), &paths.sessions_dir, now)?;
+            refs.forget(&dp.session_key)?;
+        }
+        Ok(())
+    })?;
+    if !plan.artifacts.is_empty() {
+        let db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        for a in &plan.artifacts {
+            if let Some(name) = &a.archive_row {
+                delete_archive_row(&db.conn, &db.path, name)?;
+            }
+            match std::fs::remove_file(&a.path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&a.path, e)),
+            }
+        }
+    }
+    plan.applied = true;
+    Ok(())
+}
+
+/// What an action does, in the plan's words.
+pub fn action_words(action: PruneAction) -> String {
+    match action {
+        PruneAction::PruneModelRun | PruneAction::PruneStale | PruneAction::PruneCap => {
+            "delete (archived transcript)".to_string()
+        }
+        a => format!("archive ({})", a.archive_reason().unwrap_or_default()),
+    }
+}
+
+impl Operation for PruneOp {
+    type Plan = PrunePlanSet;
+    type Report = ();
+
+    fn snapshot_policy(&self) -> SnapshotPolicy {
+        SnapshotPolicy::OnRequest
+    }
+
+    fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
+        self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
+        Ok(())
+    }
+
+    fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<PrunePlanSet> {
+        let mut agents = Vec::new();
+        for paths in &self.agents {
+            if let Some(p) = self.plan_agent(paths, hooks)? {
+                agents.push(p);
+            }
+        }
+        for a in agents.iter().filter(|a| a.work() > 0) {
+            check_owned(
+                layout,
+                [a.paths.db.as_path(), a.paths.sessions_dir.as_path()],
+            )?;
+        }
+        Ok(PrunePlanSet { agents })
+    }
+
+    fn summarize(&self, plan: &PrunePlanSet, limit: usize) -> Result<PlanSummary> {
+        let sessions: usize = plan.agents.iter().map(|a| a.plan.len()).sum();
+        let files: usize = plan.agents.iter().map(|a| a.artifacts.len()).sum();
+        let mut summary = PlanSummary::new(format!(
+            "archive or delete {} and remove {}",
+            count(sessions, "session"),
+            count(files, "file")
+        ));
+        for a in &plan.agents {
+            let mut group = PlanGroup::new(Some(a.paths.id.to_string()));
+            a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
+                group.push(
+                    PlanItem::change(&action_words(i.action), i.session_key, None),
+                    limit,
+                );
+                Ok(ControlFlow::Continue(()))
+            })?;
+            for f in &a.artifacts {
+                group.push(
+                    PlanItem::change(
+                        "remove",
+                        f.path.display().to_string(),
+                        Some(f.why.to_string()),
+                    ),
+                    limit,
+                );
+            }
+            summary.add(group);
+        }
+        Ok(summary)
+    }
+
+    fn snapshot_sources(&self, _layout: &StateLayout, plan: &PrunePlanSet) -> Vec<SnapshotSource> {
+        plan.agents
+            .iter()
+            .filter(|a| a.work() > 0)
+            .map(|a| SnapshotSource::Agent {
+                agent_id: a.paths.id.to_string(),
+                db: a.paths.db.clone(),
+                sessions_dir: a.paths.sessions_dir.clone(),
+            })
+            .collect()
+    }
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut PrunePlanSet,
+        hooks: &dyn Hooks,
+    ) -> Result<()> {
+        for a in plan.agents.iter_mut().filter(|a| a.work() > 0) {
+            apply_agent(layout, a, self.now, hooks)?;
+        }
+        Ok(())
+    }
+
+    fn verify(&self, _layout: &StateLayout, plan: &PrunePlanSet, _report: &()) -> Result<()> {
+        // Every removed session is gone and every archived one reads as archived.
+        for a in plan.agents.iter().filter(|a| a.applied) {
+            let store = AgentStore::open(a.paths.clone())?;
+            a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
+                let now = store.entry_by_exact_key(&i.session_key)?;
+                let as_planned = match i.action.archive_reason() {
+                    Some(_) => now.as_ref().is_some_and(|e| e.archived()),
+                    None => now.is_none(),
+                };
+                if !as_planned {
+                    return Err(Error::Internal(format!(
+                        "agent {}: session {} is not {} after the prune",
+                        a.paths.id,
+                        i.session_key,
+                        if i.action.archive_reason().is_some() {
+                            "archived"
+                        } else {
+                            "removed"
+                        }
+                    )));
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+        }
+        Ok(())
+    }
+}

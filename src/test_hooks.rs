@@ -1,0 +1,71 @@
+//! Hooks for the test suite: crash points, a fixed clock and small batches. They exist only in
+//! builds with the `test-hooks` feature (the test build turns it on through the crate's
+//! dev-dependency on itself); a release build neither reads these variables nor can abort.
+//!
+//! - `OPENCLAW_SESSIONS_CRASH_AT=<name>` aborts at that crash point, as `kill -9` would;
+//!   `OPENCLAW_SESSIONS_CRASH_AFTER=<n>` at the n-th point reached, whatever its name.
+//! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
+//! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies cross batch boundaries on
+//!   small fixtures.
+
+#[cfg(feature = "test-hooks")]
+mod enabled {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    static REACHED: AtomicU64 = AtomicU64::new(0);
+
+    pub fn crash_point(name: &str) {
+        if let Some(at) = std::env::var_os("OPENCLAW_SESSIONS_CRASH_AT") {
+            if at == name {
+                std::process::abort();
+            }
+        }
+        if let Some(n) = std::env::var("OPENCLAW_SESSIONS_CRASH_AFTER")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+        {
+            if REACHED.fetch_add(1, Ordering::SeqCst) + 1 == n {
+                std::process::abort();
+            }
+        }
+    }
+
+    pub fn fixed_now_ms() -> Option<i64> {
+        std::env::var("OPENCLAW_SESSIONS_NOW_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    }
+
+    pub fn apply_batch() -> Option<usize> {
+        std::env::var("OPENCLAW_SESSIONS_APPLY_BATCH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|n| *n > 0)
+    }
+}
+
+#[cfg(not(feature = "test-hooks"))]
+mod enabled {
+    #[inline(always)]
+    pub fn crash_point(_name: &str) {}
+
+    #[inline(always)]
+    pub fn fixed_now_ms() -> Option<i64> {
+        None
+    }
+
+    #[inline(always)]
+    pub fn apply_batch() -> Option<usize> {
+        None
+    }
+}
+
+pub use enabled::{apply_batch, crash_point};
+
+/// Now, or the clock the tests fixed.
+pub fn now_ms() -> i64 {
+    enabled::fixed_now_ms().unwrap_or_else(crate::units::now_ms)
+}
+
+/// Whether this build has the hooks (for tests that need them).
+pub const ENABLED: bool = cfg!(feature = "test-hooks");

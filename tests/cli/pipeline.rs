@@ -1,0 +1,339 @@
+//! The one pipeline every destructive command runs through, seen from outside: with custody
+//! held by another process nothing is planned or written; a declined question (typed on a
+//! pseudo-terminal) changes nothing and exits 0; the plan shown before the question is what
+//! `--dry-run` prints.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{checksums, json, std_bin, Store};
+
+/// One destructive command with a store where it has work to do.
+struct Case {
+    name: &'static str,
+    store: Store,
+    args: Vec<String>,
+    /// Whether it asks before applying (patch, archive and unarchive change one row and do not).
+    asks: bool,
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+fn live(name: &'static str, args: &[&str], asks: bool) -> Case {
+    Case {
+        name,
+        store: Store::copy("live"),
+        args: strings(args),
+        asks,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = vec![
+        live(
+            "patch",
+            &[
+                "patch",
+                "agent:main:pinned-notes",
+                "--set",
+                "label=\"Renamed\"",
+            ],
+            false,
+        ),
+        live("archive", &["archive", "agent:main:pinned-notes"], false),
+        live("unarchive", &["unarchive", "agent:main:scratch-2"], false),
+        live(
+            "delete",
+            &["delete", "agent:main:pinned-notes", "agent:main:no-such"],
+            true,
+        ),
+        live(
+            "prune",
+            &["prune", "--agent", "main", "--older-than", "1d"],
+            true,
+        ),
+    ];
+    // doctor --fix: a projected column out of step with its entry.
+    let doctor = live("doctor --fix", &["doctor", "--fix"], true);
+    doctor
+        .store
+        .writable("main")
+        .execute(
+            "UPDATE session_nodes SET label = 'drift' WHERE session_key = 'agent:main:pinned-notes'",
+            [],
+        )
+        .unwrap();
+    out.push(doctor);
+    // restore --in-place: a snapshot of the main database, then a change to undo.
+    let restore_store = Store::copy("live");
+    let repo = restore_store.dir.path().join("repo");
+    restore_store.run_ok(["backup", "create", "--repository", repo.to_str().unwrap()]);
+    let snap = std::fs::read_dir(&repo)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join("manifest.json").is_file())
+        .unwrap();
+    restore_store.run_ok(["archive", "agent:main:pinned-notes"]);
+    out.push(Case {
+        name: "backup restore --in-place",
+        args: strings(&["backup", "restore", snap.to_str().unwrap(), "--in-place"]),
+        store: restore_store,
+        asks: true,
+    });
+    out.push(Case {
+        name: "migrate legacy",
+        store: Store::copy("legacy"),
+        args: strings(&["migrate", "legacy", "--all-agents"]),
+        asks: true,
+    });
+    let acpx = live("migrate acpx", &["migrate", "acpx"], true);
+    crate::migrate_acpx::plant_old_state(&acpx.store);
+    out.push(acpx);
+    out
+}
+
+/// Every file of the test's directory (store, snapshots) but custody's own lock files.
+fn contents(store: &Store) -> BTreeMap<PathBuf, String> {
+    checksums(store.dir.path())
+        .into_iter()
+        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .collect()
+}
+
+fn lock_dir(store: &Store) -> PathBuf {
+    store
+        .state()
+        .join("tmp")
+        .join(format!("openclaw-{}", unsafe { libc::getuid() }))
+}
+
+/// `custody run -- sleep 60` on the store, returned once it holds custody (the caller kills
+/// and waits for it).
+#[allow(clippy::zombie_processes)]
+fn hold(store: &Store) -> Child {
+    let child = std_bin()
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(["custody", "run", "--", "sleep", "60"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    loop {
+        let locks = std::fs::read_dir(lock_dir(store))
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| e.file_name().to_string_lossy().ends_with(".lock"))
+                    .count()
+            })
+            .unwrap_or(0);
+        if locks >= 2 {
+            return child;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "custody never taken");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn with_custody_held_elsewhere_nothing_is_planned_or_written() {
+    for case in cases() {
+        let mut holder = hold(&case.store);
+        let before = contents(&case.store);
+        let out = case
+            .store
+            .cmd()
+            .args(&case.args)
+            .args(["--yes", "--json"])
+            .output()
+            .unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(75), "{}: {doc}", case.name);
+        assert_eq!(
+            doc["error"]["code"], "OWNER_UNAVAILABLE",
+            "{}: {doc}",
+            case.name
+        );
+        // Refused before planning: no plan, no result, and the same on a terminal-less run.
+        assert!(doc.get("data").is_none(), "{}: {doc}", case.name);
+        let human = case
+            .store
+            .cmd()
+            .args(&case.args)
+            .arg("--yes")
+            .output()
+            .unwrap();
+        assert_eq!(human.status.code(), Some(75), "{}", case.name);
+        assert!(human.stdout.is_empty(), "{}: planned anyway", case.name);
+        // On a terminal too: refused before a plan could be shown or a question asked.
+        if case.asks {
+            let (code, screen) = on_terminal(&case.store, &case.args, "y");
+            assert_eq!(code, Some(75), "{}: {screen}", case.name);
+            assert!(
+                !screen.contains("Apply this plan?"),
+                "{}: {screen}",
+                case.name
+            );
+        }
+        assert!(
+            contents(&case.store) == before,
+            "{}: the store changed",
+            case.name
+        );
+        // A dry run takes no custody: it plans while the owner works.
+        let dry = case
+            .store
+            .cmd()
+            .args(&case.args)
+            .arg("--dry-run")
+            .output()
+            .unwrap();
+        assert!(
+            dry.status.code() == Some(0) || dry.status.code() == Some(3),
+            "{}: dry run {:?}: {}",
+            case.name,
+            dry.status.code(),
+            String::from_utf8_lossy(&dry.stderr)
+        );
+        assert!(
+            contents(&case.store) == before,
+            "{}: the dry run wrote",
+            case.name
+        );
+        holder.kill().unwrap();
+        holder.wait().unwrap();
+    }
+}
+
+/// Runs `args` on a pseudo-terminal (util-linux `script`), typing `keys`; returns the exit
+/// code and everything the terminal showed, with line ends as `\n`.
+fn on_terminal(store: &Store, args: &[String], keys: &str) -> (Option<i32>, String) {
+    let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    let mut line = format!(
+        "{} --state-dir {}",
+        shell_quote(&bin),
+        shell_quote(&store.state())
+    );
+    for a in args {
+        line.push(' ');
+        line.push_str(&shell_quote(Path::new(a)));
+    }
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("HOME", store.dir.path())
+        .env("NO_COLOR", "1")
+        .env_remove("OPENCLAW_STATE_DIR")
+        .env_remove("OPENCLAW_HOME")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` runs a command on a pseudo-terminal");
+    {
+        use std::io::Write;
+        // Typed once the question is up: the plan comes first, and may take a moment.
+        std::thread::sleep(Duration::from_millis(300));
+        let mut stdin = child.stdin.take().unwrap();
+        // A command that ended without asking has closed the terminal already.
+        let _ = stdin.write_all(keys.as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+    )
+}
+
+fn shell_quote(p: &Path) -> String {
+    format!("'{}'", p.to_string_lossy().replace('\'', "'\\''"))
+}
+
+/// The lines shown before the question: after the echoed key, up to the question.
+fn shown_plan(screen: &str) -> &str {
+    let start = screen.find(char::is_uppercase).unwrap_or(0);
+    let end = screen.find("Apply this plan?").unwrap_or(screen.len());
+    &screen[start..end]
+}
+
+#[test]
+fn a_declined_question_changes_nothing_and_shows_the_dry_run_plan() {
+    for case in cases().into_iter().filter(|c| c.asks) {
+        let dry = case
+            .store
+            .cmd()
+            .args(&case.args)
+            .arg("--dry-run")
+            .output()
+            .unwrap();
+        let dry_plan = String::from_utf8_lossy(&dry.stdout).to_string();
+        let before = contents(&case.store);
+        let (code, screen) = on_terminal(&case.store, &case.args, "n");
+        assert_eq!(code, Some(0), "{}: {screen}", case.name);
+        assert!(
+            screen.contains("Cancelled: nothing was changed."),
+            "{}: {screen}",
+            case.name
+        );
+        assert!(
+            contents(&case.store) == before,
+            "{}: the store changed",
+            case.name
+        );
+        let shown = shown_plan(&screen);
+        assert!(
+            shown.lines().count() >= 2,
+            "{}: no plan shown: {screen}",
+            case.name
+        );
+        // The same lines as the dry run (doctor's dry run prints its findings after them).
+        assert!(
+            dry_plan.starts_with(shown),
+            "{}: the prompt showed\n{shown}\nthe dry run printed\n{dry_plan}",
+            case.name
+        );
+        // Answering yes applies that plan.
+        let (code, screen) = on_terminal(&case.store, &case.args, "y");
+        assert!(
+            code == Some(0) || code == Some(3),
+            "{}: {code:?} {screen}",
+            case.name
+        );
+        assert!(
+            contents(&case.store) != before,
+            "{}: nothing applied: {screen}",
+            case.name
+        );
+    }
+}
+
+#[test]
+fn without_a_terminal_or_yes_nothing_changes_and_the_exit_is_2() {
+    for case in cases().into_iter().filter(|c| c.asks) {
+        let before = contents(&case.store);
+        let out = case
+            .store
+            .cmd()
+            .args(&case.args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(2), "{}: {doc}", case.name);
+        assert_eq!(
+            doc["error"]["code"], "CONFIRMATION_REQUIRED",
+            "{}: {doc}",
+            case.name
+        );
+        assert!(
+            contents(&case.store) == before,
+            "{}: the store changed",
+            case.name
+        );
+    }
+}
