@@ -85,6 +85,19 @@ pub fn insert_deleted(conn: &Connection, a: &NewArchive<'_>) -> rusqlite::Result
     )
 }
 
+/// Whether an archive row has this name.
+pub fn exists_named(conn: &Connection, archive_name: &str) -> rusqlite::Result<bool> {
+    conn.prepare_cached("SELECT 1 FROM session_transcript_archives WHERE archive_name = ?1")?
+        .exists([archive_name])
+}
+
+pub fn delete_named(conn: &Connection, archive_name: &str) -> rusqlite::Result<usize> {
+    conn.execute(
+        "DELETE FROM session_transcript_archives WHERE archive_name = ?1",
+        [archive_name],
+    )
+}
+
 /// Archives waiting for their file, oldest first: `(session_id, generation, archive_name,
 /// archive_blob, archive_sha256)`.
 pub type PendingArchive = (String, String, String, Vec<u8>, String);

@@ -25,6 +25,91 @@ pub const NEWEST_FIRST_SQL: &str =
     "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
                                     ORDER BY updated_at DESC, session_key";
 
+/// A node that is a session, not a tombstone (a deleted key's placeholder).
+pub const LIVE_ROW: &str = "NOT (entry_valid = -1 AND entry_json = '{}')";
+
+/// The freshest live key equal to `key` ignoring ASCII case.
+pub fn live_key_nocase(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        &format!(
+            "SELECT session_key FROM session_nodes WHERE session_key = ?1 COLLATE NOCASE \
+             AND {LIVE_ROW} ORDER BY updated_at DESC, session_key LIMIT 1"
+        ),
+        [key],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// Up to `limit` live `(key, updated_at)` in key order whose current session id is `id`,
+/// or, with `trim_chars`, differs from `id` only by those characters trimmed.
+pub fn live_keys_by_session_id(
+    conn: &Connection,
+    id: &str,
+    trim_chars: Option<&str>,
+    limit: usize,
+) -> rusqlite::Result<Vec<(String, i64)>> {
+    let sql = if trim_chars.is_some() {
+        format!(
+            "SELECT session_key, updated_at FROM session_nodes WHERE current_session_id != ?1 \
+             AND trim(current_session_id, ?2) = ?1 AND {LIVE_ROW} ORDER BY session_key LIMIT {limit}"
+        )
+    } else {
+        format!(
+            "SELECT session_key, updated_at FROM session_nodes WHERE current_session_id = ?1 \
+             AND {LIVE_ROW} ORDER BY session_key LIMIT {limit}"
+        )
+    };
+    let mut stmt = conn.prepare(&sql)?;
+    let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?));
+    let rows = match trim_chars {
+        Some(chars) => stmt
+            .query_map(params![id, chars], row)?
+            .collect::<rusqlite::Result<Vec<(String, i64)>>>(),
+        None => stmt
+            .query_map(params![id], row)?
+            .collect::<rusqlite::Result<Vec<(String, i64)>>>(),
+    };
+    rows
+}
+
+/// Up to `limit` live `(key, current session id)` with `lower <= id < upper`, in id order.
+pub fn live_keys_by_session_id_range(
+    conn: &Connection,
+    lower: &str,
+    upper: &str,
+    limit: usize,
+) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT session_key, current_session_id FROM session_nodes \
+         WHERE current_session_id >= ?1 AND current_session_id < ?2 AND {LIVE_ROW} \
+         ORDER BY current_session_id LIMIT {limit}"
+    ))?;
+    let rows = stmt.query_map(params![lower, upper], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
+/// Every live node as `(session_key, current_session_id)`, streamed.
+pub fn for_each_live_key(
+    conn: &Connection,
+    path: &std::path::Path,
+    mut visit: impl FnMut(&str, &str),
+) -> crate::error::Result<()> {
+    use crate::error::ResultExt;
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT session_key, current_session_id FROM session_nodes WHERE {LIVE_ROW}"
+        ))
+        .at(path)?;
+    let mut rows = stmt.query([]).at(path)?;
+    while let Some(row) = rows.next().at(path)? {
+        let key: String = row.get(0).at(path)?;
+        let id: String = row.get(1).at(path)?;
+        visit(&key, &id);
+    }
+    Ok(())
+}
+
 /// Nodes that are sessions (not tombstones), and tombstones.
 pub const COUNT_SESSIONS_SQL: &str =
     "SELECT count(*) FROM session_nodes WHERE NOT (entry_valid = -1 AND entry_json = '{}')";

@@ -149,6 +149,31 @@ pub fn exists(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
     )
 }
 
+/// The key a window belongs to.
+pub fn session_key_of(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT session_key FROM session_windows WHERE session_id = ?1",
+        [session_id],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// Up to `limit` `(key, session id)` of windows with `lower <= id < upper`, in id order.
+pub fn by_session_id_range(
+    conn: &Connection,
+    lower: &str,
+    upper: &str,
+    limit: usize,
+) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT session_key, session_id FROM session_windows \
+         WHERE session_id >= ?1 AND session_id < ?2 ORDER BY session_id LIMIT {limit}"
+    ))?;
+    let rows = stmt.query_map(params![lower, upper], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
 /// `(session_id, updated_at)` of a key's most recently updated window.
 pub fn latest_of_key(conn: &Connection, key: &str) -> rusqlite::Result<Option<(String, i64)>> {
     conn.query_row(
