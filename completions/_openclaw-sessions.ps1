@@ -309,8 +309,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--replace-entry', '--replace-entry', [CompletionResultType]::ParameterName, 'Replace the whole entry with the JSON object in FILE (`-` for stdin)')
             [CompletionResult]::new('--expect-updated-at', '--expect-updated-at', [CompletionResultType]::ParameterName, 'Refuse unless updatedAt is exactly MS')
             [CompletionResult]::new('--expect-session-id', '--expect-session-id', [CompletionResultType]::ParameterName, 'Refuse unless the session id is ID (`null`: expect none)')
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write a verified snapshot of the database into DIR before changing it')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -334,8 +334,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;archive' {
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write a verified snapshot of each changed database into DIR first')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -358,8 +358,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;unarchive' {
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write a verified snapshot of each changed database into DIR first')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -383,9 +383,9 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
         }
         'openclaw-sessions;delete' {
             [CompletionResult]::new('--expect-session-id', '--expect-session-id', [CompletionResultType]::ParameterName, 'Refuse keys whose session id is not ID (`null`: expect none)')
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write one verified snapshot per store into DIR before its first deletion')
             [CompletionResult]::new('--expect-updated-at', '--expect-updated-at', [CompletionResultType]::ParameterName, 'Refuse keys whose updatedAt is not MS')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -413,8 +413,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--max-entries', '--max-entries', [CompletionResultType]::ParameterName, 'Keep at most N unarchived sessions per agent (default: maxEntries, 5000)')
             [CompletionResult]::new('--max-disk-bytes', '--max-disk-bytes', [CompletionResultType]::ParameterName, 'Disk budget per agent (default: maxDiskBytes, 10gb; reported)')
             [CompletionResult]::new('--active-key', '--active-key', [CompletionResultType]::ParameterName, 'Never touch this session (as OpenClaw''s --active-key)')
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write a verified snapshot of each changed database into DIR first (every removed transcript is archived either way)')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -627,8 +627,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;migrate;legacy' {
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Where snapshots of agent databases that already exist go (default: <state>/openclaw-sessions-snapshots)')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -652,8 +652,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
         }
         'openclaw-sessions;migrate;acpx' {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)')
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Where the snapshot of the state database (which records the move) goes (default: <state>/openclaw-sessions-snapshots)')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -861,6 +861,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Name the stale locks and remove nothing (read without taking any lock)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Name the stale locks and remove nothing (read without taking any lock)')
             [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')

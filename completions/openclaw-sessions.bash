@@ -337,17 +337,17 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__archive)
-            opts="-n -q -v -y -h --backup-dir --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --backup-dir)
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --wait)
+                --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -753,7 +753,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__custody__subcmd__clear__subcmd__stale)
-            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --dry-run --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -941,7 +941,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__delete)
-            opts="-n -q -v -y -h --no-archive --expect-session-id --backup-dir --expect-updated-at --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --no-archive --expect-session-id --expect-updated-at --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -951,15 +951,15 @@ _openclaw__sessions() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --backup-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --expect-updated-at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1875,7 +1875,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__migrate__subcmd__acpx)
-            opts="-n -q -v -y -h --workspace --backup-dir --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --workspace --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1885,11 +1885,11 @@ _openclaw__sessions() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --backup-dir)
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --wait)
+                --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1981,17 +1981,17 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__migrate__subcmd__legacy)
-            opts="-n -q -v -y -h --backup-dir --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --backup-dir)
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --wait)
+                --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2027,7 +2027,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__patch)
-            opts="-n -q -v -y -h --set --unset --merge --replace-entry --preserve-activity --expect-updated-at --expect-session-id --backup-dir --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --set --unset --merge --replace-entry --preserve-activity --expect-updated-at --expect-session-id --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2057,11 +2057,11 @@ _openclaw__sessions() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --backup-dir)
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --wait)
+                --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2097,7 +2097,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__prune)
-            opts="-n -q -v -y -h --older-than --max-entries --max-disk-bytes --artifacts --active-key --backup-dir --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --older-than --max-entries --max-disk-bytes --artifacts --active-key --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2119,11 +2119,11 @@ _openclaw__sessions() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --backup-dir)
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --wait)
+                --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2553,17 +2553,17 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__unarchive)
-            opts="-n -q -v -y -h --backup-dir --dry-run --wait --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --backup-dir)
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --wait)
+                --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -290,8 +290,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --replace-entry 'Replace the whole entry with the JSON object in FILE (`-` for stdin)'
             cand --expect-updated-at 'Refuse unless updatedAt is exactly MS'
             cand --expect-session-id 'Refuse unless the session id is ID (`null`: expect none)'
-            cand --backup-dir 'Write a verified snapshot of the database into DIR before changing it'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -314,8 +314,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --help 'Print help'
         }
         &'openclaw-sessions;archive'= {
-            cand --backup-dir 'Write a verified snapshot of each changed database into DIR first'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -337,8 +337,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --help 'Print help'
         }
         &'openclaw-sessions;unarchive'= {
-            cand --backup-dir 'Write a verified snapshot of each changed database into DIR first'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -361,9 +361,9 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;delete'= {
             cand --expect-session-id 'Refuse keys whose session id is not ID (`null`: expect none)'
-            cand --backup-dir 'Write one verified snapshot per store into DIR before its first deletion'
             cand --expect-updated-at 'Refuse keys whose updatedAt is not MS'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -390,8 +390,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --max-entries 'Keep at most N unarchived sessions per agent (default: maxEntries, 5000)'
             cand --max-disk-bytes 'Disk budget per agent (default: maxDiskBytes, 10gb; reported)'
             cand --active-key 'Never touch this session (as OpenClaw''s --active-key)'
-            cand --backup-dir 'Write a verified snapshot of each changed database into DIR first (every removed transcript is archived either way)'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -590,8 +590,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'openclaw-sessions;migrate;legacy'= {
-            cand --backup-dir 'Where snapshots of agent databases that already exist go (default: <state>/openclaw-sessions-snapshots)'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -614,8 +614,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;migrate;acpx'= {
             cand --workspace 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)'
-            cand --backup-dir 'Where the snapshot of the state database (which records the move) goes (default: <state>/openclaw-sessions-snapshots)'
             cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -807,6 +807,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --agent 'Work on this agent (repeatable)'
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand -n 'Name the stale locks and remove nothing (read without taking any lock)'
+            cand --dry-run 'Name the stale locks and remove nothing (read without taking any lock)'
             cand --all-agents 'Work on every agent'
             cand --json 'Print one JSON document on stdout'
             cand -q 'Only data and errors'

@@ -269,8 +269,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patc
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l replace-entry -d 'Replace the whole entry with the JSON object in FILE (`-` for stdin)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l expect-updated-at -d 'Refuse unless updatedAt is exactly MS' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l expect-session-id -d 'Refuse unless the session id is ID (`null`: expect none)' -r
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l backup-dir -d 'Write a verified snapshot of the database into DIR before changing it' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -288,8 +288,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patc
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l backup-dir -d 'Write a verified snapshot of each changed database into DIR first' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -306,8 +306,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand arch
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l backup-dir -d 'Write a verified snapshot of each changed database into DIR first' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -325,9 +325,9 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unar
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-session-id -d 'Refuse keys whose session id is not ID (`null`: expect none)' -r
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l backup-dir -d 'Write one verified snapshot per store into DIR before its first deletion' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-updated-at -d 'Refuse keys whose updatedAt is not MS' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -349,8 +349,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prun
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l max-entries -d 'Keep at most N unarchived sessions per agent (default: maxEntries, 5000)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l max-disk-bytes -d 'Disk budget per agent (default: maxDiskBytes, 10gb; reported)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l active-key -d 'Never touch this session (as OpenClaw\'s --active-key)' -r
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l backup-dir -d 'Write a verified snapshot of each changed database into DIR first (every removed transcript is archived either way)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -502,8 +502,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migr
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "legacy" -d 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l backup-dir -d 'Where snapshots of agent databases that already exist go (default: <state>/openclaw-sessions-snapshots)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -521,8 +521,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migr
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l workspace -d 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)' -r -F
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l backup-dir -d 'Where the snapshot of the state database (which records the move) goes (default: <state>/openclaw-sessions-snapshots)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -667,6 +667,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand cust
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s n -l dry-run -d 'Name the stale locks and remove nothing (read without taking any lock)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s q -l quiet -d 'Only data and errors'

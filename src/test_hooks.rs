@@ -7,6 +7,8 @@
 //! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
 //! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies cross batch boundaries on
 //!   small fixtures.
+//! - `OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS=1` damages every safety snapshot right after it is
+//!   written, so that its verification fails as on bad storage.
 
 #[cfg(feature = "test-hooks")]
 mod enabled {
@@ -42,6 +44,19 @@ mod enabled {
             .and_then(|v| v.parse().ok())
             .filter(|n| *n > 0)
     }
+
+    pub fn spoil_snapshot(dir: &std::path::Path) {
+        if std::env::var_os("OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS").is_some() {
+            use std::io::{Seek, SeekFrom, Write};
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("database.sqlite"))
+            {
+                let _ = f.seek(SeekFrom::Start(100));
+                let _ = f.write_all(b"spoiled by the test hook");
+            }
+        }
+    }
 }
 
 #[cfg(not(feature = "test-hooks"))]
@@ -58,9 +73,12 @@ mod enabled {
     pub fn apply_batch() -> Option<usize> {
         None
     }
+
+    #[inline(always)]
+    pub fn spoil_snapshot(_dir: &std::path::Path) {}
 }
 
-pub use enabled::{apply_batch, crash_point};
+pub use enabled::{apply_batch, crash_point, spoil_snapshot};
 
 /// Now, or the clock the tests fixed.
 pub fn now_ms() -> i64 {

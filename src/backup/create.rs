@@ -26,6 +26,15 @@ pub enum SnapshotSource {
 }
 
 impl SnapshotSource {
+    /// An agent's database, with its cold archives.
+    pub fn agent(paths: &crate::paths::AgentPaths) -> Self {
+        SnapshotSource::Agent {
+            agent_id: paths.id.to_string(),
+            db: paths.db.clone(),
+            sessions_dir: paths.sessions_dir.clone(),
+        }
+    }
+
     pub fn db(&self) -> &Path {
         match self {
             SnapshotSource::Agent { db, .. } | SnapshotSource::Global { db } => db,

@@ -94,12 +94,7 @@ pub struct RestoreArgs {
 }
 
 pub fn source_for_agent(layout: &StateLayout, id: &AgentId) -> SnapshotSource {
-    let paths = layout.agent(id);
-    SnapshotSource::Agent {
-        agent_id: id.to_string(),
-        db: paths.db,
-        sessions_dir: paths.sessions_dir,
-    }
+    SnapshotSource::agent(&layout.agent(id))
 }
 
 pub fn run(ctx: &Ctx, cmd: &BackupCommand) -> anyhow::Result<Outcome> {
@@ -260,23 +255,11 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Done);
     }
-    let layout = ctx.layout()?;
     let mut op = RestoreOp {
         snapshot: args.snapshot.clone(),
     };
-    let mutation = MutationArgs {
-        dry_run: args.dry_run,
-        wait: args.wait,
-    };
-    let Some(run) = run_op(
-        ctx,
-        &layout,
-        &mut op,
-        &mutation,
-        args.backup_dir.clone(),
-        "restore",
-    )?
-    else {
+    let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
+    let Some(run) = run_op(ctx, &mut op, &mutation, "restore")? else {
         return Ok(Outcome::Done);
     };
     let target = run.plan.source.db().to_path_buf();

@@ -19,7 +19,7 @@ pub enum CustodyCommand {
     /// Hold offline custody while CMD runs; exit with its code.
     Run(RunArgs),
     /// Remove stale lock files (dead owners); never a live one.
-    ClearStale,
+    ClearStale(ClearStaleArgs),
 }
 
 impl CustodyCommand {
@@ -27,7 +27,7 @@ impl CustodyCommand {
         match self {
             CustodyCommand::Status => "custody status",
             CustodyCommand::Run(_) => "custody run",
-            CustodyCommand::ClearStale => "custody clear-stale",
+            CustodyCommand::ClearStale(_) => "custody clear-stale",
         }
     }
 }
@@ -40,6 +40,13 @@ pub struct RunArgs {
     /// The command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ClearStaleArgs {
+    /// Name the stale locks and remove nothing (read without taking any lock).
+    #[arg(short = 'n', long)]
+    dry_run: bool,
 }
 
 /// Take custody for a mutating command (or inherit the one a parent `custody run` holds).
@@ -121,7 +128,27 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
             ctx.printer.print_table(&t)?;
             Ok(Outcome::Done)
         }
-        CustodyCommand::ClearStale => {
+        CustodyCommand::ClearStale(args) if args.dry_run => {
+            layout.require_exists()?;
+            let stale: Vec<String> = probe(&layout)
+                .locks
+                .into_iter()
+                .filter(|l| l.exists && l.state == OwnerState::Stale)
+                .map(|l| format!("{}: {}", l.path.display(), l.reason))
+                .collect();
+            if ctx.printer.json {
+                ctx.printer
+                    .json_data(&serde_json::json!({ "stale": stale, "applied": false }))?;
+            } else if stale.is_empty() {
+                ctx.printer.info("no stale locks");
+            } else {
+                for s in &stale {
+                    ctx.printer.out(&format!("would remove {s}\n"))?;
+                }
+            }
+            Ok(Outcome::Done)
+        }
+        CustodyCommand::ClearStale(_) => {
             let removed = clear_stale(&layout)?;
             if ctx.printer.json {
                 ctx.printer

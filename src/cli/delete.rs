@@ -22,9 +22,6 @@ pub struct DeleteArgs {
     /// Refuse keys whose session id is not ID (`null`: expect none).
     #[arg(long, value_name = "ID|null")]
     expect_session_id: Option<String>,
-    /// Write one verified snapshot per store into DIR before its first deletion.
-    #[arg(long, value_name = "DIR")]
-    backup_dir: Option<std::path::PathBuf>,
     /// Refuse keys whose updatedAt is not MS.
     #[arg(long, value_name = "MS")]
     expect_updated_at: Option<i64>,
@@ -35,29 +32,20 @@ pub struct DeleteArgs {
 fn code_of(plan: &DeletePlan) -> Option<ErrorCode> {
     match plan.result {
         DeleteResult::Deleted => None,
-        DeleteResult::Missing => Some(ErrorCode::NotFound),
-        DeleteResult::Conflict => Some(ErrorCode::Conflict),
-        DeleteResult::Refused => Some(ErrorCode::LockedSession),
+        DeleteResult::Missing => Some(ErrorCode::NOT_FOUND),
+        DeleteResult::Conflict => Some(ErrorCode::CONFLICT),
+        DeleteResult::Refused => Some(ErrorCode::LOCKED_SESSION),
     }
 }
 
 pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
-    let layout = ctx.layout()?;
     let options = DeleteOptions {
         archive: !args.no_archive,
         expect_updated_at: args.expect_updated_at,
         expect_session_id: expect_session_id(&args.expect_session_id),
     };
     let mut op = DeleteOp::new(selection(ctx), args.keys.clone(), options);
-    let Some(run) = run_op(
-        ctx,
-        &layout,
-        &mut op,
-        &args.mutation,
-        args.backup_dir.clone(),
-        "delete",
-    )?
-    else {
+    let Some(run) = run_op(ctx, &mut op, &args.mutation, "delete")? else {
         return Ok(Outcome::Done);
     };
     let dry_run = run.state == RunState::DryRun;

@@ -112,19 +112,8 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
             options: opts.clone(),
             now: now_ms(),
         };
-        let mutation = MutationArgs {
-            dry_run: args.dry_run,
-            wait: args.wait,
-        };
-        let Some(run) = run_op(
-            ctx,
-            &layout,
-            &mut op,
-            &mutation,
-            args.backup_dir.clone(),
-            "doctor",
-        )?
-        else {
+        let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
+        let Some(run) = run_op(ctx, &mut op, &mutation, "doctor")? else {
             return Ok(Outcome::Done);
         };
         if let Some(custody) = &run.custody {

@@ -2,93 +2,77 @@
 
 use openclaw_sessions::{Error, ErrorKind};
 
-/// The stable machine-readable error codes of `--json` and their exit statuses (README.md,
-/// Exit codes). The library says what went wrong ([`ErrorKind`]); usage errors, a question
-/// nobody could answer, findings and partly done runs are the binary's own.
+/// The stable machine-readable error codes of `--json` and their exit statuses. The library
+/// says what went wrong ([`ErrorKind`]); a question nobody could answer, findings and partly
+/// done runs are the binary's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
-    Io,
-    Sqlite,
-    Internal,
+    Library(ErrorKind),
+    /// Arguments clap refused (the library's `InvalidArgument` is the same code).
     Usage,
     ConfirmationRequired,
     Findings,
     Partial,
-    NotFound,
-    Conflict,
-    LockedSession,
-    TargetExists,
-    UnsafePath,
-    UnsupportedSchema,
-    BadInput,
-    OwnerUnavailable,
-    GatewayStateOwnerRequired,
-    Interrupted,
-    SnapshotUnverified,
 }
 
 impl ErrorCode {
+    pub const NOT_FOUND: ErrorCode = ErrorCode::Library(ErrorKind::NotFound);
+    pub const CONFLICT: ErrorCode = ErrorCode::Library(ErrorKind::Conflict);
+    pub const LOCKED_SESSION: ErrorCode = ErrorCode::Library(ErrorKind::LockedSession);
+    pub const IO: ErrorCode = ErrorCode::Library(ErrorKind::Io);
+    pub const INTERNAL: ErrorCode = ErrorCode::Library(ErrorKind::Internal);
+
+    /// The code of a library error.
+    pub fn of(e: &Error) -> Self {
+        ErrorCode::Library(e.kind())
+    }
+
     pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::Io => "IO",
-            ErrorCode::Sqlite => "SQLITE",
-            ErrorCode::Internal => "INTERNAL",
-            ErrorCode::Usage => "USAGE",
-            ErrorCode::ConfirmationRequired => "CONFIRMATION_REQUIRED",
-            ErrorCode::Findings => "FINDINGS",
-            ErrorCode::Partial => "PARTIAL",
-            ErrorCode::NotFound => "NOT_FOUND",
-            ErrorCode::Conflict => "CONFLICT",
-            ErrorCode::LockedSession => "LOCKED_SESSION",
-            ErrorCode::TargetExists => "TARGET_EXISTS",
-            ErrorCode::UnsafePath => "UNSAFE_PATH",
-            ErrorCode::UnsupportedSchema => "UNSUPPORTED_SCHEMA",
-            ErrorCode::BadInput => "BAD_INPUT",
-            ErrorCode::OwnerUnavailable => "OWNER_UNAVAILABLE",
-            ErrorCode::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
-            ErrorCode::Interrupted => "INTERRUPTED",
-            ErrorCode::SnapshotUnverified => "SNAPSHOT_UNVERIFIED",
+        let kind = match self {
+            ErrorCode::Usage => return "USAGE",
+            ErrorCode::ConfirmationRequired => return "CONFIRMATION_REQUIRED",
+            ErrorCode::Findings => return "FINDINGS",
+            ErrorCode::Partial => return "PARTIAL",
+            ErrorCode::Library(kind) => kind,
+        };
+        match kind {
+            ErrorKind::Io => "IO",
+            ErrorKind::Sqlite => "SQLITE",
+            ErrorKind::Internal => "INTERNAL",
+            ErrorKind::InvalidArgument => "USAGE",
+            ErrorKind::NotFound => "NOT_FOUND",
+            ErrorKind::Conflict => "CONFLICT",
+            ErrorKind::LockedSession => "LOCKED_SESSION",
+            ErrorKind::TargetExists => "TARGET_EXISTS",
+            ErrorKind::UnsafePath => "UNSAFE_PATH",
+            ErrorKind::UnsupportedSchema => "UNSUPPORTED_SCHEMA",
+            ErrorKind::BadInput => "BAD_INPUT",
+            ErrorKind::OwnerUnavailable => "OWNER_UNAVAILABLE",
+            ErrorKind::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
+            ErrorKind::Interrupted => "INTERRUPTED",
+            ErrorKind::SnapshotUnverified => "SNAPSHOT_UNVERIFIED",
         }
     }
 
     /// The process exit status.
     pub fn exit_code(self) -> i32 {
-        match self {
-            ErrorCode::Io
-            | ErrorCode::Sqlite
-            | ErrorCode::Internal
-            | ErrorCode::SnapshotUnverified => 1,
-            ErrorCode::Usage | ErrorCode::ConfirmationRequired => 2,
-            ErrorCode::Findings | ErrorCode::Partial => 3,
-            ErrorCode::NotFound => 4,
-            ErrorCode::Conflict
-            | ErrorCode::LockedSession
-            | ErrorCode::TargetExists
-            | ErrorCode::UnsafePath => 5,
-            ErrorCode::UnsupportedSchema | ErrorCode::BadInput => 6,
-            ErrorCode::OwnerUnavailable | ErrorCode::GatewayStateOwnerRequired => 75,
-            ErrorCode::Interrupted => 130,
-        }
-    }
-
-    /// The code of a library error.
-    pub fn of(e: &Error) -> Self {
-        match e.kind() {
-            ErrorKind::Io => ErrorCode::Io,
-            ErrorKind::Sqlite => ErrorCode::Sqlite,
-            ErrorKind::Internal => ErrorCode::Internal,
-            ErrorKind::InvalidArgument => ErrorCode::Usage,
-            ErrorKind::NotFound => ErrorCode::NotFound,
-            ErrorKind::Conflict => ErrorCode::Conflict,
-            ErrorKind::LockedSession => ErrorCode::LockedSession,
-            ErrorKind::TargetExists => ErrorCode::TargetExists,
-            ErrorKind::UnsafePath => ErrorCode::UnsafePath,
-            ErrorKind::UnsupportedSchema => ErrorCode::UnsupportedSchema,
-            ErrorKind::BadInput => ErrorCode::BadInput,
-            ErrorKind::OwnerUnavailable => ErrorCode::OwnerUnavailable,
-            ErrorKind::GatewayStateOwnerRequired => ErrorCode::GatewayStateOwnerRequired,
-            ErrorKind::Interrupted => ErrorCode::Interrupted,
-            ErrorKind::SnapshotUnverified => ErrorCode::SnapshotUnverified,
+        let kind = match self {
+            ErrorCode::Usage | ErrorCode::ConfirmationRequired => return 2,
+            ErrorCode::Findings | ErrorCode::Partial => return 3,
+            ErrorCode::Library(kind) => kind,
+        };
+        match kind {
+            ErrorKind::Io | ErrorKind::Sqlite | ErrorKind::Internal => 1,
+            ErrorKind::SnapshotUnverified => 1,
+            ErrorKind::InvalidArgument => 2,
+            ErrorKind::NotFound => 4,
+            ErrorKind::Conflict
+            | ErrorKind::LockedSession
+            | ErrorKind::TargetExists
+            | ErrorKind::UnsafePath => 5,
+            ErrorKind::UnsupportedSchema | ErrorKind::BadInput => 6,
+            ErrorKind::OwnerUnavailable | ErrorKind::GatewayStateOwnerRequired => 75,
+            ErrorKind::Interrupted => 130,
         }
     }
 }

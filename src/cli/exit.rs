@@ -81,9 +81,9 @@ fn classify(err: &anyhow::Error) -> (ErrorCode, String, Option<String>) {
         }
     }
     if let Some(io) = err.chain().find_map(|c| c.downcast_ref::<std::io::Error>()) {
-        return (ErrorCode::Io, format!("{err:#}"), Some(format!("{io}")));
+        return (ErrorCode::IO, format!("{err:#}"), Some(format!("{io}")));
     }
-    (ErrorCode::Internal, format!("{err:#}"), None)
+    (ErrorCode::INTERNAL, format!("{err:#}"), None)
 }
 
 pub fn finish(printer: &Printer, result: anyhow::Result<Outcome>) -> i32 {

@@ -18,9 +18,6 @@ pub struct LifecycleArgs {
     /// Session keys.
     #[arg(required = true, value_name = "KEY")]
     keys: Vec<String>,
-    /// Write a verified snapshot of each changed database into DIR first.
-    #[arg(long, value_name = "DIR")]
-    backup_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -88,7 +85,6 @@ pub fn finish_results(
 }
 
 pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Outcome> {
-    let layout = ctx.layout()?;
     let change = if archive {
         EntryChange::Archive
     } else {
@@ -96,15 +92,7 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     };
     let mut op = EntryChangeOp::new(change, selection(ctx), args.keys.clone(), now_ms());
     let label = if archive { "archive" } else { "unarchive" };
-    let Some(run) = run_op(
-        ctx,
-        &layout,
-        &mut op,
-        &args.mutation,
-        args.backup_dir.clone(),
-        label,
-    )?
-    else {
+    let Some(run) = run_op(ctx, &mut op, &args.mutation, label)? else {
         return Ok(Outcome::Done);
     };
     if run.state == RunState::DryRun && !ctx.printer.json {

@@ -37,10 +37,6 @@ pub struct AcpxArgs {
     /// The agent workspace holding `state/` (default: from the config, else <state>/workspace).
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
-    /// Where the snapshot of the state database (which records the move) goes (default:
-    /// <state>/openclaw-sessions-snapshots).
-    #[arg(long, value_name = "DIR")]
-    backup_dir: Option<PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -53,20 +49,11 @@ pub fn run(ctx: &Ctx, cmd: &MigrateCommand) -> anyhow::Result<Outcome> {
 }
 
 fn run_acpx(ctx: &Ctx, args: &AcpxArgs) -> anyhow::Result<Outcome> {
-    let layout = ctx.layout()?;
     let mut op = MigrateAcpxOp {
         workspace: args.workspace.clone(),
         now: now_ms(),
     };
-    let Some(run) = run_op(
-        ctx,
-        &layout,
-        &mut op,
-        &args.mutation,
-        args.backup_dir.clone(),
-        "migrate",
-    )?
-    else {
+    let Some(run) = run_op(ctx, &mut op, &args.mutation, "migrate")? else {
         return Ok(Outcome::Done);
     };
     let plan = &run.plan;

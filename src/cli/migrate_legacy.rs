@@ -14,10 +14,6 @@ use super::Ctx;
 
 #[derive(Debug, Args)]
 pub struct LegacyArgs {
-    /// Where snapshots of agent databases that already exist go (default:
-    /// <state>/openclaw-sessions-snapshots).
-    #[arg(long, value_name = "DIR")]
-    backup_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -36,7 +32,6 @@ struct AppliedDocument<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
-    let layout = ctx.layout()?;
     let mut op = MigrateLegacyOp::new(selection(ctx));
     // The transcripts are read too, so the dry run names every line the import would stop at.
     op.scan_transcripts = args.mutation.dry_run;
@@ -45,15 +40,7 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
     } else {
         "migrate"
     };
-    let Some(run) = run_op(
-        ctx,
-        &layout,
-        &mut op,
-        &args.mutation,
-        args.backup_dir.clone(),
-        label,
-    )?
-    else {
+    let Some(run) = run_op(ctx, &mut op, &args.mutation, label)? else {
         return Ok(Outcome::Done);
     };
     let targets = &run.plan.targets;

@@ -10,7 +10,6 @@ use clap::Args;
 use openclaw_sessions::ops::{
     self, Decision, Hooks, Operation, PlanSummary, Run, RunOptions, RunState, Selection,
 };
-use openclaw_sessions::paths::StateLayout;
 use openclaw_sessions::progress::Progress;
 use openclaw_sessions::remedy::Warning;
 
@@ -26,6 +25,22 @@ pub struct MutationArgs {
     /// Wait up to SECONDS for a live owner of the state dir to finish.
     #[arg(long, value_name = "SECONDS")]
     pub wait: Option<u64>,
+    /// Write the verified snapshots of the databases the change writes into DIR (see the
+    /// snapshot policy below).
+    #[arg(long, value_name = "DIR")]
+    pub backup_dir: Option<PathBuf>,
+}
+
+impl MutationArgs {
+    /// For commands whose flags say more than the common ones (`doctor --fix`,
+    /// `backup restore --in-place`).
+    pub fn new(dry_run: bool, wait: Option<u64>, backup_dir: Option<PathBuf>) -> Self {
+        MutationArgs {
+            dry_run,
+            wait,
+            backup_dir,
+        }
+    }
 }
 
 /// The pipeline and snapshot policy of each kind of mutating command, for `--help` (the
@@ -125,12 +140,11 @@ pub fn selection(ctx: &Ctx) -> Selection {
 /// exit 0) and gives `None`; a question nobody could answer is `CONFIRMATION_REQUIRED`.
 pub fn run_op<O: Operation>(
     ctx: &Ctx,
-    layout: &StateLayout,
     op: &mut O,
     args: &MutationArgs,
-    snapshot_dir: Option<PathBuf>,
     label: &str,
 ) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
+    let layout = ctx.layout()?;
     if !args.dry_run {
         signals::install();
     }
@@ -139,7 +153,7 @@ pub fn run_op<O: Operation>(
         wait: args.wait.map(Duration::from_secs),
         inherit_custody: std::env::var(CUSTODY_ENV).ok(),
         interrupted: Some(&signals::INTERRUPTED),
-        snapshot_dir,
+        snapshot_dir: args.backup_dir.clone(),
         summary_limit: if ctx.printer.verbose {
             usize::MAX
         } else {
@@ -147,7 +161,7 @@ pub fn run_op<O: Operation>(
         },
     };
     let hooks = CliHooks::new(ctx, label);
-    let run = ops::run(op, layout, &options, &hooks)?;
+    let run = ops::run(op, &layout, &options, &hooks)?;
     match run.state {
         RunState::Declined => {
             if ctx.printer.json {

@@ -40,9 +40,6 @@ pub struct PatchArgs {
     /// Refuse unless the session id is ID (`null`: expect none).
     #[arg(long, value_name = "ID|null")]
     expect_session_id: Option<String>,
-    /// Write a verified snapshot of the database into DIR before changing it.
-    #[arg(long, value_name = "DIR")]
-    backup_dir: Option<PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -144,22 +141,13 @@ fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<()> 
 
 pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
     let ops = ops(args)?;
-    let layout = ctx.layout()?;
     let mut op = EntryChangeOp::new(
         EntryChange::Patch(Box::new(ops)),
         selection(ctx),
         vec![args.key.clone()],
         now_ms(),
     );
-    let Some(run) = run_op(
-        ctx,
-        &layout,
-        &mut op,
-        &args.mutation,
-        args.backup_dir.clone(),
-        "patch",
-    )?
-    else {
+    let Some(run) = run_op(ctx, &mut op, &args.mutation, "patch")? else {
         return Ok(Outcome::Done);
     };
     let item = run.plan.items.into_iter().next().expect("one target");

@@ -37,10 +37,6 @@ pub struct PruneArgs {
     /// Never touch this session (as OpenClaw's --active-key).
     #[arg(long, value_name = "KEY")]
     active_key: Option<String>,
-    /// Write a verified snapshot of each changed database into DIR first (every removed
-    /// transcript is archived either way).
-    #[arg(long, value_name = "DIR")]
-    backup_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -133,17 +129,9 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     // `mode: warn` reports what a run would do, as a dry run does.
     let mutation = MutationArgs {
         dry_run: args.mutation.dry_run || warn_only,
-        wait: args.mutation.wait,
+        ..args.mutation.clone()
     };
-    let Some(run) = run_op(
-        ctx,
-        &layout,
-        &mut op,
-        &mutation,
-        args.backup_dir.clone(),
-        "prune",
-    )?
-    else {
+    let Some(run) = run_op(ctx, &mut op, &mutation, "prune")? else {
         return Ok(Outcome::Done);
     };
     let plans = &run.plan.agents;

@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
-use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
+use super::targets::{by_agent, check_owned_agent, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
 use crate::mutate::{
@@ -107,9 +107,7 @@ impl Operation for DeleteOp {
     type Plan = DeletePlanSet;
     type Report = DeleteReport;
 
-    fn snapshot_policy(&self) -> SnapshotPolicy {
-        SnapshotPolicy::OnRequest
-    }
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.targets = resolve_targets(layout, &self.selection, &self.words)?;
@@ -148,10 +146,7 @@ impl Operation for DeleteOp {
             .iter()
             .filter(|a| a.plans.iter().any(|p| p.result == DeleteResult::Deleted))
         {
-            check_owned(
-                layout,
-                [a.paths.db.as_path(), a.paths.sessions_dir.as_path()],
-            )?;
+            check_owned_agent(layout, &a.paths)?;
         }
         Ok(DeletePlanSet { agents })
     }
@@ -216,11 +211,7 @@ impl Operation for DeleteOp {
             .agents
             .iter()
             .filter(|a| a.plans.iter().any(|p| p.result == DeleteResult::Deleted))
-            .map(|a| SnapshotSource::Agent {
-                agent_id: a.paths.id.to_string(),
-                db: a.paths.db.clone(),
-                sessions_dir: a.paths.sessions_dir.clone(),
-            })
+            .map(|a| SnapshotSource::agent(&a.paths))
             .collect();
         // The Gateway's state rows of a deleted session go too.
         if !out.is_empty() {
@@ -292,26 +283,16 @@ impl Operation for DeleteOp {
         Ok(report)
     }
 
-    fn verify(
-        &self,
-        _layout: &StateLayout,
-        plan: &DeletePlanSet,
-        report: &DeleteReport,
-    ) -> Result<()> {
+    fn verify(&self, _: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()> {
         for (a, results) in plan.agents.iter().zip(&report.agents) {
             if !results.iter().any(|r| matches!(r, Deleted::Done { .. })) {
                 continue;
             }
             let store = AgentStore::open(a.paths.clone())?;
             for (p, r) in a.plans.iter().zip(results) {
-                if matches!(r, Deleted::Done { .. })
-                    && store.entry_by_exact_key(&p.session_key)?.is_some()
-                {
-                    return Err(Error::Internal(format!(
-                        "session {} is still there after its deletion",
-                        p.session_key
-                    )));
-                }
+                let gone = !matches!(r, Deleted::Done { .. })
+                    || store.entry_by_exact_key(&p.session_key)?.is_none();
+                ensure(gone, || format!("session {} is still there", p.session_key))?;
             }
         }
         Ok(())

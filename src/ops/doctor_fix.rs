@@ -2,7 +2,7 @@
 //! (required: a repair rewrites rows that nothing else keeps a copy of).
 
 use super::pipeline::{Hooks, Operation, SnapshotPolicy};
-use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
+use super::summary::{count, PlanItem, PlanSummary};
 use super::targets::check_owned;
 use crate::backup::SnapshotSource;
 use crate::doctor::{agents_to_repair, apply_fixes, run_checks, DoctorOptions, Finding, FixReport};
@@ -35,15 +35,10 @@ impl Operation for DoctorFixOp {
     type Plan = DoctorFixPlan;
     type Report = DoctorFixReport;
 
-    fn snapshot_policy(&self) -> SnapshotPolicy {
-        SnapshotPolicy::Required
-    }
-
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
     /// The store is snapshotted as it is, broken foreign keys included: that is what the
     /// repair changes, and what a rollback must bring back.
-    fn snapshot_tolerates_broken_foreign_keys(&self) -> bool {
-        true
-    }
+    const KEEPS_BROKEN_FOREIGN_KEYS: bool = true;
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DoctorFixPlan> {
         let plan = DoctorFixPlan {
@@ -57,23 +52,9 @@ impl Operation for DoctorFixOp {
     fn summarize(&self, plan: &DoctorFixPlan, limit: usize) -> Result<PlanSummary> {
         let n = plan.fixable().count();
         let mut summary = PlanSummary::new(format!("apply {}", count(n, "safe repair")));
-        let mut groups: Vec<PlanGroup> = Vec::new();
         for f in plan.fixable() {
-            let agent = f.agent_id.clone();
-            let group = match groups.iter_mut().position(|g| g.agent_id == agent) {
-                Some(i) => &mut groups[i],
-                None => {
-                    groups.push(PlanGroup::new(agent));
-                    groups.last_mut().expect("a group")
-                }
-            };
-            group.push(
-                PlanItem::change("repair", f.check, Some(f.message.clone())),
-                limit,
-            );
-        }
-        for g in groups {
-            summary.add(g);
+            let item = PlanItem::change("repair", f.check, Some(f.message.clone()));
+            summary.push(f.agent_id.clone(), item, limit);
         }
         Ok(summary)
     }
@@ -82,14 +63,7 @@ impl Operation for DoctorFixOp {
         agents_to_repair(&plan.findings)
             .into_iter()
             .filter_map(|a| AgentId::parse(&a).ok())
-            .map(|id| {
-                let p = layout.agent(&id);
-                SnapshotSource::Agent {
-                    agent_id: id.to_string(),
-                    db: p.db,
-                    sessions_dir: p.sessions_dir,
-                }
-            })
+            .map(|id| SnapshotSource::agent(&layout.agent(&id)))
             .collect()
     }
 
@@ -108,12 +82,7 @@ impl Operation for DoctorFixOp {
 
     /// The checks ran again in `apply`; what they still find is reported, not an error: some
     /// findings are for a human.
-    fn verify(
-        &self,
-        _layout: &StateLayout,
-        _plan: &DoctorFixPlan,
-        _report: &DoctorFixReport,
-    ) -> Result<()> {
+    fn verify(&self, _: &StateLayout, _: &Self::Plan, _: &Self::Report) -> Result<()> {
         Ok(())
     }
 }

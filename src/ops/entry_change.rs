@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::pipeline::{Hooks, Operation, SnapshotPolicy};
-use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
+use super::summary::{count, PlanItem, PlanSummary};
 use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
@@ -167,13 +167,8 @@ impl Operation for EntryChangeOp {
     type Plan = EntryChangePlan;
     type Report = EntryChangeReport;
 
-    fn snapshot_policy(&self) -> SnapshotPolicy {
-        SnapshotPolicy::OnRequest
-    }
-
-    fn asks_first(&self) -> bool {
-        false
-    }
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+    const ASKS_FIRST: bool = false;
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.targets = resolve_targets(layout, &self.selection, &self.words)?;
@@ -209,35 +204,20 @@ impl Operation for EntryChangeOp {
             ),
             _ => format!("{verb} {}", count(changing, "session")),
         });
-        let mut groups: Vec<PlanGroup> = Vec::new();
         for item in &plan.items {
-            let agent = item.target.agent.id.to_string();
-            if groups
-                .last()
-                .is_none_or(|g| g.agent_id.as_deref() != Some(agent.as_str()))
-            {
-                groups.push(PlanGroup::new(Some(agent)));
-            }
-            let group = groups.last_mut().expect("a group");
+            let agent = Some(item.target.agent.id.to_string());
             let key = item.target.key_or_words().to_string();
-            match (&item.outcome, &self.change) {
+            let items = match (&item.outcome, &self.change) {
                 (Ok(p), _) if p.changes.is_empty() => {
-                    group.push(PlanItem::left_alone("unchanged", key, None), limit)
+                    vec![PlanItem::left_alone("unchanged", key, None)]
                 }
-                (Ok(p), EntryChange::Patch(_)) => {
-                    for i in field_items(p) {
-                        group.push(i, limit);
-                    }
-                }
-                (Ok(_), _) => group.push(PlanItem::change(verb, key, None), limit),
-                (Err(e), _) => group.push(
-                    PlanItem::left_alone(result_of(e), key, Some(e.to_string())),
-                    limit,
-                ),
+                (Ok(p), EntryChange::Patch(_)) => field_items(p),
+                (Ok(_), _) => vec![PlanItem::change(verb, key, None)],
+                (Err(e), _) => vec![PlanItem::left_alone(result_of(e), key, Some(e.to_string()))],
+            };
+            for i in items {
+                summary.push(agent.clone(), i, limit);
             }
-        }
-        for g in groups {
-            summary.add(g);
         }
         Ok(summary)
     }
@@ -255,11 +235,7 @@ impl Operation for EntryChangeOp {
             .collect();
         by_agent(&changing)
             .into_iter()
-            .map(|(p, _)| SnapshotSource::Agent {
-                agent_id: p.id.to_string(),
-                db: p.db,
-                sessions_dir: p.sessions_dir,
-            })
+            .map(|(p, _)| SnapshotSource::agent(&p))
             .collect()
     }
 
@@ -302,24 +278,17 @@ impl Operation for EntryChangeOp {
         Ok(EntryChangeReport { results })
     }
 
-    fn verify(
-        &self,
-        _layout: &StateLayout,
-        plan: &EntryChangePlan,
-        report: &EntryChangeReport,
-    ) -> Result<()> {
+    fn verify(&self, _: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()> {
         for (item, result) in plan.items.iter().zip(&report.results) {
             let Applied::Written(written) = result else {
                 continue;
             };
             let store = AgentStore::open(item.target.agent.clone())?;
             let stored = store.entry_by_exact_key(&written.key)?;
-            if stored.as_ref().map(|e| &e.fields) != Some(&written.fields) {
-                return Err(Error::Internal(format!(
-                    "session {} does not read back as written",
-                    written.key
-                )));
-            }
+            ensure(
+                stored.as_ref().map(|e| &e.fields) == Some(&written.fields),
+                || format!("session {} reads back otherwise", written.key),
+            )?;
         }
         Ok(())
     }

@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use crate::backup::SnapshotSource;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::migrate::acpx::{self, AcpxPlan};
 use crate::paths::StateLayout;
 use crate::units::format_bytes;
@@ -39,9 +39,7 @@ impl Operation for MigrateAcpxOp {
     /// The old directory, which stays.
     type Report = PathBuf;
 
-    fn snapshot_policy(&self) -> SnapshotPolicy {
-        SnapshotPolicy::Required
-    }
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         layout.require_exists()
@@ -81,13 +79,9 @@ impl Operation for MigrateAcpxOp {
         acpx::apply(layout, plan, self.now)
     }
 
-    fn verify(&self, _layout: &StateLayout, plan: &AcpxPlan, _old: &PathBuf) -> Result<()> {
-        if !plan.destination.is_dir() {
-            return Err(Error::Internal(format!(
-                "{} is missing after the move",
-                plan.destination.display()
-            )));
-        }
-        Ok(())
+    fn verify(&self, _: &StateLayout, plan: &Self::Plan, _: &Self::Report) -> Result<()> {
+        ensure(plan.destination.is_dir(), || {
+            format!("{} is missing after the move", plan.destination.display())
+        })
     }
 }

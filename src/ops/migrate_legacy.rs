@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::{check_owned, Selection};
 use crate::backup::SnapshotSource;
@@ -74,9 +74,7 @@ impl Operation for MigrateLegacyOp {
     type Plan = MigrateLegacyPlan;
     type Report = MigrateLegacyReport;
 
-    fn snapshot_policy(&self) -> SnapshotPolicy {
-        SnapshotPolicy::Required
-    }
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         layout.require_exists()?;
@@ -188,18 +186,12 @@ impl Operation for MigrateLegacyOp {
 
     /// The import validates each agent against its sources before moving them (the report's
     /// `validation`); what is left is that the manifest was written.
-    fn verify(
-        &self,
-        _layout: &StateLayout,
-        _plan: &MigrateLegacyPlan,
-        report: &MigrateLegacyReport,
-    ) -> Result<()> {
-        if !report.manifest.is_file() {
-            return Err(Error::Internal(format!(
+    fn verify(&self, _: &StateLayout, _: &Self::Plan, report: &Self::Report) -> Result<()> {
+        ensure(report.manifest.is_file(), || {
+            format!(
                 "the migration manifest {} is missing",
                 report.manifest.display()
-            )));
-        }
-        Ok(())
+            )
+        })
     }
 }

@@ -75,23 +75,19 @@ pub trait Operation {
     type Report;
 
     /// Its snapshot policy, stated once (documented in `--help` and the README).
-    fn snapshot_policy(&self) -> SnapshotPolicy;
+    const SNAPSHOT: SnapshotPolicy;
+
+    /// Whether the plan is shown and confirmed before it is applied: destructive operations
+    /// ask; a one-row entry change (patch, archive, unarchive) does not.
+    const ASKS_FIRST: bool = true;
+
+    /// A snapshot of a store whose foreign keys are already broken is still worth keeping
+    /// (doctor's, before it repairs them).
+    const KEEPS_BROKEN_FOREIGN_KEYS: bool = false;
 
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
         layout.state_dir.join("openclaw-sessions-snapshots")
-    }
-
-    /// A snapshot of a store whose foreign keys are already broken is still worth keeping
-    /// (doctor's, before it repairs them).
-    fn snapshot_tolerates_broken_foreign_keys(&self) -> bool {
-        false
-    }
-
-    /// Whether the plan is shown and confirmed before it is applied: destructive operations
-    /// ask; a one-row entry change (patch, archive, unarchive) does not.
-    fn asks_first(&self) -> bool {
-        true
     }
 
     /// Turn the user's words into targets (read-only, before custody).
@@ -124,6 +120,15 @@ pub trait Operation {
 
     /// Read back what `apply` wrote; an error here means the store is not as planned.
     fn verify(&self, layout: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()>;
+}
+
+/// A verification: `Ok` when `held`, else the store is not as the apply step left it.
+pub fn ensure(held: bool, what: impl FnOnce() -> String) -> Result<()> {
+    if held {
+        Ok(())
+    } else {
+        Err(Error::Internal(format!("not as written: {}", what())))
+    }
 }
 
 /// How a run is to be done.
@@ -252,7 +257,7 @@ fn run_held<O: Operation>(
     if summary.changes == 0 {
         return Ok(ended(RunState::NothingToDo, plan, summary));
     }
-    let decision = if op.asks_first() {
+    let decision = if O::ASKS_FIRST {
         hooks.confirm(&summary)
     } else {
         Decision::Proceed
@@ -290,12 +295,12 @@ fn snapshot<O: Operation>(
     options: &RunOptions,
     hooks: &dyn Hooks,
 ) -> Result<Vec<SnapshotTaken>> {
-    let dir = match (op.snapshot_policy(), &options.snapshot_dir) {
+    let dir = match (O::SNAPSHOT, &options.snapshot_dir) {
         (SnapshotPolicy::Never, _) | (SnapshotPolicy::OnRequest, None) => return Ok(Vec::new()),
         (_, Some(dir)) => dir.clone(),
         (SnapshotPolicy::Required, None) => op.default_snapshot_dir(layout),
     };
-    let tolerate = op.snapshot_tolerates_broken_foreign_keys();
+    let tolerate = O::KEEPS_BROKEN_FOREIGN_KEYS;
     let mut written = Vec::new();
     for source in op.snapshot_sources(layout, plan) {
         // A database the run will create has nothing to keep.
@@ -308,6 +313,7 @@ fn snapshot<O: Operation>(
         };
         let (path, _) =
             create_snapshot(&source, &target, hooks.progress(), crate::units::now_ms())?;
+        crate::test_hooks::spoil_snapshot(&path);
         check_snapshot(&path, tolerate)?;
         hooks.note(format!(
             "snapshot of {} written: {}",

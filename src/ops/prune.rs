@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
-use super::targets::{check_owned, Selection};
+use super::targets::{check_owned_agent, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result};
 use crate::mutate::prune::{
@@ -269,9 +269,7 @@ impl Operation for PruneOp {
     type Plan = PrunePlanSet;
     type Report = ();
 
-    fn snapshot_policy(&self) -> SnapshotPolicy {
-        SnapshotPolicy::OnRequest
-    }
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
@@ -286,10 +284,7 @@ impl Operation for PruneOp {
             }
         }
         for a in agents.iter().filter(|a| a.work() > 0) {
-            check_owned(
-                layout,
-                [a.paths.db.as_path(), a.paths.sessions_dir.as_path()],
-            )?;
+            check_owned_agent(layout, &a.paths)?;
         }
         Ok(PrunePlanSet { agents })
     }
@@ -330,11 +325,7 @@ impl Operation for PruneOp {
         plan.agents
             .iter()
             .filter(|a| a.work() > 0)
-            .map(|a| SnapshotSource::Agent {
-                agent_id: a.paths.id.to_string(),
-                db: a.paths.db.clone(),
-                sessions_dir: a.paths.sessions_dir.clone(),
-            })
+            .map(|a| SnapshotSource::agent(&a.paths))
             .collect()
     }
 
@@ -350,7 +341,7 @@ impl Operation for PruneOp {
         Ok(())
     }
 
-    fn verify(&self, _layout: &StateLayout, plan: &PrunePlanSet, _report: &()) -> Result<()> {
+    fn verify(&self, _: &StateLayout, plan: &Self::Plan, _: &Self::Report) -> Result<()> {
         // Every removed session is gone and every archived one reads as archived.
         for a in plan.agents.iter().filter(|a| a.applied) {
             let store = AgentStore::open(a.paths.clone())?;
@@ -360,18 +351,12 @@ impl Operation for PruneOp {
                     Some(_) => now.as_ref().is_some_and(|e| e.archived()),
                     None => now.is_none(),
                 };
-                if !as_planned {
-                    return Err(Error::Internal(format!(
-                        "agent {}: session {} is not {} after the prune",
-                        a.paths.id,
-                        i.session_key,
-                        if i.action.archive_reason().is_some() {
-                            "archived"
-                        } else {
-                            "removed"
-                        }
-                    )));
-                }
+                ensure(as_planned, || {
+                    format!(
+                        "agent {}: session {} after the prune",
+                        a.paths.id, i.session_key
+                    )
+                })?;
                 Ok(ControlFlow::Continue(()))
             })?;
         }

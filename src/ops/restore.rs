@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::pipeline::{Hooks, Operation, SnapshotPolicy};
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use crate::backup::{
     check_restorable, restore_in_place, sha256_file, DatabaseManifest, SnapshotManifest,
@@ -25,13 +25,7 @@ pub struct RestorePlan {
 pub fn source_for(layout: &StateLayout, manifest: &SnapshotManifest) -> Result<SnapshotSource> {
     Ok(match &manifest.database {
         DatabaseManifest::Agent { agent_id, .. } => {
-            let id = AgentId::parse(agent_id)?;
-            let p = layout.agent(&id);
-            SnapshotSource::Agent {
-                agent_id: id.to_string(),
-                db: p.db,
-                sessions_dir: p.sessions_dir,
-            }
+            SnapshotSource::agent(&layout.agent(&AgentId::parse(agent_id)?))
         }
         DatabaseManifest::Global { .. } => SnapshotSource::Global {
             db: layout.state_db(),
@@ -43,9 +37,7 @@ impl Operation for RestoreOp {
     type Plan = RestorePlan;
     type Report = SnapshotManifest;
 
-    fn snapshot_policy(&self) -> SnapshotPolicy {
-        SnapshotPolicy::Required
-    }
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
 
     /// Beside the snapshot being restored, so the two are found together.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
@@ -112,20 +104,14 @@ impl Operation for RestoreOp {
     }
 
     /// The live file is now the snapshot's database, byte for byte.
-    fn verify(
-        &self,
-        _layout: &StateLayout,
-        plan: &RestorePlan,
-        manifest: &SnapshotManifest,
-    ) -> Result<()> {
+    fn verify(&self, _: &StateLayout, plan: &Self::Plan, manifest: &Self::Report) -> Result<()> {
         let (sha, _) = sha256_file(plan.source.db())?;
-        if sha != manifest.artifact.sha256 {
-            return Err(Error::Internal(format!(
+        ensure(sha == manifest.artifact.sha256, || {
+            format!(
                 "{} does not match snapshot {} after the restore",
                 plan.source.db().display(),
                 manifest.snapshot_id
-            )));
-        }
-        Ok(())
+            )
+        })
     }
 }

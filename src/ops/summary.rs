@@ -94,6 +94,21 @@ impl PlanSummary {
         }
     }
 
+    /// Count an item in the group of `agent_id` (a new group at the end when there is none).
+    pub fn push(&mut self, agent_id: Option<String>, item: PlanItem, limit: usize) {
+        if item.changes {
+            self.changes += 1;
+        }
+        let at = match self.groups.iter().position(|g| g.agent_id == agent_id) {
+            Some(at) => at,
+            None => {
+                self.groups.push(PlanGroup::new(agent_id));
+                self.groups.len() - 1
+            }
+        };
+        self.groups[at].push(item, limit);
+    }
+
     /// Add a group; its changes count toward the plan's.
     pub fn add(&mut self, group: PlanGroup) {
         self.changes += group.changes;

@@ -129,3 +129,8 @@ pub fn check_owned<'a>(
     }
     Ok(())
 }
+
+/// [`check_owned`] for what an agent's changes write: its database and its `sessions/`.
+pub fn check_owned_agent(layout: &StateLayout, paths: &AgentPaths) -> Result<()> {
+    check_owned(layout, [paths.db.as_path(), paths.sessions_dir.as_path()])
+}

@@ -3,10 +3,12 @@
 //! opened. The file is opened the way `store::ReadOnlyDb` opens it, so that reading the owner
 //! never writes, checkpoints or creates a file beside the database.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
+
+use super::sqlite_file::{sidecar, uri_path, PrivateCopy};
 
 /// The owning agent recorded in a database's `schema_meta`, if the file is readable.
 pub fn read_owner(path: &Path) -> Option<String> {
@@ -22,7 +24,7 @@ pub fn read_owner(path: &Path) -> Option<String> {
         // No WAL frames to replay: the file alone is the database, read as is.
         (None | Some(0), _, false) => ("?mode=ro&immutable=1", None),
         // Frames but no -shm to read them through: read a private copy instead.
-        (Some(_), false, _) => ("?mode=ro", Some(PrivateCopy::make(path)?)),
+        (Some(_), false, _) => ("?mode=ro", Some(PrivateCopy::make(path).ok()?)),
         // Through the WAL, the shared-memory file opened read-only.
         _ => ("?mode=ro&readonly_shm=1", None),
     };
@@ -50,53 +52,6 @@ pub fn read_owner(path: &Path) -> Option<String> {
     drop(conn);
     drop(copy);
     owner
-}
-
-fn sidecar(path: &Path, suffix: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(suffix);
-    PathBuf::from(s)
-}
-
-fn uri_path(path: &Path) -> String {
-    // Percent-encode what a file: URI cannot carry literally.
-    let mut out = String::from("file:");
-    for b in path.to_string_lossy().bytes() {
-        match b {
-            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
-            _ => out.push(b as char),
-        }
-    }
-    out
-}
-
-/// A database and its `-wal` copied into a fresh 0700 directory, removed on drop: SQLite
-/// rebuilds the WAL index there, so nothing is written beside the original.
-struct PrivateCopy {
-    dir: PathBuf,
-    db: PathBuf,
-}
-
-impl PrivateCopy {
-    fn make(db: &Path) -> Option<Self> {
-        use std::os::unix::fs::DirBuilderExt;
-        let dir =
-            std::env::temp_dir().join(format!("openclaw-sessions-read-{}", uuid::Uuid::new_v4()));
-        std::fs::DirBuilder::new().mode(0o700).create(&dir).ok()?;
-        let copy = PrivateCopy {
-            db: dir.join(db.file_name().unwrap_or_default()),
-            dir,
-        };
-        std::fs::copy(db, &copy.db).ok()?;
-        std::fs::copy(sidecar(db, "-wal"), sidecar(&copy.db, "-wal")).ok()?;
-        Some(copy)
-    }
-}
-
-impl Drop for PrivateCopy {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ mod config;
 mod db_owner;
 mod layout;
 mod selector;
+pub mod sqlite_file;
 mod state_dir;
 
 pub use agent_id::AgentId;

@@ -38,11 +38,8 @@ fn fingerprint(path: &Path) -> Option<Fingerprint> {
     })
 }
 
-pub fn sidecar(path: &Path, suffix: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(suffix);
-    PathBuf::from(s)
-}
+pub use crate::paths::sqlite_file::sidecar;
+use crate::paths::sqlite_file::{uri_path, PrivateCopy};
 
 /// A read-only connection that never checkpoints and never creates a file.
 pub struct ReadOnlyDb {
@@ -54,37 +51,6 @@ pub struct ReadOnlyDb {
     _copy: Option<PrivateCopy>,
 }
 
-/// A private directory holding a copy of a database and its `-wal`, removed on drop.
-struct PrivateCopy {
-    dir: PathBuf,
-}
-
-impl Drop for PrivateCopy {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-impl PrivateCopy {
-    /// Copy `db` and its `-wal` into a fresh 0700 directory; SQLite rebuilds the WAL index
-    /// there, so nothing is ever written beside the original.
-    fn make(db: &Path) -> Result<(Self, PathBuf)> {
-        use std::os::unix::fs::DirBuilderExt;
-        let dir =
-            std::env::temp_dir().join(format!("openclaw-sessions-read-{}", uuid::Uuid::new_v4()));
-        std::fs::DirBuilder::new()
-            .mode(0o700)
-            .create(&dir)
-            .at(&dir)?;
-        let guard = PrivateCopy { dir: dir.clone() };
-        let name = db.file_name().unwrap_or_default();
-        let copy = dir.join(name);
-        std::fs::copy(db, &copy).at(db)?;
-        std::fs::copy(sidecar(db, "-wal"), sidecar(&copy, "-wal")).at(sidecar(db, "-wal"))?;
-        Ok((guard, copy))
-    }
-}
-
 impl std::fmt::Debug for ReadOnlyDb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReadOnlyDb")
@@ -92,18 +58,6 @@ impl std::fmt::Debug for ReadOnlyDb {
             .field("mode", &self.mode)
             .finish()
     }
-}
-
-fn uri_path(path: &Path) -> String {
-    // Percent-encode what a file: URI cannot carry literally.
-    let mut out = String::from("file:");
-    for b in path.to_string_lossy().bytes() {
-        match b {
-            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
-            _ => out.push(b as char),
-        }
-    }
-    out
 }
 
 impl ReadOnlyDb {
@@ -146,7 +100,8 @@ impl ReadOnlyDb {
             (_, _, _, true) => OpenMode::SharedReader,
         };
         let (copy, target) = if mode == OpenMode::PrivateCopy {
-            let (guard, copy) = PrivateCopy::make(path)?;
+            let guard = PrivateCopy::make(path)?;
+            let copy = guard.db.clone();
             (Some(guard), copy)
         } else {
             (None, path.to_path_buf())

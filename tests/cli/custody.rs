@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{json, Store};
+use crate::common::{checksums, json, Store};
 
 fn lock_dir(store: &Store) -> PathBuf {
     store
@@ -239,6 +239,24 @@ fn stale_locks_are_reclaimed_and_live_ones_refused() {
         );
         let store2 = Store::copy("live");
         let path = plant_state_lock(&store2, &text);
+        // A dry run names it and leaves every file as it was.
+        let before = checksums(&store2.state());
+        let dry = json(
+            &store2
+                .cmd()
+                .args(["custody", "clear-stale", "--dry-run", "--json"])
+                .output()
+                .unwrap(),
+        );
+        assert_eq!(
+            dry["data"]["stale"].as_array().unwrap().len(),
+            1,
+            "{name}: {dry}"
+        );
+        assert!(
+            checksums(&store2.state()) == before,
+            "{name}: the dry run wrote"
+        );
         let cleared = json(
             &store2
                 .cmd()

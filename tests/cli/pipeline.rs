@@ -337,3 +337,41 @@ fn without_a_terminal_or_yes_nothing_changes_and_the_exit_is_2() {
         );
     }
 }
+
+#[test]
+fn a_snapshot_that_does_not_verify_stops_the_run_before_any_change() {
+    // Every case takes one: required ones always, the others with --backup-dir; but not the
+    // import of a legacy-only store, which creates its databases (nothing to keep).
+    for case in cases().into_iter().filter(|c| c.name != "migrate legacy") {
+        let repo = case.store.dir.path().join("safety");
+        let before = contents(&case.store);
+        let out = case
+            .store
+            .cmd()
+            .args(&case.args)
+            .args(["--yes", "--json", "--backup-dir"])
+            .arg(&repo)
+            .env("OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS", "1")
+            .output()
+            .unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(1), "{}: {doc}", case.name);
+        assert_eq!(
+            doc["error"]["code"], "SNAPSHOT_UNVERIFIED",
+            "{}: {doc}",
+            case.name
+        );
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("nothing was changed"),
+            "{}: {doc}",
+            case.name
+        );
+        // The store is as it was; only the (spoiled) snapshot was written, beside it.
+        let after: BTreeMap<PathBuf, String> = contents(&case.store)
+            .into_iter()
+            .filter(|(p, _)| !p.starts_with(&repo))
+            .collect();
+        assert!(after == before, "{}: the store changed", case.name);
+    }
+}
