@@ -88,14 +88,8 @@ pub fn agent_disk_use(
     du.wal = size(&crate::store::sidecar_path(&paths.db, "-wal"));
     du.shm = size(&crate::store::sidecar_path(&paths.db, "-shm"));
     if let Some(db) = store.db() {
-        let (events, bytes): (i64, i64) = db
-            .conn()
-            .query_row(
-                "SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) FROM transcript_events",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .at(db.path())?;
+        let (events, bytes): (i64, i64) =
+            crate::store::db::events::totals(db.conn()).at(db.path())?;
         du.transcript_events = events as u64;
         du.transcript_bytes = bytes as u64;
     }

@@ -9,6 +9,7 @@ use crate::custody::ensure_private_dir;
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::fsutil::create_new_private;
 use crate::progress::Progress;
+use crate::store::db::{meta, state};
 use crate::store::ReadOnlyDb;
 
 /// What to snapshot.
@@ -100,11 +101,7 @@ pub fn check_integrity(conn: &Connection, path: &Path, tolerate_fk: bool) -> Res
             }
         }
     }
-    let fk: i64 = conn
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-            r.get(0)
-        })
-        .at(path)?;
+    let fk: i64 = meta::foreign_key_violations(conn).at(path)?;
     if fk > 0 && !tolerate_fk {
         problems.push(format!("{fk} foreign key violation(s)"));
     }
@@ -123,58 +120,32 @@ pub fn check_integrity(conn: &Connection, path: &Path, tolerate_fk: bool) -> Res
     }
 }
 
-fn table_exists(conn: &Connection, name: &str) -> bool {
-    conn.query_row(
-        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1",
-        [name],
-        |_| Ok(()),
-    )
-    .is_ok()
-}
-
 /// Lease rows never survive a restore; the global snapshot also drops queued deliveries,
 /// expiring plugin blobs and the exec socket token (`openclaw-state-snapshot-sanitizer`).
 fn sanitize(conn: &Connection, path: &Path, global: bool) -> Result<()> {
     for t in ["state_leases", "agent_database_leases"] {
-        if table_exists(conn, t) {
-            conn.execute(&format!("DELETE FROM {t}"), []).at(path)?;
+        if meta::table_exists(conn, t) {
+            state::clear_leases(conn, t).at(path)?;
         }
     }
     if !global {
         return Ok(());
     }
-    if table_exists(conn, "delivery_queue_entries") {
-        conn.execute("DELETE FROM delivery_queue_entries", [])
-            .at(path)?;
+    if meta::table_exists(conn, "delivery_queue_entries") {
+        state::clear_delivery_queue(conn).at(path)?;
     }
-    if table_exists(conn, "plugin_blob_entries") {
-        conn.execute(
-            "DELETE FROM plugin_blob_entries WHERE expires_at IS NOT NULL",
-            [],
-        )
-        .at(path)?;
+    if meta::table_exists(conn, "plugin_blob_entries") {
+        state::delete_expiring_plugin_blobs(conn).at(path)?;
     }
-    if table_exists(conn, "exec_approvals_config") {
-        let rows: Vec<(String, String)> = {
-            let mut stmt = conn
-                .prepare("SELECT config_key, raw_json FROM exec_approvals_config")
-                .at(path)?;
-            let r = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                .at(path)?;
-            r.collect::<rusqlite::Result<_>>().at(path)?
-        };
+    if meta::table_exists(conn, "exec_approvals_config") {
+        let rows: Vec<(String, String)> = state::exec_approvals_configs(conn).at(path)?;
         for (key, raw) in rows {
             if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&raw) {
                 if let Some(socket) = v.get_mut("socket").and_then(|s| s.as_object_mut()) {
                     if socket.shift_remove("token").is_some() {
                         let text =
                             format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default());
-                        conn.execute(
-                            "UPDATE exec_approvals_config SET raw_json = ?2 WHERE config_key = ?1",
-                            [&key, &text],
-                        )
-                        .at(path)?;
+                        state::set_exec_approvals_config(conn, &key, &text).at(path)?;
                     }
                 }
             }
@@ -185,18 +156,10 @@ fn sanitize(conn: &Connection, path: &Path, global: bool) -> Result<()> {
 
 /// Cold archives kept in files are embedded, so the snapshot stands alone.
 fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> Result<()> {
-    if !table_exists(conn, "session_transcript_cold_archives") {
+    if !meta::table_exists(conn, "session_transcript_cold_archives") {
         return Ok(());
     }
-    let rows: Vec<(String, String, String, i64)> = {
-        let mut stmt = conn
-            .prepare("SELECT session_id, archive_name, archive_sha256, archive_bytes FROM session_transcript_cold_archives WHERE storage = 'file' ORDER BY session_id")
-            .at(path)?;
-        let r = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .at(path)?;
-        r.collect::<rusqlite::Result<_>>().at(path)?
-    };
+    let rows = crate::store::db::archives::cold_files(conn).at(path)?;
     for (sid, name, sha, len) in rows {
         let file = sessions_dir.join("cold").join(&name);
         let bytes = std::fs::read(&file).map_err(|e| {
@@ -216,11 +179,7 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
                 None,
             ));
         }
-        conn.execute(
-            "UPDATE session_transcript_cold_archives SET storage = 'sqlite', archive_blob = ?2 WHERE session_id = ?1",
-            rusqlite::params![sid, bytes],
-        )
-        .at(path)?;
+        crate::store::db::archives::embed_cold(conn, &sid, &bytes).at(path)?;
     }
     Ok(())
 }
@@ -291,13 +250,8 @@ fn build_copy(
         let user_version: i64 = dst
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .at(staged)?;
-        let (role, owner): (Option<String>, Option<String>) = dst
-            .query_row(
-                "SELECT role, agent_id FROM schema_meta WHERE meta_key = 'primary'",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .unwrap_or((None, None));
+        let (role, owner): (Option<String>, Option<String>) =
+            meta::role_and_owner(&dst).unwrap_or((None, None));
         dst.close().map_err(|(_, e)| Error::sqlite(staged, e))?;
         let basename = src_path
             .file_name()

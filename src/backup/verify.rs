@@ -120,14 +120,8 @@ fn check(dir: &Path, problems: &mut Vec<String>) -> Option<SnapshotManifest> {
                     manifest.database.user_version()
                 ));
             }
-            let meta: Option<(String, Option<String>)> = db
-                .conn()
-                .query_row(
-                    "SELECT role, agent_id FROM schema_meta WHERE meta_key = 'primary'",
-                    [],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .ok();
+            let meta: Option<(String, Option<String>)> =
+                crate::store::db::meta::role_and_owner(db.conn()).ok();
             match (&manifest.database, meta) {
                 (DatabaseManifest::Agent { agent_id, .. }, Some((role, owner)))
                     if role == "agent" && owner.as_deref() == Some(agent_id.as_str()) => {}

@@ -10,6 +10,7 @@ use crate::error::{Remedy, Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
+use crate::store::db::{archives, event_index, events, meta, nodes, windows};
 use crate::store::{
     sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
 };
@@ -233,17 +234,13 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             );
             cx.remedy(Remedy::RestoreSnapshot);
         }
-        let fk: Vec<(String, i64, String)> = rows(
-            db,
-            "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check",
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get::<_, Option<i64>>(1)?.unwrap_or(-1),
-                    r.get(2)?,
-                ))
-            },
-        )
+        let fk: Vec<(String, i64, String)> = rows(db, meta::FOREIGN_KEY_VIOLATIONS_SQL, |r| {
+            Ok((
+                r.get(0)?,
+                r.get::<_, Option<i64>>(1)?.unwrap_or(-1),
+                r.get(2)?,
+            ))
+        })
         .unwrap_or_default();
         if !fk.is_empty() {
             cx.add(
@@ -328,10 +325,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         .into_iter()
         .map(|(c, _)| c)
         .collect();
-    let sql = format!(
-        "SELECT session_key, entry_json, entry_valid, {} FROM session_nodes ORDER BY session_key",
-        names.join(", ")
-    );
+    let sql = nodes::with_columns_sql(&names);
     let read = |r: &rusqlite::Row<'_>| {
         let mut cols = Vec::new();
         for i in 0..names.len() {
@@ -402,13 +396,33 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         },
     )?;
     if cx.wants("current-window") {
-        for (key, sid) in rows(db, "SELECT n.session_key, n.current_session_id FROM session_nodes n WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = n.current_session_id)", |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            cx.add("current-window", Severity::Error, Some(agent), Some(&key), format!("session {key}: current session id {sid} has no session_windows row"), "restore the session from a snapshot, or delete it", None);
+        for (key, sid) in rows(db, nodes::WITHOUT_CURRENT_WINDOW_SQL, |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })? {
+            cx.add(
+                "current-window",
+                Severity::Error,
+                Some(agent),
+                Some(&key),
+                format!("session {key}: current session id {sid} has no session_windows row"),
+                "restore the session from a snapshot, or delete it",
+                None,
+            );
         }
     }
     if cx.wants("duplicate-labels") {
-        for (label, keys) in rows(db, "SELECT label, group_concat(session_key, ', ') FROM session_nodes WHERE label IS NOT NULL AND entry_valid != -1 GROUP BY label HAVING count(*) > 1", |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            cx.add("duplicate-labels", Severity::Warning, Some(agent), None, format!("label {label:?} is used by {keys}"), "rename all but one with a label patch", None);
+        for (label, keys) in rows(db, nodes::DUPLICATE_LABELS_SQL, |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })? {
+            cx.add(
+                "duplicate-labels",
+                Severity::Warning,
+                Some(agent),
+                None,
+                format!("label {label:?} is used by {keys}"),
+                "rename all but one with a label patch",
+                None,
+            );
             cx.remedy(Remedy::PatchLabel);
         }
     }
@@ -416,14 +430,15 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
 }
 
 /// Orphan queries: (table, what is missing, SQL selecting rowids, repairable).
+#[rustfmt::skip]
 const ORPHANS: &[(&str, &str, &str, bool)] = &[
-    ("session_windows", "their session node", "SELECT rowid FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)", false),
-    ("transcript_events", "their window", "SELECT rowid FROM transcript_events e WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = e.session_id)", false),
-    ("transcript_event_identities", "their event", "SELECT rowid FROM transcript_event_identities i WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = i.session_id AND e.seq = i.seq)", true),
-    ("session_transcript_active_events", "their event", "SELECT rowid FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)", true),
-    ("session_transcript_index_state", "their window", "SELECT rowid FROM session_transcript_index_state s WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = s.session_id)", true),
-    ("session_transcript_fts_rows", "their window", "SELECT rowid FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)", true),
-    ("transcript_rewrite_watermarks", "their window", "SELECT rowid FROM transcript_rewrite_watermarks m WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = m.session_id)", true),
+    ("session_windows", "their session node", windows::ORPHANS_SQL, false),
+    ("transcript_events", "their window", events::ORPHANS_SQL, false),
+    ("transcript_event_identities", "their event", events::ORPHAN_IDENTITIES_SQL, true),
+    ("session_transcript_active_events", "their event", event_index::ORPHAN_ACTIVE_EVENTS_SQL, true),
+    ("session_transcript_index_state", "their window", event_index::ORPHAN_STATES_SQL, true),
+    ("session_transcript_fts_rows", "their window", event_index::ORPHAN_SEARCH_ROWS_SQL, true),
+    ("transcript_rewrite_watermarks", "their window", events::ORPHAN_WATERMARKS_SQL, true),
 ];
 
 /// The first row of a transcript: session id, seq, event_json, event_zstd, event_utf8_bytes.
@@ -457,7 +472,7 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         }
     }
     if cx.wants("transcript-header") {
-        let sql = "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)";
+        let sql = events::FIRST_ROWS_SQL;
         let read =
             |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
         each_row(db, sql, read, |(sid, seq, json, frame, len): FirstRow| {
@@ -475,12 +490,31 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         })?;
     }
     if cx.wants("seq-gaps") {
-        for (sid, n, max) in rows(db, "SELECT session_id, count(*), max(seq) FROM transcript_events GROUP BY session_id HAVING count(*) != max(seq) + 1 OR min(seq) != 0", |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)))? {
-            cx.add("seq-gaps", Severity::Error, Some(agent), None, format!("transcript {sid} has {n} events but seq runs to {max}: events are missing"), "restore the transcript from a snapshot or its archive", None);
+        for (sid, n, max) in rows(db, events::SEQ_GAPS_SQL, |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })? {
+            cx.add(
+                "seq-gaps",
+                Severity::Error,
+                Some(agent),
+                None,
+                format!(
+                    "transcript {sid} has {n} events but seq runs to {max}: events are missing"
+                ),
+                "restore the transcript from a snapshot or its archive",
+                None,
+            );
         }
     }
     if cx.wants("zstd-rows") {
-        let mut stmt = db.conn().prepare("SELECT session_id, seq, event_zstd, event_utf8_bytes FROM transcript_events WHERE event_zstd IS NOT NULL").at(db.path())?;
+        let mut stmt = db
+            .conn()
+            .prepare(events::COMPRESSED_ROWS_SQL)
+            .at(db.path())?;
         let mut rs = stmt.query([]).at(db.path())?;
         let mut bad = Vec::new();
         while let Some(r) = rs.next().at(db.path())? {
@@ -573,11 +607,7 @@ fn file_checks(
     }
     if cx.wants("archive-files") {
         let rows_by_name: Vec<(String, Option<i64>)> = match db {
-            Some(db) => rows(
-                db,
-                "SELECT archive_name, published_at FROM session_transcript_archives",
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?,
+            Some(db) => rows(db, archives::NAMES_SQL, |r| Ok((r.get(0)?, r.get(1)?)))?,
             None => Vec::new(),
         };
         for ent in std::fs::read_dir(&paths.sessions_dir)

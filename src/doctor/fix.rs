@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rusqlite::OptionalExtension;
 use serde::Serialize;
 
 use super::{Finding, Repair};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{certify, write_node, WritableDb};
 use crate::paths::{AgentId, StateLayout};
+use crate::store::db::archives;
 use crate::store::SessionEntry;
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -21,14 +21,7 @@ pub struct FixReport {
 }
 
 fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<()> {
-    let json: Option<String> = tx
-        .query_row(
-            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(path)?;
+    let json: Option<String> = crate::store::db::nodes::entry_json(tx, key).at(path)?;
     let Some(json) = json else { return Ok(()) };
     let entry = SessionEntry::parse(key, &json)
         .map_err(|why| Error::bad_input(format!("session {key}: {why}"), None))?;
@@ -109,19 +102,10 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                         ));
                     }
                     Some(Repair::DeleteOrphans { table, rowids }) => {
-                        let mut stmt = tx
-                            .prepare(&format!("DELETE FROM {table} WHERE rowid = ?1"))
-                            .at(&path)?;
-                        for r in rowids {
-                            stmt.execute([r]).at(&path)?;
-                        }
+                        crate::store::db::delete_rowids(&tx, table, rowids).at(&path)?;
                         if table == "session_transcript_active_events" {
                             // Active rows are a projection: mark their transcripts for rebuild.
-                            tx.execute(
-                                "UPDATE session_transcript_index_state SET needs_rebuild = 1",
-                                [],
-                            )
-                            .at(&path)?;
+                            crate::store::db::event_index::mark_all_for_rebuild(&tx).at(&path)?;
                         }
                         report.fixed.push(format!(
                             "agent {agent}: removed {} orphan {table} row(s)",
@@ -136,20 +120,12 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
         }
         if publish {
             // Rows whose published file vanished are published again, like pending ones.
-            let published: Vec<String> = {
-                let mut stmt = db.conn.prepare("SELECT archive_name FROM session_transcript_archives WHERE published_at IS NOT NULL").at(&path)?;
-                let v = stmt
-                    .query_map([], |r| r.get::<_, String>(0))
-                    .at(&path)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
-                    .at(&path)?;
-                v
-            };
+            let published: Vec<String> = archives::published_names(&db.conn).at(&path)?;
             for name in published
                 .iter()
                 .filter(|n| !paths.sessions_dir.join(n).is_file())
             {
-                db.conn.execute("UPDATE session_transcript_archives SET published_at = NULL WHERE archive_name = ?1", [name]).at(&path)?;
+                archives::mark_unpublished(&db.conn, name).at(&path)?;
             }
             let (done, failed) =
                 crate::mutate::publish::publish_pending(&db, &paths.sessions_dir, now_ms)?;

@@ -12,7 +12,6 @@ use crate::error::{Error, Result, ResultExt};
 use crate::mutate::WritableDb;
 use crate::paths::StateLayout;
 use crate::store::DatabaseRole;
-use rusqlite::OptionalExtension;
 
 pub const PLUGIN_ID: &str = "acpx";
 pub const NAMESPACE: &str = "state-directory-migration";
@@ -145,15 +144,9 @@ fn read_marker(layout: &StateLayout) -> Result<Option<(PathBuf, bool)>> {
         return Ok(None);
     }
     let db = crate::store::ReadOnlyDb::open(&path)?;
-    let value: Option<String> = db
-        .conn()
-        .query_row(
-            "SELECT value_json FROM plugin_state_entries WHERE plugin_id = ?1 AND namespace = ?2 AND entry_key = ?3",
-            rusqlite::params![PLUGIN_ID, NAMESPACE, ENTRY_KEY],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(&path)?;
+    let value: Option<String> =
+        crate::store::db::state::plugin_state(db.conn(), PLUGIN_ID, NAMESPACE, ENTRY_KEY)
+            .at(&path)?;
     Ok(value
         .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
         .and_then(|v| {
@@ -224,13 +217,10 @@ fn set_marker(layout: &StateLayout, destination: &Path, completed: bool, now: i6
     let path = layout.state_db();
     let db = WritableDb::open_role(&layout.state_dir, &path, DatabaseRole::Global)?;
     let value = serde_json::json!({"destination": destination, "completed": completed}).to_string();
-    db.conn
-        .execute(
-            "INSERT INTO plugin_state_entries (plugin_id, namespace, entry_key, value_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5) \
-             ON CONFLICT(plugin_id, namespace, entry_key) DO UPDATE SET value_json = excluded.value_json",
-            rusqlite::params![PLUGIN_ID, NAMESPACE, ENTRY_KEY, value, now],
-        )
-        .at(&path)?;
+    crate::store::db::state::set_plugin_state(
+        &db.conn, PLUGIN_ID, NAMESPACE, ENTRY_KEY, &value, now,
+    )
+    .at(&path)?;
     Ok(())
 }
 

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::Transaction;
 use serde::Serialize;
 
 use super::patch::check_expectations;
@@ -15,6 +15,7 @@ use super::publish::{publish_checked, sha256_hex};
 use super::references::{state_ids, ReferenceView};
 use super::WritableDb;
 use crate::error::{Error, Remedy, Result, ResultExt};
+use crate::store::db::{self, archives, event_index, events, nodes, windows};
 use crate::store::{AgentStore, SessionEntry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -77,32 +78,16 @@ fn windows_of(
     key: &str,
     entry: &SessionEntry,
 ) -> Result<Vec<(String, bool)>> {
-    let mut ids: Vec<String> = {
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT session_id FROM session_windows WHERE session_key = ?1 ORDER BY session_id",
-            )
-            .at(path)?;
-        let rows = stmt.query_map([key], |r| r.get::<_, String>(0)).at(path)?;
-        rows.collect::<rusqlite::Result<_>>().at(path)?
-    };
+    let mut ids: Vec<String> = windows::session_ids_of_key(conn, key).at(path)?;
     for id in state_ids(&entry.fields) {
-        let exists: bool = conn
-            .query_row(
-                "SELECT EXISTS(SELECT 1 FROM session_windows WHERE session_id = ?1)",
-                [&id],
-                |r| r.get(0),
-            )
-            .at(path)?;
+        let exists: bool = windows::exists(conn, &id).at(path)?;
         if exists && !ids.contains(&id) {
             ids.push(id);
         }
     }
     let mut out = Vec::new();
     for id in ids {
-        let cold: bool = conn
-            .query_row("SELECT EXISTS(SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1)", [&id], |r| r.get(0))
-            .at(path)?;
+        let cold: bool = archives::is_cold(conn, &id).at(path)?;
         out.push((id, cold));
     }
     Ok(out)
@@ -213,53 +198,27 @@ fn archive_generation(
     now: i64,
 ) -> Result<Option<ArchivedFile>> {
     let mut text = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare_cached("SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 ORDER BY seq")
-            .at(path)?;
-        let mut rows = stmt.query([session_id]).at(path)?;
-        while let Some(r) = rows.next().at(path)? {
-            let seq: i64 = r.get(0).at(path)?;
-            let json: Option<String> = r.get(1).at(path)?;
-            let frame = r
-                .get_ref(2)
-                .at(path)?
-                .as_blob_or_null()
-                .map_err(|e| Error::bad_input(e.to_string(), None))?;
-            let (json, _) = crate::transcript::decode_event_row(
-                session_id,
-                seq,
-                json,
-                frame,
-                r.get(3).at(path)?,
-            )?;
-            text.extend_from_slice(json.as_bytes());
-            text.push(b'\n');
-        }
-    }
+    events::for_each_in_order(tx, path, session_id, |r| {
+        let frame = r
+            .frame
+            .as_blob_or_null()
+            .map_err(|e| Error::bad_input(e.to_string(), None))?;
+        let (json, _) =
+            crate::transcript::decode_event_row(session_id, r.seq, r.json, frame, r.utf8_bytes)?;
+        text.extend_from_slice(json.as_bytes());
+        text.push(b'\n');
+        Ok(())
+    })?;
     if text.is_empty() {
         return Ok(None);
     }
-    let generation: String = tx
-        .query_row(
-            "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
-            [session_id],
-            |r| r.get(0),
-        )
-        .optional()
+    let generation: String = events::watermark_generation(tx, session_id)
         .at(path)?
         .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string());
     let blob = compress(&text)?;
     let sha = sha256_hex(&blob);
     let name = archive_name(session_id, now, &generation, true);
-    let existing: Option<String> = tx
-        .query_row(
-            "SELECT archive_sha256 FROM session_transcript_archives WHERE session_id = ?1 AND generation = ?2",
-            [session_id, &generation],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(path)?;
+    let existing: Option<String> = archives::sha256_of(tx, session_id, &generation).at(path)?;
     if existing.is_some() {
         return Err(Error::Conflict {
             message: format!(
@@ -269,11 +228,17 @@ fn archive_generation(
         }
         .with_remedy(Remedy::RunDoctor));
     }
-    tx.execute(
-        "INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, \
-            archive_sha256, archive_name, created_at, published_at, publish_attempts) \
-         VALUES (?1, ?2, ?3, 'deleted', 'zstd', ?4, ?5, ?6, ?7, NULL, 0)",
-        params![session_id, generation, key, blob, sha, name, now],
+    archives::insert_deleted(
+        tx,
+        &archives::NewArchive {
+            session_id,
+            generation: &generation,
+            session_key: key,
+            blob: &blob,
+            sha256: &sha,
+            name: &name,
+            created_at: now,
+        },
     )
     .at(path)?;
     Ok(Some(ArchivedFile {
@@ -286,91 +251,27 @@ fn archive_generation(
 }
 
 fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Result<()> {
-    for sql in [
-        "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1",
-        "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
-        "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
-        "DELETE FROM session_windows WHERE session_id = ?1",
-    ] {
-        tx.execute(sql, [session_id]).at(path)?;
-    }
+    event_index::delete_for_session(tx, session_id).at(path)?;
+    windows::delete(tx, session_id).at(path)?;
     Ok(())
 }
 
-const NODE_ARTIFACT_TABLES: [&str; 7] = [
-    "board_widgets",
-    "board_tabs",
-    "heartbeat_outcomes",
-    "session_participants",
-    "session_progress_cards",
-    "session_members",
-    "session_suggestions",
-];
-
 fn delete_node_artifacts(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<()> {
-    let present: HashSet<String> = {
-        let mut stmt = tx
-            .prepare_cached("SELECT name FROM sqlite_schema WHERE type = 'table'")
-            .at(path)?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).at(path)?;
-        rows.collect::<rusqlite::Result<_>>().at(path)?
-    };
-    if present.contains("session_pending_inputs") {
-        tx.execute(
-            "DELETE FROM session_pending_inputs WHERE session_key = ?1",
-            [key],
-        )
-        .at(path)?;
-    }
-    for table in NODE_ARTIFACT_TABLES {
-        if present.contains(table) {
-            tx.execute(
-                &format!("DELETE FROM {table} WHERE session_key = ?1"),
-                [key],
-            )
-            .at(path)?;
-        }
-    }
+    let present = db::meta::table_names(tx).at(path)?;
+    nodes::delete_artifacts(tx, &present, key).at(path)?;
     Ok(())
 }
 
 /// `clearSqliteSessionEntryPreservingWindows`: the node becomes a tombstone pointing at
 /// its most recently updated remaining window.
 fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
-    let window: Option<(String, i64)> = tx
-        .query_row(
-            "SELECT session_id, updated_at FROM session_windows WHERE session_key = ?1 ORDER BY updated_at DESC, session_id ASC LIMIT 1",
-            [key],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .at(path)?;
+    let window: Option<(String, i64)> = windows::latest_of_key(tx, key).at(path)?;
     let Some((sid, updated)) = window else {
         return Ok(false);
     };
     delete_node_artifacts(tx, path, key)?;
-    tx.execute(
-        "UPDATE session_nodes SET legacy_acp_migration_json = NULL, current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
-            updated_at = ?3, status = NULL, created_at = NULL, created_via = NULL, created_actor_type = NULL, \
-            created_actor_id = NULL, project_id = NULL, parent_session_key = NULL, spawned_by = NULL, \
-            fork_source_session_key = NULL, fork_source_session_id = NULL, fork_source_entry_id = NULL, label = NULL, \
-            display_name = NULL, category = NULL, icon = NULL, pinned_at = NULL, archived_at = NULL, last_read_at = NULL, \
-            last_interaction_at = NULL, last_activity_at = NULL, owner_actor_type = NULL, owner_actor_id = NULL, \
-            owner_assigned_by_type = NULL, owner_assigned_by_id = NULL, owner_assigned_at = NULL \
-         WHERE session_key = ?1",
-        params![key, sid, updated],
-    )
-    .at(path)?;
-    tx.execute(
-        "UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
-    tx.execute(
-        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    nodes::write_tombstone(tx, key, &sid, updated).at(path)?;
+    nodes::certify(tx, key).at(path)?;
     Ok(true)
 }
 
@@ -391,14 +292,7 @@ pub fn apply_delete(
     let path = db.path.clone();
     let key = plan.session_key.as_str();
     let tx = db.transaction()?;
-    let current: Option<String> = tx
-        .query_row(
-            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(&path)?;
+    let current: Option<String> = nodes::entry_json(&tx, key).at(&path)?;
     if current
         .and_then(|j| SessionEntry::parse(key, &j).ok())
         .as_ref()
@@ -421,17 +315,12 @@ pub fn apply_delete(
     // Generations another session still refers to move to that session.
     for id in &plan.kept_generations {
         if let Some(owner) = refs.other_owner(id, key)? {
-            tx.execute(
-                "UPDATE session_windows SET session_key = ?2 WHERE session_id = ?1",
-                [id.as_str(), owner.as_str()],
-            )
-            .at(&path)?;
+            windows::reassign(&tx, id, &owner).at(&path)?;
         }
     }
     if !tombstone(&tx, &path, key)? {
         delete_node_artifacts(&tx, &path, key)?;
-        tx.execute("DELETE FROM session_nodes WHERE session_key = ?1", [key])
-            .at(&path)?;
+        nodes::delete(&tx, key).at(&path)?;
     }
     super::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
@@ -457,37 +346,8 @@ pub fn delete_state_rows(
     }
     let mut db = WritableDb::open_role(state_dir, state_db, crate::store::DatabaseRole::Global)?;
     let tx = db.transaction()?;
-    let tables: HashSet<String> = {
-        let mut stmt = tx
-            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
-            .at(state_db)?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).at(state_db)?;
-        rows.collect::<rusqlite::Result<_>>().at(state_db)?
-    };
-    let mut n = 0;
-    for (table, sql) in [
-        (
-            "session_upstream_links",
-            "DELETE FROM session_upstream_links WHERE session_key = ?1 AND agent_id = ?2",
-        ),
-        (
-            "session_state_events",
-            "DELETE FROM session_state_events WHERE session_key = ?1 AND agent_id = ?2",
-        ),
-        (
-            "session_state_heads",
-            "DELETE FROM session_state_heads WHERE session_key = ?1 AND agent_id = ?2",
-        ),
-    ] {
-        if tables.contains(table) {
-            n += tx.execute(sql, params![key, agent_id]).at(state_db)?;
-        }
-    }
-    if tables.contains("session_watch_cursors") {
-        n += tx
-            .execute("DELETE FROM session_watch_cursors WHERE watcher_session_key = ?1 OR target_session_key = ?1", [key])
-            .at(state_db)?;
-    }
+    let tables: HashSet<String> = db::meta::table_names(&tx).at(state_db)?;
+    let n = db::state::delete_session_rows(&tx, &tables, agent_id, key).at(state_db)?;
     tx.commit().at(state_db)?;
     Ok(n)
 }

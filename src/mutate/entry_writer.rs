@@ -2,11 +2,11 @@
 //! `bindSessionRoot`): canonical `entry_json`, every projected `session_nodes` column,
 //! the window row, `entry_valid = 1` after the triggers reset it, then certification.
 
-use crate::mutate::CachedStatements;
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::Transaction;
 use serde_json::{Map, Value};
 
 use crate::error::{Result, ResultExt};
+use crate::store::db::{nodes, windows};
 use crate::store::SessionEntry;
 
 /// Retired projections the canonical shape drops (`projectCanonicalSessionEntryShape`).
@@ -191,38 +191,14 @@ pub fn write_node(
     e: &Map<String, Value>,
     entry_json: Option<&str>,
 ) -> Result<()> {
-    let columns = project_node_columns(e);
-    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into()];
-    let mut sets = Vec::new();
-    if let Some(json) = entry_json {
-        values.push(json.to_string().into());
-        sets.push("entry_json = ?2".to_string());
-    }
-    for (c, v) in columns {
-        values.push(v);
-        sets.push(format!("{c} = ?{}", values.len()));
-    }
-    let sql = format!(
-        "UPDATE session_nodes SET {} WHERE session_key = ?1",
-        sets.join(", ")
-    );
-    tx.exec_cached(&sql, rusqlite::params_from_iter(values))
-        .at(path)?;
-    tx.exec_cached(
-        "UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    nodes::update_projection(tx, key, entry_json, project_node_columns(e)).at(path)?;
+    nodes::set_entry_valid(tx, key).at(path)?;
     Ok(())
 }
 
 /// Certify a key as OpenClaw's writers do, as the last step of the transaction.
 pub fn certify(tx: &Transaction<'_>, path: &std::path::Path, key: &str) -> Result<()> {
-    tx.exec_cached(
-        "DELETE FROM session_canonical_validation_pending WHERE session_key = ?1",
-        [key],
-    )
-    .at(path)?;
+    nodes::certify(tx, key).at(path)?;
     Ok(())
 }
 
@@ -263,17 +239,6 @@ pub fn write_entry(
     Ok(e)
 }
 
-/// What the writer keeps from an existing window: provenance, ACP ownership, plugin owner,
-/// hook source, transcript clock, conversation link.
-type ExistingWindow = (
-    i64,
-    i64,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-    Option<String>,
-);
-
 /// The window's `session_scope`: a direct chat on the main key is shared; group and channel
 /// chats are their own scope; everything else is one conversation.
 pub(crate) fn session_scope(key: &str, e: &Map<String, Value>) -> &'static str {
@@ -298,15 +263,7 @@ pub(crate) fn write_window(
     updated_at: f64,
     observed_at: Option<f64>,
 ) -> Result<()> {
-    let existing: Option<ExistingWindow> = tx
-        .row_cached(
-            "SELECT session_entry_provenance, acp_owned, plugin_owner_id, hook_external_content_source, \
-                    transcript_updated_at, primary_conversation_id FROM session_windows WHERE session_id = ?1",
-            [session_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
-        )
-        .optional()
-        .at(path)?;
+    let existing = windows::existing(tx, session_id).at(path)?;
     let hook = e
         .get("hookExternalContentSource")
         .and_then(Value::as_str)
@@ -359,47 +316,34 @@ pub(crate) fn write_window(
         .or_else(|| text(e.get("label")))
         .or_else(|| text(e.get("subject")))
         .or_else(|| text(e.get("groupId")));
-    tx.exec_cached(
-        "INSERT INTO session_windows (session_id, session_key, reason, created_at, updated_at, session_entry_provenance, \
-            acp_owned, plugin_owner_id, hook_external_content_source, previous_session_id, session_scope, started_at, \
-            ended_at, status, chat_type, channel, account_id, model_provider, model, agent_harness_id, \
-            parent_session_key, spawned_by, display_name, primary_conversation_id, transcript_observed_at) \
-         VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24) \
-         ON CONFLICT(session_id) DO UPDATE SET previous_session_id = excluded.previous_session_id, reason = excluded.reason, \
-            session_scope = excluded.session_scope, transcript_observed_at = excluded.transcript_observed_at, \
-            session_entry_provenance = excluded.session_entry_provenance, acp_owned = excluded.acp_owned, \
-            plugin_owner_id = excluded.plugin_owner_id, hook_external_content_source = excluded.hook_external_content_source, \
-            updated_at = excluded.updated_at, started_at = excluded.started_at, ended_at = excluded.ended_at, \
-            status = excluded.status, chat_type = excluded.chat_type, channel = excluded.channel, \
-            account_id = excluded.account_id, primary_conversation_id = excluded.primary_conversation_id, \
-            model_provider = excluded.model_provider, model = excluded.model, agent_harness_id = excluded.agent_harness_id, \
-            parent_session_key = excluded.parent_session_key, spawned_by = excluded.spawned_by, display_name = excluded.display_name",
-        params![
+    windows::upsert(
+        tx,
+        &windows::WindowUpsert {
             session_id,
-            key,
-            sql_num(Some(created_at)),
-            sql_num(Some(updated_at)),
-            provenance,
+            session_key: key,
+            created_at: sql_num(Some(created_at)),
+            updated_at: sql_num(Some(updated_at)),
+            session_entry_provenance: provenance,
             acp_owned,
-            plugin_owner,
-            hook_source,
-            text(e.get("previousSessionId")),
-            scope,
-            sql_num(num(e.get("startedAt"))),
-            sql_num(num(e.get("endedAt"))),
-            status(e.get("status")),
-            chat,
+            plugin_owner_id: plugin_owner,
+            hook_external_content_source: hook_source,
+            previous_session_id: text(e.get("previousSessionId")),
+            session_scope: scope,
+            started_at: sql_num(num(e.get("startedAt"))),
+            ended_at: sql_num(num(e.get("endedAt"))),
+            status: status(e.get("status")),
+            chat_type: chat,
             channel,
-            account,
-            text(e.get("modelProvider")),
-            text(e.get("model")),
-            text(e.get("agentHarnessId")),
-            text(e.get("parentSessionKey")),
-            text(e.get("spawnedBy")),
-            display,
-            primary_conversation,
-            sql_num(Some(transcript_observed_at)),
-        ],
+            account_id: account,
+            model_provider: text(e.get("modelProvider")),
+            model: text(e.get("model")),
+            agent_harness_id: text(e.get("agentHarnessId")),
+            parent_session_key: text(e.get("parentSessionKey")),
+            spawned_by: text(e.get("spawnedBy")),
+            display_name: display,
+            primary_conversation_id: primary_conversation,
+            transcript_observed_at: sql_num(Some(transcript_observed_at)),
+        },
     )
     .at(path)?;
     Ok(())

@@ -27,5 +27,4 @@ pub use patch::{
     PatchOps, PatchPlan,
 };
 pub use references::{ReferenceView, References};
-pub(crate) use writable::CachedStatements;
 pub use writable::{check_owned_path, WritableDb};

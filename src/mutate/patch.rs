@@ -1,7 +1,6 @@
 //! `patch`, `archive`, `unarchive`: entry changes through OpenClaw's entry writer
 //! (tests/reference/openclaw/OPERATIONS.md §1, §3), with the Gateway's `sessions.patch` guards.
 
-use rusqlite::OptionalExtension;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -340,14 +339,7 @@ fn finish(entry: &SessionEntry, new: Map<String, Value>) -> Result<PatchPlan> {
 pub fn apply_patch(db: &mut WritableDb, plan: &PatchPlan) -> Result<SessionEntry> {
     let path = db.path.clone();
     let tx = db.transaction()?;
-    let current: Option<String> = tx
-        .query_row(
-            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
-            [&plan.key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(&path)?;
+    let current: Option<String> = crate::store::db::nodes::entry_json(&tx, &plan.key).at(&path)?;
     let current = current.and_then(|j| SessionEntry::parse(&plan.key, &j).ok());
     if current.as_ref() != Some(&plan.before) {
         return Err(conflict(format!(

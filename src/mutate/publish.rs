@@ -5,11 +5,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use rusqlite::params;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::fsutil::create_new_private;
+use crate::store::db::archives;
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
     crate::units::hex(&Sha256::digest(bytes))
@@ -92,39 +92,17 @@ pub(crate) fn publish_checked(
     now: i64,
 ) -> Result<(Vec<String>, Vec<String>)> {
     let (conn, db_path) = (&db.conn, db.path.as_path());
-    let mut stmt = conn
-        .prepare(
-            "SELECT session_id, generation, archive_name, archive_blob, archive_sha256 FROM session_transcript_archives \
-             WHERE published_at IS NULL ORDER BY created_at, session_id, generation",
-        )
-        .at(db_path)?;
-    let rows: Vec<(String, String, String, Vec<u8>, String)> = stmt
-        .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
-        .at(db_path)?
-        .collect::<rusqlite::Result<_>>()
-        .at(db_path)?;
+    let rows = archives::pending(conn).at(db_path)?;
     let (mut done, mut failed) = (Vec::new(), Vec::new());
     for (sid, generation, name, blob, sha) in rows {
         match publish_file(sessions_dir, &name, &blob, &sha) {
             Ok(()) => {
-                conn.execute(
-                    "UPDATE session_transcript_archives SET published_at = ?3, publish_attempts = publish_attempts + 1, \
-                        last_publish_attempt_at = ?3, last_publish_error = NULL WHERE session_id = ?1 AND generation = ?2",
-                    params![sid, generation, now],
-                )
-                .at(db_path)?;
+                archives::mark_published(conn, &sid, &generation, now).at(db_path)?;
                 done.push(name);
             }
             Err(e) => {
                 let msg: String = e.to_string().chars().take(1024).collect();
-                conn.execute(
-                    "UPDATE session_transcript_archives SET publish_attempts = publish_attempts + 1, \
-                        last_publish_attempt_at = ?3, last_publish_error = ?4 WHERE session_id = ?1 AND generation = ?2",
-                    params![sid, generation, now, msg],
-                )
-                .at(db_path)?;
+                archives::mark_publish_failed(conn, &sid, &generation, now, &msg).at(db_path)?;
                 failed.push(format!("{name}: {msg}"));
             }
         }

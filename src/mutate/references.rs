@@ -3,6 +3,7 @@
 //! has a row per session and reference, and a deletion run needs it whole. A deletion marks
 //! its key forgotten rather than dropping it, so plans made before the run can still read the
 //! references as they were.
+//! The `ref` table is this module's private scratch database: its SQL stays here.
 
 use std::path::{Path, PathBuf};
 
@@ -67,24 +68,18 @@ impl References {
              ) WITHOUT ROWID;
              CREATE INDEX ref_by_key ON ref (key);",
         )?;
-        let mut stmt = conn
-            .prepare("SELECT session_key, current_session_id, entry_json FROM session_nodes")
-            .at(path)?;
-        let mut rows = stmt.query([]).at(path)?;
         let mut insert = refs
             .prepare("INSERT OR IGNORE INTO ref (session_id, key) VALUES (?1, ?2)")
             .at(&at)?;
-        while let Some(r) = rows.next().at(path)? {
-            let key: String = r.get(0).at(path)?;
-            let current: String = r.get(1).at(path)?;
-            let json: String = r.get(2).at(path)?;
+        crate::store::db::nodes::for_each_reference(conn, path, |key, current, json| {
             insert.execute(params![current, key]).at(&at)?;
             if let Ok(Value::Object(e)) = serde_json::from_str::<Value>(&json) {
                 for id in state_ids(&e) {
                     insert.execute(params![id, key]).at(&at)?;
                 }
             }
-        }
+            Ok(())
+        })?;
         drop(insert);
         Ok(References { conn: refs, at })
     }

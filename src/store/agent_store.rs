@@ -2,10 +2,11 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::OptionalExtension;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::db::{archives, events, nodes, windows};
 use super::{DatabaseRole, ReadOnlyDb, SchemaInfo, SessionEntry};
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::legacy::LegacyIndex;
@@ -212,10 +213,7 @@ impl AgentStore {
         let Some(db) = &self.db else {
             return Ok(Vec::new());
         };
-        let mut stmt = db
-            .conn()
-            .prepare("SELECT session_key, entry_json, entry_valid FROM session_nodes")
-            .at(db.path())?;
+        let mut stmt = db.conn().prepare(nodes::ENTRIES_SQL).at(db.path())?;
         let mut rows = stmt.query([]).at(db.path())?;
         let mut bad = Vec::new();
         while let Some(row) = rows.next().at(db.path())? {
@@ -269,15 +267,7 @@ impl AgentStore {
         let Some(db) = &self.db else {
             return Ok(None);
         };
-        let row: Option<(String, i64)> = db
-            .conn()
-            .query_row(
-                "SELECT entry_json, entry_valid FROM session_nodes WHERE session_key = ?1",
-                [key],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .at(db.path())?;
+        let row: Option<(String, i64)> = nodes::entry_and_validity(db.conn(), key).at(db.path())?;
         let Some((json, valid)) = row else {
             return Ok(None);
         };
@@ -312,20 +302,11 @@ impl AgentStore {
         let Some(db) = &self.db else {
             return Ok(TranscriptStats::default());
         };
-        let mut stmt = db
-            .conn()
-            .prepare_cached(
-                "SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) \
-                 FROM transcript_events WHERE session_id = ?1",
-            )
-            .at(db.path())?;
-        stmt.query_row([session_id], |r| {
-            Ok(TranscriptStats {
-                events: r.get::<_, i64>(0)? as u64,
-                bytes: r.get::<_, i64>(1)? as u64,
-            })
+        let (events, bytes) = events::stats(db.conn(), session_id).at(db.path())?;
+        Ok(TranscriptStats {
+            events: events as u64,
+            bytes: bytes as u64,
         })
-        .at(db.path())
     }
 
     /// Events of a transcript generation, counted on the primary-key index (no event is read).
@@ -334,11 +315,7 @@ impl AgentStore {
             return Ok(self.transcript_stats(session_id)?.events);
         }
         let Some(db) = &self.db else { return Ok(0) };
-        let mut stmt = db
-            .conn()
-            .prepare_cached("SELECT count(*) FROM transcript_events WHERE session_id = ?1")
-            .at(db.path())?;
-        stmt.query_row([session_id], |r| r.get::<_, i64>(0))
+        events::count(db.conn(), session_id)
             .map(|n| n as u64)
             .at(db.path())
     }
@@ -348,35 +325,7 @@ impl AgentStore {
         let Some(db) = &self.db else {
             return Ok(Map::new());
         };
-        let mut stmt = db
-            .conn()
-            .prepare("SELECT * FROM session_nodes WHERE session_key = ?1")
-            .at(self.db_path())?;
-        let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
-        let row = stmt
-            .query_row([key], |r| {
-                let mut map = Map::new();
-                for (i, name) in names.iter().enumerate() {
-                    if name == "entry_json" {
-                        continue;
-                    }
-                    let v = match r.get_ref(i)? {
-                        rusqlite::types::ValueRef::Null => Value::Null,
-                        rusqlite::types::ValueRef::Integer(n) => Value::from(n),
-                        rusqlite::types::ValueRef::Real(f) => Value::from(f),
-                        rusqlite::types::ValueRef::Text(t) => {
-                            Value::from(String::from_utf8_lossy(t).into_owned())
-                        }
-                        rusqlite::types::ValueRef::Blob(b) => {
-                            Value::from(format!("<{} bytes>", b.len()))
-                        }
-                    };
-                    map.insert(name.clone(), v);
-                }
-                Ok(map)
-            })
-            .optional()
-            .at(self.db_path())?;
+        let row = nodes::stored_columns(db.conn(), key).at(self.db_path())?;
         Ok(row.unwrap_or_default())
     }
 
@@ -401,46 +350,26 @@ impl AgentStore {
                 cold_archive: None,
             }]);
         };
-        let mut stmt = db
-            .conn()
-            .prepare(
-                "SELECT w.session_id, w.session_key, w.previous_session_id, w.reason, w.session_scope, \
-                        w.created_at, w.updated_at, w.transcript_updated_at, w.acp_owned, w.agent_harness_id, \
-                        c.archive_name \
-                 FROM session_windows w LEFT JOIN session_transcript_cold_archives c USING (session_id) \
-                 WHERE w.session_key = ?1 OR w.session_id = ?2 \
-                 ORDER BY w.updated_at DESC, w.session_id",
-            )
-            .at(db.path())?;
-        let rows = stmt
-            .query_map(params![entry.key, entry.session_id()], |r| {
-                Ok(WindowRow {
-                    session_id: r.get(0)?,
-                    session_key: r.get(1)?,
-                    previous_session_id: r.get(2)?,
-                    reason: r.get(3)?,
-                    session_scope: r.get(4)?,
-                    created_at: r.get(5)?,
-                    updated_at: r.get(6)?,
-                    transcript_updated_at: r.get(7)?,
-                    acp_owned: r.get::<_, i64>(8)? != 0,
-                    agent_harness_id: r.get(9)?,
-                    current: false,
-                    events: 0,
-                    bytes: 0,
-                    cold_archive: r.get(10)?,
-                })
-            })
-            .at(db.path())?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .at(db.path())?;
+        let rows = windows::of_key_or_id(db.conn(), &entry.key, entry.session_id()).at(db.path())?;
         let mut out = Vec::with_capacity(rows.len());
-        for mut w in rows {
+        for w in rows {
             let stats = self.transcript_stats(&w.session_id)?;
-            w.events = stats.events;
-            w.bytes = stats.bytes;
-            w.current = w.session_id == entry.session_id();
-            out.push(w);
+            out.push(WindowRow {
+                current: w.session_id == entry.session_id(),
+                session_id: w.session_id,
+                session_key: w.session_key,
+                previous_session_id: w.previous_session_id,
+                reason: w.reason,
+                session_scope: w.session_scope,
+                created_at: w.created_at,
+                updated_at: w.updated_at,
+                transcript_updated_at: w.transcript_updated_at,
+                acp_owned: w.acp_owned,
+                agent_harness_id: w.agent_harness_id,
+                events: stats.events,
+                bytes: stats.bytes,
+                cold_archive: w.cold_archive,
+            });
         }
         Ok(out)
     }
@@ -450,38 +379,21 @@ impl AgentStore {
         let Some(db) = &self.db else {
             return Ok(Vec::new());
         };
-        let mut stmt = db
-            .conn()
-            .prepare(
-                "SELECT session_id, generation, session_key, reason, encoding, archive_name, archive_sha256, \
-                        length(archive_blob), created_at, published_at \
-                 FROM session_transcript_archives WHERE session_key = ?1 ORDER BY created_at DESC",
-            )
-            .at(db.path())?;
-        let rows = stmt
-            .query_map([key], |r| {
-                Ok(ArchiveRow {
-                    session_id: r.get(0)?,
-                    generation: r.get(1)?,
-                    session_key: r.get(2)?,
-                    reason: r.get(3)?,
-                    encoding: r.get(4)?,
-                    archive_name: r.get(5)?,
-                    archive_sha256: r.get(6)?,
-                    blob_bytes: r.get::<_, i64>(7)? as u64,
-                    created_at: r.get(8)?,
-                    published_at: r.get(9)?,
-                    file_present: false,
-                })
-            })
-            .at(db.path())?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .at(db.path())?;
+        let rows = archives::of_key(db.conn(), key).at(db.path())?;
         Ok(rows
             .into_iter()
-            .map(|mut a| {
-                a.file_present = self.paths.sessions_dir.join(&a.archive_name).is_file();
-                a
+            .map(|a| ArchiveRow {
+                file_present: self.paths.sessions_dir.join(&a.archive_name).is_file(),
+                session_id: a.session_id,
+                generation: a.generation,
+                session_key: a.session_key,
+                reason: a.reason,
+                encoding: a.encoding,
+                archive_name: a.archive_name,
+                archive_sha256: a.archive_sha256,
+                blob_bytes: a.blob_bytes,
+                created_at: a.created_at,
+                published_at: a.published_at,
             })
             .collect())
     }
@@ -491,13 +403,17 @@ impl AgentStore {
         let mut out = HashMap::new();
         let Some(db) = &self.db else { return Ok(out) };
         for (name, sql) in [
-            ("sessions", "SELECT count(*) FROM session_nodes WHERE NOT (entry_valid = -1 AND entry_json = '{}')"),
-            ("tombstones", "SELECT count(*) FROM session_nodes WHERE entry_valid = -1 AND entry_json = '{}'"),
-            ("windows", "SELECT count(*) FROM session_windows"),
-            ("archives", "SELECT count(*) FROM session_transcript_archives"),
-            ("coldArchives", "SELECT count(*) FROM session_transcript_cold_archives"),
+            ("sessions", nodes::COUNT_SESSIONS_SQL),
+            ("tombstones", nodes::COUNT_TOMBSTONES_SQL),
+            ("windows", windows::COUNT_SQL),
+            ("archives", archives::COUNT_SQL),
+            ("coldArchives", archives::COUNT_COLD_SQL),
         ] {
-            let n: Option<i64> = db.conn().query_row(sql, [], |r| r.get(0)).optional().unwrap_or(None);
+            let n: Option<i64> = db
+                .conn()
+                .query_row(sql, [], |r| r.get(0))
+                .optional()
+                .unwrap_or(None);
             out.insert(name, n.unwrap_or(0) as u64);
         }
         Ok(out)

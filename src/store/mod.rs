@@ -2,6 +2,7 @@
 
 mod agent_store;
 pub mod archive_rows;
+pub(crate) mod db;
 mod newest_first;
 mod open;
 pub mod resolve;

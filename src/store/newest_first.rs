@@ -60,12 +60,14 @@ pub fn for_each_newest_first(
     fields: Option<&[&str]>,
     mut visit: impl FnMut(usize, SessionEntry) -> Result<ControlFlow<()>>,
 ) -> Result<Vec<Warning>> {
-    const SQL: &str = "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
-                       ORDER BY updated_at DESC, session_key";
     let mut statements = Vec::new();
     for store in stores {
         statements.push(match store.db() {
-            Some(db) if store.legacy().is_none() => Some(db.conn().prepare(SQL).at(db.path())?),
+            Some(db) if store.legacy().is_none() => Some(
+                db.conn()
+                    .prepare(super::db::nodes::NEWEST_FIRST_SQL)
+                    .at(db.path())?,
+            ),
             _ => None,
         });
     }

@@ -10,10 +10,10 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::db::{nodes, windows};
 use super::{AgentStore, SessionEntry};
 use crate::error::{Error, ResultExt};
 use crate::paths::{AgentId, AgentPaths, StateLayout};
@@ -645,8 +645,6 @@ const JS_TRIM: &[char] = &[
     '\u{200a}', '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
 ];
 
-const LIVE_ROW: &str = "NOT (entry_valid = -1 AND entry_json = '{}')";
-
 fn entry_by_key(store: &AgentStore, key: &str) -> crate::error::Result<Option<SessionEntry>> {
     if let Some(legacy) = store.legacy() {
         return Ok(legacy.entries.iter().find(|e| e.key == key).cloned());
@@ -670,18 +668,7 @@ fn entry_by_key_nocase(
     let Some(db) = store.db() else {
         return Ok(None);
     };
-    let found: Option<String> = db
-        .conn()
-        .query_row(
-            &format!(
-                "SELECT session_key FROM session_nodes WHERE session_key = ?1 COLLATE NOCASE \
-                 AND {LIVE_ROW} ORDER BY updated_at DESC, session_key LIMIT 1"
-            ),
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(db.path())?;
+    let found: Option<String> = nodes::live_key_nocase(db.conn(), key).at(db.path())?;
     match found {
         Some(k) => store.entry_by_exact_key(&k),
         None => Ok(None),
@@ -713,32 +700,14 @@ fn keys_by_session_id(
     let Some(db) = store.db() else {
         return Ok(Vec::new());
     };
-    let sql = if trimmed {
-        format!(
-            "SELECT session_key, updated_at FROM session_nodes WHERE current_session_id != ?1 \
-             AND trim(current_session_id, ?2) = ?1 AND {LIVE_ROW} ORDER BY session_key LIMIT {}",
-            MAX_CANDIDATES + 1
-        )
-    } else {
-        format!(
-            "SELECT session_key, updated_at FROM session_nodes WHERE current_session_id = ?1 \
-             AND {LIVE_ROW} ORDER BY session_key LIMIT {}",
-            MAX_CANDIDATES + 1
-        )
-    };
     let trim_chars: String = JS_TRIM.iter().collect();
-    let mut stmt = db.conn().prepare(&sql).at(db.path())?;
-    let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?));
-    let rows = if trimmed {
-        stmt.query_map(params![id, trim_chars], row)
-            .at(db.path())?
-            .collect::<rusqlite::Result<Vec<(String, i64)>>>()
-    } else {
-        stmt.query_map(params![id], row)
-            .at(db.path())?
-            .collect::<rusqlite::Result<Vec<(String, i64)>>>()
-    };
-    rows.at(db.path())
+    nodes::live_keys_by_session_id(
+        db.conn(),
+        id,
+        trimmed.then_some(trim_chars.as_str()),
+        MAX_CANDIDATES + 1,
+    )
+    .at(db.path())
 }
 
 /// The key of an earlier generation `id` (`session_windows`, primary key).
@@ -746,14 +715,7 @@ fn window_key(store: &AgentStore, id: &str) -> crate::error::Result<Option<Strin
     let Some(db) = store.db() else {
         return Ok(None);
     };
-    db.conn()
-        .query_row(
-            "SELECT session_key FROM session_windows WHERE session_id = ?1",
-            [id],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(db.path())
+    windows::session_key_of(db.conn(), id).at(db.path())
 }
 
 /// Up to `limit` `(key, session id)` whose current or earlier id starts with `prefix`:
@@ -782,23 +744,11 @@ fn by_id_prefix(
         return Ok(out);
     };
     let upper = format!("{prefix}\u{10FFFF}");
-    for sql in [
-        format!(
-            "SELECT session_key, current_session_id FROM session_nodes \
-             WHERE current_session_id >= ?1 AND current_session_id < ?2 AND {LIVE_ROW} \
-             ORDER BY current_session_id LIMIT {limit}"
-        ),
-        format!(
-            "SELECT session_key, session_id FROM session_windows \
-             WHERE session_id >= ?1 AND session_id < ?2 ORDER BY session_id LIMIT {limit}"
-        ),
+    for range in [
+        nodes::live_keys_by_session_id_range,
+        windows::by_session_id_range,
     ] {
-        let mut stmt = db.conn().prepare(&sql).at(db.path())?;
-        let rows = stmt
-            .query_map(params![prefix, upper], |r| Ok((r.get(0)?, r.get(1)?)))
-            .at(db.path())?
-            .collect::<rusqlite::Result<Vec<(String, String)>>>()
-            .at(db.path())?;
+        let rows = range(db.conn(), prefix, &upper, limit).at(db.path())?;
         for (k, i) in rows {
             push(k, i);
         }
@@ -816,19 +766,7 @@ fn for_each_key(store: &AgentStore, mut visit: impl FnMut(&str, &str)) -> crate:
         return Ok(());
     }
     let Some(db) = store.db() else { return Ok(()) };
-    let mut stmt = db
-        .conn()
-        .prepare(&format!(
-            "SELECT session_key, current_session_id FROM session_nodes WHERE {LIVE_ROW}"
-        ))
-        .at(db.path())?;
-    let mut rows = stmt.query([]).at(db.path())?;
-    while let Some(row) = rows.next().at(db.path())? {
-        let key: String = row.get(0).at(db.path())?;
-        let id: String = row.get(1).at(db.path())?;
-        visit(&key, &id);
-    }
-    Ok(())
+    nodes::for_each_live_key(db.conn(), db.path(), visit)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1227,6 +1165,8 @@ mod tests {
 
     use super::*;
     use crate::paths::{DiscoverOptions, Environment};
+    use crate::store::db::nodes::LIVE_ROW;
+    use rusqlite::params;
 
     const FIXTURES: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),

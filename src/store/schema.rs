@@ -1,7 +1,6 @@
 use std::path::Path;
 
-use rusqlite::OptionalExtension;
-
+use super::db::meta;
 use super::ReadOnlyDb;
 use crate::error::{Error, Remedy, Result, ResultExt};
 
@@ -43,24 +42,11 @@ impl SchemaInfo {
         let user_version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .at(db.path())?;
-        let has_meta: bool = conn
-            .query_row(
-                "SELECT 1 FROM sqlite_schema WHERE type='table' AND name='schema_meta'",
-                [],
-                |_| Ok(true),
-            )
-            .optional()
-            .at(db.path())?
-            .unwrap_or(false);
+        let has_meta: bool = meta::has_schema_meta(conn).at(db.path())?;
         let (role, agent_id, app_version) = if has_meta {
-            conn.query_row(
-                "SELECT role, agent_id, app_version FROM schema_meta WHERE meta_key='primary'",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()
-            .at(db.path())?
-            .unwrap_or((None, None, None))
+            meta::identity(conn)
+                .at(db.path())?
+                .unwrap_or((None, None, None))
         } else {
             (None, None, None)
         };

@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use rusqlite::OptionalExtension;
 use serde::Deserialize;
 
 use super::TranscriptSource;
 use crate::error::{Result, ResultExt};
+use crate::store::db::{event_index, events};
 use crate::store::AgentStore;
 
 /// One event on the active branch.
@@ -46,50 +46,21 @@ fn projection(store: &AgentStore, source: &TranscriptSource) -> Result<Option<Ve
         return Ok(None);
     };
     let conn = db.conn();
-    let state: Option<(i64, i64)> = conn
-        .query_row(
-            "SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?1",
-            [session_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .at(db.path())?;
-    let max_seq: i64 = conn
-        .query_row(
-            "SELECT coalesce(max(seq), -1) FROM transcript_events WHERE session_id = ?1",
-            [session_id],
-            |r| r.get(0),
-        )
-        .at(db.path())?;
-    let pending: bool = conn
-        .query_row(
-            "SELECT EXISTS(SELECT 1 FROM session_transcript_active_events WHERE session_id = ?1 AND context_eligible IS NULL)",
-            [session_id],
-            |r| r.get(0),
-        )
-        .at(db.path())?;
+    let state: Option<(i64, i64)> = event_index::freshness(conn, session_id).at(db.path())?;
+    let max_seq: i64 = events::last_seq(conn, session_id).at(db.path())?;
+    let pending: bool = event_index::context_pending(conn, session_id).at(db.path())?;
     match state {
         Some((indexed, 0)) if indexed == max_seq && !pending => {}
         _ => return Ok(None),
     }
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT a.event_seq, i.event_id, a.message_position FROM session_transcript_active_events a \
-             LEFT JOIN transcript_event_identities i ON i.session_id = a.session_id AND i.seq = a.event_seq \
-             WHERE a.session_id = ?1 ORDER BY a.active_position",
-        )
-        .at(db.path())?;
-    let rows = stmt
-        .query_map([session_id], |r| {
-            Ok(ActiveEvent {
-                seq: r.get(0)?,
-                event_id: r.get(1)?,
-                message_position: r.get(2)?,
-            })
-        })
-        .at(db.path())?
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .at(db.path())?;
+    let rows = event_index::active_branch(conn, session_id, |seq, event_id, message_position| {
+        ActiveEvent {
+            seq,
+            event_id,
+            message_position,
+        }
+    })
+    .at(db.path())?;
     Ok(Some(rows))
 }
 

@@ -89,13 +89,15 @@ pub fn truncate_utf16(text: &str, max: usize) -> (&str, bool) {
 
 fn cold_history(store: &AgentStore, session_id: &str) -> Option<ColdHistory> {
     let db = store.db()?;
-    db.conn()
-        .query_row(
-            "SELECT archive_name, event_count FROM session_transcript_cold_archives WHERE session_id = ?1",
-            [session_id],
-            |r| Ok(ColdHistory { session_id: session_id.to_string(), archive_name: r.get(0)?, event_count: r.get(1)? }),
-        )
-        .ok()
+    let (archive_name, event_count) =
+        crate::store::db::archives::cold_archive(db.conn(), session_id)
+            .ok()
+            .flatten()?;
+    Some(ColdHistory {
+        session_id: session_id.to_string(),
+        archive_name,
+        event_count,
+    })
 }
 
 /// Items of one message, oldest block first.

@@ -123,14 +123,7 @@ pub enum DeltaPage<T> {
 /// creation stamp, so a copy elsewhere or a recreated database is another store.
 pub fn store_identity(store: &AgentStore) -> String {
     if let Some(db) = store.db() {
-        let created: Option<i64> = db
-            .conn()
-            .query_row(
-                "SELECT created_at FROM schema_meta WHERE meta_key='primary'",
-                [],
-                |r| r.get(0),
-            )
-            .ok();
+        let created: Option<i64> = crate::store::db::meta::created_at(db.conn()).ok();
         let created = created.map(|c| c.to_string()).unwrap_or_default();
         let path = std::fs::canonicalize(db.path()).unwrap_or_else(|_| db.path().to_path_buf());
         return cursor::binding(&[
@@ -156,12 +149,8 @@ pub fn generation(store: &AgentStore, source: &TranscriptSource) -> Result<Optio
                 .db()
                 .ok_or_else(|| Error::Internal("no database".into()))?
                 .conn();
-            rusqlite::OptionalExtension::optional(conn.query_row(
-                "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
-                [session_id],
-                |r| r.get(0),
-            ))
-            .map_err(|e| Error::sqlite(db, e))
+            crate::store::db::events::watermark_generation(conn, session_id)
+                .map_err(|e| Error::sqlite(db, e))
         }
         TranscriptSource::Jsonl { path, .. } => {
             if !path.exists() {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use super::{decode_event_row, StoredEvent};
 use crate::error::{Error, Result, ResultExt};
 use crate::legacy::JsonlReader;
+use crate::store::db::{archives, events};
 use crate::store::AgentStore;
 
 /// Where one transcript generation lives.
@@ -18,12 +19,8 @@ pub enum TranscriptSource {
 impl TranscriptSource {
     pub fn for_session(store: &AgentStore, session_id: &str) -> Result<Self> {
         if let Some(db) = store.db() {
-            let cold: Option<String> = rusqlite::OptionalExtension::optional(db.conn().query_row(
-                "SELECT archive_name FROM session_transcript_cold_archives WHERE session_id = ?1",
-                [session_id],
-                |r| r.get(0),
-            ))
-            .unwrap_or(None);
+            let cold: Option<String> =
+                archives::cold_archive_name(db.conn(), session_id).unwrap_or(None);
             if let Some(name) = cold {
                 return Err(Error::Conflict {
                     message: format!(
@@ -78,21 +75,9 @@ impl TranscriptSource {
                 let db = store
                     .db()
                     .ok_or_else(|| Error::Internal("store lost its database".into()))?;
-                let mut stmt = db
-                    .conn()
-                    .prepare_cached(
-                        "SELECT seq, event_json, event_zstd, event_utf8_bytes, created_at \
-                         FROM transcript_events WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq",
-                    )
-                    .at(path)?;
-                let mut rows = stmt
-                    .query(rusqlite::params![session_id, from_seq])
-                    .at(path)?;
-                while let Some(row) = rows.next().at(path)? {
-                    let seq: i64 = row.get(0).at(path)?;
-                    let json: Option<String> = row.get(1).at(path)?;
-                    let zstd_ref = row.get_ref(2).at(path)?;
-                    let frame = zstd_ref.as_blob_or_null().map_err(|e| {
+                events::for_each_from(db.conn(), path, session_id, from_seq, |row, created_at| {
+                    let seq = row.seq;
+                    let frame = row.frame.as_blob_or_null().map_err(|e| {
                         Error::bad_input(
                             format!(
                                 "transcript row {session_id}#{seq}: event_zstd is not a blob ({e})"
@@ -100,21 +85,15 @@ impl TranscriptSource {
                             None,
                         )
                     })?;
-                    let utf8: Option<i64> = row.get(3).at(path)?;
-                    let created_at: Option<i64> = row.get(4).at(path)?;
-                    let (json, compressed) = decode_event_row(session_id, seq, json, frame, utf8)?;
-                    if visit(StoredEvent {
+                    let (json, compressed) =
+                        decode_event_row(session_id, seq, row.json, frame, row.utf8_bytes)?;
+                    visit(StoredEvent {
                         seq,
                         json,
                         created_at,
                         compressed,
-                    })?
-                    .is_break()
-                    {
-                        break;
-                    }
-                }
-                Ok(())
+                    })
+                })
             }
             TranscriptSource::Jsonl { path, .. } => {
                 let mut reader = JsonlReader::open(path)?;
@@ -148,13 +127,7 @@ impl TranscriptSource {
                 let db = store
                     .db()
                     .ok_or_else(|| Error::Internal("store lost its database".into()))?;
-                db.conn()
-                    .query_row(
-                        "SELECT coalesce(max(seq), -1) FROM transcript_events WHERE session_id = ?1",
-                        [session_id],
-                        |r| r.get(0),
-                    )
-                    .at(path)
+                events::last_seq(db.conn(), session_id).at(path)
             }
             TranscriptSource::Jsonl { .. } => {
                 let mut last = -1;

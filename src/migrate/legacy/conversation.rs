@@ -2,12 +2,12 @@
 //! `upsertConversationIdentity`, `linkSessionConversation`): one `conversations` row per
 //! channel/account/peer/thread, linked to the session's window.
 
-use crate::mutate::CachedStatements;
-use rusqlite::{params, Transaction};
+use rusqlite::Transaction;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::json_value::text;
+use crate::store::db::conversations;
 
 fn thread(v: Option<&Value>) -> Option<String> {
     match v? {
@@ -167,29 +167,22 @@ pub fn write_conversation(
     c: &Conversation,
     updated_at: i64,
 ) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO conversations (conversation_id, channel, account_id, kind, peer_id, delivery_target, parent_conversation_id, \
-            thread_id, native_channel_id, native_direct_user_id, label, metadata_json, created_at, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL, ?7, ?8, ?9, ?10, NULL, ?11, ?11) \
-         ON CONFLICT(conversation_id) DO UPDATE SET channel = excluded.channel, account_id = excluded.account_id, \
-            kind = excluded.kind, peer_id = excluded.peer_id, delivery_target = excluded.delivery_target, \
-            parent_conversation_id = NULL, thread_id = excluded.thread_id, native_channel_id = excluded.native_channel_id, \
-            native_direct_user_id = excluded.native_direct_user_id, label = excluded.label, metadata_json = NULL, \
-            updated_at = excluded.updated_at",
-    )?
-    .execute(params![
-        c.id,
-        c.channel,
-        c.account_id,
-        c.kind,
-        c.peer_id,
-        c.delivery_target,
-        c.thread_id,
-        c.native_channel_id,
-        c.native_direct_user_id,
-        c.label,
-        updated_at
-    ])?;
+    conversations::upsert(
+        tx,
+        &conversations::ConversationRow {
+            conversation_id: &c.id,
+            channel: &c.channel,
+            account_id: &c.account_id,
+            kind: c.kind,
+            peer_id: &c.peer_id,
+            delivery_target: &c.delivery_target,
+            thread_id: c.thread_id.as_deref(),
+            native_channel_id: c.native_channel_id.as_deref(),
+            native_direct_user_id: c.native_direct_user_id.as_deref(),
+            label: c.label.as_deref(),
+        },
+        updated_at,
+    )?;
     Ok(())
 }
 
@@ -202,22 +195,9 @@ pub fn link_conversation(
 ) -> rusqlite::Result<()> {
     let role = if c.primary { "primary" } else { "participant" };
     if c.primary {
-        tx.exec_cached(
-            "UPDATE session_windows SET primary_conversation_id = ?2 WHERE session_id = ?1",
-            params![session_id, c.id],
-        )?;
+        crate::store::db::windows::set_primary_conversation(tx, session_id, &c.id)?;
     }
-    tx.exec_cached(
-        "DELETE FROM session_conversations WHERE session_id = ?1 AND conversation_id = ?2 AND role != ?3",
-        params![session_id, c.id, role],
-    )?;
-    tx.prepare_cached(
-        "INSERT INTO session_conversations (session_id, conversation_id, role, route_context_json, first_seen_at, last_seen_at) \
-         VALUES (?1, ?2, ?3, NULL, ?4, ?4) \
-         ON CONFLICT(session_id, conversation_id, role) DO UPDATE SET last_seen_at = excluded.last_seen_at",
-    )?
-    .execute(params![session_id, c.id, role, updated_at])?;
-    Ok(())
+    conversations::link(tx, session_id, &c.id, role, updated_at)
 }
 
 #[cfg(test)]

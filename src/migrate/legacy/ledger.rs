@@ -3,6 +3,7 @@
 //! entry, paths and lineage: about 1 KB each) from planning to the end of the run, and the
 //! manifest lists every moved file; both are read back a page at a time, so the import's
 //! memory does not grow with the store. SQLite's page cache spills to a temporary file.
+//! The ledger's tables are this module's private scratch database: its SQL stays here.
 
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};

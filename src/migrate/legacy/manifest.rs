@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::ledger::MoveList;
-use super::schema::OPENCLAW_VERSION;
 use super::types::ImportIssue;
 use crate::error::{Result, ResultExt};
+use crate::store::db::create::OPENCLAW_VERSION;
 use crate::units::iso_from_ms;
 
 #[derive(Debug, Clone, Serialize)]

@@ -18,13 +18,11 @@ mod navigation;
 pub mod payload;
 mod plan;
 mod projection;
-pub mod schema;
 mod types;
 mod write;
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::params;
 use serde::Serialize;
 
 pub use entry::normalise_entry;
@@ -118,12 +116,12 @@ fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) 
         false
     } else {
         crate::mutate::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
-        schema::create_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
+        crate::store::db::create::create_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
         true
     };
     let state_db = layout.state_db();
     if !state_db.is_file() {
-        schema::create_state_db(&state_db, now_ms)?;
+        crate::store::db::create::create_state_db(&state_db, now_ms)?;
     }
     let mut state = WritableDb::open_role(&layout.state_dir, &state_db, DatabaseRole::Global)?;
     let rel = target
@@ -135,11 +133,13 @@ fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) 
         .map(|m| m.len())
         .unwrap_or(0);
     let tx = state.transaction()?;
-    tx.execute(
-        "INSERT INTO agent_databases (agent_id, path, schema_version, last_seen_at, size_bytes) VALUES (?1, ?2, ?3, ?4, ?5) \
-         ON CONFLICT(agent_id, path) DO UPDATE SET schema_version = excluded.schema_version, last_seen_at = excluded.last_seen_at, \
-            size_bytes = excluded.size_bytes",
-        params![target.agent_id, rel.to_string_lossy(), crate::store::KNOWN_AGENT_SCHEMA, now_ms, size as i64],
+    crate::store::db::state::upsert_agent_database(
+        &tx,
+        target.agent_id.as_str(),
+        &rel.to_string_lossy(),
+        crate::store::KNOWN_AGENT_SCHEMA,
+        now_ms,
+        size as i64,
     )
     .at(&state_db)?;
     tx.commit().at(&state_db)?;
@@ -242,12 +242,8 @@ fn validate(target: &AgentImportPlan) -> Result<Vec<ImportIssue>> {
     target.ledger.for_each_record(|record, outcome| {
         let expected = outcome.map_or(0, |(e, _)| e);
         let key = &record.session_key;
-        let stored: Option<String> = conn
-            .prepare_cached(
-                "SELECT current_session_id FROM session_nodes WHERE session_key = ?1 AND entry_valid = 1",
-            )
-            .and_then(|mut s| rusqlite::OptionalExtension::optional(s.query_row([key], |r| r.get(0))))
-            .at(path)?;
+        let stored: Option<String> =
+            crate::store::db::nodes::valid_current_session_id(conn, key).at(path)?;
         match stored {
             None if !record.historical => {
                 issues.push(ImportIssue::new(
@@ -268,10 +264,7 @@ fn validate(target: &AgentImportPlan) -> Result<Vec<ImportIssue>> {
             _ => {}
         }
         if record.transcript.is_some() {
-            let count: u64 = conn
-                .prepare_cached("SELECT count(*) FROM transcript_events WHERE session_id = ?1")
-                .and_then(|mut s| s.query_row([&record.session_id], |r| r.get(0)))
-                .at(path)?;
+            let count = crate::store::db::events::count(conn, &record.session_id).at(path)? as u64;
             if count < expected {
                 issues.push(ImportIssue::new(
                     "sqlite_transcript_count_mismatch",
@@ -319,11 +312,7 @@ fn compact(path: &Path, state_dir: &Path) -> Result<()> {
     let quick: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))
         .at(path)?;
-    let fk: i64 = conn
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-            r.get(0)
-        })
-        .at(path)?;
+    let fk: i64 = crate::store::db::meta::foreign_key_violations(conn).at(path)?;
     if quick != "ok" || fk > 0 {
         return Err(Error::bad_input(
             format!(

@@ -3,13 +3,13 @@
 //! chain (`createTranscriptIndexAppenderInTransaction`), rebuilt from the tree otherwise
 //! (`reconcileSessionTranscriptIndexInTransaction`).
 
-use crate::mutate::CachedStatements;
 use std::collections::HashMap;
 
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::Transaction;
 use serde_json::Value;
 
 use super::convert::CANONICAL_TYPES;
+use crate::store::db::{event_index, events};
 
 fn kind(e: &Value) -> Option<&str> {
     e.get("type").and_then(Value::as_str)
@@ -94,24 +94,26 @@ fn insert_rows(
     message_position: Option<i64>,
 ) -> rusqlite::Result<()> {
     if let Some((id, role, text)) = fts_text(e) {
-        tx.prepare_cached(
-            "INSERT INTO session_transcript_fts_rows (session_id, message_id) VALUES (?1, ?2)",
-        )?
-        .execute(params![session_id, id])?;
-        let rowid = tx.last_insert_rowid();
-        tx.prepare_cached(
-            "INSERT INTO session_transcript_fts (rowid, text, session_id, message_id, role, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![rowid, text, session_id, id, role, fts_timestamp(e, created_at)])?;
+        event_index::insert_search_row(
+            tx,
+            session_id,
+            &id,
+            &text,
+            &role,
+            fts_timestamp(e, created_at),
+        )?;
     }
     let eligible = i64::from(
         e.get("message").and_then(|m| m.get("excludeFromContext")) != Some(&Value::Bool(true)),
     );
-    tx.prepare_cached(
-        "INSERT INTO session_transcript_active_events (session_id, active_position, event_seq, message_position, context_eligible) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![session_id, active_position, seq, message_position, eligible])?;
+    event_index::insert_active(
+        tx,
+        session_id,
+        active_position,
+        seq,
+        message_position,
+        eligible,
+    )?;
     Ok(())
 }
 
@@ -129,14 +131,7 @@ pub struct ProjectionCursor {
 impl ProjectionCursor {
     /// Start from the stored index state (a re-run appends to it).
     pub fn load(tx: &Transaction<'_>, session_id: &str) -> rusqlite::Result<Self> {
-        let state: Option<(i64, Option<String>, i64, i64, i64)> = tx
-            .row_cached(
-                "SELECT indexed_seq, leaf_event_id, active_event_count, active_message_count, needs_rebuild \
-                 FROM session_transcript_index_state WHERE session_id = ?1",
-                [session_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
-            .optional()?;
+        let state = event_index::state(tx, session_id)?;
         let (indexed_seq, leaf, active, messages, dirty) = state.unwrap_or((-1, None, 0, 0, 0));
         Ok(ProjectionCursor {
             session_id: session_id.to_string(),
@@ -229,27 +224,21 @@ fn write_state(
     messages: i64,
     updated_at: i64,
 ) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO session_transcript_index_state (session_id, active_event_count, active_message_count, indexed_seq, \
-            leaf_event_id, needs_rebuild, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6) \
-         ON CONFLICT(session_id) DO UPDATE SET active_event_count = excluded.active_event_count, \
-            active_message_count = excluded.active_message_count, indexed_seq = excluded.indexed_seq, \
-            leaf_event_id = excluded.leaf_event_id, needs_rebuild = 0, updated_at = excluded.updated_at",
-    )?
-    .execute(params![session_id, active, messages, indexed_seq, leaf, updated_at])?;
+    event_index::write_state(
+        tx,
+        session_id,
+        indexed_seq,
+        leaf,
+        active,
+        messages,
+        updated_at,
+    )?;
     Ok(())
 }
 
 /// Rebuild the session's projection from its tree: the path from the leaf back to the root.
 fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Result<()> {
-    tx.exec_cached(
-        "DELETE FROM session_transcript_fts_rows WHERE id IN (SELECT id FROM session_transcript_fts_rows WHERE session_id = ?1)",
-        [session_id],
-    )?;
-    tx.exec_cached(
-        "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
-        [session_id],
-    )?;
+    event_index::clear_for_rebuild(tx, session_id)?;
     // Only the tree shape of each event is kept (not the events): a rebuild of a long
     // transcript holds ids and links, then reads the path's events one at a time.
     struct Shape {
@@ -262,39 +251,31 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut leaf: Option<String> = None;
     let mut leaf_control = false;
-    {
-        let mut stmt = tx.prepare(
-            "SELECT seq, created_at, coalesce(event_json, json_extract(navigation_json, '$.navigation')) \
-             FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
-        )?;
-        let mut q = stmt.query([session_id])?;
-        while let Some(r) = q.next()? {
-            let json: String = r.get(2)?;
-            let e: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
-            let mut shape = Shape {
-                seq: r.get(0)?,
-                created_at: r.get(1)?,
-                id: None,
-                parent: None,
-            };
-            match kind(&e) {
-                Some("session") => {}
-                Some("leaf") => {
-                    leaf_control = true;
-                    leaf = e.get("targetId").and_then(Value::as_str).map(String::from);
-                }
-                _ => {
-                    if let Some(id) = trimmed_id(&e) {
-                        by_id.insert(id.to_string(), rows.len());
-                        leaf = Some(id.to_string());
-                        shape.id = Some(id.to_string());
-                        shape.parent = e.get("parentId").and_then(Value::as_str).map(String::from);
-                    }
+    events::for_each_navigation(tx, session_id, |seq, created_at, json| {
+        let e: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        let mut shape = Shape {
+            seq,
+            created_at,
+            id: None,
+            parent: None,
+        };
+        match kind(&e) {
+            Some("session") => {}
+            Some("leaf") => {
+                leaf_control = true;
+                leaf = e.get("targetId").and_then(Value::as_str).map(String::from);
+            }
+            _ => {
+                if let Some(id) = trimmed_id(&e) {
+                    by_id.insert(id.to_string(), rows.len());
+                    leaf = Some(id.to_string());
+                    shape.id = Some(id.to_string());
+                    shape.parent = e.get("parentId").and_then(Value::as_str).map(String::from);
                 }
             }
-            rows.push(shape);
         }
-    }
+        rows.push(shape);
+    })?;
     let mut path = Vec::new();
     let mut cur = leaf.clone();
     while let Some(id) = cur {
@@ -350,11 +331,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
 
 /// One stored event, decoded (plain JSON or zstd frame) in a single read.
 fn stored_event(tx: &Transaction<'_>, session_id: &str, seq: i64) -> rusqlite::Result<Value> {
-    let (json, frame, len): (Option<String>, Option<Vec<u8>>, Option<i64>) = tx.row_cached(
-        "SELECT event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
-        params![session_id, seq],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
+    let (json, frame, len) = events::payload(tx, session_id, seq)?;
     let text = crate::transcript::decode_event_row(session_id, seq, json, frame.as_deref(), len)
         .map(|(j, _)| j)
         .unwrap_or_default();

@@ -2,11 +2,10 @@
 //! node, window, ACP provenance, then the transcript events with their identities,
 //! watermark and projections (`importSqliteSessionRowsInTransaction`).
 
-use crate::mutate::CachedStatements;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::Transaction;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -18,6 +17,7 @@ use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{session_scope, write_node, write_window};
 use crate::progress::Progress;
+use crate::store::db::{archives, events, nodes, windows};
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
 const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -75,15 +75,7 @@ pub fn write_record(
     let mut out = RecordOutcome::default();
     let key = record.session_key.as_str();
     let sid = record.session_id.as_str();
-    let cold: bool = tx
-        .row_cached(
-            "SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1",
-            [sid],
-            |_| Ok(true),
-        )
-        .optional()
-        .at(db)?
-        .unwrap_or(false);
+    let cold: bool = archives::is_cold(tx, sid).at(db)?;
     if cold {
         out.issues.push(ImportIssue::new(
             "session_cold_archived",
@@ -92,25 +84,10 @@ pub fn write_record(
         ));
         return Ok(out);
     }
-    let existing: Option<String> = tx
-        .row_cached(
-            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(db)?;
+    let existing: Option<String> = nodes::current_session_id(tx, key).at(db)?;
     // A finished earlier run moved this transcript away: the row is already there.
     if record.transcript.is_none() && !record.historical && existing.as_deref() == Some(sid) {
-        let had_events: bool = tx
-            .row_cached(
-                "SELECT 1 FROM transcript_events WHERE session_id = ?1 LIMIT 1",
-                [sid],
-                |_| Ok(true),
-            )
-            .optional()
-            .at(db)?
-            .unwrap_or(false);
+        let had_events: bool = events::any(tx, sid).at(db)?;
         if had_events {
             out.complete = true;
             return Ok(out);
@@ -121,13 +98,7 @@ pub fn write_record(
     let updated_at = e.get("updatedAt").and_then(Value::as_f64).unwrap_or(0.0);
     if !(record.historical && existing.is_some()) {
         let entry_json = &record.entry_json;
-        tx.prepare_cached(
-            "INSERT INTO session_nodes (session_key, current_session_id, entry_json, entry_valid, updated_at) \
-             VALUES (?1, ?2, ?3, 0, ?4) ON CONFLICT(session_key) DO NOTHING",
-        )
-        .at(db)?
-        .execute(params![key, sid, entry_json, updated_at as i64])
-        .at(db)?;
+        nodes::insert_if_absent(tx, key, sid, entry_json, updated_at as i64).at(db)?;
         write_node(tx, db, key, e, Some(entry_json))?;
         let conversation = super::conversation::conversation_of(e, session_scope(key, e));
         if let Some(c) = &conversation {
@@ -145,13 +116,7 @@ pub fn write_record(
     if let Some(path) = &record.transcript {
         import_events(tx, db, record, path, now_ms, progress, &mut out)?;
         let mtime = std::fs::metadata(path).map(|m| mtime_ms(&m)).at(path)?;
-        tx.prepare_cached(
-            "UPDATE session_windows SET transcript_updated_at = ?2 \
-             WHERE session_id = ?1 AND (transcript_updated_at IS NULL OR transcript_updated_at < ?2)",
-        )
-        .at(db)?
-        .execute(params![sid, mtime])
-        .at(db)?;
+        windows::advance_transcript_updated_at(tx, sid, mtime).at(db)?;
     } else {
         out.complete = true;
     }
@@ -186,15 +151,7 @@ fn record_acp_source(
         json!(crate::mutate::publish::sha256_hex(serialized.as_bytes())),
     );
     source.insert("sourceSizeBytes".into(), json!(serialized.len()));
-    let stored: Option<String> = tx
-        .row_cached(
-            "SELECT legacy_acp_migration_json FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .at(db)?
-        .flatten();
+    let stored: Option<String> = nodes::legacy_acp_migration_json(tx, key).at(db)?;
     let mut sources: Vec<Value> = stored
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or_default();
@@ -206,9 +163,10 @@ fn record_acp_source(
     };
     sources.retain(|v| !same(v));
     sources.push(Value::Object(source));
-    tx.exec_cached(
-        "UPDATE session_nodes SET legacy_acp_migration_json = ?2 WHERE session_key = ?1",
-        params![key, serde_json::to_string(&sources).unwrap_or_default()],
+    nodes::set_legacy_acp_migration_json(
+        tx,
+        key,
+        &serde_json::to_string(&sources).unwrap_or_default(),
     )
     .at(db)?;
     Ok(())
@@ -275,13 +233,7 @@ fn import_events(
     use std::io::BufRead;
     let sid = record.session_id.as_str();
     let key = record.session_key.as_str();
-    let mut next_seq: i64 = tx
-        .row_cached(
-            "SELECT coalesce(max(seq), -1) + 1 FROM transcript_events WHERE session_id = ?1",
-            [sid],
-            |r| r.get(0),
-        )
-        .at(db)?;
+    let mut next_seq: i64 = events::next_seq(tx, sid).at(db)?;
     // Only a re-run has stored events to skip: a fresh import keeps no per-event state
     // besides the ids it wrote.
     // hash of the event JSON -> (created_at, stored before this run)
@@ -289,28 +241,15 @@ fn import_events(
     // 128-bit digests of the event ids: 16 bytes per event, whatever the id length.
     let mut ids: HashSet<[u8; 16]> = HashSet::new();
     if next_seq > 0 {
-        let mut stmt = tx
-            .prepare("SELECT event_json, event_zstd, event_utf8_bytes, seq, created_at FROM transcript_events WHERE session_id = ?1")
-            .at(db)?;
-        let mut rows = stmt.query([sid]).at(db)?;
-        while let Some(r) = rows.next().at(db)? {
-            let frame: Option<Vec<u8>> = r.get(1).at(db)?;
-            let (json, _) = crate::transcript::decode_event_row(
-                sid,
-                r.get(3).at(db)?,
-                r.get(0).at(db)?,
-                frame.as_deref(),
-                r.get(2).at(db)?,
-            )?;
-            seen.insert(hash(&json), (r.get(4).at(db)?, true));
-        }
-        let mut stmt = tx
-            .prepare("SELECT event_id FROM transcript_event_identities WHERE session_id = ?1")
-            .at(db)?;
-        let mut rows = stmt.query([sid]).at(db)?;
-        while let Some(r) = rows.next().at(db)? {
-            ids.insert(id_digest(&r.get::<_, String>(0).at(db)?));
-        }
+        events::for_each_stored(tx, db, sid, |json, frame, len, seq, created_at| {
+            let (json, _) =
+                crate::transcript::decode_event_row(sid, seq, json, frame.as_deref(), len)?;
+            seen.insert(hash(&json), (created_at, true));
+            Ok(())
+        })?;
+        events::for_each_event_id(tx, db, sid, |id| {
+            ids.insert(id_digest(id));
+        })?;
     }
     let mut cursor = ProjectionCursor::load(tx, sid).at(db)?;
     let mut converter = TranscriptConverter::new(&path.to_string_lossy(), sid);
@@ -424,33 +363,28 @@ fn import_events(
         let seq = next_seq;
         next_seq += 1;
         match prepare(tx, &json, &event).at(db)? {
-            StoredPayload::Plain => tx
-                .prepare_cached(
-                    "INSERT INTO transcript_events (session_id, seq, event_json, event_zstd, event_utf8_bytes, navigation_json, created_at) \
-                     VALUES (?1, ?2, ?3, NULL, ?4, NULL, ?5)",
-                )
-                .at(db)?
-                .execute(params![sid, seq, json, json.len() as i64, created_at])
-                .at(db)?,
-            StoredPayload::Compressed { frame, navigation } => tx
-                .prepare_cached(
-                    "INSERT INTO transcript_events (session_id, seq, event_json, event_zstd, event_utf8_bytes, navigation_json, created_at) \
-                     VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?6)",
-                )
-                .at(db)?
-                .execute(params![sid, seq, frame, json.len() as i64, navigation, created_at])
-                .at(db)?,
+            StoredPayload::Plain => events::insert_plain(tx, sid, seq, &json, created_at).at(db)?,
+            StoredPayload::Compressed { frame, navigation } => events::insert_compressed(
+                tx,
+                sid,
+                seq,
+                &frame,
+                json.len() as i64,
+                &navigation,
+                created_at,
+            )
+            .at(db)?,
         };
         out.events_inserted += 1;
         seen.insert(digest, (created_at, false));
         if !watermark {
             watermark = true;
-            tx.prepare_cached(
-                "INSERT INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT(session_id) DO NOTHING",
+            events::insert_watermark_if_absent(
+                tx,
+                sid,
+                &uuid::Uuid::new_v4().simple().to_string(),
+                now_ms,
             )
-            .at(db)?
-            .execute(params![sid, uuid::Uuid::new_v4().simple().to_string(), now_ms])
             .at(db)?;
         }
         cursor.append(tx, seq, &event, created_at).at(db)?;
@@ -462,40 +396,27 @@ fn import_events(
                 .map(str::trim)
                 .filter(|s| !s.is_empty());
             let idem_free = match idem {
-                Some(k) => tx
-                    .prepare_cached(
-                        "SELECT 1 FROM transcript_event_identities WHERE session_id = ?1 AND message_idempotency_key = ?2",
-                    )
-                    .at(db)?
-                    .query_row(params![sid, k], |_| Ok(()))
-                    .optional()
-                    .at(db)?
-                    .is_none(),
+                Some(k) => !events::idempotency_key_taken(tx, sid, k).at(db)?,
                 None => false,
             };
-            tx.prepare_cached(
-                "INSERT INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, message_idempotency_key, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(session_id, event_id) DO NOTHING",
+            events::insert_identity(
+                tx,
+                &events::EventIdentity {
+                    session_id: sid,
+                    event_id: id,
+                    seq,
+                    event_type: event.get("type").and_then(Value::as_str),
+                    parent_id: event.get("parentId").and_then(Value::as_str),
+                    message_idempotency_key: idem.filter(|_| idem_free),
+                    created_at,
+                },
             )
-            .at(db)?
-            .execute(params![
-                sid,
-                id,
-                seq,
-                event.get("type").and_then(Value::as_str),
-                event.get("parentId").and_then(Value::as_str),
-                idem.filter(|_| idem_free),
-                created_at
-            ])
             .at(db)?;
         }
     }
     cursor.finish(tx, now_ms).at(db)?;
     if let Some(t) = last_time {
-        tx.prepare_cached("UPDATE session_windows SET updated_at = ?2 WHERE session_id = ?1")
-            .at(db)?
-            .execute(params![sid, t])
-            .at(db)?;
+        windows::set_updated_at(tx, sid, t).at(db)?;
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! kept in a private temporary SQLite database rather than in memory. The cap orders every
 //! session of the store; SQLite's sorter and page cache spill to a temporary file where a
 //! vector would grow with the store (BENCHMARKS.md measures it).
+//! The `planned`/`kept_id` tables are this module's private scratch database: its SQL stays here.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;

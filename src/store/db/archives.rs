@@ -1,0 +1,202 @@
+//! `session_transcript_archives` (deleted transcripts kept as zstd blobs, published as
+//! files after commit) and `session_transcript_cold_archives` (transcripts moved to cold
+//! storage).
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// Whether a transcript is in cold storage.
+pub fn is_cold(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?1")?
+        .query_row([session_id], |_| Ok(true))
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// The name of a transcript's cold archive.
+pub fn cold_archive_name(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT archive_name FROM session_transcript_cold_archives WHERE session_id = ?1",
+        [session_id],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// The cold archive of a transcript: `(archive_name, event_count)`.
+pub fn cold_archive(
+    conn: &Connection,
+    session_id: &str,
+) -> rusqlite::Result<Option<(String, i64)>> {
+    conn.query_row(
+        "SELECT archive_name, event_count FROM session_transcript_cold_archives WHERE session_id = ?1",
+        [session_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+/// Cold archives kept in files: `(session_id, archive_name, archive_sha256, archive_bytes)`.
+pub fn cold_files(conn: &Connection) -> rusqlite::Result<Vec<(String, String, String, i64)>> {
+    let mut stmt = conn.prepare("SELECT session_id, archive_name, archive_sha256, archive_bytes FROM session_transcript_cold_archives WHERE storage = 'file' ORDER BY session_id")?;
+    let r = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    r.collect()
+}
+
+/// Keep a cold archive's bytes in the database instead of its file.
+pub fn embed_cold(conn: &Connection, session_id: &str, bytes: &[u8]) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE session_transcript_cold_archives SET storage = 'sqlite', archive_blob = ?2 WHERE session_id = ?1",
+        params![session_id, bytes],
+    )
+}
+
+/// The sha256 of a generation's archive, when it has one.
+pub fn sha256_of(
+    conn: &Connection,
+    session_id: &str,
+    generation: &str,
+) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT archive_sha256 FROM session_transcript_archives WHERE session_id = ?1 AND generation = ?2",
+        [session_id, generation],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// A deleted generation's archive, not yet published.
+pub struct NewArchive<'a> {
+    pub session_id: &'a str,
+    pub generation: &'a str,
+    pub session_key: &'a str,
+    pub blob: &'a [u8],
+    pub sha256: &'a str,
+    pub name: &'a str,
+    pub created_at: i64,
+}
+
+pub fn insert_deleted(conn: &Connection, a: &NewArchive<'_>) -> rusqlite::Result<usize> {
+    conn.execute(
+        "INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, \
+            archive_sha256, archive_name, created_at, published_at, publish_attempts) \
+         VALUES (?1, ?2, ?3, 'deleted', 'zstd', ?4, ?5, ?6, ?7, NULL, 0)",
+        params![a.session_id, a.generation, a.session_key, a.blob, a.sha256, a.name, a.created_at],
+    )
+}
+
+/// Whether an archive row has this name.
+pub fn exists_named(conn: &Connection, archive_name: &str) -> rusqlite::Result<bool> {
+    conn.prepare_cached("SELECT 1 FROM session_transcript_archives WHERE archive_name = ?1")?
+        .exists([archive_name])
+}
+
+pub fn delete_named(conn: &Connection, archive_name: &str) -> rusqlite::Result<usize> {
+    conn.execute(
+        "DELETE FROM session_transcript_archives WHERE archive_name = ?1",
+        [archive_name],
+    )
+}
+
+/// Archives waiting for their file, oldest first: `(session_id, generation, archive_name,
+/// archive_blob, archive_sha256)`.
+pub type PendingArchive = (String, String, String, Vec<u8>, String);
+
+pub fn pending(conn: &Connection) -> rusqlite::Result<Vec<PendingArchive>> {
+    let mut stmt = conn.prepare(
+        "SELECT session_id, generation, archive_name, archive_blob, archive_sha256 FROM session_transcript_archives \
+         WHERE published_at IS NULL ORDER BY created_at, session_id, generation",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    })?;
+    rows.collect()
+}
+
+pub fn mark_published(
+    conn: &Connection,
+    session_id: &str,
+    generation: &str,
+    now: i64,
+) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE session_transcript_archives SET published_at = ?3, publish_attempts = publish_attempts + 1, \
+            last_publish_attempt_at = ?3, last_publish_error = NULL WHERE session_id = ?1 AND generation = ?2",
+        params![session_id, generation, now],
+    )
+}
+
+pub fn mark_publish_failed(
+    conn: &Connection,
+    session_id: &str,
+    generation: &str,
+    now: i64,
+    error: &str,
+) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE session_transcript_archives SET publish_attempts = publish_attempts + 1, \
+            last_publish_attempt_at = ?3, last_publish_error = ?4 WHERE session_id = ?1 AND generation = ?2",
+        params![session_id, generation, now, error],
+    )
+}
+
+/// Names of the archives recorded as published.
+pub fn published_names(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT archive_name FROM session_transcript_archives WHERE published_at IS NOT NULL",
+    )?;
+    let v = stmt.query_map([], |r| r.get::<_, String>(0))?.collect();
+    v
+}
+
+/// Publish an archive again.
+pub fn mark_unpublished(conn: &Connection, archive_name: &str) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE session_transcript_archives SET published_at = NULL WHERE archive_name = ?1",
+        [archive_name],
+    )
+}
+
+/// An archive row as `show` lists it (the blob as its length).
+pub struct ListedArchive {
+    pub session_id: String,
+    pub generation: String,
+    pub session_key: String,
+    pub reason: String,
+    pub encoding: String,
+    pub archive_name: String,
+    pub archive_sha256: String,
+    pub blob_bytes: u64,
+    pub created_at: i64,
+    pub published_at: Option<i64>,
+}
+
+/// The archives recorded for a key, newest first.
+pub fn of_key(conn: &Connection, key: &str) -> rusqlite::Result<Vec<ListedArchive>> {
+    let mut stmt = conn.prepare(
+        "SELECT session_id, generation, session_key, reason, encoding, archive_name, archive_sha256, \
+                length(archive_blob), created_at, published_at \
+         FROM session_transcript_archives WHERE session_key = ?1 ORDER BY created_at DESC",
+    )?;
+    let rows = stmt.query_map([key], |r| {
+        Ok(ListedArchive {
+            session_id: r.get(0)?,
+            generation: r.get(1)?,
+            session_key: r.get(2)?,
+            reason: r.get(3)?,
+            encoding: r.get(4)?,
+            archive_name: r.get(5)?,
+            archive_sha256: r.get(6)?,
+            blob_bytes: r.get::<_, i64>(7)? as u64,
+            created_at: r.get(8)?,
+            published_at: r.get(9)?,
+        })
+    })?;
+    rows.collect()
+}
+
+pub const COUNT_SQL: &str = "SELECT count(*) FROM session_transcript_archives";
+pub const COUNT_COLD_SQL: &str = "SELECT count(*) FROM session_transcript_cold_archives";
+
+/// Doctor: `(archive_name, published_at)` of every archive.
+pub const NAMES_SQL: &str = "SELECT archive_name, published_at FROM session_transcript_archives";

@@ -1,0 +1,151 @@
+//! The projections OpenClaw keeps beside the events: `session_transcript_index_state`,
+//! `session_transcript_active_events` (the active branch) and the search index
+//! `session_transcript_fts` with its `session_transcript_fts_rows`.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// `(indexed_seq, leaf_event_id, active_event_count, active_message_count, needs_rebuild)`.
+pub type IndexState = (i64, Option<String>, i64, i64, i64);
+
+pub fn state(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<IndexState>> {
+    conn.prepare_cached(
+        "SELECT indexed_seq, leaf_event_id, active_event_count, active_message_count, needs_rebuild \
+         FROM session_transcript_index_state WHERE session_id = ?1",
+    )?
+    .query_row([session_id], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    })
+    .optional()
+}
+
+/// `(indexed_seq, needs_rebuild)` of a transcript.
+pub fn freshness(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<(i64, i64)>> {
+    conn.query_row(
+        "SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?1",
+        [session_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+/// Write the index state of a transcript, clearing `needs_rebuild`.
+pub fn write_state(
+    conn: &Connection,
+    session_id: &str,
+    indexed_seq: i64,
+    leaf: Option<&str>,
+    active: i64,
+    messages: i64,
+    updated_at: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO session_transcript_index_state (session_id, active_event_count, active_message_count, indexed_seq, \
+            leaf_event_id, needs_rebuild, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6) \
+         ON CONFLICT(session_id) DO UPDATE SET active_event_count = excluded.active_event_count, \
+            active_message_count = excluded.active_message_count, indexed_seq = excluded.indexed_seq, \
+            leaf_event_id = excluded.leaf_event_id, needs_rebuild = 0, updated_at = excluded.updated_at",
+    )?
+    .execute(params![session_id, active, messages, indexed_seq, leaf, updated_at])
+}
+
+/// Mark every transcript's projection for a rebuild.
+pub fn mark_all_for_rebuild(conn: &Connection) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE session_transcript_index_state SET needs_rebuild = 1",
+        [],
+    )
+}
+
+/// Index a message's text: its `session_transcript_fts_rows` row, then the FTS row under
+/// that row's id.
+pub fn insert_search_row(
+    conn: &Connection,
+    session_id: &str,
+    message_id: &str,
+    text: &str,
+    role: &str,
+    timestamp: f64,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO session_transcript_fts_rows (session_id, message_id) VALUES (?1, ?2)",
+    )?
+    .execute(params![session_id, message_id])?;
+    let rowid = conn.last_insert_rowid();
+    conn.prepare_cached(
+        "INSERT INTO session_transcript_fts (rowid, text, session_id, message_id, role, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![rowid, text, session_id, message_id, role, timestamp])?;
+    Ok(())
+}
+
+/// One event of the active branch.
+pub fn insert_active(
+    conn: &Connection,
+    session_id: &str,
+    active_position: i64,
+    seq: i64,
+    message_position: Option<i64>,
+    context_eligible: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO session_transcript_active_events (session_id, active_position, event_seq, message_position, context_eligible) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![session_id, active_position, seq, message_position, context_eligible])
+}
+
+/// Drop a transcript's search and active-branch rows before they are rebuilt.
+pub fn clear_for_rebuild(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "DELETE FROM session_transcript_fts_rows WHERE id IN (SELECT id FROM session_transcript_fts_rows WHERE session_id = ?1)",
+    )?
+    .execute([session_id])?;
+    conn.prepare_cached("DELETE FROM session_transcript_active_events WHERE session_id = ?1")?
+        .execute([session_id])?;
+    Ok(())
+}
+
+/// Drop every projection row of a transcript (with its index state).
+pub fn delete_for_session(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
+    for sql in [
+        "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1",
+        "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
+        "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
+    ] {
+        conn.execute(sql, [session_id])?;
+    }
+    Ok(())
+}
+
+/// Whether an active row still waits for its context eligibility.
+pub fn context_pending(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM session_transcript_active_events WHERE session_id = ?1 AND context_eligible IS NULL)",
+        [session_id],
+        |r| r.get(0),
+    )
+}
+
+/// The active branch in order, as `(event_seq, event_id, message_position)`.
+pub fn active_branch<T>(
+    conn: &Connection,
+    session_id: &str,
+    mut row: impl FnMut(i64, Option<String>, Option<i64>) -> T,
+) -> rusqlite::Result<Vec<T>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.event_seq, i.event_id, a.message_position FROM session_transcript_active_events a \
+         LEFT JOIN transcript_event_identities i ON i.session_id = a.session_id AND i.seq = a.event_seq \
+         WHERE a.session_id = ?1 ORDER BY a.active_position",
+    )?;
+    let rows = stmt.query_map([session_id], |r| Ok(row(r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    rows.collect()
+}
+
+/// Doctor: rowids of active-branch rows whose event is gone.
+pub const ORPHAN_ACTIVE_EVENTS_SQL: &str = "SELECT rowid FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)";
+
+/// Doctor: rowids of index states whose window is gone.
+pub const ORPHAN_STATES_SQL: &str = "SELECT rowid FROM session_transcript_index_state s WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = s.session_id)";
+
+/// Doctor: rowids of search rows whose window is gone.
+pub const ORPHAN_SEARCH_ROWS_SQL: &str = "SELECT rowid FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)";

@@ -1,0 +1,313 @@
+//! `transcript_events` (one row per event: plain JSON, or a zstd frame with its
+//! `navigation_json`), with the tables keyed by its rows: `transcript_event_identities`
+//! and `transcript_rewrite_watermarks`.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::error::{Result, ResultExt};
+
+/// Whether a transcript has any event.
+pub fn any(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM transcript_events WHERE session_id = ?1 LIMIT 1")?
+        .query_row([session_id], |_| Ok(true))
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// The `seq` the next appended event takes.
+pub fn next_seq(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "SELECT coalesce(max(seq), -1) + 1 FROM transcript_events WHERE session_id = ?1",
+    )?
+    .query_row([session_id], |r| r.get(0))
+}
+
+/// Highest `seq`, or -1 for an empty transcript.
+pub fn last_seq(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
+    conn.query_row(
+        "SELECT coalesce(max(seq), -1) FROM transcript_events WHERE session_id = ?1",
+        [session_id],
+        |r| r.get(0),
+    )
+}
+
+/// Events of a transcript, counted on the primary-key index (no event is read).
+pub fn count(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
+    conn.prepare_cached("SELECT count(*) FROM transcript_events WHERE session_id = ?1")?
+        .query_row([session_id], |r| r.get(0))
+}
+
+/// Events and serialized bytes of a transcript.
+pub fn stats(conn: &Connection, session_id: &str) -> rusqlite::Result<(i64, i64)> {
+    conn.prepare_cached(
+        "SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) \
+         FROM transcript_events WHERE session_id = ?1",
+    )?
+    .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))
+}
+
+/// Events and serialized bytes of every transcript.
+pub fn totals(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
+    conn.query_row(
+        "SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) FROM transcript_events",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+/// An event's stored payload: `event_json`, `event_zstd`, `event_utf8_bytes`.
+pub type Payload = (Option<String>, Option<Vec<u8>>, Option<i64>);
+
+/// One event's stored payload.
+pub fn payload(conn: &Connection, session_id: &str, seq: i64) -> rusqlite::Result<Payload> {
+    conn.prepare_cached(
+        "SELECT event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+    )?
+    .query_row(params![session_id, seq], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })
+}
+
+/// A stored event as read: the zstd frame is left to the caller to check.
+pub struct EventRow<'r> {
+    pub seq: i64,
+    pub json: Option<String>,
+    pub frame: ValueRef<'r>,
+    pub utf8_bytes: Option<i64>,
+}
+
+/// Every event of a transcript in `seq` order.
+pub fn for_each_in_order(
+    conn: &Connection,
+    path: &Path,
+    session_id: &str,
+    mut visit: impl FnMut(EventRow<'_>) -> Result<()>,
+) -> Result<()> {
+    let mut stmt = conn
+        .prepare_cached("SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 ORDER BY seq")
+        .at(path)?;
+    let mut rows = stmt.query([session_id]).at(path)?;
+    while let Some(r) = rows.next().at(path)? {
+        visit(EventRow {
+            seq: r.get(0).at(path)?,
+            json: r.get(1).at(path)?,
+            frame: r.get_ref(2).at(path)?,
+            utf8_bytes: r.get(3).at(path)?,
+        })?;
+    }
+    Ok(())
+}
+
+/// Events with `seq >= from_seq` in order, with their `created_at`, until `visit` breaks.
+pub fn for_each_from(
+    conn: &Connection,
+    path: &Path,
+    session_id: &str,
+    from_seq: i64,
+    mut visit: impl FnMut(EventRow<'_>, Option<i64>) -> Result<ControlFlow<()>>,
+) -> Result<()> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT seq, event_json, event_zstd, event_utf8_bytes, created_at \
+             FROM transcript_events WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq",
+        )
+        .at(path)?;
+    let mut rows = stmt.query(params![session_id, from_seq]).at(path)?;
+    while let Some(row) = rows.next().at(path)? {
+        let event = EventRow {
+            seq: row.get(0).at(path)?,
+            json: row.get(1).at(path)?,
+            frame: row.get_ref(2).at(path)?,
+            utf8_bytes: row.get(3).at(path)?,
+        };
+        let created_at: Option<i64> = row.get(4).at(path)?;
+        if visit(event, created_at)?.is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Every stored event of a transcript (any order) as `(json, frame, utf8 bytes, seq,
+/// created_at)`.
+pub fn for_each_stored(
+    conn: &Connection,
+    path: &Path,
+    session_id: &str,
+    mut visit: impl FnMut(Option<String>, Option<Vec<u8>>, Option<i64>, i64, i64) -> Result<()>,
+) -> Result<()> {
+    let mut stmt = conn
+        .prepare("SELECT event_json, event_zstd, event_utf8_bytes, seq, created_at FROM transcript_events WHERE session_id = ?1")
+        .at(path)?;
+    let mut rows = stmt.query([session_id]).at(path)?;
+    while let Some(r) = rows.next().at(path)? {
+        let frame: Option<Vec<u8>> = r.get(1).at(path)?;
+        let seq: i64 = r.get(3).at(path)?;
+        let json: Option<String> = r.get(0).at(path)?;
+        let utf8_bytes: Option<i64> = r.get(2).at(path)?;
+        let created_at: i64 = r.get(4).at(path)?;
+        visit(json, frame, utf8_bytes, seq, created_at)?;
+    }
+    Ok(())
+}
+
+/// Every event's tree shape source in `seq` order: `(seq, created_at, JSON)`, where the JSON
+/// of a compressed event is its `navigation_json` navigation.
+pub fn for_each_navigation(
+    conn: &Connection,
+    session_id: &str,
+    mut visit: impl FnMut(i64, i64, String),
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare(
+        "SELECT seq, created_at, coalesce(event_json, json_extract(navigation_json, '$.navigation')) \
+         FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
+    )?;
+    let mut q = stmt.query([session_id])?;
+    while let Some(r) = q.next()? {
+        let json: String = r.get(2)?;
+        visit(r.get(0)?, r.get(1)?, json);
+    }
+    Ok(())
+}
+
+/// Append a plain JSON event.
+pub fn insert_plain(
+    conn: &Connection,
+    session_id: &str,
+    seq: i64,
+    json: &str,
+    created_at: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO transcript_events (session_id, seq, event_json, event_zstd, event_utf8_bytes, navigation_json, created_at) \
+         VALUES (?1, ?2, ?3, NULL, ?4, NULL, ?5)",
+    )?
+    .execute(params![session_id, seq, json, json.len() as i64, created_at])
+}
+
+/// Append a compressed event: its zstd `frame`, the length of its JSON, its navigation.
+pub fn insert_compressed(
+    conn: &Connection,
+    session_id: &str,
+    seq: i64,
+    frame: &[u8],
+    utf8_bytes: i64,
+    navigation: &str,
+    created_at: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO transcript_events (session_id, seq, event_json, event_zstd, event_utf8_bytes, navigation_json, created_at) \
+         VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![session_id, seq, frame, utf8_bytes, navigation, created_at])
+}
+
+/// The transcript's rewrite generation.
+pub fn watermark_generation(
+    conn: &Connection,
+    session_id: &str,
+) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
+        [session_id],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// Record the transcript's generation unless it has one.
+pub fn insert_watermark_if_absent(
+    conn: &Connection,
+    session_id: &str,
+    generation: &str,
+    updated_at: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT(session_id) DO NOTHING",
+    )?
+    .execute(params![session_id, generation, updated_at])
+}
+
+/// Every event id of a transcript.
+pub fn for_each_event_id(
+    conn: &Connection,
+    path: &Path,
+    session_id: &str,
+    mut visit: impl FnMut(&str),
+) -> Result<()> {
+    let mut stmt = conn
+        .prepare("SELECT event_id FROM transcript_event_identities WHERE session_id = ?1")
+        .at(path)?;
+    let mut rows = stmt.query([session_id]).at(path)?;
+    while let Some(r) = rows.next().at(path)? {
+        visit(&r.get::<_, String>(0).at(path)?);
+    }
+    Ok(())
+}
+
+/// Whether an event of the transcript already carries this message idempotency key.
+pub fn idempotency_key_taken(
+    conn: &Connection,
+    session_id: &str,
+    key: &str,
+) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT 1 FROM transcript_event_identities WHERE session_id = ?1 AND message_idempotency_key = ?2",
+        )?
+        .query_row(params![session_id, key], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// An event identity row, unless the id is taken.
+pub struct EventIdentity<'a> {
+    pub session_id: &'a str,
+    pub event_id: &'a str,
+    pub seq: i64,
+    pub event_type: Option<&'a str>,
+    pub parent_id: Option<&'a str>,
+    pub message_idempotency_key: Option<&'a str>,
+    pub created_at: i64,
+}
+
+pub fn insert_identity(conn: &Connection, i: &EventIdentity<'_>) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, message_idempotency_key, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(session_id, event_id) DO NOTHING",
+    )?
+    .execute(params![
+        i.session_id,
+        i.event_id,
+        i.seq,
+        i.event_type,
+        i.parent_id,
+        i.message_idempotency_key,
+        i.created_at
+    ])
+}
+
+/// Doctor: the first row of every transcript, as `(session_id, seq, event_json, event_zstd,
+/// event_utf8_bytes)`.
+pub const FIRST_ROWS_SQL: &str = "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)";
+
+/// Doctor: `(session_id, count, max seq)` of transcripts whose `seq` does not run 0..n.
+pub const SEQ_GAPS_SQL: &str = "SELECT session_id, count(*), max(seq) FROM transcript_events GROUP BY session_id HAVING count(*) != max(seq) + 1 OR min(seq) != 0";
+
+/// Doctor: `(session_id, seq, event_zstd, event_utf8_bytes)` of every compressed event.
+pub const COMPRESSED_ROWS_SQL: &str = "SELECT session_id, seq, event_zstd, event_utf8_bytes FROM transcript_events WHERE event_zstd IS NOT NULL";
+
+/// Doctor: rowids of events whose window is gone.
+pub const ORPHANS_SQL: &str = "SELECT rowid FROM transcript_events e WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = e.session_id)";
+
+/// Doctor: rowids of event identities whose event is gone.
+pub const ORPHAN_IDENTITIES_SQL: &str = "SELECT rowid FROM transcript_event_identities i WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = i.session_id AND e.seq = i.seq)";
+
+/// Doctor: rowids of rewrite watermarks whose window is gone.
+pub const ORPHAN_WATERMARKS_SQL: &str = "SELECT rowid FROM transcript_rewrite_watermarks m WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = m.session_id)";

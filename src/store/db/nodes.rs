@@ -1,0 +1,346 @@
+//! `session_nodes` (the entry and its projected columns), its validation queue
+//! `session_canonical_validation_pending`, and the rows other tables keep per session key.
+
+use std::collections::HashSet;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::{Map, Value};
+
+/// The stored `entry_json` of a key.
+pub fn entry_json(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
+        [key],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// Every node as `session_key, entry_json, entry_valid`, in storage order.
+pub const ENTRIES_SQL: &str = "SELECT session_key, entry_json, entry_valid FROM session_nodes";
+
+/// Every node as `session_key, entry_json, entry_valid, updated_at`, newest first, then
+/// by key (the order of `idx_agent_session_nodes_updated_at`).
+pub const NEWEST_FIRST_SQL: &str =
+    "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
+                                    ORDER BY updated_at DESC, session_key";
+
+/// A node that is a session, not a tombstone (a deleted key's placeholder).
+pub const LIVE_ROW: &str = "NOT (entry_valid = -1 AND entry_json = '{}')";
+
+/// The freshest live key equal to `key` ignoring ASCII case.
+pub fn live_key_nocase(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        &format!(
+            "SELECT session_key FROM session_nodes WHERE session_key = ?1 COLLATE NOCASE \
+             AND {LIVE_ROW} ORDER BY updated_at DESC, session_key LIMIT 1"
+        ),
+        [key],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// Up to `limit` live `(key, updated_at)` in key order whose current session id is `id`,
+/// or, with `trim_chars`, differs from `id` only by those characters trimmed.
+pub fn live_keys_by_session_id(
+    conn: &Connection,
+    id: &str,
+    trim_chars: Option<&str>,
+    limit: usize,
+) -> rusqlite::Result<Vec<(String, i64)>> {
+    let sql = if trim_chars.is_some() {
+        format!(
+            "SELECT session_key, updated_at FROM session_nodes WHERE current_session_id != ?1 \
+             AND trim(current_session_id, ?2) = ?1 AND {LIVE_ROW} ORDER BY session_key LIMIT {limit}"
+        )
+    } else {
+        format!(
+            "SELECT session_key, updated_at FROM session_nodes WHERE current_session_id = ?1 \
+             AND {LIVE_ROW} ORDER BY session_key LIMIT {limit}"
+        )
+    };
+    let mut stmt = conn.prepare(&sql)?;
+    let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?));
+    let rows = match trim_chars {
+        Some(chars) => stmt
+            .query_map(params![id, chars], row)?
+            .collect::<rusqlite::Result<Vec<(String, i64)>>>(),
+        None => stmt
+            .query_map(params![id], row)?
+            .collect::<rusqlite::Result<Vec<(String, i64)>>>(),
+    };
+    rows
+}
+
+/// Up to `limit` live `(key, current session id)` with `lower <= id < upper`, in id order.
+pub fn live_keys_by_session_id_range(
+    conn: &Connection,
+    lower: &str,
+    upper: &str,
+    limit: usize,
+) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT session_key, current_session_id FROM session_nodes \
+         WHERE current_session_id >= ?1 AND current_session_id < ?2 AND {LIVE_ROW} \
+         ORDER BY current_session_id LIMIT {limit}"
+    ))?;
+    let rows = stmt.query_map(params![lower, upper], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
+/// Every live node as `(session_key, current_session_id)`, streamed.
+pub fn for_each_live_key(
+    conn: &Connection,
+    path: &std::path::Path,
+    mut visit: impl FnMut(&str, &str),
+) -> crate::error::Result<()> {
+    use crate::error::ResultExt;
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT session_key, current_session_id FROM session_nodes WHERE {LIVE_ROW}"
+        ))
+        .at(path)?;
+    let mut rows = stmt.query([]).at(path)?;
+    while let Some(row) = rows.next().at(path)? {
+        let key: String = row.get(0).at(path)?;
+        let id: String = row.get(1).at(path)?;
+        visit(&key, &id);
+    }
+    Ok(())
+}
+
+/// Nodes that are sessions (not tombstones), and tombstones.
+pub const COUNT_SESSIONS_SQL: &str =
+    "SELECT count(*) FROM session_nodes WHERE NOT (entry_valid = -1 AND entry_json = '{}')";
+pub const COUNT_TOMBSTONES_SQL: &str =
+    "SELECT count(*) FROM session_nodes WHERE entry_valid = -1 AND entry_json = '{}'";
+
+/// The stored `entry_json` and `entry_valid` of a key.
+pub fn entry_and_validity(conn: &Connection, key: &str) -> rusqlite::Result<Option<(String, i64)>> {
+    conn.query_row(
+        "SELECT entry_json, entry_valid FROM session_nodes WHERE session_key = ?1",
+        [key],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+/// Every column of a key's node but `entry_json`, as stored (a blob as its size).
+pub fn stored_columns(
+    conn: &Connection,
+    key: &str,
+) -> rusqlite::Result<Option<Map<String, Value>>> {
+    let mut stmt = conn.prepare("SELECT * FROM session_nodes WHERE session_key = ?1")?;
+    let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
+    stmt.query_row([key], |r| {
+        let mut map = Map::new();
+        for (i, name) in names.iter().enumerate() {
+            if name == "entry_json" {
+                continue;
+            }
+            let v = match r.get_ref(i)? {
+                rusqlite::types::ValueRef::Null => Value::Null,
+                rusqlite::types::ValueRef::Integer(n) => Value::from(n),
+                rusqlite::types::ValueRef::Real(f) => Value::from(f),
+                rusqlite::types::ValueRef::Text(t) => {
+                    Value::from(String::from_utf8_lossy(t).into_owned())
+                }
+                rusqlite::types::ValueRef::Blob(b) => Value::from(format!("<{} bytes>", b.len())),
+            };
+            map.insert(name.clone(), v);
+        }
+        Ok(map)
+    })
+    .optional()
+}
+
+/// The current session id of a key.
+pub fn current_session_id(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached("SELECT current_session_id FROM session_nodes WHERE session_key = ?1")?
+        .query_row([key], |r| r.get(0))
+        .optional()
+}
+
+/// The current session id of a key whose entry is certified valid.
+pub fn valid_current_session_id(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached(
+        "SELECT current_session_id FROM session_nodes WHERE session_key = ?1 AND entry_valid = 1",
+    )?
+    .query_row([key], |r| r.get(0))
+    .optional()
+}
+
+/// Insert a node (`entry_valid = 0`) unless the key exists.
+pub fn insert_if_absent(
+    conn: &Connection,
+    key: &str,
+    session_id: &str,
+    entry_json: &str,
+    updated_at: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO session_nodes (session_key, current_session_id, entry_json, entry_valid, updated_at) \
+         VALUES (?1, ?2, ?3, 0, ?4) ON CONFLICT(session_key) DO NOTHING",
+    )?
+    .execute(params![key, session_id, entry_json, updated_at])
+}
+
+/// Set `entry_json` (when given) and the projected `columns` of a key.
+pub fn update_projection(
+    conn: &Connection,
+    key: &str,
+    entry_json: Option<&str>,
+    columns: Vec<(&'static str, rusqlite::types::Value)>,
+) -> rusqlite::Result<usize> {
+    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into()];
+    let mut sets = Vec::new();
+    if let Some(json) = entry_json {
+        values.push(json.to_string().into());
+        sets.push("entry_json = ?2".to_string());
+    }
+    for (c, v) in columns {
+        values.push(v);
+        sets.push(format!("{c} = ?{}", values.len()));
+    }
+    let sql = format!(
+        "UPDATE session_nodes SET {} WHERE session_key = ?1",
+        sets.join(", ")
+    );
+    conn.prepare_cached(&sql)?
+        .execute(rusqlite::params_from_iter(values))
+}
+
+/// `entry_valid = 1`: the triggers reset it on entry and identity updates.
+pub fn set_entry_valid(conn: &Connection, key: &str) -> rusqlite::Result<usize> {
+    conn.prepare_cached("UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?1")?
+        .execute([key])
+}
+
+/// Certify a key: take it off the canonical validation queue.
+pub fn certify(conn: &Connection, key: &str) -> rusqlite::Result<usize> {
+    conn.prepare_cached("DELETE FROM session_canonical_validation_pending WHERE session_key = ?1")?
+        .execute([key])
+}
+
+/// The legacy ACP migration sources recorded on a key.
+pub fn legacy_acp_migration_json(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT legacy_acp_migration_json FROM session_nodes WHERE session_key = ?1",
+        )?
+        .query_row([key], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
+pub fn set_legacy_acp_migration_json(
+    conn: &Connection,
+    key: &str,
+    json: &str,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "UPDATE session_nodes SET legacy_acp_migration_json = ?2 WHERE session_key = ?1",
+    )?
+    .execute(params![key, json])
+}
+
+/// `clearSqliteSessionEntryPreservingWindows`: the node becomes a tombstone (empty entry,
+/// `entry_valid = -1`, no projected columns) pointing at `session_id`.
+pub fn write_tombstone(
+    conn: &Connection,
+    key: &str,
+    session_id: &str,
+    updated_at: i64,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE session_nodes SET legacy_acp_migration_json = NULL, current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
+            updated_at = ?3, status = NULL, created_at = NULL, created_via = NULL, created_actor_type = NULL, \
+            created_actor_id = NULL, project_id = NULL, parent_session_key = NULL, spawned_by = NULL, \
+            fork_source_session_key = NULL, fork_source_session_id = NULL, fork_source_entry_id = NULL, label = NULL, \
+            display_name = NULL, category = NULL, icon = NULL, pinned_at = NULL, archived_at = NULL, last_read_at = NULL, \
+            last_interaction_at = NULL, last_activity_at = NULL, owner_actor_type = NULL, owner_actor_id = NULL, \
+            owner_assigned_by_type = NULL, owner_assigned_by_id = NULL, owner_assigned_at = NULL \
+         WHERE session_key = ?1",
+        params![key, session_id, updated_at],
+    )?;
+    conn.execute(
+        "UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1",
+        [key],
+    )?;
+    Ok(())
+}
+
+pub fn delete(conn: &Connection, key: &str) -> rusqlite::Result<usize> {
+    conn.execute("DELETE FROM session_nodes WHERE session_key = ?1", [key])
+}
+
+/// Tables whose rows belong to a session key and go with its node.
+const NODE_ARTIFACT_TABLES: [&str; 7] = [
+    "board_widgets",
+    "board_tabs",
+    "heartbeat_outcomes",
+    "session_participants",
+    "session_progress_cards",
+    "session_members",
+    "session_suggestions",
+];
+
+/// Delete the rows other tables keep for `key` (pending inputs, boards, participants, ...),
+/// in the tables of `present` (the database's tables).
+pub fn delete_artifacts(
+    conn: &Connection,
+    present: &HashSet<String>,
+    key: &str,
+) -> rusqlite::Result<()> {
+    if present.contains("session_pending_inputs") {
+        conn.execute(
+            "DELETE FROM session_pending_inputs WHERE session_key = ?1",
+            [key],
+        )?;
+    }
+    for table in NODE_ARTIFACT_TABLES {
+        if present.contains(table) {
+            conn.execute(
+                &format!("DELETE FROM {table} WHERE session_key = ?1"),
+                [key],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Every node as `(session_key, current_session_id, entry_json)`, in storage order.
+pub fn for_each_reference(
+    conn: &Connection,
+    path: &std::path::Path,
+    mut visit: impl FnMut(String, String, String) -> crate::error::Result<()>,
+) -> crate::error::Result<()> {
+    use crate::error::ResultExt;
+    let mut stmt = conn
+        .prepare("SELECT session_key, current_session_id, entry_json FROM session_nodes")
+        .at(path)?;
+    let mut rows = stmt.query([]).at(path)?;
+    while let Some(r) = rows.next().at(path)? {
+        let key: String = r.get(0).at(path)?;
+        let current: String = r.get(1).at(path)?;
+        let json: String = r.get(2).at(path)?;
+        visit(key, current, json)?;
+    }
+    Ok(())
+}
+
+/// Doctor: every node with its stored projected `columns` after
+/// `session_key, entry_json, entry_valid`, in key order.
+pub fn with_columns_sql(columns: &[&str]) -> String {
+    format!(
+        "SELECT session_key, entry_json, entry_valid, {} FROM session_nodes ORDER BY session_key",
+        columns.join(", ")
+    )
+}
+
+/// Doctor: `(session_key, current_session_id)` of nodes whose current window is missing.
+pub const WITHOUT_CURRENT_WINDOW_SQL: &str = "SELECT n.session_key, n.current_session_id FROM session_nodes n WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = n.current_session_id)";
+
+/// Doctor: `(label, keys)` of labels more than one live node uses.
+pub const DUPLICATE_LABELS_SQL: &str = "SELECT label, group_concat(session_key, ', ') FROM session_nodes WHERE label IS NOT NULL AND entry_valid != -1 GROUP BY label HAVING count(*) > 1";
