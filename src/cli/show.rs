@@ -114,18 +114,18 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
     ]);
     for w in &data.windows {
         t.add_row(vec![
-            w.session_id.clone(),
+            w.row.session_id.clone(),
             if w.current {
                 "yes".into()
             } else {
                 String::new()
             },
-            w.reason.clone().unwrap_or_default(),
-            w.session_scope.clone(),
+            w.row.reason.clone().unwrap_or_default(),
+            w.row.session_scope.clone(),
             w.events.to_string(),
             format_bytes(w.bytes),
-            iso_from_ms(w.updated_at),
-            w.cold_archive.clone().unwrap_or_default(),
+            iso_from_ms(w.row.updated_at),
+            w.row.cold_archive.clone().unwrap_or_default(),
         ]);
     }
     ctx.printer.print_table(&t)?;
@@ -136,10 +136,10 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
             .table(&["NAME", "REASON", "BYTES", "CREATED", "FILE"]);
         for a in &data.archives {
             t.add_row(vec![
-                a.archive_name.clone(),
-                a.reason.clone(),
-                format_bytes(a.blob_bytes),
-                iso_from_ms(a.created_at),
+                a.row.archive_name.clone(),
+                a.row.reason.clone(),
+                format_bytes(a.row.blob_bytes),
+                iso_from_ms(a.row.created_at),
                 if a.file_present {
                     "present".into()
                 } else {

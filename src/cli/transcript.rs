@@ -121,7 +121,7 @@ fn source_for(
                 || store
                     .windows(&found.entry)?
                     .iter()
-                    .any(|x| x.session_id == w && x.session_key == found.entry.key);
+                    .any(|x| x.row.session_id == w && x.row.session_key == found.entry.key);
             if !belongs {
                 return Err(Error::not_found(
                     format!("session {} has no transcript window {w}", found.entry.key),

@@ -6,7 +6,9 @@ use rusqlite::OptionalExtension;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::db::{archives, events, nodes, windows};
+use super::db::archives::{self, ListedArchive};
+use super::db::windows::{self, ListedWindow};
+use super::db::{events, nodes};
 use super::{DatabaseRole, ReadOnlyDb, SchemaInfo, SessionEntry};
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::legacy::LegacyIndex;
@@ -40,37 +42,19 @@ pub struct ListedSession {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WindowRow {
-    pub session_id: String,
-    pub session_key: String,
-    pub previous_session_id: Option<String>,
-    pub reason: Option<String>,
-    pub session_scope: String,
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub transcript_updated_at: Option<i64>,
-    pub acp_owned: bool,
-    pub agent_harness_id: Option<String>,
+    #[serde(flatten)]
+    pub row: ListedWindow,
     pub current: bool,
     pub events: u64,
     pub bytes: u64,
-    /// Set when the transcript was moved to a cold archive.
-    pub cold_archive: Option<String>,
 }
 
 /// A `session_transcript_archives` row, with whether its published file is present.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArchiveRow {
-    pub session_id: String,
-    pub generation: String,
-    pub session_key: String,
-    pub reason: String,
-    pub encoding: String,
-    pub archive_name: String,
-    pub archive_sha256: String,
-    pub blob_bytes: u64,
-    pub created_at: i64,
-    pub published_at: Option<i64>,
+    #[serde(flatten)]
+    pub row: ListedArchive,
     pub file_present: bool,
 }
 
@@ -334,41 +318,33 @@ impl AgentStore {
         let Some(db) = &self.db else {
             let stats = self.transcript_stats(entry.session_id())?;
             return Ok(vec![WindowRow {
-                session_id: entry.session_id().to_string(),
-                session_key: entry.key.clone(),
-                previous_session_id: entry.text("previousSessionId").map(String::from),
-                reason: None,
-                session_scope: "conversation".into(),
-                created_at: entry.created_at().unwrap_or(entry.updated_at()),
-                updated_at: entry.updated_at(),
-                transcript_updated_at: None,
-                acp_owned: entry.fields.contains_key("acp"),
-                agent_harness_id: entry.harness().map(String::from),
+                row: ListedWindow {
+                    session_id: entry.session_id().to_string(),
+                    session_key: entry.key.clone(),
+                    previous_session_id: entry.text("previousSessionId").map(String::from),
+                    reason: None,
+                    session_scope: "conversation".into(),
+                    created_at: entry.created_at().unwrap_or(entry.updated_at()),
+                    updated_at: entry.updated_at(),
+                    transcript_updated_at: None,
+                    acp_owned: entry.fields.contains_key("acp"),
+                    agent_harness_id: entry.harness().map(String::from),
+                    cold_archive: None,
+                },
                 current: true,
                 events: stats.events,
                 bytes: stats.bytes,
-                cold_archive: None,
             }]);
         };
         let rows = windows::of_key_or_id(db.conn(), &entry.key, entry.session_id()).at(db.path())?;
         let mut out = Vec::with_capacity(rows.len());
-        for w in rows {
-            let stats = self.transcript_stats(&w.session_id)?;
+        for row in rows {
+            let stats = self.transcript_stats(&row.session_id)?;
             out.push(WindowRow {
-                current: w.session_id == entry.session_id(),
-                session_id: w.session_id,
-                session_key: w.session_key,
-                previous_session_id: w.previous_session_id,
-                reason: w.reason,
-                session_scope: w.session_scope,
-                created_at: w.created_at,
-                updated_at: w.updated_at,
-                transcript_updated_at: w.transcript_updated_at,
-                acp_owned: w.acp_owned,
-                agent_harness_id: w.agent_harness_id,
+                current: row.session_id == entry.session_id(),
+                row,
                 events: stats.events,
                 bytes: stats.bytes,
-                cold_archive: w.cold_archive,
             });
         }
         Ok(out)
@@ -382,18 +358,9 @@ impl AgentStore {
         let rows = archives::of_key(db.conn(), key).at(db.path())?;
         Ok(rows
             .into_iter()
-            .map(|a| ArchiveRow {
-                file_present: self.paths.sessions_dir.join(&a.archive_name).is_file(),
-                session_id: a.session_id,
-                generation: a.generation,
-                session_key: a.session_key,
-                reason: a.reason,
-                encoding: a.encoding,
-                archive_name: a.archive_name,
-                archive_sha256: a.archive_sha256,
-                blob_bytes: a.blob_bytes,
-                created_at: a.created_at,
-                published_at: a.published_at,
+            .map(|row| ArchiveRow {
+                file_present: self.paths.sessions_dir.join(&row.archive_name).is_file(),
+                row,
             })
             .collect())
     }

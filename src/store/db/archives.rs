@@ -158,6 +158,8 @@ pub fn mark_unpublished(conn: &Connection, archive_name: &str) -> rusqlite::Resu
 }
 
 /// An archive row as `show` lists it (the blob as its length).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ListedArchive {
     pub session_id: String,
     pub generation: String,

@@ -200,6 +200,8 @@ pub fn delete(conn: &Connection, session_id: &str) -> rusqlite::Result<usize> {
 }
 
 /// A window as `show` lists it, with its cold archive's name.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ListedWindow {
     pub session_id: String,
     pub session_key: String,
@@ -211,6 +213,7 @@ pub struct ListedWindow {
     pub transcript_updated_at: Option<i64>,
     pub acp_owned: bool,
     pub agent_harness_id: Option<String>,
+    /// Set when the transcript was moved to a cold archive.
     pub cold_archive: Option<String>,
 }
 
