@@ -301,7 +301,16 @@ impl Operation for PruneOp {
             let mut group = PlanGroup::new(Some(a.paths.id.to_string()));
             a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
                 group.push(
-                    PlanItem::change(&action_words(i.action), i.session_key, None),
+                    match i.action.archive_reason() {
+                        Some(reason) => {
+                            PlanItem::change("archive", i.session_key, Some(reason.to_string()))
+                        }
+                        None => PlanItem::change(
+                            "delete",
+                            i.session_key,
+                            Some("transcript archived".to_string()),
+                        ),
+                    },
                     limit,
                 );
                 Ok(ControlFlow::Continue(()))
