@@ -148,7 +148,9 @@ impl Error {
             | Error::BadInput { hint, .. }
             | Error::OwnerUnavailable { hint, .. }
             | Error::GatewayStateOwnerRequired { hint, .. } => hint.as_deref(),
-            Error::Interrupted => None,
+            Error::Interrupted => Some(
+                "what finished before the signal stays done and the rest is untouched; run the same command again to finish",
+            ),
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
             Error::Sqlite { .. } => Some("run the doctor to check the database"),
             Error::Internal(_) => Some("this is a bug in this tool; please report it"),

@@ -13,7 +13,8 @@ fn sidecars(path: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-fn verified(snapshot: &Path) -> Result<SnapshotManifest> {
+/// The manifest of a snapshot that verifies (sha256, integrity, owner), else why not.
+pub fn verified(snapshot: &Path) -> Result<SnapshotManifest> {
     let report = verify_snapshot(snapshot);
     match (report.ok, report.manifest) {
         (true, Some(m)) => Ok(m),
@@ -113,14 +114,14 @@ pub fn restore_fresh(snapshot: &Path, target: &Path) -> Result<SnapshotManifest>
     Ok(manifest)
 }
 
-/// Whether `snapshot` can replace the database of `source` in place: it verifies, it is a
+/// Whether the verified `snapshot` can replace the database of `source` in place: it is a
 /// snapshot of that database, and the database is the state dir's own. Read-only.
 pub fn check_restorable(
     snapshot: &Path,
+    manifest: &SnapshotManifest,
     source: &SnapshotSource,
     state_dir: &Path,
-) -> Result<SnapshotManifest> {
-    let manifest = verified(snapshot)?;
+) -> Result<()> {
     let live = source.db().to_path_buf();
     match (&manifest.database, source) {
         (
@@ -139,24 +140,26 @@ pub fn check_restorable(
             })
         }
     }
-    crate::mutate::check_owned_path(state_dir, &live)?;
-    Ok(manifest)
+    crate::mutate::check_owned_path(state_dir, &live)
 }
 
-/// `restore --in-place` (the caller holds custody and has snapshotted the current database):
-/// fold its WAL away, swap the restored file in by rename, and remove the old sidecars so
-/// SQLite can never replay a stale WAL over the restored file.
+/// `restore --in-place` of a snapshot `verified` gave `manifest` for (the caller holds
+/// custody and has snapshotted the current database): fold its WAL away, swap the restored
+/// file in by rename, and remove the old sidecars so SQLite can never replay a stale WAL over
+/// the restored file. The staged copy must hash to the manifest's sha256, so what is
+/// installed is what was verified.
 pub fn restore_in_place(
     snapshot: &Path,
+    manifest: &SnapshotManifest,
     source: &SnapshotSource,
     state_dir: &Path,
-) -> Result<SnapshotManifest> {
-    let manifest = check_restorable(snapshot, source, state_dir)?;
+) -> Result<()> {
+    check_restorable(snapshot, manifest, source, state_dir)?;
     let live = source.db().to_path_buf();
     let dir = live
         .parent()
         .ok_or_else(|| Error::invalid("database has no directory"))?;
-    let (staging, staged) = stage_copy(snapshot, &manifest, dir)?;
+    let (staging, staged) = stage_copy(snapshot, manifest, dir)?;
     let result = (|| {
         // 1. Fold the live WAL into its file (custody excludes every writer).
         if live.exists() {
@@ -178,6 +181,5 @@ pub fn restore_in_place(
         std::fs::File::open(dir).and_then(|d| d.sync_all()).at(dir)
     })();
     let _ = std::fs::remove_dir_all(&staging);
-    result?;
-    Ok(manifest)
+    result
 }

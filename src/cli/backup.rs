@@ -274,7 +274,7 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Done);
     }
-    let manifest = run.report.unwrap_or(run.plan.manifest);
+    let manifest = run.plan.manifest;
     match &previous {
         Some(before) => ctx.printer.info(format!(
             "restored {} over {}; the previous database is in {}",

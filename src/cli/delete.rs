@@ -6,8 +6,8 @@ use openclaw_sessions::ops::delete::{DeleteOp, Deleted};
 use openclaw_sessions::ops::RunState;
 
 use super::exit::Outcome;
-use super::lifecycle::{exit_for, finish_results, KeyResult};
-use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use super::lifecycle::{finish_results, KeyResult};
+use super::mutation::{run_op, selection, MutationArgs};
 use super::patch::expect_session_id;
 use super::Ctx;
 
@@ -49,19 +49,6 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     };
     let dry_run = run.state == RunState::DryRun;
-    if dry_run && !ctx.printer.json {
-        print_dry_run(ctx, &run.summary)?;
-        let plans: Vec<&DeletePlan> = run.plan.agents.iter().flat_map(|a| &a.plans).collect();
-        let failed: Vec<&&DeletePlan> = plans
-            .iter()
-            .filter(|p| p.result != DeleteResult::Deleted)
-            .collect();
-        return Ok(exit_for(
-            plans.len(),
-            failed.len(),
-            failed.first().and_then(|p| code_of(p)),
-        ));
-    }
     let mut results: Vec<KeyResult> = Vec::new();
     for (i, a) in run.plan.agents.iter().enumerate() {
         let applied = run.report.as_ref().map(|r| &r.agents[i]);
@@ -110,5 +97,5 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
             results.push(r);
         }
     }
-    finish_results(ctx, results, &["deleted", "would-delete"])
+    finish_results(ctx, &run, results, &["deleted", "would-delete"])
 }

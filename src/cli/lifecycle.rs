@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::exit::ErrorCode;
 use openclaw_sessions::ops::entry_change::{result_of, Applied, EntryChange, EntryChangeOp};
-use openclaw_sessions::ops::RunState;
+use openclaw_sessions::ops::{Run, RunState};
 use openclaw_sessions::units::now_ms;
 
 use super::exit::Outcome;
@@ -39,9 +39,11 @@ pub struct KeyResult {
     pub code: Option<ErrorCode>,
 }
 
-/// Exit for per-key commands: all done 0; one key refused → that guard's code; several → 3.
-pub fn finish_results(
+/// Report per-key results (a dry run's as its plan, for people) and exit: all done 0; one
+/// key refused → that guard's code; several → 3.
+pub fn finish_results<P, R>(
     ctx: &Ctx,
+    run: &Run<P, R>,
     results: Vec<KeyResult>,
     done: &[&str],
 ) -> anyhow::Result<Outcome> {
@@ -52,6 +54,8 @@ pub fn finish_results(
     if ctx.printer.json {
         ctx.printer
             .json_data(&serde_json::json!({ "results": results }))?;
+    } else if run.state == RunState::DryRun {
+        print_dry_run(ctx, &run.summary)?;
     } else {
         let mut t = ctx.printer.table(&["AGENT", "KEY", "RESULT", "DETAIL"]);
         for r in &results {
@@ -95,18 +99,6 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     let Some(run) = run_op(ctx, &mut op, &args.mutation, label)? else {
         return Ok(Outcome::Done);
     };
-    if run.state == RunState::DryRun && !ctx.printer.json {
-        print_dry_run(ctx, &run.summary)?;
-        let failed = run.plan.items.iter().filter(|i| i.outcome.is_err()).count();
-        return Ok(exit_for(
-            run.plan.items.len(),
-            failed,
-            run.plan
-                .items
-                .iter()
-                .find_map(|i| i.outcome.as_ref().err().map(ErrorCode::of)),
-        ));
-    }
     let applied = run.report.as_ref().map(|r| &r.results);
     let mut results = Vec::with_capacity(run.plan.items.len());
     for (n, item) in run.plan.items.iter().enumerate() {
@@ -142,11 +134,11 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
         "would-archive",
         "would-unarchive",
     ];
-    finish_results(ctx, results, done)
+    finish_results(ctx, &run, results, done)
 }
 
 /// The exit of a per-key command: all done 0; one key refused → that guard's code; several → 3.
-pub fn exit_for(keys: usize, failed: usize, first: Option<ErrorCode>) -> Outcome {
+fn exit_for(keys: usize, failed: usize, first: Option<ErrorCode>) -> Outcome {
     match (keys, failed) {
         (_, 0) => Outcome::Done,
         (1, _) => Outcome::Exit(first.map(|c| c.exit_code()).unwrap_or(1)),

@@ -244,10 +244,12 @@ impl Operation for DeleteOp {
                     results.push(Deleted::Skipped);
                     continue;
                 }
-                if hooks.interrupted() {
-                    return Err(Error::Interrupted);
-                }
-                match apply_delete(&mut db, p, a.refs.now(), &a.paths.sessions_dir, now()) {
+                let applied = if hooks.interrupted() {
+                    Err(Error::Interrupted)
+                } else {
+                    apply_delete(&mut db, p, a.refs.now(), &a.paths.sessions_dir, now())
+                };
+                match applied {
                     Ok(archived) => {
                         a.refs.forget(&p.session_key)?;
                         let state_rows = delete_state_rows(
@@ -268,11 +270,15 @@ impl Operation for DeleteOp {
                         results.push(Deleted::Refused(e))
                     }
                     Err(e) => {
-                        // I/O or SQLite (a full disk): the next key would fail the same way.
+                        // Interrupted, or I/O or SQLite (a full disk: the next key would fail
+                        // the same way): stop, naming what is already deleted.
                         if !done.is_empty() {
-                            hooks.warn(
-                                format!("deleted before the error: {}", done.join(", ")).into(),
-                            );
+                            let when = match e {
+                                Error::Interrupted => "the interruption",
+                                _ => "the error",
+                            };
+                            hooks
+                                .warn(format!("deleted before {when}: {}", done.join(", ")).into());
                         }
                         return Err(e);
                     }

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use crate::backup::{
-    check_restorable, restore_in_place, sha256_file, DatabaseManifest, SnapshotManifest,
+    check_restorable, restore_in_place, sha256_file, verified, DatabaseManifest, SnapshotManifest,
     SnapshotSource,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::paths::{AgentId, StateLayout};
 
 pub struct RestoreOp {
@@ -35,7 +35,7 @@ pub fn source_for(layout: &StateLayout, manifest: &SnapshotManifest) -> Result<S
 
 impl Operation for RestoreOp {
     type Plan = RestorePlan;
-    type Report = SnapshotManifest;
+    type Report = ();
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
 
@@ -48,19 +48,9 @@ impl Operation for RestoreOp {
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestorePlan> {
-        let manifest = crate::backup::verify_snapshot(&self.snapshot)
-            .manifest
-            .ok_or_else(|| {
-                Error::bad_input(
-                    format!(
-                        "snapshot {} has no readable manifest",
-                        self.snapshot.display()
-                    ),
-                    None,
-                )
-            })?;
+        let manifest = verified(&self.snapshot)?;
         let source = source_for(layout, &manifest)?;
-        let manifest = check_restorable(&self.snapshot, &source, &layout.state_dir)?;
+        check_restorable(&self.snapshot, &manifest, &source, &layout.state_dir)?;
         Ok(RestorePlan { source, manifest })
     }
 
@@ -99,12 +89,18 @@ impl Operation for RestoreOp {
         layout: &StateLayout,
         plan: &mut RestorePlan,
         _hooks: &dyn Hooks,
-    ) -> Result<SnapshotManifest> {
-        restore_in_place(&self.snapshot, &plan.source, &layout.state_dir)
+    ) -> Result<()> {
+        restore_in_place(
+            &self.snapshot,
+            &plan.manifest,
+            &plan.source,
+            &layout.state_dir,
+        )
     }
 
     /// The live file is now the snapshot's database, byte for byte.
-    fn verify(&self, _: &StateLayout, plan: &Self::Plan, manifest: &Self::Report) -> Result<()> {
+    fn verify(&self, _: &StateLayout, plan: &Self::Plan, _: &Self::Report) -> Result<()> {
+        let manifest = &plan.manifest;
         let (sha, _) = sha256_file(plan.source.db())?;
         ensure(sha == manifest.artifact.sha256, || {
             format!(

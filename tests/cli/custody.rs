@@ -13,7 +13,9 @@ fn lock_dir(store: &Store) -> PathBuf {
         .join(format!("openclaw-{}", unsafe { libc::getuid() }))
 }
 
-fn hold(store: &Store, secs: &str) -> Child {
+/// `custody run -- sleep SECS` on the store, returned once it holds custody (the caller
+/// kills and waits for it).
+pub fn hold(store: &Store, secs: &str) -> Child {
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"))
         .arg("--state-dir")
         .arg(store.state())

@@ -5,10 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
-use crate::common::{checksums, json, std_bin, Store};
+use crate::common::{checksums, json, Store};
+use crate::custody::hold;
 
 /// One destructive command with a store where it has work to do.
 struct Case {
@@ -105,46 +106,10 @@ fn contents(store: &Store) -> BTreeMap<PathBuf, String> {
         .collect()
 }
 
-fn lock_dir(store: &Store) -> PathBuf {
-    store
-        .state()
-        .join("tmp")
-        .join(format!("openclaw-{}", unsafe { libc::getuid() }))
-}
-
-/// `custody run -- sleep 60` on the store, returned once it holds custody (the caller kills
-/// and waits for it).
-#[allow(clippy::zombie_processes)]
-fn hold(store: &Store) -> Child {
-    let child = std_bin()
-        .arg("--state-dir")
-        .arg(store.state())
-        .args(["custody", "run", "--", "sleep", "60"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    loop {
-        let locks = std::fs::read_dir(lock_dir(store))
-            .map(|d| {
-                d.flatten()
-                    .filter(|e| e.file_name().to_string_lossy().ends_with(".lock"))
-                    .count()
-            })
-            .unwrap_or(0);
-        if locks >= 2 {
-            return child;
-        }
-        assert!(t.elapsed() < Duration::from_secs(10), "custody never taken");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn with_custody_held_elsewhere_nothing_is_planned_or_written() {
     for case in cases() {
-        let mut holder = hold(&case.store);
+        let mut holder = hold(&case.store, "60");
         let before = contents(&case.store);
         let out = case
             .store

@@ -203,7 +203,7 @@ impl ProjectionCursor {
         let Some(updated_at) = self.updated_at else {
             return Ok(());
         };
-        write_state(
+        event_index::write_state(
             tx,
             &self.session_id,
             self.indexed_seq,
@@ -212,28 +212,8 @@ impl ProjectionCursor {
             self.messages,
             updated_at,
         )
+        .map(drop)
     }
-}
-
-fn write_state(
-    tx: &Transaction<'_>,
-    session_id: &str,
-    indexed_seq: i64,
-    leaf: Option<&str>,
-    active: i64,
-    messages: i64,
-    updated_at: i64,
-) -> rusqlite::Result<()> {
-    event_index::write_state(
-        tx,
-        session_id,
-        indexed_seq,
-        leaf,
-        active,
-        messages,
-        updated_at,
-    )?;
-    Ok(())
 }
 
 /// Rebuild the session's projection from its tree: the path from the leaf back to the root.
@@ -318,7 +298,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
     }
     let max_seq = rows.last().map_or(-1, |r| r.seq);
     let leaf = leaf.filter(|l| by_id.contains_key(l) || leaf_control);
-    write_state(
+    event_index::write_state(
         tx,
         session_id,
         max_seq,
@@ -327,6 +307,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
         messages,
         now_ms,
     )
+    .map(drop)
 }
 
 /// One stored event, decoded (plain JSON or zstd frame) in a single read.
