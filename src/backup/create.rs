@@ -59,9 +59,6 @@ impl SnapshotTarget {
     }
 }
 
-/// Pages copied per backup step: no sleeping between steps, just progress.
-const PAGES_PER_STEP: i32 = 4096;
-
 pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
     use std::io::Read;
     let mut f = std::fs::File::open(path).at(path)?;
@@ -118,6 +115,18 @@ pub fn check_integrity(conn: &Connection, path: &Path, tolerate_fk: bool) -> Res
         )
         .with_remedy(Remedy::RunDoctorFull))
     }
+}
+
+/// The integrity check of a finished stage, with what the manifest records of it:
+/// `(user_version, schema_meta role, schema_meta owner)`.
+fn verify_stage(staged: &Path, tolerate_fk: bool) -> Result<(i64, Option<String>, Option<String>)> {
+    let conn = Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_ONLY).at(staged)?;
+    check_integrity(&conn, staged, tolerate_fk)?;
+    let user_version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .at(staged)?;
+    let (role, owner) = meta::role_and_owner(&conn).unwrap_or((None, None));
+    Ok((user_version, role, owner))
 }
 
 /// Lease rows never survive a restore; the global snapshot also drops queued deliveries,
@@ -184,75 +193,75 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
     Ok(())
 }
 
-/// Copy, compact and verify into `staged` (a fresh private file).
+/// Copy and compact into `staged` (a fresh private file), then verify.
+///
+/// One pass: `VACUUM INTO` from the source's read transaction writes a compact copy, in
+/// rollback mode, straight into the stage (the backup API followed by a `VACUUM` of the copy
+/// wrote every page twice). The stage is fsynced, then hashed on a second thread while this
+/// one runs the integrity check, as both only read it.
 fn build_copy(
     source: &SnapshotSource,
     staged: &Path,
     tolerate_fk: bool,
     progress: &dyn Progress,
-) -> Result<DatabaseManifest> {
+) -> Result<(DatabaseManifest, String, u64)> {
     let src_path = source.db();
     loop {
         drop(create_new_private(staged)?);
         let src = ReadOnlyDb::open_for_snapshot(src_path)?;
-        let mut dst =
-            Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_WRITE).at(staged)?;
-        // One read transaction on the source: the copy is one consistent state, WAL included.
+        progress.start("copying", None);
+        // VACUUM INTO reads the source in one read transaction, WAL included, and fills the
+        // empty private stage. `query_only` refuses it as a statement that writes, but the
+        // connection is opened read-only (`mode=ro`), so the source still cannot change.
+        // The stage takes the connection's `synchronous`: off, as it is fsynced once below.
         src.conn()
-            .execute_batch("BEGIN; SELECT count(*) FROM sqlite_schema;")
+            .execute_batch("PRAGMA query_only = OFF; PRAGMA synchronous = OFF;")
             .at(src_path)?;
-        {
-            let backup = rusqlite::backup::Backup::new(src.conn(), &mut dst).at(staged)?;
-            let mut started = false;
-            loop {
-                let step = backup.step(PAGES_PER_STEP).at(staged)?;
-                let p = backup.progress();
-                if !started {
-                    progress.start("copying", Some(p.pagecount.max(0) as u64));
-                    started = true;
-                }
-                progress.advance(PAGES_PER_STEP as u64);
-                match step {
-                    rusqlite::backup::StepResult::Done => break,
-                    rusqlite::backup::StepResult::More => {}
-                    rusqlite::backup::StepResult::Busy | rusqlite::backup::StepResult::Locked => {
-                        std::thread::sleep(std::time::Duration::from_millis(10))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let _ = src.conn().execute_batch("ROLLBACK");
+        src.conn()
+            .execute("VACUUM INTO ?1", [staged.to_string_lossy()])
+            .at(src_path)?;
         if !src.still_consistent() {
             // A writer appeared during an immutable read: copy again, through its WAL.
-            drop(dst);
             drop(src);
             std::fs::remove_file(staged).at(staged)?;
             continue;
         }
         drop(src);
-        progress.start("compacting", None);
-        // Leave WAL mode; then, since the staged copy is private and discarded on any failure,
-        // compact it without a rollback journal or syncs of its own (it is fsynced before it is
-        // hashed). A snapshot records rollback mode either way.
+        let dst =
+            Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_WRITE).at(staged)?;
+        // The stage is private and discarded on any failure: no journal or syncs of its own
+        // (it is fsynced before it is hashed). A snapshot records rollback mode either way.
         dst.execute_batch(
             "PRAGMA journal_mode = DELETE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;",
         )
         .at(staged)?;
         let global = matches!(source, SnapshotSource::Global { .. });
+        let before = dst.total_changes();
         sanitize(&dst, staged, global)?;
         if let SnapshotSource::Agent { sessions_dir, .. } = source {
             embed_cold_archives(&dst, staged, sessions_dir)?;
         }
-        dst.execute_batch("VACUUM;").at(staged)?;
-        progress.start("verifying", None);
-        check_integrity(&dst, staged, tolerate_fk)?;
-        let user_version: i64 = dst
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .at(staged)?;
-        let (role, owner): (Option<String>, Option<String>) =
-            meta::role_and_owner(&dst).unwrap_or((None, None));
+        if dst.total_changes() != before {
+            // Leases dropped or cold archives embedded: compact once more, so a snapshot never
+            // carries free pages with the rows it dropped.
+            progress.start("compacting", None);
+            dst.execute_batch("VACUUM;").at(staged)?;
+        }
         dst.close().map_err(|(_, e)| Error::sqlite(staged, e))?;
+        std::fs::File::open(staged)
+            .and_then(|f| f.sync_all())
+            .at(staged)?;
+        progress.start("verifying", None);
+        let (hashed, checked) = std::thread::scope(|scope| {
+            let hasher = scope.spawn(|| sha256_file(staged));
+            let checked = verify_stage(staged, tolerate_fk);
+            let hashed = hasher
+                .join()
+                .unwrap_or_else(|_| Err(Error::Internal("the hashing thread panicked".into())));
+            (hashed, checked)
+        });
+        let (user_version, role, owner) = checked?;
+        let (sha256, size_bytes) = hashed?;
         let basename = src_path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -270,11 +279,15 @@ fn build_copy(
                         hint: None,
                     });
                 }
-                Ok(DatabaseManifest::Agent {
-                    agent_id: agent_id.clone(),
-                    basename,
-                    user_version,
-                })
+                Ok((
+                    DatabaseManifest::Agent {
+                        agent_id: agent_id.clone(),
+                        basename,
+                        user_version,
+                    },
+                    sha256,
+                    size_bytes,
+                ))
             }
             SnapshotSource::Global { .. } => {
                 if role.as_deref() != Some("global") {
@@ -286,10 +299,14 @@ fn build_copy(
                         hint: None,
                     });
                 }
-                Ok(DatabaseManifest::Global {
-                    basename,
-                    user_version,
-                })
+                Ok((
+                    DatabaseManifest::Global {
+                        basename,
+                        user_version,
+                    },
+                    sha256,
+                    size_bytes,
+                ))
             }
         };
     }
@@ -317,17 +334,13 @@ pub fn create_snapshot(
         .at(&staging)?;
     let result = (|| {
         let staged = staging.join(SNAPSHOT_DB);
-        let database = build_copy(
+        let (database, sha256, size_bytes) = build_copy(
             source,
             &staged,
             target.tolerate_foreign_key_violations,
             progress,
         )?;
         crate::mutate::crash_point("backup-after-copy");
-        std::fs::File::open(&staged)
-            .and_then(|f| f.sync_all())
-            .at(&staged)?;
-        let (sha256, size_bytes) = sha256_file(&staged)?;
         let id = snapshot_id(now_ms);
         let manifest = SnapshotManifest {
             schema_version: 1,
