@@ -1,0 +1,294 @@
+//! The operator surface: exit codes and `--json` errors as README.md's table says, usage
+//! errors that name the command and the argument.
+
+use crate::common::{bin, Store};
+
+/// What one run must end with: its exit code, and under `--json` either the error document's
+/// code or a success document (`None`).
+struct Expect {
+    exit: i32,
+    code: Option<&'static str>,
+}
+
+const fn ok(exit: i32) -> Expect {
+    Expect { exit, code: None }
+}
+
+const fn err(exit: i32, code: &'static str) -> Expect {
+    Expect {
+        exit,
+        code: Some(code),
+    }
+}
+
+/// Run `args` with `--json` on `store` and check the exit code and the one-line document.
+fn check(store: &Store, args: &[&str], want: Expect) -> serde_json::Value {
+    let out = store.cmd().arg("--json").args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(want.exit),
+        "{args:?}\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    if args.first() == Some(&"custody") && args.get(1) == Some(&"run") && want.code.is_none() {
+        return serde_json::Value::Null; // the child's own output
+    }
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "{args:?}: one JSON line expected:\n{stdout}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let command = doc["command"].as_str().unwrap_or_else(|| {
+        panic!("{args:?}: the document names no command: {stdout}");
+    });
+    assert!(!command.is_empty(), "{args:?}: {stdout}");
+    match want.code {
+        Some(code) => {
+            assert_eq!(doc["ok"], false, "{args:?}: {stdout}");
+            assert_eq!(doc["error"]["code"], code, "{args:?}: {stdout}");
+            assert!(doc["error"]["message"].is_string(), "{stdout}");
+        }
+        None => assert_eq!(doc["ok"], true, "{args:?}: {stdout}"),
+    }
+    doc
+}
+
+#[test]
+fn every_command_through_its_outcomes() {
+    let store = Store::copy("live");
+    let s = &store;
+    let repo = s.dir.path().join("repo");
+    let repo = repo.to_str().unwrap();
+    let gone = s.dir.path().join("gone");
+    let gone = gone.to_str().unwrap();
+    let taken = s.state().join("openclaw.json");
+    let taken = taken.to_str().unwrap();
+
+    // status, du: success; not found.
+    check(s, &["status"], ok(0));
+    check(s, &["du"], ok(0));
+    // list: success, nothing matching (success), unknown agent, bad input.
+    check(s, &["list"], ok(0));
+    check(s, &["list", "--match", "no-such-text"], ok(0));
+    check(s, &["list", "--agent", "ghost"], err(4, "NOT_FOUND"));
+    check(s, &["list", "--agent", "a/b"], err(2, "USAGE"));
+    check(s, &["list", "--limit", "0"], err(2, "USAGE"));
+    check(s, &["--store", gone, "list"], err(4, "NOT_FOUND"));
+    // show and transcript: success, not found, bad input, refused.
+    check(s, &["show", "main"], ok(0));
+    check(s, &["show", "no-such-session"], err(4, "NOT_FOUND"));
+    check(s, &["transcript", "catalog", "main"], ok(0));
+    check(s, &["transcript", "delta", "main"], ok(0));
+    check(
+        s,
+        &["transcript", "cat", "no-such-session"],
+        err(4, "NOT_FOUND"),
+    );
+    check(
+        s,
+        &["transcript", "delta", "main", "--cursor", "garbage"],
+        err(6, "BAD_INPUT"),
+    );
+    check(
+        s,
+        &[
+            "transcript",
+            "export",
+            "main",
+            "--format",
+            "jsonl",
+            "--output",
+            taken,
+        ],
+        err(5, "CONFLICT"),
+    );
+    // marker: success, bad input.
+    check(
+        s,
+        &["marker", "format", "--agent", "main", "--session-id", "abc"],
+        ok(0),
+    );
+    check(s, &["marker", "parse", "garbage"], err(6, "BAD_INPUT"));
+    // patch: success, the same patch again (success), refused, not found.
+    check(s, &["patch", "main", "--set", "label=\"walk\""], ok(0));
+    check(s, &["patch", "main", "--set", "label=\"walk\""], ok(0));
+    check(
+        s,
+        &[
+            "patch",
+            "main",
+            "--expect-updated-at",
+            "1",
+            "--set",
+            "label=\"x\"",
+        ],
+        err(5, "CONFLICT"),
+    );
+    check(
+        s,
+        &["patch", "no-such-session", "--set", "label=\"x\""],
+        err(4, "NOT_FOUND"),
+    );
+    // archive, unarchive: success, again (nothing to do), not found, partial.
+    let key = "agent:main:sdk-made-1";
+    check(s, &["archive", key, "--yes"], ok(0));
+    check(s, &["archive", key, "--yes"], ok(0));
+    check(s, &["unarchive", key, "--yes"], ok(0));
+    check(s, &["archive", "no-such-session", "--yes"], ok(4));
+    check(s, &["archive", key, "no-such-session", "--yes"], ok(3));
+    // delete: without --yes and no terminal, success, gone, partial.
+    check(s, &["delete", key], err(2, "CONFIRMATION_REQUIRED"));
+    check(s, &["delete", key, "--yes"], ok(0));
+    check(s, &["delete", key, "--yes"], ok(4));
+    check(s, &["delete", "agent:main:sdk-made-0", key, "--yes"], ok(3));
+    // prune: success, then nothing to do.
+    check(s, &["prune", "--yes"], ok(0));
+    check(s, &["prune", "--yes"], ok(0));
+    // backup: create, list, verify, not found, partial, refused.
+    check(s, &["backup", "create", "--repository", repo], ok(0));
+    let listed = check(s, &["backup", "list", "--repository", repo], ok(0));
+    let snapshot = listed["data"]["snapshots"][0]["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    check(s, &["backup", "verify", &snapshot], ok(0));
+    check(s, &["backup", "verify", gone], err(4, "NOT_FOUND"));
+    check(s, &["backup", "verify", &snapshot, gone], ok(3));
+    check(
+        s,
+        &["backup", "list", "--repository", gone],
+        err(4, "NOT_FOUND"),
+    );
+    check(
+        s,
+        &["backup", "restore", &snapshot, "--target", taken],
+        err(5, "TARGET_EXISTS"),
+    );
+    // doctor: a store with only warnings, an unknown check.
+    check(s, &["doctor"], ok(0));
+    check(s, &["doctor", "no-such-check"], err(2, "USAGE"));
+    // migrate: nothing to do, twice, is success.
+    check(s, &["migrate", "legacy", "--yes"], ok(0));
+    check(s, &["migrate", "legacy", "--yes"], ok(0));
+    check(s, &["migrate", "acpx", "--yes"], ok(0));
+    check(s, &["migrate", "acpx", "--yes"], ok(0));
+    // custody: status, a child's own code, a command that is not there.
+    check(s, &["custody", "status"], ok(0));
+    check(s, &["custody", "clear-stale"], ok(0));
+    check(s, &["custody", "run", "--", "true"], ok(0));
+    check(s, &["custody", "run", "--", "false"], ok(1));
+    check(
+        s,
+        &["custody", "run", "--", "/no/such/command"],
+        err(4, "NOT_FOUND"),
+    );
+    // generators.
+    check(s, &["completions", "nosh"], err(2, "USAGE"));
+
+    // doctor with an error finding: exit 3, and the findings are the data.
+    s.writable("main")
+        .execute(
+            "UPDATE session_nodes SET entry_json = '{\"oops\":' WHERE session_key = 'agent:main:main'",
+            [],
+        )
+        .unwrap();
+    check(s, &["doctor"], ok(3));
+}
+
+#[test]
+fn a_missing_state_dir_is_not_found_for_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["status"][..],
+        &["list"],
+        &["show", "main"],
+        &["du"],
+        &["doctor"],
+    ] {
+        let out = bin()
+            .env("HOME", dir.path())
+            .arg("--state-dir")
+            .arg(dir.path().join("nope"))
+            .arg("--json")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(4), "{args:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["error"]["code"], "NOT_FOUND", "{args:?}");
+    }
+}
+
+#[test]
+fn a_missing_acpx_source_and_a_finished_move_are_nothing_to_do() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args(["migrate", "acpx", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nothing to do"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!store.state().join("acpx").exists());
+}
+
+#[test]
+fn custody_run_of_a_missing_command_says_so_without_a_disk_hint() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args(["custody", "run", "--", "/no/such/command"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no such command"), "{err}");
+    assert!(!err.contains("disk"), "{err}");
+}
+
+/// Usage errors: one line, the command named, the argument at fault, a hint.
+#[test]
+fn usage_errors_name_the_command_and_the_argument() {
+    let store = Store::copy("live");
+    for (args, command, argument) in [
+        (&["list", "--bogus"][..], "list", "--bogus"),
+        (&["list", "--kind", "nope"], "list", "--kind <KIND>"),
+        (&["backup", "verify"], "backup verify", "<SNAPSHOT>..."),
+        (
+            &["--agent", "main", "transcript", "cat"],
+            "transcript cat",
+            "<KEY|SESSION_ID>",
+        ),
+    ] {
+        let out = store.cmd().arg("--json").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(doc["command"], command, "{stdout}");
+        assert_eq!(doc["error"]["code"], "USAGE", "{stdout}");
+        assert_eq!(doc["error"]["argument"], argument, "{stdout}");
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(argument.trim_end_matches("...")),
+            "{stdout}"
+        );
+        assert!(doc["error"]["hint"].is_string(), "{stdout}");
+    }
+    // A typo gets clap's suggestion as the hint.
+    let out = store
+        .cmd()
+        .args(["--json", "list", "--limt", "3"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["hint"], "did you mean --limit?");
+}
