@@ -35,7 +35,7 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -70,10 +70,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l active -d 'Only sessions updated within the last MINUTES' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l kind -d 'Only sessions of this kind (repeatable)' -r -f -a "main\t''
 direct\t''
@@ -108,10 +108,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l active -d 'Only sessions updated within the last MINUTES' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l kind -d 'Only sessions of this kind (repeatable)' -r -f -a "main\t''
 direct\t''
@@ -146,10 +146,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" 
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -161,10 +161,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -176,10 +176,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and not __fish_seen_subcommand_from cat delta catalog export help" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
@@ -200,11 +200,11 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand tran
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l cursor -d 'Continue after the page this cursor came from' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from cat" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l cursor -d 'Continue after the page this cursor came from (the `cursor` of the last page; one from another store or session answers `reset`)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l max-events -d 'Events per page (1..=10000, default 1000)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l max-bytes -d 'Serialized bytes per page (1..=67108864, default 1000000)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
@@ -219,11 +219,11 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand tran
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l cursor -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from delta" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l cursor -d 'Continue with the older page this cursor came from (the `cursor` of the last page)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l limit -d 'Items per page (1..=200, default 50)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -236,11 +236,11 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l format -r -f -a "jsonl\t''
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from catalog" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l format -d 'jsonl: the legacy transcript format, header first, that OpenClaw\'s import accepts; markdown: readable text' -r -f -a "jsonl\t''
 markdown\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to FILE (created 0600, never overwritten) instead of stdout' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
@@ -254,10 +254,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
@@ -284,10 +284,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patc
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
@@ -302,10 +302,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand arch
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
@@ -320,10 +320,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unar
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand unarchive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-session-id -d 'Refuse keys whose session id is not ID (`null`: expect none)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l expect-updated-at -d 'Refuse keys whose updatedAt is not MS' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
@@ -341,10 +341,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand dele
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l older-than -d 'Archive (or remove, for machine-made sessions) what was not updated for this long (default: session.maintenance.pruneAfter, 30d)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l max-entries -d 'Keep at most N unarchived sessions per agent (default: maxEntries, 5000)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l max-disk-bytes -d 'Disk budget per agent (default: maxDiskBytes, 10gb; reported)' -r
@@ -364,10 +364,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prun
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -379,10 +379,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "create" -d 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "list" -d 'Snapshots in a repository, newest first'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and not __fish_seen_subcommand_from create list verify restore help" -f -a "verify" -d 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
@@ -402,11 +402,11 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand back
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l repository -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l repository -d 'The snapshot repository to list' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -418,10 +418,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -433,10 +433,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l target -d 'Write the database to this fresh path (never over an existing file)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l backup-dir -d 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT)' -r -F
@@ -453,10 +453,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand back
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "list" -d 'Snapshots in a repository, newest first'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
@@ -480,10 +480,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doct
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -495,10 +495,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "legacy" -d 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and not __fish_seen_subcommand_from legacy acpx help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -516,10 +516,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migr
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from legacy" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l workspace -d 'The agent workspace holding `state/` (default: from the config, else <state>/workspace)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l backup-dir -d 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)' -r -F
@@ -535,10 +535,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migr
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from acpx" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from help" -f -a "legacy" -d 'Import a legacy sessions.json and its JSONL transcripts into the agent database, as `openclaw doctor --session-sqlite import` does, then archive the sources'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from help" -f -a "acpx" -d 'Move the ACPX plugin\'s state from <workspace>/state to <state>/acpx'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand migrate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -553,10 +553,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand du" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -568,10 +568,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -f -a "parse" -d 'Split a marker into its parts'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and not __fish_seen_subcommand_from format parse help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -587,10 +587,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from format" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -602,10 +602,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from parse" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "format" -d 'Print `sqlite:<agentId>:<sessionId>:<absolute store path>` for a session'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "parse" -d 'Split a marker into its parts'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand marker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -620,10 +620,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -f -a "status" -d 'Who owns the state dir, which locks exist, and what a mutation would do'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -f -a "run" -d 'Hold offline custody while CMD runs; exit with its code'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and not __fish_seen_subcommand_from status run clear-stale help" -f -a "clear-stale" -d 'Remove stale lock files (dead owners); never a live one'
@@ -639,10 +639,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l wait -d 'Keep retrying up to SECONDS while a live owner holds the state dir' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -655,10 +655,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -671,10 +671,10 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand cust
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from clear-stale" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from help" -f -a "status" -d 'Who owns the state dir, which locks exist, and what a mutation would do'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from help" -f -a "run" -d 'Hold offline custody while CMD runs; exit with its code'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand custody; and __fish_seen_subcommand_from help" -f -a "clear-stale" -d 'Remove stale lock files (dead owners); never a live one'
@@ -690,10 +690,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l out-dir -d 'Write one page per command into DIR (openclaw-sessions.1, openclaw-sessions-list.1, ...); without it the main page goes to stdout' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
@@ -706,10 +706,10 @@ never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s q -l quiet -d 'Only data and errors'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s v -l verbose -d 'More detail on stderr; repeat for more (-vv)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'

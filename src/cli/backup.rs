@@ -57,18 +57,23 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    /// The snapshot repository to list.
     #[arg(long, value_name = "DIR")]
     repository: PathBuf,
 }
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
+    /// Snapshot directories (`<repository>/<stamp>-<uuid>`, holding database.sqlite and
+    /// manifest.json).
     #[arg(required = true, value_name = "SNAPSHOT")]
     snapshots: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct RestoreArgs {
+    /// The snapshot directory to restore (verified first).
+    #[arg(value_name = "SNAPSHOT")]
     snapshot: PathBuf,
     /// Write the database to this fresh path (never over an existing file).
     #[arg(

@@ -1,8 +1,8 @@
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
 use super::exit::Outcome;
-use super::{Cli, Ctx};
+use super::Ctx;
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
@@ -14,7 +14,7 @@ pub fn run(ctx: &Ctx, args: &CompletionsArgs) -> anyhow::Result<Outcome> {
     let mut buf = Vec::new();
     clap_complete::generate(
         args.shell,
-        &mut Cli::command(),
+        &mut super::command(),
         "openclaw-sessions",
         &mut buf,
     );

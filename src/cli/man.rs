@@ -1,9 +1,9 @@
 use std::path::{Path, PathBuf};
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 
 use super::exit::Outcome;
-use super::{Cli, Ctx};
+use super::Ctx;
 
 #[derive(Debug, Args)]
 pub struct ManArgs {
@@ -42,7 +42,7 @@ fn pages(
 }
 
 pub fn write_all(dir: &Path) -> anyhow::Result<usize> {
-    let mut cmd = Cli::command();
+    let mut cmd = super::command();
     cmd.build();
     let mut out = Vec::new();
     pages(&cmd, "", &mut out)?;
@@ -61,7 +61,7 @@ pub fn run(ctx: &Ctx, args: &ManArgs) -> anyhow::Result<Outcome> {
                 .info(format!("wrote {n} man pages to {}", dir.display()));
         }
         None => {
-            let page = render(&Cli::command())?;
+            let page = render(&super::command())?;
             ctx.printer.out(&String::from_utf8(page)?)?;
         }
     }
