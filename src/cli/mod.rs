@@ -95,7 +95,8 @@ pub enum Command {
     /// Offline custody of the state dir: status, run a command under it, clear stale locks.
     #[command(subcommand)]
     Custody(custody::CustodyCommand),
-    /// Print a shell completion script.
+    /// Print the shell's completion script; it asks this binary for candidates, live ones
+    /// (agents, session keys, checks, snapshots) read from the store the line points at.
     Completions(completions::CompletionsArgs),
     /// Write man pages.
     Man(man::ManArgs),
@@ -154,6 +155,7 @@ pub fn command() -> clap::Command {
 }
 
 pub fn main() -> i32 {
+    completions::answer_if_asked();
     let cli = match command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))

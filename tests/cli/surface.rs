@@ -292,3 +292,231 @@ fn usage_errors_name_the_command_and_the_argument() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["error"]["hint"], "did you mean --limit?");
 }
+
+/// The shell at `name`, or a printed notice that its tests are skipped.
+fn shell(name: &str) -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        eprintln!("NOTICE: {name} is not installed; its completion tests are skipped");
+    }
+    found
+}
+
+/// A shell with the binary first on PATH, run on a copy of the live store.
+fn in_shell(shell: &std::path::Path, store: &Store, args: &[&str], script: &str) -> String {
+    let bin_dir = assert_cmd::cargo::cargo_bin("openclaw-sessions")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new(shell)
+        .args(args)
+        .arg(script)
+        .env("PATH", path)
+        .env("HOME", store.dir.path())
+        .env("STATE", store.state())
+        .env_remove("OPENCLAW_STATE_DIR")
+        .env_remove("OPENCLAW_HOME")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{script}\n{stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `(the line being completed, what must be among the candidates, what must not)`.
+fn completion_cases(store: &Store) -> Vec<(String, Vec<String>, Vec<&'static str>)> {
+    let keys = store_keys(store, "main");
+    let state = store.state().display().to_string();
+    vec![
+        (
+            "openclaw-sessions list --k".into(),
+            vec!["--kind".into()],
+            vec!["--json"],
+        ),
+        (
+            "openclaw-sessions list --kind ".into(),
+            ["main", "cron", "subagent", "explicit"]
+                .map(String::from)
+                .to_vec(),
+            vec!["--kind"],
+        ),
+        (
+            "openclaw-sessions completions ".into(),
+            ["bash", "zsh", "fish", "powershell", "elvish"]
+                .map(String::from)
+                .to_vec(),
+            vec![],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} show agent:main:"),
+            keys.clone(),
+            vec!["agent:work:scratch-1"],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} --agent work delete agent:work:scr"),
+            vec!["agent:work:scratch-1".into(), "agent:work:scratch-2".into()],
+            vec!["agent:main:scratch-1"],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} --agent "),
+            ["main", "work", "research"].map(String::from).to_vec(),
+            vec![],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} doctor inte"),
+            vec!["integrity".into()],
+            vec![],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} transcript cat ma"),
+            vec!["main".into()],
+            vec![],
+        ),
+    ]
+}
+
+fn store_keys(store: &Store, agent: &str) -> Vec<String> {
+    let out = store
+        .cmd()
+        .args(["--agent", agent, "list", "--limit", "all", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: Vec<String> = doc["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect();
+    assert!(keys.len() > 5, "{keys:?}");
+    keys
+}
+
+fn assert_candidates(shell: &str, line: &str, got: &[String], want: &[String], not: &[&str]) {
+    for w in want {
+        assert!(got.contains(w), "{shell}: `{line}` -> {got:?} lacks {w}");
+    }
+    for n in not {
+        assert!(
+            !got.iter().any(|g| g == n),
+            "{shell}: `{line}` -> {got:?} has {n}"
+        );
+    }
+}
+
+/// Bash splits words at `:` (COMP_WORDBREAKS); the completion function gets them as bash would.
+fn bash_words(line: &str) -> (String, usize) {
+    let mut words: Vec<String> = Vec::new();
+    for part in line.split(' ') {
+        let mut cur = String::new();
+        for c in part.chars() {
+            if c == ':' {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                words.push(":".into());
+            } else {
+                cur.push(c);
+            }
+        }
+        words.push(cur);
+    }
+    // Empty words are kept only at the end (the word being typed).
+    let last = words.pop().unwrap_or_default();
+    words.retain(|w| !w.is_empty());
+    words.push(last);
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    (quoted.join(" "), words.len() - 1)
+}
+
+#[test]
+fn bash_completes_at_every_level_and_from_the_store() {
+    let Some(bash) = shell("bash") else { return };
+    let store = Store::copy("live");
+    let before = crate::common::checksums(&store.state());
+    for (line, want, not) in completion_cases(&store) {
+        let (words, cword) = bash_words(&line);
+        let script = format!(
+            r#"source <(openclaw-sessions completions bash)
+complete -p openclaw-sessions >/dev/null || exit 7
+COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; COMP_WORDS=({words}); COMP_CWORD={cword}
+_openclaw_sessions_complete openclaw-sessions
+cur="${{COMP_WORDS[COMP_CWORD]}}"; whole="${{COMP_LINE##* }}"
+for c in "${{COMPREPLY[@]}}"; do printf '%s\n' "${{whole%"$cur"}}$c"; done"#
+        );
+        let out = in_shell(&bash, &store, &["--norc", "--noprofile", "-c"], &script);
+        let got: Vec<String> = out.lines().map(String::from).collect();
+        assert_candidates("bash", &line, &got, &want, &not);
+    }
+    assert_eq!(
+        crate::common::checksums(&store.state()),
+        before,
+        "a completion lookup changed the state dir"
+    );
+}
+
+#[test]
+fn zsh_completes_at_every_level_and_from_the_store() {
+    let Some(zsh) = shell("zsh") else { return };
+    let store = Store::copy("live");
+    for (line, want, not) in completion_cases(&store) {
+        let mut words: Vec<&str> = line.split(' ').collect();
+        if line.ends_with(' ') {
+            words.pop();
+            words.push("");
+        }
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        // _describe is where zsh would show the candidates: print them instead.
+        let script = format!(
+            r#"autoload -U compinit; compinit -u -D
+source <(openclaw-sessions completions zsh)
+_describe() {{ print -rl -- "${{(@P)3}}" }}
+words=({}); CURRENT={}
+_clap_dynamic_completer_openclaw_sessions"#,
+            quoted.join(" "),
+            words.len()
+        );
+        let out = in_shell(&zsh, &store, &["-f", "-c"], &script);
+        // `value:description`, with `:` in values escaped.
+        let got: Vec<String> = out
+            .lines()
+            .map(|l| {
+                let mut value = String::new();
+                let mut chars = l.chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => value.extend(chars.next()),
+                        ':' => break,
+                        c => value.push(c),
+                    }
+                }
+                value
+            })
+            .collect();
+        assert_candidates("zsh", &line, &got, &want, &not);
+    }
+}
+
+#[test]
+fn fish_completes_at_every_level_and_from_the_store() {
+    let Some(fish) = shell("fish") else { return };
+    let store = Store::copy("live");
+    for (line, want, not) in completion_cases(&store) {
+        let script = format!("openclaw-sessions completions fish | source; complete -C '{line}'");
+        let out = in_shell(&fish, &store, &["--no-config", "-c"], &script);
+        let got: Vec<String> = out
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+            .collect();
+        assert_candidates("fish", &line, &got, &want, &not);
+    }
+}
