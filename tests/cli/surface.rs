@@ -520,3 +520,68 @@ fn fish_completes_at_every_level_and_from_the_store() {
         assert_candidates("fish", &line, &got, &want, &not);
     }
 }
+
+/// Every committed page names the program as it is typed, has the sections a man page needs,
+/// and renders without a warning.
+#[test]
+fn man_pages_render_cleanly_with_the_right_program_name() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let mut pages: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    pages.sort();
+    assert!(pages.len() > 20, "{pages:?}");
+    let groff = shell("groff");
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        // (`openclaw sessions ...` may appear in the text: OpenClaw's own CLI, cited.)
+        let synopsis = text
+            .split(".SH SYNOPSIS\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{}: no SYNOPSIS", page.display()));
+        let words = page
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .strip_prefix("openclaw-sessions")
+            .unwrap()
+            .replace('-', " ")
+            .replace("clear stale", "clear-stale");
+        let typed = format!("\\fBopenclaw\\-sessions{}\\fR", words.replace('-', "\\-"));
+        assert!(
+            synopsis.starts_with(&typed),
+            "{}: synopsis {:?}, expected {typed:?}",
+            page.display(),
+            &synopsis[..80.min(synopsis.len())]
+        );
+        for section in [
+            ".SH EXAMPLES",
+            ".SH \"EXIT STATUS\"",
+            ".SH \"ENVIRONMENT\"",
+            ".SH \"FILES\"",
+        ] {
+            assert!(text.contains(section), "{}: no {section}", page.display());
+        }
+        if let Some(groff) = &groff {
+            let out = std::process::Command::new(groff)
+                .args(["-man", "-Tutf8", "-ww", "-z"])
+                .arg(page)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                page.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                "",
+                "{}: groff warnings",
+                page.display()
+            );
+        }
+    }
+}
