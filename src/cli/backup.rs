@@ -57,18 +57,23 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    /// The snapshot repository to list.
     #[arg(long, value_name = "DIR")]
     repository: PathBuf,
 }
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
+    /// Snapshot directories (`<repository>/<stamp>-<uuid>`, holding database.sqlite and
+    /// manifest.json).
     #[arg(required = true, value_name = "SNAPSHOT")]
     snapshots: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct RestoreArgs {
+    /// The snapshot directory to restore (verified first).
+    #[arg(value_name = "SNAPSHOT")]
     snapshot: PathBuf,
     /// Write the database to this fresh path (never over an existing file).
     #[arg(
@@ -213,6 +218,20 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
 }
 
 fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
+    // Nothing there at all is not found (exit 4); some of several missing is a partial
+    // result reported per snapshot (exit 3).
+    if args.snapshots.iter().all(|p| !p.exists()) {
+        let names: Vec<_> = args
+            .snapshots
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        return Err(openclaw_sessions::Error::not_found(
+            format!("no snapshot at {}", names.join(", ")),
+            Some("name a snapshot directory (backup list --repository DIR shows them)".to_string()),
+        )
+        .into());
+    }
     let reports: Vec<_> = args.snapshots.iter().map(|p| verify_snapshot(p)).collect();
     let all_ok = reports.iter().all(|r| r.ok);
     if ctx.printer.json {

@@ -7,8 +7,10 @@ use openclaw_sessions::store::AgentStore;
 
 use super::printer::{ColorChoice, Printer};
 
-/// Options every command accepts (README.md, Commands).
+/// Options every command accepts (README.md, Commands), shown apart from each command's own
+/// under one heading in `--help`.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile's, or ~/.openclaw).
     #[arg(long, global = true, value_name = "DIR")]
@@ -32,11 +34,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub json: bool,
     /// Only data and errors.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// More detail on stderr.
-    #[arg(short, long, global = true)]
-    pub verbose: bool,
+    /// More detail on stderr; repeat for more (-vv).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
     /// Colors on stderr (NO_COLOR is respected).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,

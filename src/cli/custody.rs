@@ -156,7 +156,7 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                 .args(&args.command[1..])
                 .env(CUSTODY_ENV, &custody.owner_id)
                 .spawn()
-                .map_err(|e| openclaw_sessions::Error::io(&args.command[0], e))?;
+                .map_err(|e| cannot_run(&args.command[0], e))?;
             let mut forwarded = false;
             let status = loop {
                 if let Some(status) = child.try_wait()? {
@@ -176,5 +176,20 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                 .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
             Ok(Outcome::Exit(code))
         }
+    }
+}
+
+/// Why the command given to `custody run` could not start: a name that is not there is
+/// NOT_FOUND, one that cannot be executed is a usage error; neither is a disk problem.
+fn cannot_run(program: &str, e: std::io::Error) -> openclaw_sessions::Error {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => openclaw_sessions::Error::not_found(
+            format!("cannot run {program:?}: no such command"),
+            Some("give the command's path, or a name found on PATH".to_string()),
+        ),
+        _ => openclaw_sessions::Error::InvalidArgument {
+            message: format!("cannot run {program:?}: {e}"),
+            hint: Some("the command must be an executable file".to_string()),
+        },
     }
 }

@@ -52,19 +52,123 @@ pub fn clap_error(e: clap::Error) -> i32 {
             }
         }
         _ => {
-            if std::env::args().any(|a| a == "--json") {
-                let doc = serde_json::json!({
-                    "schemaVersion": 1,
-                    "command": serde_json::Value::Null,
-                    "ok": false,
-                    "error": {"code": "USAGE", "message": e.kind().to_string(), "hint": "run with --help"},
-                });
-                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            if wants_json(&args) {
+                let doc = usage_document(&e, &args);
+                println!("{}", serde_json::to_string(&doc).unwrap_or_default());
             }
             let _ = e.print();
             ErrorCode::Usage.exit_code()
         }
     }
+}
+
+/// `--json` among the options (not after `--`, where `custody run`'s command starts).
+fn wants_json(args: &[String]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
+}
+
+/// The `--json` document of an argument clap refused: the command the words name (as far as
+/// they name one), clap's own sentence, and the argument at fault.
+fn usage_document(e: &clap::Error, args: &[String]) -> serde_json::Value {
+    use clap::error::{ContextKind, ContextValue};
+    let command = command_path(args);
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string();
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
+        Some(ContextValue::StyledStr(s)) => Some(s.to_string()),
+        Some(ContextValue::StyledStrs(v)) => Some(
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        _ => None,
+    };
+    let argument = text(ContextKind::InvalidArg).or_else(|| text(ContextKind::InvalidSubcommand));
+    let value = text(ContextKind::InvalidValue);
+    // "the following required arguments were not provided:" is followed by them.
+    let message = match (&argument, message.strip_suffix(':')) {
+        (Some(arg), Some(head)) => format!("{head}: {arg}"),
+        _ => message,
+    };
+    let hint = match text(ContextKind::SuggestedArg)
+        .or_else(|| text(ContextKind::SuggestedSubcommand))
+        .or_else(|| text(ContextKind::SuggestedValue))
+    {
+        Some(s) => format!("did you mean {s}?"),
+        None => match text(ContextKind::ValidValue) {
+            Some(v) => format!("possible values: {v}"),
+            None if command.is_empty() => "run `openclaw-sessions --help`".to_string(),
+            None => format!("run `openclaw-sessions {command} --help`"),
+        },
+    };
+    let mut error = serde_json::json!({
+        "code": ErrorCode::Usage.as_str(),
+        "message": message,
+        "hint": hint,
+        "argument": argument,
+    });
+    if let Some(v) = value {
+        error["value"] = v.into();
+    }
+    serde_json::json!({
+        "schemaVersion": 1,
+        "command": command,
+        "ok": false,
+        "error": error,
+        "warnings": [],
+    })
+}
+
+/// The (sub)command the words name, as success documents name it (`list`, `backup verify`),
+/// or "" when they name none: subcommand names and aliases followed from the top, options
+/// and their values skipped.
+pub fn command_path(args: &[String]) -> String {
+    use clap::CommandFactory;
+    let root = super::Cli::command();
+    let mut cmd = &root;
+    let mut path: Vec<String> = Vec::new();
+    let mut skip_value = false;
+    for arg in args {
+        if arg == "--" {
+            break;
+        }
+        if skip_value {
+            skip_value = false;
+            continue;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            if !long.contains('=') {
+                skip_value = cmd
+                    .get_arguments()
+                    .chain(root.get_arguments())
+                    .find(|a| a.get_long() == Some(long))
+                    .is_some_and(|a| a.get_action().takes_values());
+            }
+            continue;
+        }
+        if arg.starts_with('-') {
+            continue;
+        }
+        match cmd.find_subcommand(arg) {
+            Some(sub) => {
+                path.push(sub.get_name().to_string());
+                cmd = sub;
+            }
+            None => break,
+        }
+    }
+    path.join(" ")
 }
 
 fn classify(err: &anyhow::Error) -> (ErrorCode, String, Option<String>) {

@@ -32,6 +32,8 @@ pub struct FormatArgs {
 
 #[derive(Debug, Args)]
 pub struct ParseArgs {
+    /// A marker: `sqlite:<agentId>:<sessionId>:<absolute store path>`.
+    #[arg(value_name = "MARKER")]
     marker: String,
 }
 

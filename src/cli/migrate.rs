@@ -59,6 +59,19 @@ fn run_acpx(ctx: &Ctx, args: &AcpxArgs) -> anyhow::Result<Outcome> {
     let plan = &run.plan;
     let describe = describe(plan);
     let Some(old) = &run.report else {
+        if let Some(why) = plan
+            .nothing_to_do
+            .as_ref()
+            .filter(|_| !args.mutation.dry_run)
+        {
+            if ctx.printer.json {
+                ctx.printer
+                    .json_data(&json!({"plan": plan, "applied": false}))?;
+            } else {
+                ctx.printer.info(format!("nothing to do: {why}"));
+            }
+            return Ok(Outcome::Done);
+        }
         if ctx.printer.json {
             ctx.printer
                 .json_data(&json!({"plan": plan, "applied": false}))?;

@@ -9,6 +9,7 @@ mod delete;
 mod doctor;
 mod du;
 mod error_code;
+mod examples;
 mod exit;
 mod hints;
 mod lifecycle;
@@ -27,7 +28,7 @@ mod signals;
 mod status;
 mod transcript;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use context::{Ctx, GlobalArgs};
 pub use printer::Printer;
@@ -94,7 +95,8 @@ pub enum Command {
     /// Offline custody of the state dir: status, run a command under it, clear stale locks.
     #[command(subcommand)]
     Custody(custody::CustodyCommand),
-    /// Print a shell completion script.
+    /// Print the shell's completion script; it asks this binary for candidates, live ones
+    /// (agents, session keys, checks, snapshots) read from the store the line points at.
     Completions(completions::CompletionsArgs),
     /// Write man pages.
     Man(man::ManArgs),
@@ -146,19 +148,128 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
     }
 }
 
+/// The whole command line as `--help`, man pages and completion see it: the derived
+/// definition plus each command's examples.
+pub fn command() -> clap::Command {
+    examples::attach(Cli::command())
+}
+
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    completions::answer_if_asked();
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => return exit::clap_error(e),
     };
     let printer = Printer::new(
         cli.global.json,
         cli.global.quiet,
-        cli.global.verbose,
+        cli.global.verbose > 0,
         cli.global.color,
     );
     printer.set_command(cli.command.name());
     let ctx = Ctx::new(printer, cli.global.clone());
     let result = dispatch(&ctx, &cli.command);
     exit::finish(&ctx.printer, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{command, Cli};
+    use clap::CommandFactory;
+
+    fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if matches!(id, "help" | "version") {
+                continue;
+            }
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                missing.push(format!("{path} {id}"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            if sub.get_name() == "help" {
+                continue;
+            }
+            if sub.get_about().is_none() {
+                missing.push(format!("{path} {} (the command)", sub.get_name()));
+            }
+            walk(sub, &format!("{path} {}", sub.get_name()), missing);
+        }
+    }
+
+    /// Every command and every argument says what it is in `--help`.
+    #[test]
+    fn every_argument_is_documented() {
+        let mut cmd = command();
+        cmd.build();
+        let mut missing = Vec::new();
+        walk(&cmd, "openclaw-sessions", &mut missing);
+        assert!(missing.is_empty(), "undocumented: {missing:#?}");
+    }
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
+
+#[cfg(test)]
+mod example_tests {
+    use super::command;
+
+    fn paths(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        out.push(path.to_string());
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            let p = if path.is_empty() {
+                sub.get_name().to_string()
+            } else {
+                format!("{path} {}", sub.get_name())
+            };
+            paths(sub, &p, out);
+        }
+    }
+
+    /// Every command ends its `--help` with examples, and every example parses.
+    #[test]
+    fn every_command_has_examples_that_parse() {
+        let mut all = Vec::new();
+        paths(&command(), "", &mut all);
+        for path in all {
+            let lines =
+                super::examples::of(&path).unwrap_or_else(|| panic!("no examples for {path:?}"));
+            for line in lines.iter().filter(|l| l.starts_with("openclaw-sessions ")) {
+                let words = shlex_words(line);
+                if let Err(e) = command().try_get_matches_from(&words) {
+                    panic!("example {line:?} does not parse: {e}");
+                }
+            }
+        }
+    }
+
+    /// Enough of shell quoting for the examples: single quotes, and a pipe ends the command.
+    fn shlex_words(line: &str) -> Vec<String> {
+        let mut words = Vec::new();
+        let mut cur = String::new();
+        let mut quoted = false;
+        for c in line.chars() {
+            match c {
+                '\'' => quoted = !quoted,
+                ' ' if !quoted => {
+                    if !cur.is_empty() {
+                        words.push(std::mem::take(&mut cur));
+                    }
+                }
+                '|' | '>' if !quoted => break,
+                c => cur.push(c),
+            }
+        }
+        if !cur.is_empty() {
+            words.push(cur);
+        }
+        words
+    }
 }

@@ -232,11 +232,8 @@ impl Printer {
             "error": {"code": code.as_str(), "message": message, "hint": hint},
             "warnings": *self.warnings.borrow(),
         });
-        let text = if self.streaming.get() {
-            serde_json::to_string(&doc)
-        } else {
-            serde_json::to_string_pretty(&doc)
-        };
+        // One line, as every success document a script reads.
+        let text = serde_json::to_string(&doc);
         let _ = self.out(&format!("{}\n", text.unwrap_or_default()));
     }
 

@@ -40,7 +40,8 @@ impl TranscriptCommand {
 
 #[derive(Debug, Args)]
 pub struct CatArgs {
-    /// Session key or session id.
+    /// The session: a key, `main`, a key without its agent prefix, a session id or a unique
+    /// id prefix of 8+ characters.
     #[arg(value_name = "KEY|SESSION_ID")]
     session: String,
     /// Read this transcript generation of the session instead of the current one.
@@ -59,9 +60,12 @@ pub struct CatArgs {
 
 #[derive(Debug, Args)]
 pub struct DeltaArgs {
+    /// The session: a key, `main`, a key without its agent prefix, a session id or a unique
+    /// id prefix of 8+ characters.
     #[arg(value_name = "KEY|SESSION_ID")]
     session: String,
-    /// Continue after the page this cursor came from.
+    /// Continue after the page this cursor came from (the `cursor` of the last page; one
+    /// from another store or session answers `reset`).
     #[arg(long, value_name = "CURSOR")]
     cursor: Option<String>,
     /// Events per page (1..=10000, default 1000).
@@ -77,8 +81,11 @@ pub struct DeltaArgs {
 
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
+    /// The session: a key, `main`, a key without its agent prefix, a session id or a unique
+    /// id prefix of 8+ characters.
     #[arg(value_name = "KEY|SESSION_ID")]
     session: String,
+    /// Continue with the older page this cursor came from (the `cursor` of the last page).
     #[arg(long, value_name = "CURSOR")]
     cursor: Option<String>,
     /// Items per page (1..=200, default 50).
@@ -94,8 +101,12 @@ pub enum ExportFormat {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
+    /// The session: a key, `main`, a key without its agent prefix, a session id or a unique
+    /// id prefix of 8+ characters.
     #[arg(value_name = "KEY|SESSION_ID")]
     session: String,
+    /// jsonl: the legacy transcript format, header first, that OpenClaw's import accepts;
+    /// markdown: readable text.
     #[arg(long, value_enum)]
     format: ExportFormat,
     /// Write to FILE (created 0600, never overwritten) instead of stdout.

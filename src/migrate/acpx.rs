@@ -28,6 +28,10 @@ pub struct AcpxPlan {
     /// An earlier run published the copy and died before marking the move done: only the
     /// marker is left to write.
     pub resume: bool,
+    /// Why there is nothing to move (no records at the source, or the move already
+    /// completed): "nothing to do" is a success, not an error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nothing_to_do: Option<String>,
 }
 
 /// Where OpenClaw's agents keep their workspace: `--workspace`, the config, or `<state>/workspace`.
@@ -107,17 +111,34 @@ pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxP
                 .count()
         })
         .unwrap_or(0);
+    let nothing = |why: String| AcpxPlan {
+        source: source.clone(),
+        destination: destination.clone(),
+        records,
+        files: 0,
+        bytes: 0,
+        resume: false,
+        nothing_to_do: Some(why),
+    };
     if records == 0 {
-        return Err(Error::not_found(
-            format!(
-                "no ACPX state to adopt: {} holds no sessions/*.json records",
-                source.display()
-            ),
-            Some("pass --workspace DIR if the agent workspace is elsewhere".to_string()),
-        ));
+        return Ok(nothing(format!(
+            "no ACPX state to adopt: {} holds no sessions/*.json records",
+            source.display()
+        )));
+    }
+    let marker = read_marker(layout)?;
+    if marker
+        .as_ref()
+        .is_some_and(|(dest, completed)| *dest == destination && *completed)
+    {
+        return Ok(nothing(format!(
+            "the ACPX state was already moved to {}; the old copy {} is still there",
+            destination.display(),
+            source.display()
+        )));
     }
     let resume = !dir_is_empty(&destination)
-        && read_marker(layout)?.is_some_and(|(dest, completed)| dest == destination && !completed)
+        && marker.is_some_and(|(dest, completed)| dest == destination && !completed)
         && same_tree(&source, &destination)?;
     if !resume && !dir_is_empty(&destination) {
         return Err(Error::TargetExists {
@@ -134,6 +155,7 @@ pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxP
         files,
         bytes,
         resume,
+        nothing_to_do: None,
     })
 }
 

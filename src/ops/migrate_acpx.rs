@@ -50,6 +50,9 @@ impl Operation for MigrateAcpxOp {
     }
 
     fn summarize(&self, plan: &AcpxPlan, _limit: usize) -> Result<PlanSummary> {
+        if let Some(why) = &plan.nothing_to_do {
+            return Ok(PlanSummary::new(why.clone()));
+        }
         let mut summary = PlanSummary::new(describe(plan));
         let mut group = PlanGroup::new(None);
         group.push(

@@ -210,6 +210,7 @@ impl StateLayout {
     /// default agent. With `--store`, one synthetic agent for that file.
     pub fn select_agents(&self, requested: &[String], all: bool) -> Result<Vec<AgentPaths>> {
         if let Some(store) = &self.store_override {
+            self.require_exists()?;
             let id = match requested.first() {
                 Some(a) => AgentId::parse(a)?,
                 None => super::read_owner(store)

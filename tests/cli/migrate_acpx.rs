@@ -56,14 +56,19 @@ fn moves_into_an_empty_destination_and_keeps_the_old_copy() {
         "the old copy is never deleted"
     );
     assert_eq!(marker(&store).unwrap()["completed"], true);
-    // Done: nothing pending any more, and a second run refuses the occupied destination.
+    // Done: nothing pending any more, and a second run has nothing to do (a success).
     let again = store
         .cmd()
         .args(["migrate", "acpx", "--yes", "--json"])
         .output()
         .unwrap();
-    assert_eq!(again.status.code(), Some(5));
-    assert_eq!(json(&again)["error"]["code"], "TARGET_EXISTS");
+    assert_eq!(again.status.code(), Some(0));
+    let doc = json(&again);
+    assert_eq!(doc["data"]["applied"], false);
+    assert!(doc["data"]["plan"]["nothingToDo"]
+        .as_str()
+        .unwrap()
+        .contains("already moved"));
 }
 
 #[test]
@@ -83,7 +88,7 @@ fn refusals() {
         .unwrap();
     assert_eq!(out.status.code(), Some(5));
     assert!(marker(&store).is_none());
-    // No records: nothing to adopt.
+    // No records: nothing to adopt, which is a success that writes nothing.
     let store = Store::copy("live");
     std::fs::create_dir_all(store.state().join("workspace-main/state/sessions")).unwrap();
     assert_eq!(
@@ -94,8 +99,10 @@ fn refusals() {
             .unwrap()
             .status
             .code(),
-        Some(4)
+        Some(0)
     );
+    assert!(marker(&store).is_none());
+    assert!(!store.state().join("acpx").exists());
     // An occupied destination.
     let store = Store::copy("live");
     plant_old_state(&store);

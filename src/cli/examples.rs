@@ -1,0 +1,237 @@
+//! A few real examples per command, shown at the end of its `--help` and in its man page.
+//! Kept apart from the argument definitions so that a new command only adds a row here.
+
+/// (command path, example lines). Each line: the command, two spaces, what it does.
+const EXAMPLES: &[(&str, &[&str])] = &[
+    (
+        "",
+        &[
+            "openclaw-sessions status",
+            "openclaw-sessions --all-agents list --kind cron",
+            "openclaw-sessions --state-dir /srv/openclaw/.openclaw doctor --json",
+        ],
+    ),
+    (
+        "status",
+        &[
+            "openclaw-sessions status",
+            "openclaw-sessions --profile work status --json",
+        ],
+    ),
+    (
+        "list",
+        &[
+            "openclaw-sessions list",
+            "openclaw-sessions --all-agents list --kind cron --updated-before 30d",
+            "openclaw-sessions list --match invoice --limit all --json",
+        ],
+    ),
+    (
+        "show",
+        &[
+            "openclaw-sessions show main",
+            "openclaw-sessions --agent work show telegram:direct:123458",
+            "openclaw-sessions show 9ac0b152 --json",
+        ],
+    ),
+    ("transcript", &["openclaw-sessions transcript cat main --visible"]),
+    (
+        "transcript cat",
+        &[
+            "openclaw-sessions transcript cat main",
+            "openclaw-sessions transcript cat main --visible --from-seq 10 --limit 20",
+        ],
+    ),
+    (
+        "transcript delta",
+        &[
+            "openclaw-sessions transcript delta main --max-events 100 --json",
+            "openclaw-sessions transcript delta main --cursor CURSOR --json",
+        ],
+    ),
+    (
+        "transcript catalog",
+        &[
+            "openclaw-sessions transcript catalog main --limit 20",
+            "openclaw-sessions transcript catalog main --cursor CURSOR --json",
+        ],
+    ),
+    (
+        "transcript export",
+        &[
+            "openclaw-sessions transcript export main --format markdown",
+            "openclaw-sessions transcript export main --format jsonl --output main.jsonl",
+        ],
+    ),
+    (
+        "patch",
+        &[
+            "openclaw-sessions patch main --set 'label=\"Support\"'",
+            "openclaw-sessions patch agent:work:scratch-1 --unset model --dry-run",
+            "openclaw-sessions patch main --merge '{\"thinkingLevel\":\"high\"}' --preserve-activity",
+        ],
+    ),
+    (
+        "archive",
+        &[
+            "openclaw-sessions archive agent:main:scratch-1",
+            "openclaw-sessions --agent work archive scratch-1 scratch-2 --dry-run",
+        ],
+    ),
+    (
+        "unarchive",
+        &["openclaw-sessions unarchive agent:main:scratch-1"],
+    ),
+    (
+        "delete",
+        &[
+            "openclaw-sessions delete agent:main:cron:nightly:run:884 --dry-run",
+            "openclaw-sessions delete agent:main:scratch-1 --backup-dir ~/openclaw-snapshots --yes",
+        ],
+    ),
+    (
+        "prune",
+        &[
+            "openclaw-sessions prune --all-agents --dry-run",
+            "openclaw-sessions prune --all-agents --older-than 2w --artifacts --yes --wait 600",
+        ],
+    ),
+    (
+        "backup",
+        &["openclaw-sessions backup create --repository ~/openclaw-snapshots --verify"],
+    ),
+    (
+        "backup create",
+        &[
+            "openclaw-sessions backup create --repository ~/openclaw-snapshots --verify",
+            "openclaw-sessions backup create --global --repository ~/openclaw-snapshots",
+        ],
+    ),
+    (
+        "backup list",
+        &["openclaw-sessions backup list --repository ~/openclaw-snapshots"],
+    ),
+    (
+        "backup verify",
+        &["openclaw-sessions backup verify ~/openclaw-snapshots/*/"],
+    ),
+    (
+        "backup restore",
+        &[
+            "openclaw-sessions backup restore SNAPSHOT --target /tmp/restored.sqlite",
+            "openclaw-sessions backup restore SNAPSHOT --in-place --dry-run",
+        ],
+    ),
+    (
+        "doctor",
+        &[
+            "openclaw-sessions --all-agents doctor",
+            "openclaw-sessions doctor --list-checks",
+            "openclaw-sessions doctor --fix --dry-run",
+        ],
+    ),
+    (
+        "migrate",
+        &["openclaw-sessions migrate legacy --all-agents --dry-run"],
+    ),
+    (
+        "migrate legacy",
+        &[
+            "openclaw-sessions migrate legacy --all-agents --dry-run",
+            "openclaw-sessions migrate legacy --all-agents --yes",
+        ],
+    ),
+    (
+        "migrate acpx",
+        &[
+            "openclaw-sessions migrate acpx --dry-run",
+            "openclaw-sessions migrate acpx --workspace ~/work --yes",
+        ],
+    ),
+    ("du", &["openclaw-sessions --all-agents du", "openclaw-sessions du --json"]),
+    ("marker", &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/home/user/.openclaw/agents/main/agent/openclaw-agent.sqlite'"]),
+    (
+        "marker format",
+        &["openclaw-sessions marker format --agent main --session-id SESSION_ID"],
+    ),
+    (
+        "marker parse",
+        &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/home/user/.openclaw/agents/main/agent/openclaw-agent.sqlite'"],
+    ),
+    ("custody", &["openclaw-sessions custody status"]),
+    ("custody status", &["openclaw-sessions custody status --json"]),
+    (
+        "custody run",
+        &[
+            "openclaw-sessions custody run --wait 600 -- sqlite3 agents/main/agent/openclaw-agent.sqlite .dump",
+        ],
+    ),
+    (
+        "custody clear-stale",
+        &[
+            "openclaw-sessions custody clear-stale --dry-run",
+            "openclaw-sessions custody clear-stale",
+        ],
+    ),
+    (
+        "completions",
+        &[
+            "source <(openclaw-sessions completions bash)",
+            "openclaw-sessions completions fish > ~/.config/fish/completions/openclaw-sessions.fish",
+        ],
+    ),
+    (
+        "man",
+        &[
+            "openclaw-sessions man | man -l -",
+            "openclaw-sessions man --out-dir ~/.local/share/man/man1",
+        ],
+    ),
+];
+
+/// The examples of the command at `path` ("" for the tool itself).
+pub fn of(path: &str) -> Option<&'static [&'static str]> {
+    EXAMPLES.iter().find(|(p, _)| *p == path).map(|(_, e)| *e)
+}
+
+/// The examples as a help section.
+pub fn section(lines: &[&str]) -> String {
+    let mut out = String::from("Examples:\n");
+    for l in lines {
+        out.push_str("  ");
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.trim_end().to_string()
+}
+
+/// `cmd` and its subcommands with their examples at the end of the long help (`--help`,
+/// man pages), after what `after_help` already says.
+pub fn attach(cmd: clap::Command) -> clap::Command {
+    attach_at(cmd, "")
+}
+
+fn attach_at(mut cmd: clap::Command, path: &str) -> clap::Command {
+    if let Some(lines) = of(path) {
+        let mut text = String::new();
+        if let Some(after) = cmd.get_after_long_help().or(cmd.get_after_help()) {
+            text.push_str(&after.to_string());
+            text.push_str("\n\n");
+        }
+        text.push_str(&section(lines));
+        cmd = cmd.after_long_help(text);
+    }
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in names {
+        let sub_path = if path.is_empty() {
+            name.clone()
+        } else {
+            format!("{path} {name}")
+        };
+        cmd = cmd.mut_subcommand(&name, |sub| attach_at(sub, &sub_path));
+    }
+    cmd
+}

@@ -1,0 +1,587 @@
+//! The operator surface: exit codes and `--json` errors as README.md's table says, usage
+//! errors that name the command and the argument.
+
+use crate::common::{bin, Store};
+
+/// What one run must end with: its exit code, and under `--json` either the error document's
+/// code or a success document (`None`).
+struct Expect {
+    exit: i32,
+    code: Option<&'static str>,
+}
+
+const fn ok(exit: i32) -> Expect {
+    Expect { exit, code: None }
+}
+
+const fn err(exit: i32, code: &'static str) -> Expect {
+    Expect {
+        exit,
+        code: Some(code),
+    }
+}
+
+/// Run `args` with `--json` on `store` and check the exit code and the one-line document.
+fn check(store: &Store, args: &[&str], want: Expect) -> serde_json::Value {
+    let out = store.cmd().arg("--json").args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(want.exit),
+        "{args:?}\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    if args.first() == Some(&"custody") && args.get(1) == Some(&"run") && want.code.is_none() {
+        return serde_json::Value::Null; // the child's own output
+    }
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "{args:?}: one JSON line expected:\n{stdout}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let command = doc["command"].as_str().unwrap_or_else(|| {
+        panic!("{args:?}: the document names no command: {stdout}");
+    });
+    assert!(!command.is_empty(), "{args:?}: {stdout}");
+    match want.code {
+        Some(code) => {
+            assert_eq!(doc["ok"], false, "{args:?}: {stdout}");
+            assert_eq!(doc["error"]["code"], code, "{args:?}: {stdout}");
+            assert!(doc["error"]["message"].is_string(), "{stdout}");
+        }
+        None => assert_eq!(doc["ok"], true, "{args:?}: {stdout}"),
+    }
+    doc
+}
+
+#[test]
+fn every_command_through_its_outcomes() {
+    let store = Store::copy("live");
+    let s = &store;
+    let repo = s.dir.path().join("repo");
+    let repo = repo.to_str().unwrap();
+    let gone = s.dir.path().join("gone");
+    let gone = gone.to_str().unwrap();
+    let taken = s.state().join("openclaw.json");
+    let taken = taken.to_str().unwrap();
+
+    // status, du: success; not found.
+    check(s, &["status"], ok(0));
+    check(s, &["du"], ok(0));
+    // list: success, nothing matching (success), unknown agent, bad input.
+    check(s, &["list"], ok(0));
+    check(s, &["list", "--match", "no-such-text"], ok(0));
+    check(s, &["list", "--agent", "ghost"], err(4, "NOT_FOUND"));
+    check(s, &["list", "--agent", "a/b"], err(2, "USAGE"));
+    check(s, &["list", "--limit", "0"], err(2, "USAGE"));
+    check(s, &["--store", gone, "list"], err(4, "NOT_FOUND"));
+    // show and transcript: success, not found, bad input, refused.
+    check(s, &["show", "main"], ok(0));
+    check(s, &["show", "no-such-session"], err(4, "NOT_FOUND"));
+    check(s, &["transcript", "catalog", "main"], ok(0));
+    check(s, &["transcript", "delta", "main"], ok(0));
+    check(
+        s,
+        &["transcript", "cat", "no-such-session"],
+        err(4, "NOT_FOUND"),
+    );
+    check(
+        s,
+        &["transcript", "delta", "main", "--cursor", "garbage"],
+        err(6, "BAD_INPUT"),
+    );
+    check(
+        s,
+        &[
+            "transcript",
+            "export",
+            "main",
+            "--format",
+            "jsonl",
+            "--output",
+            taken,
+        ],
+        err(5, "CONFLICT"),
+    );
+    // marker: success, bad input.
+    check(
+        s,
+        &["marker", "format", "--agent", "main", "--session-id", "abc"],
+        ok(0),
+    );
+    check(s, &["marker", "parse", "garbage"], err(6, "BAD_INPUT"));
+    // patch: success, the same patch again (success), refused, not found.
+    check(s, &["patch", "main", "--set", "label=\"walk\""], ok(0));
+    check(s, &["patch", "main", "--set", "label=\"walk\""], ok(0));
+    check(
+        s,
+        &[
+            "patch",
+            "main",
+            "--expect-updated-at",
+            "1",
+            "--set",
+            "label=\"x\"",
+        ],
+        err(5, "CONFLICT"),
+    );
+    check(
+        s,
+        &["patch", "no-such-session", "--set", "label=\"x\""],
+        err(4, "NOT_FOUND"),
+    );
+    // archive, unarchive: success, again (nothing to do), not found, partial.
+    let key = "agent:main:sdk-made-1";
+    check(s, &["archive", key, "--yes"], ok(0));
+    check(s, &["archive", key, "--yes"], ok(0));
+    check(s, &["unarchive", key, "--yes"], ok(0));
+    check(s, &["archive", "no-such-session", "--yes"], ok(4));
+    check(s, &["archive", key, "no-such-session", "--yes"], ok(3));
+    // delete: without --yes and no terminal, success, gone, partial.
+    check(s, &["delete", key], err(2, "CONFIRMATION_REQUIRED"));
+    check(s, &["delete", key, "--yes"], ok(0));
+    check(s, &["delete", key, "--yes"], ok(4));
+    check(s, &["delete", "agent:main:sdk-made-0", key, "--yes"], ok(3));
+    // prune: success, then nothing to do.
+    check(s, &["prune", "--yes"], ok(0));
+    check(s, &["prune", "--yes"], ok(0));
+    // backup: create, list, verify, not found, partial, refused.
+    check(s, &["backup", "create", "--repository", repo], ok(0));
+    let listed = check(s, &["backup", "list", "--repository", repo], ok(0));
+    let snapshot = listed["data"]["snapshots"][0]["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    check(s, &["backup", "verify", &snapshot], ok(0));
+    check(s, &["backup", "verify", gone], err(4, "NOT_FOUND"));
+    check(s, &["backup", "verify", &snapshot, gone], ok(3));
+    check(
+        s,
+        &["backup", "list", "--repository", gone],
+        err(4, "NOT_FOUND"),
+    );
+    check(
+        s,
+        &["backup", "restore", &snapshot, "--target", taken],
+        err(5, "TARGET_EXISTS"),
+    );
+    // doctor: a store with only warnings, an unknown check.
+    check(s, &["doctor"], ok(0));
+    check(s, &["doctor", "no-such-check"], err(2, "USAGE"));
+    // migrate: nothing to do, twice, is success.
+    check(s, &["migrate", "legacy", "--yes"], ok(0));
+    check(s, &["migrate", "legacy", "--yes"], ok(0));
+    check(s, &["migrate", "acpx", "--yes"], ok(0));
+    check(s, &["migrate", "acpx", "--yes"], ok(0));
+    // custody: status, a child's own code, a command that is not there.
+    check(s, &["custody", "status"], ok(0));
+    check(s, &["custody", "clear-stale"], ok(0));
+    check(s, &["custody", "run", "--", "true"], ok(0));
+    check(s, &["custody", "run", "--", "false"], ok(1));
+    check(
+        s,
+        &["custody", "run", "--", "/no/such/command"],
+        err(4, "NOT_FOUND"),
+    );
+    // generators.
+    check(s, &["completions", "nosh"], err(2, "USAGE"));
+
+    // doctor with an error finding: exit 3, and the findings are the data.
+    s.writable("main")
+        .execute(
+            "UPDATE session_nodes SET entry_json = '{\"oops\":' WHERE session_key = 'agent:main:main'",
+            [],
+        )
+        .unwrap();
+    check(s, &["doctor"], ok(3));
+}
+
+#[test]
+fn a_missing_state_dir_is_not_found_for_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["status"][..],
+        &["list"],
+        &["show", "main"],
+        &["du"],
+        &["doctor"],
+    ] {
+        let out = bin()
+            .env("HOME", dir.path())
+            .arg("--state-dir")
+            .arg(dir.path().join("nope"))
+            .arg("--json")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(4), "{args:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["error"]["code"], "NOT_FOUND", "{args:?}");
+    }
+}
+
+#[test]
+fn a_missing_acpx_source_and_a_finished_move_are_nothing_to_do() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args(["migrate", "acpx", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nothing to do"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!store.state().join("acpx").exists());
+}
+
+#[test]
+fn custody_run_of_a_missing_command_says_so_without_a_disk_hint() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args(["custody", "run", "--", "/no/such/command"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no such command"), "{err}");
+    assert!(!err.contains("disk"), "{err}");
+}
+
+/// Usage errors: one line, the command named, the argument at fault, a hint.
+#[test]
+fn usage_errors_name_the_command_and_the_argument() {
+    let store = Store::copy("live");
+    for (args, command, argument) in [
+        (&["list", "--bogus"][..], "list", "--bogus"),
+        (&["list", "--kind", "nope"], "list", "--kind <KIND>"),
+        (&["backup", "verify"], "backup verify", "<SNAPSHOT>..."),
+        (
+            &["--agent", "main", "transcript", "cat"],
+            "transcript cat",
+            "<KEY|SESSION_ID>",
+        ),
+    ] {
+        let out = store.cmd().arg("--json").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(doc["command"], command, "{stdout}");
+        assert_eq!(doc["error"]["code"], "USAGE", "{stdout}");
+        assert_eq!(doc["error"]["argument"], argument, "{stdout}");
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(argument.trim_end_matches("...")),
+            "{stdout}"
+        );
+        assert!(doc["error"]["hint"].is_string(), "{stdout}");
+    }
+    // A typo gets clap's suggestion as the hint.
+    let out = store
+        .cmd()
+        .args(["--json", "list", "--limt", "3"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["hint"], "did you mean --limit?");
+}
+
+/// The shell at `name`, or a printed notice that its tests are skipped.
+fn shell(name: &str) -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        eprintln!("NOTICE: {name} is not installed; its completion tests are skipped");
+    }
+    found
+}
+
+/// A shell with the binary first on PATH, run on a copy of the live store.
+fn in_shell(shell: &std::path::Path, store: &Store, args: &[&str], script: &str) -> String {
+    let bin_dir = assert_cmd::cargo::cargo_bin("openclaw-sessions")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new(shell)
+        .args(args)
+        .arg(script)
+        .env("PATH", path)
+        .env("HOME", store.dir.path())
+        .env("STATE", store.state())
+        .env_remove("OPENCLAW_STATE_DIR")
+        .env_remove("OPENCLAW_HOME")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{script}\n{stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `(the line being completed, what must be among the candidates, what must not)`.
+fn completion_cases(store: &Store) -> Vec<(String, Vec<String>, Vec<&'static str>)> {
+    let keys = store_keys(store, "main");
+    let state = store.state().display().to_string();
+    vec![
+        (
+            "openclaw-sessions list --k".into(),
+            vec!["--kind".into()],
+            vec!["--json"],
+        ),
+        (
+            "openclaw-sessions list --kind ".into(),
+            ["main", "cron", "subagent", "explicit"]
+                .map(String::from)
+                .to_vec(),
+            vec!["--kind"],
+        ),
+        (
+            "openclaw-sessions completions ".into(),
+            ["bash", "zsh", "fish", "powershell", "elvish"]
+                .map(String::from)
+                .to_vec(),
+            vec![],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} show agent:main:"),
+            keys.clone(),
+            vec!["agent:work:scratch-1"],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} --agent work delete agent:work:scr"),
+            vec!["agent:work:scratch-1".into(), "agent:work:scratch-2".into()],
+            vec!["agent:main:scratch-1"],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} --agent "),
+            ["main", "work", "research"].map(String::from).to_vec(),
+            vec![],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} doctor inte"),
+            vec!["integrity".into()],
+            vec![],
+        ),
+        (
+            format!("openclaw-sessions --state-dir {state} transcript cat ma"),
+            vec!["main".into()],
+            vec![],
+        ),
+    ]
+}
+
+fn store_keys(store: &Store, agent: &str) -> Vec<String> {
+    let out = store
+        .cmd()
+        .args(["--agent", agent, "list", "--limit", "all", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: Vec<String> = doc["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect();
+    assert!(keys.len() > 5, "{keys:?}");
+    keys
+}
+
+fn assert_candidates(shell: &str, line: &str, got: &[String], want: &[String], not: &[&str]) {
+    for w in want {
+        assert!(got.contains(w), "{shell}: `{line}` -> {got:?} lacks {w}");
+    }
+    for n in not {
+        assert!(
+            !got.iter().any(|g| g == n),
+            "{shell}: `{line}` -> {got:?} has {n}"
+        );
+    }
+}
+
+/// Bash splits words at `:` (COMP_WORDBREAKS); the completion function gets them as bash would.
+fn bash_words(line: &str) -> (String, usize) {
+    let mut words: Vec<String> = Vec::new();
+    for part in line.split(' ') {
+        let mut cur = String::new();
+        for c in part.chars() {
+            if c == ':' {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                words.push(":".into());
+            } else {
+                cur.push(c);
+            }
+        }
+        words.push(cur);
+    }
+    // Empty words are kept only at the end (the word being typed).
+    let last = words.pop().unwrap_or_default();
+    words.retain(|w| !w.is_empty());
+    words.push(last);
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    (quoted.join(" "), words.len() - 1)
+}
+
+#[test]
+fn bash_completes_at_every_level_and_from_the_store() {
+    let Some(bash) = shell("bash") else { return };
+    let store = Store::copy("live");
+    let before = crate::common::checksums(&store.state());
+    for (line, want, not) in completion_cases(&store) {
+        let (words, cword) = bash_words(&line);
+        let script = format!(
+            r#"source <(openclaw-sessions completions bash)
+complete -p openclaw-sessions >/dev/null || exit 7
+COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; COMP_WORDS=({words}); COMP_CWORD={cword}
+_openclaw_sessions_complete openclaw-sessions
+cur="${{COMP_WORDS[COMP_CWORD]}}"; whole="${{COMP_LINE##* }}"
+for c in "${{COMPREPLY[@]}}"; do printf '%s\n' "${{whole%"$cur"}}$c"; done"#
+        );
+        let out = in_shell(&bash, &store, &["--norc", "--noprofile", "-c"], &script);
+        let got: Vec<String> = out.lines().map(String::from).collect();
+        assert_candidates("bash", &line, &got, &want, &not);
+    }
+    assert_eq!(
+        crate::common::checksums(&store.state()),
+        before,
+        "a completion lookup changed the state dir"
+    );
+}
+
+#[test]
+fn zsh_completes_at_every_level_and_from_the_store() {
+    let Some(zsh) = shell("zsh") else { return };
+    let store = Store::copy("live");
+    for (line, want, not) in completion_cases(&store) {
+        let mut words: Vec<&str> = line.split(' ').collect();
+        if line.ends_with(' ') {
+            words.pop();
+            words.push("");
+        }
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        // _describe is where zsh would show the candidates: print them instead.
+        let script = format!(
+            r#"autoload -U compinit; compinit -u -D
+source <(openclaw-sessions completions zsh)
+_describe() {{ print -rl -- "${{(@P)3}}" }}
+words=({}); CURRENT={}
+_clap_dynamic_completer_openclaw_sessions"#,
+            quoted.join(" "),
+            words.len()
+        );
+        let out = in_shell(&zsh, &store, &["-f", "-c"], &script);
+        // `value:description`, with `:` in values escaped.
+        let got: Vec<String> = out
+            .lines()
+            .map(|l| {
+                let mut value = String::new();
+                let mut chars = l.chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => value.extend(chars.next()),
+                        ':' => break,
+                        c => value.push(c),
+                    }
+                }
+                value
+            })
+            .collect();
+        assert_candidates("zsh", &line, &got, &want, &not);
+    }
+}
+
+#[test]
+fn fish_completes_at_every_level_and_from_the_store() {
+    let Some(fish) = shell("fish") else { return };
+    let store = Store::copy("live");
+    for (line, want, not) in completion_cases(&store) {
+        let script = format!("openclaw-sessions completions fish | source; complete -C '{line}'");
+        let out = in_shell(&fish, &store, &["--no-config", "-c"], &script);
+        let got: Vec<String> = out
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+            .collect();
+        assert_candidates("fish", &line, &got, &want, &not);
+    }
+}
+
+/// Every committed page names the program as it is typed, has the sections a man page needs,
+/// and renders without a warning.
+#[test]
+fn man_pages_render_cleanly_with_the_right_program_name() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let mut pages: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    pages.sort();
+    assert!(pages.len() > 20, "{pages:?}");
+    let groff = shell("groff");
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        // (`openclaw sessions ...` may appear in the text: OpenClaw's own CLI, cited.)
+        let synopsis = text
+            .split(".SH SYNOPSIS\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{}: no SYNOPSIS", page.display()));
+        let words = page
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .strip_prefix("openclaw-sessions")
+            .unwrap()
+            .replace('-', " ")
+            .replace("clear stale", "clear-stale");
+        let typed = format!("\\fBopenclaw\\-sessions{}\\fR", words.replace('-', "\\-"));
+        assert!(
+            synopsis.starts_with(&typed),
+            "{}: synopsis {:?}, expected {typed:?}",
+            page.display(),
+            &synopsis[..80.min(synopsis.len())]
+        );
+        for section in [
+            ".SH EXAMPLES",
+            ".SH \"EXIT STATUS\"",
+            ".SH \"ENVIRONMENT\"",
+            ".SH \"FILES\"",
+        ] {
+            assert!(text.contains(section), "{}: no {section}", page.display());
+        }
+        if let Some(groff) = &groff {
+            let out = std::process::Command::new(groff)
+                .args(["-man", "-Tutf8", "-ww", "-z"])
+                .arg(page)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                page.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                "",
+                "{}: groff warnings",
+                page.display()
+            );
+        }
+    }
+}
