@@ -1,5 +1,7 @@
 //! The one place where errors become exit codes and JSON error codes (README.md, Exit codes).
 
+use std::io::Write;
+
 use openclaw_sessions::Error;
 
 pub use super::error_code::ErrorCode;
@@ -59,7 +61,9 @@ pub fn clap_error(e: clap::Error) -> i32 {
                     "ok": false,
                     "error": {"code": "USAGE", "message": e.kind().to_string(), "hint": "run with --help"},
                 });
-                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+                let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+                // A closed stdout loses the document; the exit code still says USAGE.
+                let _ = writeln!(std::io::stdout().lock(), "{text}");
             }
             let _ = e.print();
             ErrorCode::Usage.exit_code()

@@ -102,7 +102,7 @@ impl Hooks for CliHooks<'_> {
         if !terminal || self.ctx.printer.json {
             return Decision::Unanswered;
         }
-        eprint!("{}", render_summary(summary));
+        self.ctx.printer.stderr(&render_summary(summary));
         let yes = dialoguer::Confirm::new()
             .with_prompt("Apply this plan?")
             .default(false)
