@@ -539,6 +539,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace the live database (custody; the current one is snapshotted first)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'With --in-place: show what would be replaced and change nothing')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'With --in-place: show what would be replaced and change nothing')
+            [CompletionResult]::new('--allow-newer-schema', '--allow-newer-schema', [CompletionResultType]::ParameterName, 'With --in-place: install a snapshot whose schema is newer than this tool and OpenClaw 2026.9.6 open (refused without it)')
             [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')

@@ -511,6 +511,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --in-place 'Replace the live database (custody; the current one is snapshotted first)'
             cand -n 'With --in-place: show what would be replaced and change nothing'
             cand --dry-run 'With --in-place: show what would be replaced and change nothing'
+            cand --allow-newer-schema 'With --in-place: install a snapshot whose schema is newer than this tool and OpenClaw 2026.9.6 open (refused without it)'
             cand --all-agents 'Work on every agent'
             cand --json 'Print one JSON document on stdout'
             cand -q 'Only data and errors'

@@ -450,6 +450,7 @@ always\t''
 never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l in-place -d 'Replace the live database (custody; the current one is snapshotted first)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s n -l dry-run -d 'With --in-place: show what would be replaced and change nothing'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l allow-newer-schema -d 'With --in-place: install a snapshot whose schema is newer than this tool and OpenClaw 2026.9.6 open (refused without it)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'Only data and errors'

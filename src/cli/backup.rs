@@ -91,6 +91,10 @@ pub struct RestoreArgs {
     /// repository of SNAPSHOT).
     #[arg(long, value_name = "DIR", requires = "in_place")]
     backup_dir: Option<PathBuf>,
+    /// With --in-place: install a snapshot whose schema is newer than this tool and OpenClaw
+    /// 2026.9.6 open (refused without it).
+    #[arg(long, requires = "in_place")]
+    allow_newer_schema: bool,
 }
 
 pub fn source_for_agent(layout: &StateLayout, id: &AgentId) -> SnapshotSource {
@@ -254,6 +258,8 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
     }
     let mut op = RestoreOp {
         snapshot: args.snapshot.clone(),
+        agents: ctx.global.agents.clone(),
+        allow_newer_schema: args.allow_newer_schema,
     };
     let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
     let Some(run) = run_op(ctx, &mut op, &mutation, "restore")? else {

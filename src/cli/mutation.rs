@@ -146,6 +146,7 @@ pub fn run_op<O: Operation>(
 ) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
     let layout = ctx.layout()?;
     if !args.dry_run {
+        super::custody::run_as_state_dir_owner(ctx, &layout)?;
         signals::install();
     }
     let options = RunOptions {
