@@ -189,9 +189,17 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             serde_json::to_value(s.state)?.as_str().unwrap_or_default()
         ));
     }
+    // A staging directory is never a snapshot: it is named apart (`staging`), as a warning.
+    let (staging, snaps): (Vec<_>, Vec<_>) = snaps
+        .into_iter()
+        .partition(|s| s.state == SnapshotState::Staging);
+    let staging: Vec<_> = staging.into_iter().map(|s| s.path).collect();
     if ctx.printer.json {
-        ctx.printer
-            .json_data(&json!({ "repositoryPath": args.repository, "snapshots": snaps }))?;
+        ctx.printer.json_data(&json!({
+            "repositoryPath": args.repository,
+            "snapshots": snaps,
+            "staging": staging,
+        }))?;
         return Ok(Outcome::Done);
     }
     let mut t = ctx

@@ -245,6 +245,12 @@ fn run_held<O: Operation>(
     hooks: &dyn Hooks,
 ) -> Result<Run<O::Plan, O::Report>> {
     if !options.dry_run {
+        for path in super::leftovers::remove_leftovers(layout)? {
+            hooks.note(format!(
+                "removed {}, left by an interrupted run",
+                path.display()
+            ));
+        }
         op.recover(layout, hooks)?;
     }
     let mut plan = op.plan(layout, hooks)?;

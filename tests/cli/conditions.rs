@@ -617,3 +617,124 @@ fn a_truncated_database_is_refused_before_any_change() {
         refused(&store, args, 6, "UNSUPPORTED_SCHEMA", "is cut short");
     }
 }
+
+/// Runs `args` on `store` with a crash at `point` (the process aborts there, as kill -9).
+fn crashed_at(store: &Store, point: &str, args: &[&str]) {
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "{point}: the run did not crash");
+}
+
+/// Entries of `dir` whose name contains `part`.
+fn named(dir: &Path, part: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().contains(part))
+        .collect()
+}
+
+/// A kill while a transcript archive is being published leaves its `.tmp` file; the next
+/// run of the command removes it and says so.
+#[test]
+fn the_next_delete_removes_what_a_killed_one_left() {
+    let store = Store::copy("live");
+    let sessions = store.state().join("agents/main/sessions");
+    let args = ["delete", "agent:main:pinned-notes", "--yes"];
+    crashed_at(&store, "publish-temp-written", &args);
+    let left = named(&sessions, ".tmp");
+    assert_eq!(left.len(), 1, "{left:?}");
+    let out = store
+        .cmd()
+        .args(["delete", "agent:main:cron:nightly:run:884", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(named(&sessions, ".tmp").is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("left by an interrupted run"), "{err}");
+}
+
+/// A kill before the swap leaves the restore's staging copy beside the database; the next
+/// restore removes it and finishes.
+#[test]
+fn the_next_restore_removes_the_copy_a_killed_one_left() {
+    let store = Store::copy("live");
+    let snap = snapshot_of(&store, "main");
+    let args = [
+        "backup",
+        "restore",
+        snap.to_str().unwrap(),
+        "--in-place",
+        "--yes",
+    ];
+    crashed_at(&store, "restore-before-swap", &args);
+    let agent_dir = store.state().join("agents/main/agent");
+    assert_eq!(named(&agent_dir, ".tmp-restore-").len(), 1);
+    store.run_ok(args);
+    assert!(named(&agent_dir, ".tmp-restore-").is_empty());
+}
+
+/// A killed `backup create` leaves a staging directory: `backup list` names it apart, never
+/// as a snapshot, and the next `backup create` into the repository removes it.
+#[test]
+fn a_killed_backups_staging_is_never_listed_and_is_removed_next_time() {
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    let create = [
+        "backup",
+        "create",
+        "--agent",
+        "main",
+        "--repository",
+        repo.to_str().unwrap(),
+    ];
+    crashed_at(&store, "backup-after-copy", &create);
+    let staging = named(&repo, ".tmp-");
+    assert_eq!(staging.len(), 1);
+    let listed = json(&store.run_ok([
+        "--json",
+        "backup",
+        "list",
+        "--repository",
+        repo.to_str().unwrap(),
+    ]));
+    assert_eq!(
+        listed["data"]["snapshots"],
+        serde_json::json!([]),
+        "{listed}"
+    );
+    assert_eq!(listed["data"]["staging"][0], staging[0].to_str().unwrap());
+    let text = String::from_utf8(
+        store
+            .run_ok(["backup", "list", "--repository", repo.to_str().unwrap()])
+            .stdout,
+    )
+    .unwrap();
+    assert!(!text.contains(".tmp-"), "{text}");
+    // A staging directory a minute old and not locked by a live run is a dead one.
+    std::fs::File::open(&staging[0])
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(61))
+        .unwrap();
+    store.run_ok(create);
+    assert!(named(&repo, ".tmp-").is_empty());
+    let listed = json(&store.run_ok([
+        "--json",
+        "backup",
+        "list",
+        "--repository",
+        repo.to_str().unwrap(),
+    ]));
+    assert_eq!(listed["data"]["snapshots"].as_array().unwrap().len(), 1);
+}
