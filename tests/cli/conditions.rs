@@ -685,6 +685,12 @@ fn the_next_restore_removes_the_copy_a_killed_one_left() {
     assert!(named(&agent_dir, ".tmp-restore-").is_empty());
 }
 
+/// `backup list --json` of `repo`.
+fn listed(store: &Store, repo: &Path) -> Value {
+    let repo = repo.to_str().unwrap();
+    json(&store.run_ok(["--json", "backup", "list", "--repository", repo]))
+}
+
 /// A killed `backup create` leaves a staging directory: `backup list` names it apart, never
 /// as a snapshot, and the next `backup create` into the repository removes it.
 #[test]
@@ -702,13 +708,7 @@ fn a_killed_backups_staging_is_never_listed_and_is_removed_next_time() {
     crashed_at(&store, "backup-after-copy", &create);
     let staging = named(&repo, ".tmp-");
     assert_eq!(staging.len(), 1);
-    let listed = json(&store.run_ok([
-        "--json",
-        "backup",
-        "list",
-        "--repository",
-        repo.to_str().unwrap(),
-    ]));
+    let listed = listed(&store, &repo);
     assert_eq!(
         listed["data"]["snapshots"],
         serde_json::json!([]),
@@ -729,12 +729,6 @@ fn a_killed_backups_staging_is_never_listed_and_is_removed_next_time() {
         .unwrap();
     store.run_ok(create);
     assert!(named(&repo, ".tmp-").is_empty());
-    let listed = json(&store.run_ok([
-        "--json",
-        "backup",
-        "list",
-        "--repository",
-        repo.to_str().unwrap(),
-    ]));
+    let listed = listed(&store, &repo);
     assert_eq!(listed["data"]["snapshots"].as_array().unwrap().len(), 1);
 }
