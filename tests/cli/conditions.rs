@@ -708,13 +708,9 @@ fn a_killed_backups_staging_is_never_listed_and_is_removed_next_time() {
     crashed_at(&store, "backup-after-copy", &create);
     let staging = named(&repo, ".tmp-");
     assert_eq!(staging.len(), 1);
-    let listed = listed(&store, &repo);
-    assert_eq!(
-        listed["data"]["snapshots"],
-        serde_json::json!([]),
-        "{listed}"
-    );
-    assert_eq!(listed["data"]["staging"][0], staging[0].to_str().unwrap());
+    let list = listed(&store, &repo);
+    assert_eq!(list["data"]["snapshots"], serde_json::json!([]), "{list}");
+    assert_eq!(list["data"]["staging"][0], staging[0].to_str().unwrap());
     let text = String::from_utf8(
         store
             .run_ok(["backup", "list", "--repository", repo.to_str().unwrap()])
@@ -729,6 +725,6 @@ fn a_killed_backups_staging_is_never_listed_and_is_removed_next_time() {
         .unwrap();
     store.run_ok(create);
     assert!(named(&repo, ".tmp-").is_empty());
-    let listed = listed(&store, &repo);
-    assert_eq!(listed["data"]["snapshots"].as_array().unwrap().len(), 1);
+    let list = listed(&store, &repo);
+    assert_eq!(list["data"]["snapshots"].as_array().unwrap().len(), 1);
 }
