@@ -28,6 +28,8 @@ pub enum Remedy {
     VerifySnapshot,
     /// Restore a verified snapshot over the store, in place.
     RestoreSnapshot,
+    /// A damaged database: see it with the doctor, bring back a verified snapshot in place.
+    DamagedDatabase,
     /// Prune sessions by the maintenance settings.
     Prune,
     /// Move ACPX state to where OpenClaw reads it.
@@ -57,6 +59,9 @@ impl Remedy {
             Remedy::ShowSessionJson => "its whole entry",
             Remedy::VerifySnapshot => "verifying the snapshot",
             Remedy::RestoreSnapshot => "in place",
+            Remedy::DamagedDatabase => {
+                "see the damage with the doctor, then bring back a verified snapshot in place"
+            }
             Remedy::Prune => "prune the store",
             Remedy::MigrateAcpx => "adopt it with the ACPX migration",
             Remedy::TranscriptCat => "the raw transcript reader",

@@ -327,11 +327,15 @@ pub fn create_snapshot(
     }
     let repo = &target.repository;
     ensure_private_dir(repo)?;
+    remove_dead_staging(repo);
     let staging = repo.join(format!(".tmp-{}", uuid::Uuid::new_v4()));
     std::fs::DirBuilder::new()
         .mode(0o700)
         .create(&staging)
         .at(&staging)?;
+    // Held until the staging directory is gone: a run that finds it unlocked knows its
+    // builder died (see `remove_dead_staging`).
+    let _building = lock_dir_exclusive(&staging, true).at(&staging)?;
     let result = (|| {
         let staged = staging.join(SNAPSHOT_DB);
         let (database, sha256, size_bytes) = build_copy(
@@ -405,6 +409,56 @@ pub fn create_snapshot(
     let _ = fsync_dir(repo);
     progress.finish();
     result
+}
+
+/// An exclusive `flock` on a directory, released when the returned handle is dropped (or its
+/// process dies); `None` when another process holds it and `wait` is false.
+fn lock_dir_exclusive(dir: &Path, wait: bool) -> std::io::Result<Option<std::fs::File>> {
+    use std::os::unix::io::AsRawFd;
+    let handle = std::fs::File::open(dir)?;
+    let flags = if wait {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_EX | libc::LOCK_NB
+    };
+    // SAFETY: flock(2) on a descriptor this function owns.
+    if unsafe { libc::flock(handle.as_raw_fd(), flags) } == 0 {
+        return Ok(Some(handle));
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Ok(None)
+    } else {
+        Err(e)
+    }
+}
+
+/// Remove the staging directories (`.tmp-*`) of snapshot runs that died: each is locked by
+/// its builder for its whole life, so one that can be locked here has no live builder.
+/// Returns what was removed; a directory that cannot be judged is left alone.
+pub fn remove_dead_staging(repo: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    for ent in std::fs::read_dir(repo).into_iter().flatten().flatten() {
+        let path = ent.path();
+        let staging = ent.file_name().to_string_lossy().starts_with(".tmp-")
+            && ent.file_type().is_ok_and(|t| t.is_dir());
+        // A directory made a moment ago may not be locked by its builder yet.
+        let young = ent
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_none_or(|age| age < std::time::Duration::from_secs(60));
+        if !staging || young {
+            continue;
+        }
+        if let Ok(Some(_dead)) = lock_dir_exclusive(&path, false) {
+            if std::fs::remove_dir_all(&path).is_ok() {
+                removed.push(path);
+            }
+        }
+    }
+    removed
 }
 
 use std::os::unix::fs::DirBuilderExt;

@@ -96,6 +96,10 @@ pub struct RestoreArgs {
     /// repository of SNAPSHOT).
     #[arg(long, value_name = "DIR", requires = "in_place")]
     backup_dir: Option<PathBuf>,
+    /// With --in-place: install a snapshot whose schema is newer than this tool and OpenClaw
+    /// 2026.9.6 open (refused without it).
+    #[arg(long, requires = "in_place")]
+    allow_newer_schema: bool,
 }
 
 pub fn source_for_agent(layout: &StateLayout, id: &AgentId) -> SnapshotSource {
@@ -190,9 +194,17 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             serde_json::to_value(s.state)?.as_str().unwrap_or_default()
         ));
     }
+    // A staging directory is never a snapshot: it is named apart (`staging`), as a warning.
+    let (staging, snaps): (Vec<_>, Vec<_>) = snaps
+        .into_iter()
+        .partition(|s| s.state == SnapshotState::Staging);
+    let staging: Vec<_> = staging.into_iter().map(|s| s.path).collect();
     if ctx.printer.json {
-        ctx.printer
-            .json_data(&json!({ "repositoryPath": args.repository, "snapshots": snaps }))?;
+        ctx.printer.json_data(&json!({
+            "repositoryPath": args.repository,
+            "snapshots": snaps,
+            "staging": staging,
+        }))?;
         return Ok(Outcome::Done);
     }
     let mut t = ctx
@@ -273,6 +285,8 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
     }
     let mut op = RestoreOp {
         snapshot: args.snapshot.clone(),
+        agents: ctx.global.agents.clone(),
+        allow_newer_schema: args.allow_newer_schema,
     };
     let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
     let Some(run) = run_op(ctx, &mut op, &mutation, "restore")? else {

@@ -55,6 +55,7 @@ pub fn take(
     layout: &openclaw_sessions::paths::StateLayout,
     wait: Option<u64>,
 ) -> anyhow::Result<Custody> {
+    run_as_state_dir_owner(ctx, layout)?;
     signals::install();
     let options = openclaw_sessions::custody::AcquireOptions {
         wait: wait.map(Duration::from_secs),
@@ -96,6 +97,9 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
             }
             if let Some(pid) = o.pid {
                 out.push_str(&format!(", pid {pid}"));
+            }
+            if let Some(uid) = o.uid {
+                out.push_str(&format!(", uid {uid}"));
             }
             if let Some(s) = &o.since {
                 out.push_str(&format!(", since {s}"));
@@ -192,4 +196,53 @@ fn cannot_run(program: &str, e: std::io::Error) -> openclaw_sessions::Error {
             hint: Some("the command must be an executable file".to_string()),
         },
     }
+}
+
+/// A mutation runs as the user who owns the state dir, so that every file it writes is that
+/// user's and its locks are where that user's OpenClaw looks (`tmp/openclaw-<uid>/`): root
+/// becomes that user for the rest of the process; any other user is refused.
+pub fn run_as_state_dir_owner(
+    ctx: &Ctx,
+    layout: &openclaw_sessions::paths::StateLayout,
+) -> anyhow::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(&layout.state_dir) else {
+        return Ok(()); // a missing state dir is reported by the command itself
+    };
+    let (owner, group) = (meta.uid(), meta.gid());
+    // SAFETY: geteuid never fails.
+    let me = unsafe { libc::geteuid() };
+    if me == owner {
+        return Ok(());
+    }
+    if me != 0 {
+        return Err(openclaw_sessions::Error::Conflict {
+            message: format!(
+                "the state dir {} belongs to uid {owner}, and this runs as uid {me}: what it wrote would belong to the wrong user; nothing was changed",
+                layout.state_dir.display()
+            ),
+            hint: Some(format!(
+                "run it as uid {owner} (for example `runuser -u \"$(id -nu {owner})\" -- openclaw-sessions ...`), or as root, which runs it as that user"
+            )),
+        }
+        .into());
+    }
+    // SAFETY: plain system calls on this process; each result is checked. Groups first, then
+    // the gid, then the uid (after which the others cannot be changed any more).
+    let dropped = unsafe {
+        libc::setgroups(0, std::ptr::null()) == 0
+            && libc::setgid(group) == 0
+            && libc::setuid(owner) == 0
+    };
+    if !dropped {
+        return Err(
+            anyhow::Error::new(std::io::Error::last_os_error()).context(format!(
+                "switching to uid {owner}, the owner of the state dir"
+            )),
+        );
+    }
+    ctx.printer.debug(format!(
+        "running as uid {owner} (gid {group}), the owner of the state dir"
+    ));
+    Ok(())
 }

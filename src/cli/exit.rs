@@ -1,5 +1,7 @@
 //! The one place where errors become exit codes and JSON error codes (README.md, Exit codes).
 
+use std::io::Write;
+
 use openclaw_sessions::Error;
 
 pub use super::error_code::ErrorCode;
@@ -55,7 +57,12 @@ pub fn clap_error(e: clap::Error) -> i32 {
             let args: Vec<String> = std::env::args().skip(1).collect();
             if wants_json(&args) {
                 let doc = usage_document(&e, &args);
-                println!("{}", serde_json::to_string(&doc).unwrap_or_default());
+                // A closed stdout loses the document; the exit code still says USAGE.
+                let _ = writeln!(
+                    std::io::stdout().lock(),
+                    "{}",
+                    serde_json::to_string(&doc).unwrap_or_default()
+                );
             }
             let _ = e.print();
             ErrorCode::Usage.exit_code()

@@ -19,6 +19,9 @@ fn command(remedy: Remedy) -> &'static str {
         Remedy::ShowSessionJson => "`openclaw-sessions show KEY --json`",
         Remedy::VerifySnapshot => "`openclaw-sessions backup verify`",
         Remedy::RestoreSnapshot => "`openclaw-sessions backup restore SNAPSHOT --in-place`",
+        Remedy::DamagedDatabase => {
+            "see the damage with `openclaw-sessions doctor`, then bring back a verified snapshot with `openclaw-sessions backup restore SNAPSHOT --in-place`"
+        }
         Remedy::Prune => "run `openclaw-sessions prune`",
         Remedy::MigrateAcpx => "run `openclaw-sessions migrate acpx`",
         Remedy::TranscriptCat => "`openclaw-sessions transcript cat`",

@@ -102,7 +102,7 @@ impl Hooks for CliHooks<'_> {
         if !terminal || self.ctx.printer.json {
             return Decision::Unanswered;
         }
-        eprint!("{}", render_summary(summary));
+        self.ctx.printer.stderr(&render_summary(summary));
         let yes = dialoguer::Confirm::new()
             .with_prompt("Apply this plan?")
             .default(false)
@@ -146,6 +146,7 @@ pub fn run_op<O: Operation>(
 ) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
     let layout = ctx.layout()?;
     if !args.dry_run {
+        super::custody::run_as_state_dir_owner(ctx, &layout)?;
         signals::install();
     }
     let options = RunOptions {

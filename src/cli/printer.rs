@@ -153,7 +153,7 @@ impl Printer {
     pub fn warn(&self, msg: impl Into<String>) {
         let msg = msg.into();
         if !self.json && !self.quiet {
-            eprintln!("{} {msg}", self.paint("33", "warning:"));
+            self.stderr(&format!("{} {msg}\n", self.paint("33", "warning:")));
         }
         self.warnings.borrow_mut().push(msg);
     }
@@ -161,14 +161,21 @@ impl Printer {
     /// A status message for people (stderr; hidden by `-q` and `--json`).
     pub fn info(&self, msg: impl AsRef<str>) {
         if !self.json && !self.quiet {
-            eprintln!("{}", msg.as_ref());
+            self.stderr(&format!("{}\n", msg.as_ref()));
         }
     }
 
     pub fn debug(&self, msg: impl AsRef<str>) {
         if self.verbose && !self.json {
-            eprintln!("{}", self.paint("2", msg.as_ref()));
+            self.stderr(&format!("{}\n", self.paint("2", msg.as_ref())));
         }
+    }
+
+    /// Write raw text to stderr. A closed or full stderr loses the message and nothing
+    /// else: a mutation never stops half way because nobody reads its messages.
+    pub fn stderr(&self, text: &str) {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
     }
 
     /// Write raw text to stdout.
@@ -238,10 +245,11 @@ impl Printer {
     }
 
     pub fn human_error(&self, message: &str, hint: Option<&str>) {
-        eprintln!("{} {message}", self.paint("31;1", "error:"));
+        let mut text = format!("{} {message}\n", self.paint("31;1", "error:"));
         if let Some(h) = hint {
-            eprintln!("  {} {h}", self.paint("36", "hint:"));
+            text.push_str(&format!("  {} {h}\n", self.paint("36", "hint:")));
         }
+        self.stderr(&text);
     }
 
     /// A table: borders on a terminal, plain aligned columns otherwise.

@@ -336,6 +336,27 @@ fn attempt(layout: &StateLayout, reclaimed: &mut Vec<String>) -> Result<Attempt>
             "its gateway-lifecycle coordinator is held",
         ));
     };
+    // 1b. An owner running as another uid keeps its locks in its own directories.
+    if let Some(other) = super::probe::other_users_locks(layout, crate::units::now_ms())
+        .into_iter()
+        .find(|l| matches!(l.state, OwnerState::Live | OwnerState::Unknown))
+    {
+        let why = format!(
+            "{} of uid {} ({})",
+            other.path.display(),
+            other
+                .uid
+                .map(|u| u.to_string())
+                .unwrap_or_else(|| "?".into()),
+            other.reason
+        );
+        return Ok(Attempt::Busy(owner_error(
+            layout,
+            other.state,
+            other.payload.as_ref(),
+            &why,
+        )));
+    }
     ensure_private_dir(&lock_dir)?;
     let state_dir = identity_path(&layout.state_dir);
     let config_path = layout
@@ -343,7 +364,7 @@ fn attempt(layout: &StateLayout, reclaimed: &mut Vec<String>) -> Result<Attempt>
         .path
         .clone()
         .unwrap_or_else(|| layout.state_dir.join("openclaw.json"));
-    let owner_id = uuid::Uuid::new_v4().to_string();
+    let owner_id = super::process::new_owner_id();
     let pid = std::process::id() as i64;
     let payload = LockPayload {
         pid: Some(pid),

@@ -30,6 +30,9 @@ pub struct OwnerReport {
     pub pid: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
+    /// The uid whose lock directory (or lifecycle coordinator) holds the lock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uid: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -44,6 +47,10 @@ pub struct LockReport {
     pub payload: Option<LockPayload>,
     pub state: OwnerState,
     pub reason: String,
+    /// The uid whose lock directory (`tmp/openclaw-<uid>/`, `/tmp/openclaw-state-locks-<uid>/`)
+    /// holds it: OpenClaw keeps one per user, and an owner may run as any of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uid: Option<u32>,
 }
 
 /// Who owns a state dir, read without taking any lock.
@@ -124,6 +131,25 @@ fn age_ms(path: &Path, payload: Option<&LockPayload>, now_ms: i64) -> Option<i64
     Some(now_ms - ms)
 }
 
+/// The age of a lock file modified less than [`STALE_MS`] ago (its mtime, as OpenClaw's file
+/// locks judge freshness), unless the lock is one of ours from this PID namespace.
+fn fresh_lock_age(path: &Path, payload: &LockPayload, now_ms: i64) -> Option<i64> {
+    if payload
+        .owner_id
+        .as_deref()
+        .is_some_and(super::process::owner_id_of_this_namespace)
+    {
+        return None;
+    }
+    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    let ms = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_millis() as i64;
+    let age = (now_ms - ms).max(0);
+    (age <= STALE_MS).then_some(age)
+}
+
 pub(crate) fn judge_lock(path: &Path, kind: &'static str, now_ms: i64) -> LockReport {
     let coordinator = inspect(&coordinator_of(path));
     let text = std::fs::read_to_string(path).ok();
@@ -144,10 +170,22 @@ pub(crate) fn judge_lock(path: &Path, kind: &'static str, now_ms: i64) -> LockRe
             let pid = p.pid.unwrap_or_default();
             match judge(pid, p.start_time, p.role_or_gateway()) {
                 Liveness::Alive => (OwnerState::Live, format!("pid {pid} is alive")),
-                Liveness::Dead => (
-                    OwnerState::Stale,
-                    format!("pid {pid} is gone or is another process"),
-                ),
+                Liveness::Dead => match fresh_lock_age(path, p, now_ms) {
+                    // OpenClaw leaves a lock younger than 30 s alone whatever its pid says
+                    // (its owner may run where this pid means nothing); only a lock of ours
+                    // from this PID namespace is known dead at once.
+                    Some(age) => (
+                        OwnerState::Unknown,
+                        format!(
+                            "pid {pid} is not running here, but the lock is {}s old: it may be owned from another PID namespace (OpenClaw reclaims it after 30s)",
+                            age / 1000
+                        ),
+                    ),
+                    None => (
+                        OwnerState::Stale,
+                        format!("pid {pid} is gone or is another process"),
+                    ),
+                },
                 Liveness::Unknown => (
                     OwnerState::Unknown,
                     format!("pid {pid} cannot be inspected"),
@@ -173,19 +211,43 @@ pub(crate) fn judge_lock(path: &Path, kind: &'static str, now_ms: i64) -> LockRe
         payload,
         state,
         reason,
+        uid: path.parent().and_then(|d| uid_of_dir(d, "openclaw-")),
     }
 }
 
-/// Inspect every lock OpenClaw's maintenance would take, without taking any.
-pub fn probe(layout: &StateLayout) -> OwnershipProbe {
-    let now = crate::units::now_ms();
-    let lock_dir = layout.lock_dir();
-    let mut locks = Vec::new();
-    let lifecycle = lifecycle_coordinator(layout);
-    let lc = inspect(&lifecycle);
-    locks.push(LockReport {
+/// The uid in a per-user lock directory's name (`<prefix><uid>`).
+fn uid_of_dir(dir: &Path, prefix: &str) -> Option<u32> {
+    dir.file_name()?
+        .to_str()?
+        .strip_prefix(prefix)?
+        .parse()
+        .ok()
+}
+
+/// The per-user directories `<parent>/<prefix><uid>` other than our own uid's, sorted.
+fn other_users_dirs(parent: &Path, prefix: &str) -> Vec<PathBuf> {
+    // SAFETY: getuid never fails.
+    let me = unsafe { libc::getuid() };
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(parent)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| uid_of_dir(p, prefix).is_some_and(|uid| uid != me) && p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// A lifecycle coordinator, judged by whether any process holds it.
+fn lifecycle_report(path: PathBuf) -> LockReport {
+    let lc = inspect(&path);
+    LockReport {
         exists: lc != CoordinatorState::Missing,
-        path: lifecycle,
+        uid: path
+            .parent()
+            .and_then(|d| uid_of_dir(d, "openclaw-state-locks-")),
+        path,
         kind: "lifecycle",
         payload: None,
         state: match lc {
@@ -202,7 +264,64 @@ pub fn probe(layout: &StateLayout) -> OwnershipProbe {
             CoordinatorState::Missing => "not created yet".into(),
         },
         coordinator: lc,
-    });
+    }
+}
+
+/// The locks of this state dir that other uids' OpenClaw processes take: their lifecycle
+/// coordinators and every lock file in their lock directories.
+pub(crate) fn other_users_locks(layout: &StateLayout, now_ms: i64) -> Vec<LockReport> {
+    let mut locks = Vec::new();
+    let ours = lifecycle_coordinator(layout);
+    if let (Some(runtime), Some(name)) = (ours.parent().and_then(|p| p.parent()), ours.file_name())
+    {
+        for dir in other_users_dirs(runtime, "openclaw-state-locks-") {
+            let path = dir.join(name);
+            if path.exists() {
+                locks.push(lifecycle_report(path));
+            }
+        }
+    }
+    let lock_dir = layout.lock_dir();
+    if let Some(tmp) = lock_dir.parent() {
+        for dir in other_users_dirs(tmp, "openclaw-") {
+            for path in lock_files(&dir) {
+                locks.push(judge_lock(&path, lock_kind(&path), now_ms));
+            }
+        }
+    }
+    locks
+}
+
+/// The `gateway.*.lock` files of a lock directory, sorted.
+fn lock_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            n.starts_with("gateway.") && n.ends_with(".lock")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn lock_kind(path: &Path) -> &'static str {
+    if path.file_name().is_some_and(|n| n == "gateway.state.lock") {
+        "state"
+    } else {
+        "config"
+    }
+}
+
+/// Inspect every lock OpenClaw's maintenance would take, without taking any.
+pub fn probe(layout: &StateLayout) -> OwnershipProbe {
+    let now = crate::units::now_ms();
+    let lock_dir = layout.lock_dir();
+    let mut locks = Vec::new();
+    locks.push(lifecycle_report(lifecycle_coordinator(layout)));
     locks.push(judge_lock(
         &lock_dir.join("gateway.state.lock"),
         "state",
@@ -228,6 +347,7 @@ pub fn probe(layout: &StateLayout) -> OwnershipProbe {
             locks.push(judge_lock(&p, "config", now));
         }
     }
+    locks.extend(other_users_locks(layout, now));
     let pick = |s: OwnerState| locks.iter().find(|l| l.state == s);
     let owner = if let Some(l) = pick(OwnerState::Live)
         .or_else(|| pick(OwnerState::Unknown))
@@ -251,6 +371,7 @@ pub fn probe(layout: &StateLayout) -> OwnershipProbe {
             role: payload.as_ref().map(|p| p.role_or_gateway().to_string()),
             pid: pid.or_else(|| payload.as_ref().and_then(|p| p.pid)),
             since: payload.and_then(|p| p.created_at),
+            uid: l.uid,
         }
     } else {
         OwnerReport {
@@ -258,6 +379,7 @@ pub fn probe(layout: &StateLayout) -> OwnershipProbe {
             role: None,
             pid: None,
             since: None,
+            uid: None,
         }
     };
     OwnershipProbe { owner, locks }

@@ -81,6 +81,30 @@ pub fn judge(pid: i64, start: Option<i64>, role: &str) -> Liveness {
     }
 }
 
+/// Eight hex digits naming this process's PID namespace (the low bits of its inode). Our
+/// lock owner ids start with it, so a lock of ours whose pid is gone is known to be dead: its
+/// pid was one of this namespace, where it no longer runs. Any other lock with a pid that is
+/// not running here may belong to a process we cannot see (docs/openclaw/HOSTILE.md, section 2).
+pub fn pid_namespace_tag() -> String {
+    use std::os::unix::fs::MetadataExt;
+    let ino = std::fs::metadata("/proc/self/ns/pid")
+        .map(|m| m.ino())
+        .unwrap_or(0);
+    format!("{:08x}", ino as u32)
+}
+
+/// A fresh owner id for a lock of ours: a random UUID whose first group is
+/// [`pid_namespace_tag`].
+pub fn new_owner_id() -> String {
+    let random = uuid::Uuid::new_v4().to_string();
+    format!("{}{}", pid_namespace_tag(), &random[8..])
+}
+
+/// Whether `owner_id` was made by [`new_owner_id`] in this PID namespace.
+pub fn owner_id_of_this_namespace(owner_id: &str) -> bool {
+    owner_id.len() == 36 && owner_id.starts_with(&format!("{}-", pid_namespace_tag()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

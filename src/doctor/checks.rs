@@ -717,7 +717,11 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
     for id in agents {
         let paths = layout.agent(&id);
         let db = if paths.db.is_file() {
-            match ReadOnlyDb::open(&paths.db) {
+            // An empty or non-SQLite file is one finding, not a failed check.
+            let opened = crate::store::require_sqlite_file(&paths.db)
+                .and_then(|()| ReadOnlyDb::open(&paths.db))
+                .and_then(|db| crate::store::require_database(&db).map(|()| db));
+            match opened {
                 Ok(db) => Some(db),
                 Err(e) => {
                     cx.add(

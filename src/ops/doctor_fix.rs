@@ -1,6 +1,7 @@
 //! `doctor --fix`: the safe repairs, after a verified snapshot of every database they change
 //! (required: a repair rewrites rows that nothing else keeps a copy of).
 
+use super::guard::DamagedStore;
 use super::pipeline::{Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanItem, PlanSummary};
 use super::targets::check_owned;
@@ -36,6 +37,7 @@ impl Operation for DoctorFixOp {
     type Report = DoctorFixReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
+    const DAMAGED_STORE: DamagedStore = DamagedStore::Repaired;
     /// The store is snapshotted as it is, broken foreign keys included: that is what the
     /// repair changes, and what a rollback must bring back.
     const KEEPS_BROKEN_FOREIGN_KEYS: bool = true;

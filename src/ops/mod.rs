@@ -5,6 +5,8 @@
 pub mod delete;
 pub mod doctor_fix;
 pub mod entry_change;
+pub mod guard;
+pub mod leftovers;
 pub mod migrate_acpx;
 pub mod migrate_legacy;
 pub mod pipeline;

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::guard::{check_databases, DamagedStore};
 use super::summary::PlanSummary;
 use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
 use crate::custody::{AcquireOptions, AcquireReport, Custody};
@@ -84,6 +85,11 @@ pub trait Operation {
     /// A snapshot of a store whose foreign keys are already broken is still worth keeping
     /// (doctor's, before it repairs them).
     const KEEPS_BROKEN_FOREIGN_KEYS: bool = false;
+
+    /// What the operation may do with a database that fails `quick_check`: every operation
+    /// refuses it before any change, but the doctor's safe repairs and a restore, which
+    /// replaces it whole (the guards: `ops::guard`).
+    const DAMAGED_STORE: DamagedStore = DamagedStore::Refused;
 
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
@@ -239,9 +245,17 @@ fn run_held<O: Operation>(
     hooks: &dyn Hooks,
 ) -> Result<Run<O::Plan, O::Report>> {
     if !options.dry_run {
+        for path in super::leftovers::remove_leftovers(layout)? {
+            hooks.note(format!(
+                "removed {}, left by an interrupted run",
+                path.display()
+            ));
+        }
         op.recover(layout, hooks)?;
     }
     let mut plan = op.plan(layout, hooks)?;
+    // Before anything changes, and on a dry run too: it shows the refusal the run would meet.
+    check_databases(&op.snapshot_sources(layout, &plan), O::DAMAGED_STORE)?;
     let summary = op.summarize(&plan, options.summary_limit.max(1))?;
     let ended = |state, plan, summary| Run {
         state,

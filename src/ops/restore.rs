@@ -1,19 +1,28 @@
 //! `backup restore --in-place`: swap a verified snapshot in for a live database, after a
 //! verified snapshot of that database (required: the swap replaces it whole).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use super::guard::DamagedStore;
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{PlanGroup, PlanItem, PlanSummary};
+use crate::backup::SNAPSHOT_DB;
 use crate::backup::{
     check_restorable, restore_in_place, sha256_file, verified, DatabaseManifest, SnapshotManifest,
     SnapshotSource,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::paths::{AgentId, StateLayout};
+use crate::store::{
+    DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
+};
 
 pub struct RestoreOp {
     pub snapshot: PathBuf,
+    /// The agents the caller named (`--agent`): the snapshot must be of one of them.
+    pub agents: Vec<String>,
+    /// Install a snapshot of a schema newer than this tool and OpenClaw 2026.9.6 open.
+    pub allow_newer_schema: bool,
 }
 
 pub struct RestorePlan {
@@ -33,11 +42,70 @@ pub fn source_for(layout: &StateLayout, manifest: &SnapshotManifest) -> Result<S
     })
 }
 
+impl RestoreOp {
+    /// A snapshot goes back only where it came from: with `--agent`, that agent's database.
+    fn check_agent(&self, manifest: &SnapshotManifest) -> Result<()> {
+        if self.agents.is_empty() {
+            return Ok(());
+        }
+        let of = match &manifest.database {
+            DatabaseManifest::Agent { agent_id, .. } => {
+                if self.agents.iter().any(|a| a == agent_id) {
+                    return Ok(());
+                }
+                format!("agent {agent_id}'s database")
+            }
+            DatabaseManifest::Global { .. } => "the state database".to_string(),
+        };
+        Err(Error::Conflict {
+            message: format!(
+                "snapshot {} is a snapshot of {of}, not of agent {}; nothing was changed",
+                self.snapshot.display(),
+                self.agents.join(", ")
+            ),
+            hint: Some(
+                "a snapshot is restored only over the database it was taken of: name its agent, or none"
+                    .into(),
+            ),
+        })
+    }
+}
+
+/// Refuse a snapshot whose database (read, not its manifest's word) has a newer schema than
+/// this tool and OpenClaw 2026.9.6 open: once installed, neither could use the store.
+fn check_schema(snapshot: &Path, manifest: &SnapshotManifest) -> Result<()> {
+    let db = snapshot.join(SNAPSHOT_DB);
+    let role = match manifest.database {
+        DatabaseManifest::Agent { .. } => DatabaseRole::Agent,
+        DatabaseManifest::Global { .. } => DatabaseRole::Global,
+    };
+    let info = SchemaInfo::read(&ReadOnlyDb::open(&db)?, role)?;
+    if info.status != SchemaStatus::Newer {
+        return Ok(());
+    }
+    let known = match role {
+        DatabaseRole::Agent => KNOWN_AGENT_SCHEMA,
+        DatabaseRole::Global => KNOWN_STATE_SCHEMA,
+    };
+    Err(Error::UnsupportedSchema {
+        message: format!(
+            "snapshot {} has schema version {}, newer than the {known} that this tool and OpenClaw 2026.9.6 open; nothing was changed",
+            snapshot.display(),
+            info.user_version
+        ),
+        hint: Some(
+            "restore it with the OpenClaw that wrote it, or pass --allow-newer-schema to install it anyway"
+                .into(),
+        ),
+    })
+}
+
 impl Operation for RestoreOp {
     type Plan = RestorePlan;
     type Report = ();
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
+    const DAMAGED_STORE: DamagedStore = DamagedStore::Replaced;
 
     /// Beside the snapshot being restored, so the two are found together.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
@@ -49,6 +117,10 @@ impl Operation for RestoreOp {
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestorePlan> {
         let manifest = verified(&self.snapshot)?;
+        self.check_agent(&manifest)?;
+        if !self.allow_newer_schema {
+            check_schema(&self.snapshot, &manifest)?;
+        }
         let source = source_for(layout, &manifest)?;
         check_restorable(&self.snapshot, &manifest, &source, &layout.state_dir)?;
         Ok(RestorePlan { source, manifest })

@@ -16,5 +16,8 @@ pub use agent_store::{
 };
 pub use newest_first::for_each_newest_first;
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
-pub use schema::{DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA};
+pub use schema::{
+    require_database, require_sqlite_file, DatabaseRole, SchemaInfo, SchemaStatus,
+    KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
+};
 pub use scratch::open_scratch;

@@ -89,6 +89,10 @@ impl ReadOnlyDb {
             .ok();
         let has_shm = sidecar(path, "-shm").exists();
         let has_journal = sidecar(path, "-journal").exists();
+        // Without frames to replay, the file alone must be a whole SQLite database.
+        if matches!(wal_len, None | Some(0)) && !has_journal {
+            super::schema::require_sqlite_file(path)?;
+        }
         let mode = match (wal_len, has_shm, has_journal, shared_reader) {
             // No WAL frames to replay (no -wal, or an empty one as OpenClaw leaves it): the
             // file alone is the database, read as is.

@@ -296,17 +296,22 @@ fn crashes_never_publish_a_half_made_snapshot() {
                 .output()
                 .unwrap(),
         );
+        // A staging directory is named apart, never as a snapshot.
         let snaps = listed["data"]["snapshots"].as_array().unwrap();
-        assert!(!snaps.is_empty(), "{point}: the leftover is reported");
+        let staging = listed["data"]["staging"].as_array().unwrap();
+        assert!(
+            !snaps.is_empty() || !staging.is_empty(),
+            "{point}: the leftover is reported"
+        );
         assert!(
             snaps.iter().all(|s| s["state"] != "complete"),
             "{point}: {snaps:?}"
         );
-        for s in snaps {
+        for path in snaps.iter().map(|s| &s["path"]).chain(staging) {
             let v = store
                 .cmd()
                 .args(["backup", "verify"])
-                .arg(s["path"].as_str().unwrap())
+                .arg(path.as_str().unwrap())
                 .output()
                 .unwrap();
             assert_eq!(v.status.code(), Some(3), "{point}");

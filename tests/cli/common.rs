@@ -15,7 +15,7 @@ pub struct Store {
     pub dir: TempDir,
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for ent in std::fs::read_dir(from).unwrap() {
         let ent = ent.unwrap();

@@ -16,7 +16,32 @@ fn lock_dir(store: &Store) -> PathBuf {
 /// `custody run -- sleep SECS` on the store, returned once it holds custody (the caller
 /// kills and waits for it).
 pub fn hold(store: &Store, secs: &str) -> Child {
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("openclaw-sessions"))
+    hold_as(store, secs, &[])
+}
+
+/// [`hold`] run through `wrapper` (for example `setpriv` to another uid), whose lock directory
+/// is `tmp/openclaw-<uid>/`.
+pub fn hold_as(store: &Store, secs: &str, wrapper: &[&str]) -> Child {
+    let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    let (program, lock_dir) = match wrapper {
+        [] => (bin.clone().into_os_string(), lock_dir(store)),
+        [first, ..] => (
+            std::ffi::OsString::from(first),
+            store.state().join("tmp").join(format!(
+                "openclaw-{}",
+                wrapper
+                    .iter()
+                    .skip_while(|a| **a != "--reuid")
+                    .nth(1)
+                    .expect("a --reuid in the wrapper")
+            )),
+        ),
+    };
+    let mut cmd = std::process::Command::new(program);
+    if !wrapper.is_empty() {
+        cmd.args(&wrapper[1..]).arg(&bin);
+    }
+    let child = cmd
         .arg("--state-dir")
         .arg(store.state())
         .args(["custody", "run", "--", "sleep", secs])
@@ -27,7 +52,7 @@ pub fn hold(store: &Store, secs: &str) -> Child {
     // The config lock is taken last: once it exists, custody is complete.
     let t = Instant::now();
     loop {
-        let n = std::fs::read_dir(lock_dir(store))
+        let n = std::fs::read_dir(&lock_dir)
             .map(|d| {
                 d.flatten()
                     .filter(|e| e.file_name().to_string_lossy().ends_with(".lock"))
@@ -69,11 +94,20 @@ fn start_time(pid: u32) -> i64 {
         .unwrap()
 }
 
+/// A state lock written a minute ago: past the 30 s in which OpenClaw leaves any lock alone
+/// (a fresh one is in conditions.rs).
 fn plant_state_lock(store: &Store, text: &str) -> PathBuf {
     let dir = lock_dir(store);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("gateway.state.lock");
     std::fs::write(&path, text).unwrap();
+    let minute_ago = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(minute_ago)
+        .unwrap();
     path
 }
 

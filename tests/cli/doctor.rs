@@ -170,7 +170,16 @@ fn faults() -> Vec<(&'static str, &'static str, &'static str, bool, Fault)> {
                 .state()
                 .join(format!("tmp/openclaw-{}", unsafe { libc::getuid() }));
             std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("gateway.state.lock"), "{\"pid\": 2147483000, \"createdAt\": \"2026-01-01T00:00:00.000Z\", \"configPath\": \"x\", \"startTime\": 1}\n").unwrap();
+            let lock = dir.join("gateway.state.lock");
+            std::fs::write(&lock, "{\"pid\": 2147483000, \"createdAt\": \"2026-01-01T00:00:00.000Z\", \"configPath\": \"x\", \"startTime\": 1}\n").unwrap();
+            // Older than the 30 s in which OpenClaw leaves any lock alone.
+            let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+            std::fs::File::options()
+                .write(true)
+                .open(&lock)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
         }),
         (
             "archive file without a row",

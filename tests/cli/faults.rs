@@ -1,7 +1,9 @@
 //! Faults during every mutating command, two ladders over the same cases:
 //! - a full disk: eight file-size limits (RLIMIT_FSIZE: a write past the limit fails as on a
 //!   full disk); the command completes, or fails with an I/O error in its JSON document;
-//! - `kill -9` at moments spread over the length of an uninterrupted run.
+//! - `kill -9` at moments spread over the length of an uninterrupted run;
+//! - SIGINT and SIGTERM at such moments: the run stops at its next consistent point and exits
+//!   130 (INTERRUPTED, what was done named), or it had finished before the signal.
 //!
 //! After each: every database passes `integrity_check` and `foreign_key_check`, every session
 //! is as it was or as the command means to leave it (nothing half-done, nothing lost), no
@@ -119,6 +121,12 @@ enum Fault {
     None,
     DiskLimit(u64),
     KillAfter(Duration),
+    /// This signal after this long (and a second one right after, with `twice`).
+    SignalAfter {
+        delay: Duration,
+        signal: i32,
+        twice: bool,
+    },
 }
 
 fn command(store: &Store, case: &Case) -> std::process::Command {
@@ -160,6 +168,11 @@ fn run(store: &Store, case: &Case, fault: Fault, step: &str) -> bool {
             );
             return false;
         }
+        Fault::SignalAfter {
+            delay,
+            signal,
+            twice,
+        } => return signalled(cmd, delay, signal, twice, step),
     };
     if out.status.success() {
         return false;
@@ -171,6 +184,54 @@ fn run(store: &Store, case: &Case, fault: Fault, step: &str) -> bool {
     let message = doc["error"]["message"].as_str().unwrap_or_default();
     assert!(!message.is_empty(), "{step}: {doc}");
     true
+}
+
+/// Sends `signal` to a run after `delay`; `true` when it stopped the run (exit 130 with an
+/// INTERRUPTED document, or at once on a second signal), `false` when the run had finished.
+fn signalled(
+    mut cmd: std::process::Command,
+    delay: Duration,
+    signal: i32,
+    twice: bool,
+    step: &str,
+) -> bool {
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(delay);
+    let pid = child.id() as i32;
+    // SAFETY: kill(2) of our own child, which is not reaped before `wait_with_output`.
+    unsafe { libc::kill(pid, signal) };
+    if twice {
+        std::thread::sleep(Duration::from_millis(5));
+        unsafe { libc::kill(pid, signal) };
+    }
+    let sent = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let stopping = sent.elapsed();
+    match out.status.code() {
+        Some(0) => false,
+        Some(130) => {
+            // A second signal ends the run at once, without a document.
+            if out.stdout.is_empty() && twice {
+                return true;
+            }
+            let doc = json(&out);
+            assert_eq!(doc["error"]["code"], "INTERRUPTED", "{step}: {doc}");
+            assert!(
+                stopping < Duration::from_secs(5),
+                "{step}: took {stopping:?} to stop"
+            );
+            true
+        }
+        other => panic!(
+            "{step}: exit {other:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
 }
 
 /// A run without a fault, which must end with one of the case's exit codes (never stopped).
@@ -280,6 +341,37 @@ fn killed_at_many_moments(case: Case) {
         "{}: only {killed} runs were killed",
         case.name
     );
+}
+
+/// SIGINT and SIGTERM, each at `MOMENTS` moments spread over an uninterrupted run, each on a
+/// fresh store; and both signals twice in a row at a moment inside the run.
+fn signalled_at_many_moments(case: Case) {
+    const MOMENTS: u32 = 3;
+    let length = shortest_run(case.prepare, |store| {
+        run(store, &case, Fault::None, case.name);
+    });
+    let mut faults = Vec::new();
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        for i in 0..MOMENTS {
+            faults.push(Fault::SignalAfter {
+                delay: length * (2 * i + 1) / (2 * MOMENTS),
+                signal,
+                twice: false,
+            });
+        }
+        faults.push(Fault::SignalAfter {
+            delay: length / 2,
+            signal,
+            twice: true,
+        });
+    }
+    let stopped = check(&case, &faults);
+    eprintln!(
+        "{}: {stopped} of {} signalled runs stopped (a run takes {length:?})",
+        case.name,
+        faults.len()
+    );
+    assert!(stopped >= 1, "{}: no signal stopped a run", case.name);
 }
 
 fn live() -> Store {
@@ -415,6 +507,79 @@ const PRUNE: [&str; 7] = [
     "--max-entries",
     "4",
 ];
+
+/// The bulk sessions of [`many_sessions`].
+const BULK: usize = 200;
+
+pub(crate) fn bulk_key(i: usize) -> String {
+    format!("agent:work:bulk-{i:03}")
+}
+
+/// The legacy fixture with `BULK` more sessions for agent work, imported by `migrate legacy`
+/// (made once, copied for each run).
+pub(crate) fn many_sessions() -> Store {
+    static MADE: std::sync::OnceLock<Store> = std::sync::OnceLock::new();
+    let made = MADE.get_or_init(|| {
+        let store = Store::copy("legacy");
+        let sessions = store.state().join("agents/work/sessions");
+        let index = sessions.join("sessions.json");
+        let mut entries: serde_json::Map<String, Value> =
+            serde_json::from_slice(&std::fs::read(&index).unwrap()).unwrap();
+        let main = entries["agent:work:main"].clone();
+        let id = main["sessionId"].as_str().unwrap().to_string();
+        let transcript = std::fs::read_to_string(sessions.join(format!("{id}.jsonl"))).unwrap();
+        for i in 0..BULK {
+            let new_id = format!("00000000-0000-4000-8000-{i:012}");
+            let mut e = main.clone();
+            e["sessionId"] = Value::from(new_id.clone());
+            e["sessionFile"] =
+                Value::from(main["sessionFile"].as_str().unwrap().replace(&id, &new_id));
+            e["updatedAt"] = Value::from(main["updatedAt"].as_i64().unwrap() + i as i64);
+            entries.insert(bulk_key(i), e);
+            std::fs::write(
+                sessions.join(format!("{new_id}.jsonl")),
+                transcript.replace(&id, &new_id),
+            )
+            .unwrap();
+        }
+        std::fs::write(&index, serde_json::to_vec(&entries).unwrap()).unwrap();
+        for agent in AGENTS {
+            store.run_ok(["--agent", agent, "migrate", "legacy", "--yes"]);
+        }
+        store
+    });
+    let store = Store {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    crate::common::copy_dir(&made.state(), &store.state());
+    store
+}
+
+fn delete_many_case() -> Case {
+    Case {
+        name: "delete of 200 keys",
+        prepare: many_sessions,
+        args: |_| {
+            let mut a = vec!["--agent".to_string(), "work".into(), "delete".into()];
+            a.extend((0..BULK).map(bulk_key));
+            a.push("--yes".into());
+            a
+        },
+        agent: "work",
+        allowed: |key, _, now, archived| {
+            key.starts_with("agent:work:bulk-") && now.is_none() && archived
+        },
+        appear: &[],
+        rerun_exits: &[0, 3, 4],
+        done: |s| {
+            let left: Vec<String> = (0..BULK)
+                .map(bulk_key)
+                .filter(|k| entry(s, "work", k).is_some())
+                .collect();
+            assert!(left.is_empty(), "left: {left:?}");
+        },
+    }
+}
 
 fn prune_case() -> Case {
     Case {
@@ -580,6 +745,21 @@ fn prune_on_a_full_disk() {
 #[test]
 fn prune_killed_at_many_moments() {
     killed_at_many_moments(prune_case());
+}
+
+#[test]
+fn delete_of_many_keys_signalled_at_many_moments() {
+    signalled_at_many_moments(delete_many_case());
+}
+
+#[test]
+fn prune_signalled_at_many_moments() {
+    signalled_at_many_moments(prune_case());
+}
+
+#[test]
+fn backup_restore_signalled_at_many_moments() {
+    signalled_at_many_moments(backup_restore_case());
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 mod backup;
 mod common;
+mod conditions;
 mod custody;
 mod docs;
 mod doctor;

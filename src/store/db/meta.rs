@@ -76,3 +76,18 @@ pub fn identity(conn: &Connection) -> rusqlite::Result<Option<Identity>> {
     )
     .optional()
 }
+
+/// `PRAGMA quick_check`: its first `limit` complaints, none when the database is sound.
+pub fn quick_check(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(&format!("PRAGMA quick_check({})", limit.max(1)))?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    let found: Vec<String> = rows.collect::<rusqlite::Result<_>>()?;
+    // One complaint may span lines, under a "*** in database main ***" heading.
+    Ok(found
+        .iter()
+        .flat_map(|r| r.lines())
+        .map(str::trim)
+        .filter(|l| *l != "ok" && !l.is_empty() && !l.starts_with("***"))
+        .map(String::from)
+        .collect())
+}

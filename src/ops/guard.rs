@@ -1,0 +1,82 @@
+//! The pipeline's guards on every database a plan changes, checked before anything changes
+//! (dry runs included, so that they show the same refusal): the database is an SQLite file of
+//! the schema this tool writes, it belongs to the agent whose place it sits in (its
+//! `schema_meta`, as OpenClaw's SDK checks before opening one), and it passes `quick_check`.
+//! See docs/openclaw/HOSTILE.md, section 3.
+
+use crate::backup::SnapshotSource;
+use crate::error::{Error, Remedy, Result, ResultExt};
+use crate::store::db::meta;
+use crate::store::{require_sqlite_file, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus};
+
+/// What an operation may do with a database that fails `quick_check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DamagedStore {
+    /// Refuse before any change (every operation but the two below).
+    Refused,
+    /// Run: the operation's repairs are the ones declared safe on a damaged store.
+    Repaired,
+    /// Run without looking: the operation replaces the database whole with a verified
+    /// snapshot (the remedy the refusal names), so nothing of the old file is trusted.
+    Replaced,
+}
+
+/// How many complaints of `quick_check` a refusal quotes.
+const QUOTED_PROBLEMS: usize = 3;
+
+/// Check every existing database of `sources`, in order; the first refusal is returned.
+pub fn check_databases(sources: &[SnapshotSource], damaged: DamagedStore) -> Result<()> {
+    if damaged == DamagedStore::Replaced {
+        return Ok(());
+    }
+    for source in sources {
+        let db = source.db();
+        if !db.is_file() {
+            continue;
+        }
+        let (role, agent) = match source {
+            SnapshotSource::Agent { agent_id, .. } => (DatabaseRole::Agent, Some(agent_id)),
+            SnapshotSource::Global { .. } => (DatabaseRole::Global, None),
+        };
+        require_sqlite_file(db)?;
+        let ro = ReadOnlyDb::open(db)?;
+        let info = SchemaInfo::read(&ro, role)?;
+        // The state database only must not be newer (this tool writes one plugin-state row
+        // there); an agent database must be the known schema.
+        if role == DatabaseRole::Agent || info.status == SchemaStatus::Newer {
+            info.require_writable(db)?;
+        }
+        if let (Some(want), Some(owner)) = (agent, &info.agent_id) {
+            if owner != want {
+                return Err(Error::Conflict {
+                    message: format!(
+                        "{} belongs to agent {owner}; requested agent {want}",
+                        db.display()
+                    ),
+                    hint: Some(format!(
+                        "a database sits in another agent's place: move it back under agent {owner}, or run the doctor"
+                    )),
+                }
+                .with_remedy(Remedy::RunDoctor));
+            }
+        }
+        if damaged == DamagedStore::Refused {
+            let problems = meta::quick_check(ro.conn(), QUOTED_PROBLEMS).at(db)?;
+            if !problems.is_empty() {
+                return Err(Error::Conflict {
+                    message: format!(
+                        "{} fails SQLite's quick_check ({}); nothing was changed",
+                        db.display(),
+                        problems.join("; ")
+                    ),
+                    hint: Some(
+                        "see the damage with the doctor, then bring back a verified snapshot in place; only the doctor's repairs run on a damaged database"
+                            .into(),
+                    ),
+                }
+                .with_remedy(Remedy::DamagedDatabase));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! What killed runs left inside the store, removed by the next mutation once it holds custody
+//! (no live writer can own them then): temporary publication files in `sessions/`
+//! (`*.tmp`) and restore staging directories beside an agent database (`.tmp-restore-*`,
+//! `.sqlite-snapshot-*`). The doctor names the same leftovers (check `leftovers`).
+
+use std::path::PathBuf;
+
+use crate::error::{Result, ResultExt};
+use crate::legacy::{classify_session_file, SessionFile};
+use crate::paths::StateLayout;
+
+/// Remove every leftover of every agent; returns what was removed.
+pub fn remove_leftovers(layout: &StateLayout) -> Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    let (agents, _) = layout.known_agents();
+    for id in agents {
+        let paths = layout.agent(&id);
+        if let Some(dir) = paths.db.parent() {
+            for ent in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let name = ent.file_name().to_string_lossy().into_owned();
+                let staging =
+                    name.starts_with(".tmp-restore-") || name.starts_with(".sqlite-snapshot-");
+                if staging && ent.file_type().is_ok_and(|t| t.is_dir()) {
+                    std::fs::remove_dir_all(ent.path()).at(ent.path())?;
+                    removed.push(ent.path());
+                }
+            }
+        }
+        for ent in std::fs::read_dir(&paths.sessions_dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = ent.file_name().to_string_lossy().into_owned();
+            if matches!(classify_session_file(&name), SessionFile::Temporary)
+                && ent.file_type().is_ok_and(|t| t.is_file())
+            {
+                std::fs::remove_file(ent.path()).at(ent.path())?;
+                removed.push(ent.path());
+            }
+        }
+    }
+    Ok(removed)
+}

@@ -1,0 +1,730 @@
+//! Hostile conditions around a sound store: output nobody reads, databases that are not what
+//! their place says, owners under other uids, bad input, leftovers of killed runs. (Signals
+//! are in faults.rs, beside the other faults of a run.)
+
+use std::collections::BTreeMap;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::common::{checksums, json, std_bin, Store};
+use crate::faults::{bulk_key, many_sessions};
+
+/// The write end of a pipe whose read end is already closed: every write fails with EPIPE
+/// (`cmd 2>&1 | true` once `true` has exited).
+fn closed_pipe() -> Stdio {
+    let mut fds = [0; 2];
+    // SAFETY: pipe(2) fills both descriptors; each is owned exactly once below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    Stdio::from(write)
+}
+
+/// The binary pointed at `store`, as a `std::process::Command` (its output can go anywhere).
+fn std_cmd(store: &Store) -> std::process::Command {
+    let mut c = std_bin();
+    c.env("HOME", store.dir.path())
+        .arg("--state-dir")
+        .arg(store.state());
+    c
+}
+
+/// `/dev/full`: every write fails with ENOSPC.
+fn full_device() -> Stdio {
+    Stdio::from(
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap(),
+    )
+}
+
+#[test]
+fn a_closed_or_full_stderr_never_panics_a_reader() {
+    let store = Store::copy("live");
+    for (name, args) in [
+        ("status", vec!["status"]),
+        ("a typo", vec!["stauts"]),
+        ("a missing key", vec!["show", "agent:main:nope"]),
+        ("doctor", vec!["doctor", "-v"]),
+    ] {
+        for (how, err) in [("closed", closed_pipe()), ("full", full_device())] {
+            let out = std_cmd(&store)
+                .args(&args)
+                .stdout(closed_pipe())
+                .stderr(err)
+                .output()
+                .unwrap();
+            assert_ne!(
+                out.status.code(),
+                Some(101),
+                "{name} with a {how} stderr panicked"
+            );
+            assert!(out.status.code().is_some(), "{name}: killed by a signal");
+        }
+    }
+}
+
+/// A 50-key delete whose messages go to a pipe nobody reads runs to its end.
+#[test]
+fn a_closed_stderr_never_stops_a_mutation_half_way() {
+    let store = many_sessions();
+    let keys: Vec<String> = (0..50).map(bulk_key).collect();
+    let out = std_cmd(&store)
+        .args(["--agent", "work", "-v", "delete"])
+        .args(&keys)
+        .arg("--yes")
+        .stdout(Stdio::null())
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    let db = store.writable("work");
+    let left: i64 = db
+        .query_row(
+            "SELECT count(*) FROM session_nodes WHERE session_key LIKE 'agent:work:bulk-0%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 50, "keys bulk-050..099 stay, bulk-000..049 are gone");
+    // The same with stdout closed and --json: the run ends at its end, not half way.
+    let keys: Vec<String> = (100..150).map(bulk_key).collect();
+    let out = std_cmd(&store)
+        .args(["--agent", "work", "--json", "delete"])
+        .args(&keys)
+        .arg("--yes")
+        .stdout(closed_pipe())
+        .stderr(full_device())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    let left: i64 = db
+        .query_row(
+            "SELECT count(*) FROM session_nodes WHERE session_key LIKE 'agent:work:bulk-1%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 50);
+}
+
+/// The store's files without custody's lock files, which come and go with every run.
+fn store_files(store: &Store) -> BTreeMap<PathBuf, String> {
+    checksums(&store.state())
+        .into_iter()
+        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw"))
+        .collect()
+}
+
+/// Runs `args` with `--json`, which must be refused with `exit` and `code`, a message that
+/// contains `says`, and the store byte for byte as it was.
+fn refused(store: &Store, args: &[&str], exit: i32, code: &str, says: &str) -> Value {
+    let before = store_files(store);
+    let out = store.cmd().arg("--json").args(args).output().unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(exit), "{args:?}: {doc}");
+    assert_eq!(doc["error"]["code"], code, "{args:?}: {doc}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(message.contains(says), "{args:?}: {message}");
+    assert!(store_files(store) == before, "{args:?}: the store changed");
+    doc
+}
+
+/// Every kind of mutation on agent main's database (one row, several keys, a plan).
+const MUTATIONS: [&[&str]; 5] = [
+    &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"],
+    &["archive", "agent:main:scratch-1", "--yes"],
+    &["delete", "agent:main:pinned-notes", "--yes"],
+    &["prune", "--agent", "main", "--older-than", "1d", "--yes"],
+    &[
+        "patch",
+        "agent:main:main",
+        "--set",
+        "label=\"x\"",
+        "--dry-run",
+    ],
+];
+
+#[test]
+fn a_database_of_another_agent_is_refused_before_any_change() {
+    let store = Store::copy("live");
+    store
+        .writable("main")
+        .execute(
+            "UPDATE schema_meta SET agent_id = 'beta' WHERE meta_key = 'primary'",
+            [],
+        )
+        .unwrap();
+    for args in MUTATIONS {
+        refused(
+            &store,
+            args,
+            5,
+            "CONFLICT",
+            "openclaw-agent.sqlite belongs to agent beta; requested agent main",
+        );
+    }
+}
+
+/// Overwrites the header of the last leaf page of `transcript_events` (its first free block
+/// pointer), as bad storage would: `quick_check` fails, yet sessions still read.
+fn damage_a_transcript_page(db: &Path) {
+    let (root, page_size) = {
+        let c = rusqlite::Connection::open(db).unwrap();
+        let root: i64 = c
+            .query_row(
+                "SELECT rootpage FROM sqlite_schema WHERE name = 'transcript_events'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let size: i64 = c.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        (root as usize, size as usize)
+    };
+    let mut bytes = std::fs::read(db).unwrap();
+    let interior = (root - 1) * page_size;
+    assert_eq!(bytes[interior], 5, "an interior table page");
+    let right = u32::from_be_bytes(bytes[interior + 8..interior + 12].try_into().unwrap());
+    let leaf = (right as usize - 1) * page_size;
+    bytes[leaf + 1..leaf + 3].copy_from_slice(&[0, 7]);
+    std::fs::write(db, bytes).unwrap();
+}
+
+#[test]
+fn a_database_that_fails_quick_check_is_refused_but_for_the_doctor() {
+    let store = Store::copy("live");
+    damage_a_transcript_page(&store.agent_db("main"));
+    for args in MUTATIONS {
+        let doc = refused(&store, args, 5, "CONFLICT", "fails SQLite's quick_check");
+        let hint = doc["error"]["hint"].as_str().unwrap();
+        assert!(
+            hint.contains("openclaw-sessions doctor") && hint.contains("backup restore"),
+            "{hint}"
+        );
+    }
+    // The doctor's repairs are not refused by the guard (they may find nothing to repair).
+    let out = store
+        .cmd()
+        .args(["--json", "doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("fails SQLite's quick_check"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn a_newer_schema_is_refused_before_any_change() {
+    let store = Store::copy("live");
+    store
+        .writable("main")
+        .execute_batch("PRAGMA user_version = 24")
+        .unwrap();
+    for args in MUTATIONS {
+        refused(
+            &store,
+            args,
+            6,
+            "UNSUPPORTED_SCHEMA",
+            "has schema version 24, newer than the 23 this tool writes",
+        );
+    }
+}
+
+/// A verified snapshot of `agent` in `<tmp>/repo`.
+fn snapshot_of(store: &Store, agent: &str) -> PathBuf {
+    let repo = store.dir.path().join("repo");
+    let out = store.run_ok([
+        "--json",
+        "backup",
+        "create",
+        "--agent",
+        agent,
+        "--repository",
+        repo.to_str().unwrap(),
+    ]);
+    let doc = json(&out);
+    let path = doc["data"][0]["path"]
+        .as_str()
+        .or_else(|| doc["data"]["snapshots"][0]["path"].as_str())
+        .unwrap_or_else(|| panic!("{doc}"));
+    PathBuf::from(path)
+}
+
+#[test]
+fn restore_in_place_goes_only_where_the_snapshot_came_from() {
+    let store = Store::copy("live");
+    let work = snapshot_of(&store, "work");
+    let snap = work.to_str().unwrap();
+    for last in ["--yes", "-n"] {
+        let args = [
+            "--agent",
+            "main",
+            "backup",
+            "restore",
+            snap,
+            "--in-place",
+            last,
+        ];
+        refused(
+            &store,
+            &args,
+            5,
+            "CONFLICT",
+            "is a snapshot of agent work's database, not of agent main",
+        );
+    }
+    // Named (or not named at all), the agent it came from takes it back.
+    store.run_ok([
+        "--agent",
+        "work",
+        "backup",
+        "restore",
+        snap,
+        "--in-place",
+        "--yes",
+    ]);
+}
+
+/// Sets the snapshot's `user_version` and rewrites its manifest to match, so that it still
+/// verifies (as a snapshot taken by a newer OpenClaw would).
+fn make_newer(snapshot: &Path, version: i64) {
+    let db = snapshot.join("database.sqlite");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(&format!("PRAGMA user_version = {version}"))
+        .unwrap();
+    let bytes = std::fs::read(&db).unwrap();
+    let manifest = snapshot.join("manifest.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    m["database"]["userVersion"] = Value::from(version);
+    m["artifact"]["sha256"] = Value::from(format!("{:x}", Sha256::digest(&bytes)));
+    m["artifact"]["sizeBytes"] = Value::from(bytes.len());
+    std::fs::write(
+        &manifest,
+        format!("{}\n", serde_json::to_string_pretty(&m).unwrap()),
+    )
+    .unwrap();
+}
+
+#[test]
+fn restore_in_place_refuses_a_newer_schema_unless_asked() {
+    let store = Store::copy("live");
+    let snap = snapshot_of(&store, "main");
+    make_newer(&snap, 24);
+    let s = snap.to_str().unwrap();
+    store.run_ok(["backup", "verify", s]);
+    refused(
+        &store,
+        &["backup", "restore", s, "--in-place", "--yes"],
+        6,
+        "UNSUPPORTED_SCHEMA",
+        "has schema version 24, newer than the 23 that this tool and OpenClaw 2026.9.6 open",
+    );
+    store.run_ok([
+        "backup",
+        "restore",
+        s,
+        "--in-place",
+        "--yes",
+        "--allow-newer-schema",
+    ]);
+    let version: i64 = store
+        .writable("main")
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 24);
+}
+
+/// The uid the cross-user tests give the store (nobody), and the one they run as instead.
+const SERVICE_UID: u32 = 65534;
+const OTHER_UID: u32 = 65533;
+
+/// Whether this process may switch users (root, as CI runs); else the test says so and skips.
+fn may_switch_users(test: &str) -> bool {
+    // SAFETY: geteuid never fails.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        eprintln!("notice: {test} needs root to run as other users; skipped");
+    }
+    root
+}
+
+/// A copy of the live fixture owned by the service user, as a store a service runs.
+fn service_store() -> Store {
+    let store = Store::copy("live");
+    // The temp dir is root's 0700: the service user must reach the store inside it.
+    std::fs::set_permissions(
+        store.dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let ok = std::process::Command::new("chown")
+        .args(["-R", &format!("{SERVICE_UID}:{SERVICE_UID}")])
+        .arg(store.state())
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    store
+}
+
+fn setpriv(uid: u32) -> Vec<String> {
+    [
+        "setpriv".to_string(),
+        "--reuid".into(),
+        uid.to_string(),
+        "--regid".into(),
+        uid.to_string(),
+        "--clear-groups".into(),
+    ]
+    .to_vec()
+}
+
+/// Files under the store not owned by `uid`.
+fn not_owned_by(store: &Store, uid: u32) -> Vec<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    checksums(&store.state())
+        .into_keys()
+        .filter(|p| std::fs::metadata(p).unwrap().uid() != uid)
+        .collect()
+}
+
+#[test]
+fn an_owner_running_as_another_uid_is_seen_and_refused() {
+    if !may_switch_users("an_owner_running_as_another_uid_is_seen_and_refused") {
+        return;
+    }
+    let store = service_store();
+    let wrapper = setpriv(SERVICE_UID);
+    let wrapper: Vec<&str> = wrapper.iter().map(String::as_str).collect();
+    let mut holder = crate::custody::hold_as(&store, "30", &wrapper);
+    let status = json(&store.run_ok(["--json", "custody", "status"]));
+    let owner = &status["data"]["owner"];
+    assert_eq!(owner["state"], "live", "{status}");
+    assert_eq!(owner["uid"], SERVICE_UID, "{status}");
+    assert_eq!(owner["role"], "sqlite-maintenance", "{status}");
+    let text = String::from_utf8(store.run_ok(["custody", "status"]).stdout).unwrap();
+    assert!(
+        text.contains(&format!(
+            "Owner: live, role sqlite-maintenance, pid {}",
+            holder.id()
+        )) && text.contains(&format!("uid {SERVICE_UID}")),
+        "{text}"
+    );
+    refused(
+        &store,
+        &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"],
+        75,
+        "OWNER_UNAVAILABLE",
+        &format!("sqlite-maintenance (pid {}", holder.id()),
+    );
+    unsafe { libc::kill(holder.id() as i32, libc::SIGTERM) };
+    holder.wait().unwrap();
+}
+
+#[test]
+fn root_runs_a_mutation_as_the_owner_of_the_state_dir() {
+    if !may_switch_users("root_runs_a_mutation_as_the_owner_of_the_state_dir") {
+        return;
+    }
+    let store = service_store();
+    store.run_ok(["patch", "agent:main:main", "--set", "label=\"by root\""]);
+    store.run_ok(["delete", "agent:main:pinned-notes", "--yes"]);
+    store.run_ok(["prune", "--agent", "main", "--older-than", "1d", "--yes"]);
+    assert_eq!(not_owned_by(&store, SERVICE_UID), Vec::<PathBuf>::new());
+    let label: String = store
+        .writable("main")
+        .query_row(
+            "SELECT label FROM session_nodes WHERE session_key = 'agent:main:main'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(label, "by root");
+}
+
+#[test]
+fn another_user_than_the_owner_is_refused() {
+    if !may_switch_users("another_user_than_the_owner_is_refused") {
+        return;
+    }
+    let store = service_store();
+    let before = store_files(&store);
+    let wrapper = setpriv(OTHER_UID);
+    let out = std::process::Command::new(&wrapper[0])
+        .args(&wrapper[1..])
+        .arg(assert_cmd::cargo::cargo_bin("openclaw-sessions"))
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(["--json", "patch", "agent:main:main", "--set", "label=\"x\""])
+        .env("HOME", store.dir.path())
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(5), "{doc}");
+    assert_eq!(doc["error"]["code"], "CONFLICT");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!(
+            "belongs to uid {SERVICE_UID}, and this runs as uid {OTHER_UID}"
+        )),
+        "{message}"
+    );
+    assert!(store_files(&store) == before, "the store changed");
+}
+
+/// A lock in another uid's lock directory, owned by a live process (this test), is an owner.
+#[test]
+fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
+    let store = Store::copy("live");
+    let dir = store.state().join("tmp/openclaw-4242");
+    std::fs::create_dir_all(&dir).unwrap();
+    let me = std::process::id();
+    let stat = std::fs::read_to_string(format!("/proc/{me}/stat")).unwrap();
+    let start: i64 = stat[stat.rfind(')').unwrap() + 2..]
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let payload = serde_json::json!({
+        "pid": me, "ownerId": "7d7e0c62-1f0b-4bb7-9d2f-8b8cf5a3a001",
+        "createdAt": "2026-11-30T10:00:00.000Z", "role": "sqlite-maintenance", "startTime": start,
+    });
+    std::fs::write(
+        dir.join("gateway.state.lock"),
+        serde_json::to_string_pretty(&payload).unwrap(),
+    )
+    .unwrap();
+    let status = json(&store.run_ok(["--json", "custody", "status"]));
+    assert_eq!(status["data"]["owner"]["state"], "live", "{status}");
+    assert_eq!(status["data"]["owner"]["uid"], 4242, "{status}");
+    refused(
+        &store,
+        &["delete", "agent:main:pinned-notes", "--yes"],
+        75,
+        "OWNER_UNAVAILABLE",
+        "of uid 4242",
+    );
+}
+
+/// A lock written a moment ago whose pid does not run here (another PID namespace, a
+/// container): refused while fresh, as OpenClaw refuses it, and reclaimed after 30 s.
+#[test]
+fn a_fresh_lock_whose_owner_cannot_be_verified_is_left_alone() {
+    let store = Store::copy("live");
+    let dir = store
+        .state()
+        .join("tmp")
+        .join(format!("openclaw-{}", unsafe { libc::getuid() }));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("gateway.state.lock");
+    let payload = serde_json::json!({
+        "pid": i32::MAX - 11, "ownerId": "0b7e3c1a-5f0e-4c55-8d4e-2f6a7b8c9d01",
+        "createdAt": "2026-11-30T10:00:00.000Z", "role": "sqlite-maintenance", "startTime": 4242,
+    });
+    std::fs::write(&lock, serde_json::to_string_pretty(&payload).unwrap()).unwrap();
+    let status = json(&store.run_ok(["--json", "custody", "status"]));
+    assert_eq!(status["data"]["owner"]["state"], "unknown", "{status}");
+    let pid = format!("pid {}", i32::MAX - 11);
+    // A dry run takes no custody: only the four real runs.
+    for args in &MUTATIONS[..4] {
+        refused(&store, args, 75, "GATEWAY_STATE_OWNER_REQUIRED", &pid);
+    }
+    assert!(lock.exists());
+    // Past OpenClaw's 30 s, the dead owner's lock is reclaimed.
+    std::fs::File::options()
+        .write(true)
+        .open(&lock)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(31))
+        .unwrap();
+    let out = store.run_ok(["patch", "agent:main:main", "--set", "label=\"x\""]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("reclaimed a stale lock"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Agent main's database replaced by `bytes`: empty, not SQLite, or cut short.
+fn with_main_database(bytes: &[u8]) -> Store {
+    let store = Store::copy("live");
+    std::fs::write(store.agent_db("main"), bytes).unwrap();
+    store
+}
+
+#[test]
+fn an_empty_or_foreign_file_as_database_is_a_finding_and_a_clear_refusal() {
+    for (name, bytes, says) in [
+        ("zero bytes", Vec::new(), "is empty (0 bytes)"),
+        (
+            "text",
+            b"not a database\n".repeat(300),
+            "is not an SQLite database (4500 bytes)",
+        ),
+    ] {
+        let store = with_main_database(&bytes);
+        for args in [
+            &["list", "--agent", "main"][..],
+            &["show", "agent:main:main"],
+            &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"],
+            &["delete", "agent:main:pinned-notes", "--yes"],
+            &["prune", "--agent", "main", "--older-than", "1d", "--yes"],
+        ] {
+            let doc = refused(&store, args, 6, "UNSUPPORTED_SCHEMA", says);
+            let hint = doc["error"]["hint"].as_str().unwrap();
+            assert!(
+                hint.contains("doctor") && hint.contains("backup restore"),
+                "{name}: {hint}"
+            );
+        }
+        // The doctor names it (exit 3, findings) and checks the other agents.
+        let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(3), "{name}: {doc}");
+        let findings = doc["data"]["findings"].as_array().unwrap();
+        assert!(
+            findings.iter().any(|f| f["agentId"] == "main"
+                && f["severity"] == "error"
+                && f["message"].as_str().unwrap().contains(says)),
+            "{name}: {doc}"
+        );
+        // Status says what the file is, never "older schema version 0".
+        let out = store.cmd().args(["--json", "status"]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(says), "{name}: {text}");
+        assert!(!text.contains("schema version 0"), "{name}: {text}");
+        assert!(!text.contains("no such table"), "{name}: {text}");
+    }
+}
+
+#[test]
+fn a_truncated_database_is_refused_before_any_change() {
+    let whole = std::fs::read(Store::copy("live").agent_db("main")).unwrap();
+    let store = with_main_database(&whole[..whole.len() / 2]);
+    for args in [
+        &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"][..],
+        &["delete", "agent:main:pinned-notes", "--yes"],
+    ] {
+        refused(&store, args, 6, "UNSUPPORTED_SCHEMA", "is cut short");
+    }
+}
+
+/// Runs `args` on `store` with a crash at `point` (the process aborts there, as kill -9).
+fn crashed_at(store: &Store, point: &str, args: &[&str]) {
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "{point}: the run did not crash");
+}
+
+/// Entries of `dir` whose name contains `part`.
+fn named(dir: &Path, part: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().contains(part))
+        .collect()
+}
+
+/// A kill while a transcript archive is being published leaves its `.tmp` file; the next
+/// run of the command removes it and says so.
+#[test]
+fn the_next_delete_removes_what_a_killed_one_left() {
+    let store = Store::copy("live");
+    let sessions = store.state().join("agents/main/sessions");
+    let args = ["delete", "agent:main:pinned-notes", "--yes"];
+    crashed_at(&store, "publish-temp-written", &args);
+    let left = named(&sessions, ".tmp");
+    assert_eq!(left.len(), 1, "{left:?}");
+    let out = store
+        .cmd()
+        .args(["delete", "agent:main:cron:nightly:run:884", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(named(&sessions, ".tmp").is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("left by an interrupted run"), "{err}");
+}
+
+/// A kill before the swap leaves the restore's staging copy beside the database; the next
+/// restore removes it and finishes.
+#[test]
+fn the_next_restore_removes_the_copy_a_killed_one_left() {
+    let store = Store::copy("live");
+    let snap = snapshot_of(&store, "main");
+    let args = [
+        "backup",
+        "restore",
+        snap.to_str().unwrap(),
+        "--in-place",
+        "--yes",
+    ];
+    crashed_at(&store, "restore-before-swap", &args);
+    let agent_dir = store.state().join("agents/main/agent");
+    assert_eq!(named(&agent_dir, ".tmp-restore-").len(), 1);
+    store.run_ok(args);
+    assert!(named(&agent_dir, ".tmp-restore-").is_empty());
+}
+
+/// `backup list --json` of `repo`.
+fn listed(store: &Store, repo: &Path) -> Value {
+    let repo = repo.to_str().unwrap();
+    json(&store.run_ok(["--json", "backup", "list", "--repository", repo]))
+}
+
+/// A killed `backup create` leaves a staging directory: `backup list` names it apart, never
+/// as a snapshot, and the next `backup create` into the repository removes it.
+#[test]
+fn a_killed_backups_staging_is_never_listed_and_is_removed_next_time() {
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    let create = [
+        "backup",
+        "create",
+        "--agent",
+        "main",
+        "--repository",
+        repo.to_str().unwrap(),
+    ];
+    crashed_at(&store, "backup-after-copy", &create);
+    let staging = named(&repo, ".tmp-");
+    assert_eq!(staging.len(), 1);
+    let list = listed(&store, &repo);
+    assert_eq!(list["data"]["snapshots"], serde_json::json!([]), "{list}");
+    assert_eq!(list["data"]["staging"][0], staging[0].to_str().unwrap());
+    let text = String::from_utf8(
+        store
+            .run_ok(["backup", "list", "--repository", repo.to_str().unwrap()])
+            .stdout,
+    )
+    .unwrap();
+    assert!(!text.contains(".tmp-"), "{text}");
+    // A staging directory a minute old and not locked by a live run is a dead one.
+    std::fs::File::open(&staging[0])
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(61))
+        .unwrap();
+    store.run_ok(create);
+    assert!(named(&repo, ".tmp-").is_empty());
+    let list = listed(&store, &repo);
+    assert_eq!(list["data"]["snapshots"].as_array().unwrap().len(), 1);
+}
