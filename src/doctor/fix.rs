@@ -40,7 +40,7 @@ pub fn agents_to_repair(findings: &[Finding]) -> Vec<String> {
                 None | Some(Repair::ClearStaleLocks) | Some(Repair::RemoveLeftover { .. })
             )
         })
-        .map(|f| f.agent_id.clone().unwrap_or_default())
+        .map(|f| f.subject.agent_id.clone().unwrap_or_default())
         .collect();
     agents.sort();
     agents.dedup();
@@ -79,7 +79,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                 }
             }
             _ => by_agent
-                .entry(f.agent_id.clone().unwrap_or_default())
+                .entry(f.subject.agent_id.clone().unwrap_or_default())
                 .or_default()
                 .push(f),
         }

@@ -222,6 +222,156 @@ fn faults() -> Vec<(&'static str, &'static str, &'static str, bool, Fault)> {
     ]
 }
 
+/// The JSON fields each fault's finding carries, and the key and session id it names.
+fn expected_subject(
+    name: &str,
+) -> (
+    &'static [&'static str],
+    Option<&'static str>,
+    Option<&'static str>,
+) {
+    const ROW: &[&str] = &["agentId", "sessionKey", "sessionId", "table", "rowids"];
+    const SEQ: &[&str] = &["agentId", "sessionKey", "sessionId", "table", "seqRanges"];
+    match name {
+        "invalid entry_json" => (ROW, Some(KEY), None),
+        "projected column out of step" | "label column out of step" => (
+            &[
+                "agentId",
+                "sessionKey",
+                "sessionId",
+                "table",
+                "rowids",
+                "columns",
+            ],
+            Some(KEY),
+            None,
+        ),
+        "window without its node" => (ROW, Some("agent:main:ghost"), Some("ghost-window")),
+        "events without a window" => (
+            &["agentId", "sessionId", "table", "rowids", "seqRanges"],
+            None,
+            Some("no-window"),
+        ),
+        "identities without events" => (SEQ, Some(KEY), None),
+        "missing header" | "seq gap" => (SEQ, Some(KEY), None),
+        "zstd row with the wrong length" | "zstd row that does not decode" => (
+            &["agentId", "sessionId", "table", "rowids", "seqRanges"],
+            None,
+            None,
+        ),
+        "duplicate label" => (&["agentId", "sessionKeys"], None, None),
+        "torn page"
+        | "-wal without a database"
+        | "stale lock"
+        | "legacy store beside an imported one"
+        | "ACPX state not adopted"
+        | "archive file without a row" => (&["path"], None, None),
+        "archive row without its file" => (ROW, None, None),
+        other => panic!("no expected subject for {other}"),
+    }
+}
+
+#[test]
+fn each_finding_names_its_session_and_rows() {
+    for (name, check, _, _, make) in faults() {
+        let store = Store::copy("live");
+        let key_sid = sid(&store, KEY);
+        make(&store);
+        let (_, found, _) = findings(&store, &[]);
+        let hit = found
+            .iter()
+            .find(|f| f["check"] == check)
+            .unwrap_or_else(|| panic!("{name}: no {check} finding in {found:#?}"));
+        let (fields, key, id) = expected_subject(name);
+        for field in fields {
+            assert!(!hit[*field].is_null(), "{name}: no {field} in {hit:#}");
+        }
+        if let Some(key) = key {
+            assert_eq!(hit["sessionKey"], key, "{name}: {hit:#}");
+            let want_id = id.map(String::from).unwrap_or_else(|| key_sid.clone());
+            assert_eq!(hit["sessionId"], want_id.as_str(), "{name}: {hit:#}");
+            let msg = hit["message"].as_str().unwrap();
+            assert!(msg.contains(key) && msg.contains(&want_id), "{name}: {msg}");
+        } else if let Some(id) = id {
+            assert_eq!(hit["sessionId"], id, "{name}: {hit:#}");
+        }
+        if let Some(rowids) = hit["rowids"].as_array() {
+            assert!(!rowids.is_empty(), "{name}: {hit:#}");
+            let msg = hit["message"].as_str().unwrap();
+            assert!(
+                msg.contains(&rowids[0].to_string()),
+                "{name}: rowid not in {msg}"
+            );
+        }
+    }
+    // The seq gap names exactly the missing seq.
+    let store = Store::copy("live");
+    (faults().into_iter().find(|f| f.0 == "seq gap").unwrap().4)(&store);
+    let (_, found, _) = findings(&store, &["seq-gaps"]);
+    assert_eq!(
+        found[0]["seqRanges"],
+        serde_json::json!([[3, 3]]),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn agent_scopes_doctor_and_its_repairs() {
+    let store = Store::copy("live");
+    let agents: Vec<String> = std::fs::read_dir(store.state().join("agents"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("agent/openclaw-agent.sqlite").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let other = agents
+        .iter()
+        .find(|a| *a != "main")
+        .expect("the live fixture has a second agent")
+        .clone();
+    // The same derived orphan in both agents.
+    for agent in ["main", other.as_str()] {
+        let db = store.writable(agent);
+        db.pragma_update(None, "foreign_keys", false).unwrap();
+        db.execute("INSERT INTO transcript_event_identities (session_id, event_id, seq, created_at) VALUES ((SELECT current_session_id FROM session_nodes LIMIT 1), 'dangling', 999, 0)", []).unwrap();
+    }
+    let out = store
+        .cmd()
+        .args(["--agent", &other, "doctor", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    let seen: Vec<&str> = doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["agentId"].as_str())
+        .collect();
+    assert!(
+        !seen.is_empty() && seen.iter().all(|a| *a == other),
+        "{doc}"
+    );
+    let before = std::fs::read(store.agent_db("main")).unwrap();
+    let fix = store
+        .cmd()
+        .args(["--agent", &other, "doctor", "--fix", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let fixed = json(&fix);
+    assert_eq!(fix.status.code(), Some(0), "{fixed}");
+    assert_eq!(
+        std::fs::read(store.agent_db("main")).unwrap(),
+        before,
+        "--agent {other} doctor --fix changed agent main"
+    );
+    let (_, main_left, _) = findings(&store, &["orphans"]);
+    assert!(
+        main_left.iter().any(|f| f["agentId"] == "main"),
+        "{main_left:#?}"
+    );
+    assert!(!main_left.iter().any(|f| f["agentId"] == other.as_str()));
+}
+
 #[test]
 fn the_clean_fixture_has_no_findings() {
     let store = Store::copy("live");
