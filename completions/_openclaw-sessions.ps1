@@ -317,6 +317,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--allow-unknown-field', '--allow-unknown-field', [CompletionResultType]::ParameterName, 'Allow top-level fields OpenClaw''s session entry does not have (a plugin''s own slot)')
             [CompletionResult]::new('--preserve-activity', '--preserve-activity', [CompletionResultType]::ParameterName, 'Keep updatedAt (otherwise it becomes now)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')

@@ -2027,7 +2027,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__patch)
-            opts="-n -q -v -y -h --set --unset --merge --replace-entry --preserve-activity --expect-updated-at --expect-session-id --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            opts="-n -q -v -y -h --set --unset --merge --replace-entry --allow-unknown-field --preserve-activity --expect-updated-at --expect-session-id --dry-run --wait --backup-dir --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

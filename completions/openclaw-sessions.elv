@@ -298,6 +298,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --agent 'Work on this agent (repeatable)'
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --allow-unknown-field 'Allow top-level fields OpenClaw''s session entry does not have (a plugin''s own slot)'
             cand --preserve-activity 'Keep updatedAt (otherwise it becomes now)'
             cand -n 'Show the plan and change nothing'
             cand --dry-run 'Show the plan and change nothing'

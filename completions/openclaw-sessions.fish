@@ -279,6 +279,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patc
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l allow-unknown-field -d 'Allow top-level fields OpenClaw\'s session entry does not have (a plugin\'s own slot)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l preserve-activity -d 'Keep updatedAt (otherwise it becomes now)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -s n -l dry-run -d 'Show the plan and change nothing'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l all-agents -d 'Work on every agent'

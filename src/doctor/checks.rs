@@ -8,7 +8,7 @@ use super::{Finding, Repair, Severity, Subject};
 use crate::custody::{probe, OwnerState};
 use crate::error::{Remedy, Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
-use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
+use crate::mutate::{field_type_error, project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::db::{archives, event_index, events, meta, nodes, windows};
 use crate::store::{
@@ -336,6 +336,20 @@ fn key_text(key: Option<&str>) -> String {
     key.map(|k| format!(" (key {k})")).unwrap_or_default()
 }
 
+/// `pinnedAt` -> `pinned_at`: a field's projected column name.
+fn camel_to_snake(field: &str) -> String {
+    let mut out = String::new();
+    for c in field.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn sql_to_json(v: &SqlValue) -> Value {
     match v {
         SqlValue::Null => Value::Null,
@@ -404,6 +418,35 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     return Ok(());
                 }
             };
+            if cx.wants("entry-json") {
+                // A field of the wrong type is stored, but OpenClaw reads it as absent (a
+                // projected column then stays NULL while the entry says otherwise).
+                for (field, value) in &entry.fields {
+                    if let Some(why) = field_type_error(field, value) {
+                        let column = camel_to_snake(field);
+                        let projected = names.contains(&column.as_str());
+                        let mut s = subject.clone();
+                        if projected {
+                            s.columns = vec![column.clone()];
+                        }
+                        cx.add(
+                            "entry-json",
+                            Severity::Warning,
+                            s,
+                            format!(
+                                "session {key} (id {session_id}, session_nodes rowid {rowid}): {why}{}",
+                                if projected {
+                                    format!("; OpenClaw reads it as absent and its column {column} stays NULL")
+                                } else {
+                                    "; OpenClaw reads it as absent".to_string()
+                                }
+                            ),
+                            "set the field to a value of its type, or remove it, with a patch",
+                            None,
+                        );
+                    }
+                }
+            }
             if cx.wants("projected-columns") {
                 let expected = project_node_columns(&entry.fields);
                 let mut lineage = Vec::new();

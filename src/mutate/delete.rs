@@ -293,11 +293,7 @@ pub fn apply_delete(
     let key = plan.session_key.as_str();
     let tx = db.transaction()?;
     let current: Option<String> = nodes::entry_json(&tx, key).at(&path)?;
-    if current
-        .and_then(|j| SessionEntry::parse(key, &j).ok())
-        .as_ref()
-        != Some(expected)
-    {
+    if !expected.matches_stored(current.as_deref()) {
         return Err(Error::Conflict {
             message: format!("session {key} changed while the deletion was being planned"),
             hint: Some("run the command again".into()),

@@ -4,6 +4,7 @@
 
 mod crash;
 mod delete;
+mod entry_fields;
 mod entry_writer;
 mod patch;
 pub mod prune;
@@ -16,6 +17,7 @@ pub use delete::{
     apply_delete, archive_name, delete_state_rows, plan_delete, ArchivePlan, ArchivedFile,
     DeleteOptions, DeletePlan, DeleteResult,
 };
+pub use entry_fields::{field_type_error, is_known_field, suggest_field};
 pub use entry_writer::{
     canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,
 };

@@ -116,12 +116,15 @@ pub const COUNT_SESSIONS_SQL: &str =
 pub const COUNT_TOMBSTONES_SQL: &str =
     "SELECT count(*) FROM session_nodes WHERE entry_valid = -1 AND entry_json = '{}'";
 
-/// The stored `entry_json` and `entry_valid` of a key.
-pub fn entry_and_validity(conn: &Connection, key: &str) -> rusqlite::Result<Option<(String, i64)>> {
+/// The stored `entry_json`, `entry_valid`, `current_session_id` and `updated_at` of a key.
+pub fn entry_row(
+    conn: &Connection,
+    key: &str,
+) -> rusqlite::Result<Option<(String, i64, String, i64)>> {
     conn.query_row(
-        "SELECT entry_json, entry_valid FROM session_nodes WHERE session_key = ?1",
+        "SELECT entry_json, entry_valid, current_session_id, updated_at FROM session_nodes WHERE session_key = ?1",
         [key],
-        |r| Ok((r.get(0)?, r.get(1)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .optional()
 }
