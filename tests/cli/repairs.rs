@@ -377,7 +377,6 @@ fn doctor_names_a_known_field_of_the_wrong_type() {
 /// Every projected column out of step is named, label included.
 #[test]
 fn doctor_names_every_projected_column_out_of_step() {
-    let store = Store::copy("live");
     let key = "agent:main:scratch-2";
     // The columns OpenClaw's entry writer projects from entry_json (owner_* it does not).
     let cols: Vec<(&str, &str)> = [
@@ -496,5 +495,83 @@ fn every_mutation_resolves_keys_as_show_does() {
             .unwrap();
         let doc = json(&dry);
         assert_eq!(dry.status.code(), Some(0), "delete {words:?}: {doc}");
+    }
+}
+
+/// Peak resident memory (KiB) of the binary run with `args` on `store`, as `/usr/bin/time`
+/// reports it. Not the test's own `wait4`: a child forked from this (large) test process
+/// inherits its peak across `exec`; `time` is small, so its child starts clean.
+fn peak_rss_kib(store: &Store, args: &[&str]) -> (i64, Vec<u8>) {
+    let bin = crate::common::std_bin();
+    let out = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "peak-rss-kib=%M"])
+        .arg(bin.get_program())
+        .envs(bin.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+        .env("HOME", store.dir.path())
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(args)
+        .output()
+        .expect("/usr/bin/time (GNU time) measures the peak");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let kib = err
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("peak-rss-kib="))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {err}"));
+    (kib, out.stdout)
+}
+
+/// `transcript catalog` holds at most its 8 MiB page budget plus a constant: 300 messages of
+/// 1 MiB each peak well under 32 MB, whatever `--limit`.
+#[test]
+fn catalog_memory_stays_within_its_page_budget() {
+    let store = Store::copy("live");
+    let key = "agent:main:scratch-2";
+    let id = sid(&store, key);
+    let db = store.writable("main");
+    let last: i64 = db
+        .query_row(
+            "SELECT max(seq) FROM transcript_events WHERE session_id = ?1",
+            [&id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let text = "x".repeat(1024 * 1024);
+    let tx = db.unchecked_transaction().unwrap();
+    for i in 0..300i64 {
+        let parent = if i == 0 {
+            "null".to_string()
+        } else {
+            format!("\"big-{}\"", i - 1)
+        };
+        let role = if i % 2 == 0 { "user" } else { "assistant" };
+        let json = format!(
+            "{{\"type\":\"message\",\"id\":\"big-{i}\",\"parentId\":{parent},\"message\":{{\"role\":\"{role}\",\"content\":[{{\"type\":\"text\",\"text\":\"{text}\"}}]}}}}"
+        );
+        tx.execute(
+            "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?1, ?2, ?3, 0)",
+            rusqlite::params![id, last + 1 + i, json],
+        )
+        .unwrap();
+    }
+    tx.commit().unwrap();
+    drop(db);
+    for limit in ["5", "200"] {
+        let (kib, out) = peak_rss_kib(
+            &store,
+            &["transcript", "catalog", key, "--json", "--limit", limit],
+        );
+        let doc: Value = serde_json::from_slice(&out).unwrap();
+        let items = doc["data"]["items"].as_array().unwrap();
+        assert!(!items.is_empty(), "{limit}");
+        assert!(doc["data"]["nextCursor"].is_string(), "more pages remain");
+        assert!(
+            kib < 32 * 1024,
+            "--limit {limit}: peak RSS {kib} KiB, over 32 MB"
+        );
+        eprintln!("catalog --limit {limit}: peak RSS {kib} KiB");
     }
 }
