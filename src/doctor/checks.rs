@@ -604,8 +604,11 @@ fn orphan_finding(cx: &mut Ctx, agent: &str, o: &Orphans<'_>, ids: Vec<i64>, seq
         )
     } else {
         (
-            "these rows hold data: restore their parent from a snapshot, or remove them by hand after a backup",
-            None,
+            "these rows hold data: the doctor's repair archives them first (a transcript archive in OpenClaw's format, published beside the transcripts), then removes them",
+            Some(Repair::ArchiveOrphans {
+                session_id: sid.to_string(),
+                session_key: key.map(String::from),
+            }),
         )
     };
     let mut what = format!("{} {table} row(s) of session id {sid}", ids.len());

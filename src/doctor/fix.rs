@@ -112,6 +112,27 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                             rowids.len()
                         ));
                     }
+                    Some(Repair::ArchiveOrphans {
+                        session_id,
+                        session_key,
+                    }) => {
+                        let archived = crate::mutate::archive_orphan_transcript(
+                            &tx,
+                            &path,
+                            session_key.as_deref(),
+                            session_id,
+                            now_ms,
+                        )?;
+                        let what = match &archived {
+                            Some(a) => format!("archived as {}", a.archive_name),
+                            None => "no events to archive".to_string(),
+                        };
+                        report.fixed.push(format!(
+                            "agent {agent}: orphaned transcript {session_id} {what}, then removed"
+                        ));
+                        // The archive row is published as a file after the commit.
+                        publish |= archived.is_some();
+                    }
                     Some(Repair::PublishArchives) => publish = true,
                     _ => {}
                 }

@@ -34,6 +34,12 @@ pub enum Repair {
         table: String,
         rowids: Vec<i64>,
     },
+    /// Archive an orphaned transcript (OpenClaw's archive format), then remove its window,
+    /// events and projections.
+    ArchiveOrphans {
+        session_id: String,
+        session_key: Option<String>,
+    },
     /// Publish archive files from their rows.
     PublishArchives,
     /// Remove a leftover temporary file or staging directory.

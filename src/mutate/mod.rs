@@ -14,8 +14,8 @@ mod writable;
 
 pub use crash::crash_point;
 pub use delete::{
-    apply_delete, archive_name, delete_state_rows, plan_delete, ArchivePlan, ArchivedFile,
-    DeleteOptions, DeletePlan, DeleteResult,
+    apply_delete, archive_name, archive_orphan_transcript, delete_state_rows, plan_delete,
+    ArchivePlan, ArchivedFile, DeleteOptions, DeletePlan, DeleteResult,
 };
 pub use entry_fields::{field_type_error, is_known_field, suggest_field};
 pub use entry_writer::{

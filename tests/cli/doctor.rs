@@ -72,12 +72,12 @@ fn faults() -> Vec<(&'static str, &'static str, &'static str, bool, Fault)> {
                     .unwrap();
             },
         ),
-        ("window without its node", "orphans", "error", false, |s| {
+        ("window without its node", "orphans", "error", true, |s| {
             let db = s.writable("main");
             db.pragma_update(None, "foreign_keys", false).unwrap();
             db.execute("INSERT INTO session_windows (session_id, session_key, created_at, updated_at) VALUES ('ghost-window', 'agent:main:ghost', 0, 0)", []).unwrap();
         }),
-        ("events without a window", "orphans", "error", false, |s| {
+        ("events without a window", "orphans", "error", true, |s| {
             let db = s.writable("main");
             db.pragma_update(None, "foreign_keys", false).unwrap();
             db.execute("INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES ('no-window', 0, '{}', 0)", []).unwrap();
@@ -441,4 +441,127 @@ fn checks_can_be_selected_and_listed() {
     );
     let (code, only, _) = findings(&store, &["seq-gaps"]);
     assert_eq!((code, only.len()), (3, 1), "{only:?}");
+}
+
+/// The events of a transcript, decoded, in seq order (zstd rows included), as the binary
+/// prints them.
+fn transcript_lines(store: &Store, id: &str) -> Vec<String> {
+    let out = store.run_ok(["transcript", "cat", id]);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The JSON Lines of a published archive file.
+fn archive_lines(store: &Store, name: &str) -> Vec<String> {
+    let bytes = std::fs::read(store.state().join("agents/main/sessions").join(name)).unwrap();
+    String::from_utf8(zstd::decode_all(&bytes[..]).unwrap())
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn archived_by_fix(doc: &Value, id: &str) -> String {
+    let line = doc["data"]["fixed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|l| l.contains(id) && l.contains("archived as"))
+        .unwrap_or_else(|| panic!("no archive of {id} in {doc}"));
+    line.split("archived as ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+fn assert_sound(store: &Store) {
+    let db = store.writable("main");
+    let ok: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    let fk: i64 = db
+        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(fk, 0);
+}
+
+/// Orphaned windows and events hold user content: `--fix` writes them to an archive in
+/// OpenClaw's format (row + published `.deleted` file) before removing them, and every event
+/// reads back from it.
+#[test]
+fn orphaned_transcripts_are_archived_before_removal() {
+    // A window (with its events) whose node is gone.
+    let store = Store::copy("live");
+    let id = sid(&store, KEY);
+    let before = transcript_lines(&store, KEY);
+    assert!(before.len() > 2);
+    {
+        let db = store.writable("main");
+        db.pragma_update(None, "foreign_keys", false).unwrap();
+        db.execute("DELETE FROM session_nodes WHERE session_key = ?1", [KEY])
+            .unwrap();
+    }
+    let (_, found, _) = findings(&store, &["orphans"]);
+    let hit = found
+        .iter()
+        .find(|f| f["table"] == "session_windows")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(
+        (hit["sessionId"].as_str(), hit["sessionKey"].as_str()),
+        (Some(id.as_str()), Some(KEY))
+    );
+    assert_eq!(hit["fixable"], true);
+    let (code, after, doc) = findings(&store, &["--fix", "--yes"]);
+    assert!(!after.iter().any(|f| f["check"] == "orphans"), "{after:#?}");
+    assert_eq!(code, 0, "{doc}");
+    let name = archived_by_fix(&doc, &id);
+    assert_eq!(
+        archive_lines(&store, &name),
+        before,
+        "every event is in the archive"
+    );
+    assert_sound(&store);
+    let row: (String, String) = store
+        .writable("main")
+        .query_row(
+            "SELECT session_key, reason FROM session_transcript_archives WHERE archive_name = ?1",
+            [&name],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(row, (KEY.to_string(), "deleted".to_string()));
+
+    // Events whose window is gone (the node stays, pointing at the missing window).
+    let store = Store::copy("live");
+    let before = transcript_lines(&store, KEY);
+    {
+        let db = store.writable("main");
+        db.pragma_update(None, "foreign_keys", false).unwrap();
+        db.execute("DELETE FROM session_windows WHERE session_id = ?1", [&id])
+            .unwrap();
+    }
+    let (_, found, _) = findings(&store, &["orphans"]);
+    let hit = found
+        .iter()
+        .find(|f| f["table"] == "transcript_events")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(
+        hit["sessionKey"], KEY,
+        "the key of the node whose current id it is"
+    );
+    assert_eq!(hit["seqRanges"][0][0], 0);
+    let (_, _, doc) = findings(&store, &["--fix", "--yes"]);
+    let name = archived_by_fix(&doc, &id);
+    assert_eq!(archive_lines(&store, &name), before);
+    assert_sound(&store);
 }

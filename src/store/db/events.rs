@@ -339,6 +339,19 @@ pub fn missing_seq_ranges(
     Ok(out)
 }
 
+/// Doctor's repair: every row of a transcript whose window is gone (events, their identities
+/// and rewrite watermark; the projections go with `event_index::delete_for_session`).
+pub fn delete_orphan_transcript(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
+    for sql in [
+        "DELETE FROM transcript_event_identities WHERE session_id = ?1",
+        "DELETE FROM transcript_rewrite_watermarks WHERE session_id = ?1",
+        "DELETE FROM transcript_events WHERE session_id = ?1",
+    ] {
+        conn.prepare_cached(sql)?.execute([session_id])?;
+    }
+    Ok(())
+}
+
 /// Doctor: the key a transcript belongs to: its window's, else a node's whose current id it is.
 pub fn key_of_session(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<String>> {
     conn.query_row(
