@@ -98,6 +98,11 @@ pub const CHECKS: &[CheckInfo] = &[
         "lock files whose owner is gone",
     ),
     c(
+        "crash-state",
+        Severity::Warning,
+        "a hot journal, or a stale or torn -shm, left by a killed writer",
+    ),
+    c(
         "stray-sidecars",
         Severity::Warning,
         "-wal/-shm files without their database",
@@ -925,6 +930,30 @@ fn file_checks(
     Ok(())
 }
 
+/// What a killed writer left beside `db`, with the repair SQLite itself would make.
+fn crash_state_check(cx: &mut Ctx, agent: Option<&str>, db: &Path) {
+    if !db.is_file() {
+        return;
+    }
+    let Some(state) = crate::paths::sqlite_file::crash_state(db) else {
+        return;
+    };
+    let subject = match agent {
+        Some(a) => Subject::agent(a),
+        None => Subject::none(),
+    };
+    cx.add(
+        "crash-state",
+        Severity::Warning,
+        subject.path(db),
+        format!("{}: {}", db.display(), state.describe()),
+        "readers see it as SQLite recovers it; the doctor's repair lets SQLite recover it in place (as OpenClaw's next write would)",
+        Some(Repair::RecoverCrashState {
+            path: db.to_path_buf(),
+        }),
+    );
+}
+
 /// Run the selected checks over every agent of the state dir.
 pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Finding>> {
     layout.require_exists()?;
@@ -952,6 +981,9 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
             cx.remedy(Remedy::MigrateAcpx);
         }
     }
+    if cx.wants("crash-state") && opts.agents.is_empty() {
+        crash_state_check(&mut cx, None, &layout.state_db());
+    }
     let agents = if opts.agents.is_empty() {
         layout.known_agents().0
     } else {
@@ -959,6 +991,9 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
     };
     for id in agents {
         let paths = layout.agent(&id);
+        if cx.wants("crash-state") {
+            crash_state_check(&mut cx, Some(id.as_str()), &paths.db);
+        }
         let db = if paths.db.is_file() {
             match ReadOnlyDb::open(&paths.db) {
                 Ok(db) => Some(db),

@@ -37,7 +37,9 @@ pub fn agents_to_repair(findings: &[Finding]) -> Vec<String> {
         .filter(|f| {
             !matches!(
                 f.repair,
-                None | Some(Repair::ClearStaleLocks) | Some(Repair::RemoveLeftover { .. })
+                None | Some(Repair::ClearStaleLocks)
+                    | Some(Repair::RemoveLeftover { .. })
+                    | Some(Repair::RecoverCrashState { .. })
             )
         })
         .map(|f| f.subject.agent_id.clone().unwrap_or_default())
@@ -57,6 +59,16 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
             Some(Repair::ClearStaleLocks) => {
                 for r in crate::custody::clear_stale(layout)? {
                     report.fixed.push(format!("removed stale lock {r}"));
+                }
+            }
+            // Before any other repair opens the database.
+            Some(Repair::RecoverCrashState { path }) => {
+                crate::mutate::check_owned_path(&layout.state_dir, path)?;
+                match crate::paths::sqlite_file::recover_in_place(path) {
+                    Ok(()) => report
+                        .fixed
+                        .push(format!("SQLite recovered {} in place", path.display())),
+                    Err(e) => report.failed.push(e.to_string()),
                 }
             }
             Some(Repair::RemoveLeftover { path }) => {

@@ -40,6 +40,11 @@ pub enum Repair {
         session_id: String,
         session_key: Option<String>,
     },
+    /// Let SQLite recover what a killed writer left (hot journal, stale or torn `-shm`) by
+    /// opening the database read-write and closing it, as the next writer would.
+    RecoverCrashState {
+        path: std::path::PathBuf,
+    },
     /// Publish archive files from their rows.
     PublishArchives,
     /// Remove a leftover temporary file or staging directory.

@@ -2,6 +2,7 @@
 
 mod backup;
 mod common;
+mod crash_states;
 mod custody;
 mod docs;
 mod doctor;
