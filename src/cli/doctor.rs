@@ -53,7 +53,7 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
         t.add_row(vec![
             super::printer::word(&f.severity),
             f.check.to_string(),
-            f.agent_id.clone().unwrap_or_default(),
+            f.subject.agent_id.clone().unwrap_or_default(),
             format!("{}\n  → {}", f.message, super::hints::finding_hint(f)),
             if f.fixable {
                 "--fix".into()
@@ -91,9 +91,16 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         }
     }
     let layout = ctx.layout()?;
+    // `--agent` scopes the checks and the repairs; `--all-agents` and no selection: every agent.
+    let agents = if ctx.global.agents.is_empty() || ctx.global.all_agents {
+        Vec::new()
+    } else {
+        ctx.agents(&layout)?.into_iter().map(|p| p.id).collect()
+    };
     let opts = DoctorOptions {
         full: args.full,
         only: args.checks.clone(),
+        agents,
     };
     let mut findings = run_checks(&layout, &opts)?;
     let mut fixed = Vec::new();

@@ -108,7 +108,9 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
             (Err(e), _) | (_, Some(Applied::Refused(e))) => {
                 (result_of(e), Some(e.to_string()), Some(ErrorCode::of(e)))
             }
-            (Ok(p), _) if p.changes.is_empty() => ("unchanged", None, None),
+            // OpenClaw's words for an archive or unarchive that has nothing to do.
+            (Ok(p), _) if p.changes.is_empty() && archive => ("already_archived", None, None),
+            (Ok(p), _) if p.changes.is_empty() => ("already_active", None, None),
             (Ok(_), Some(Applied::Written(_))) if archive => ("archived", None, None),
             (Ok(_), Some(Applied::Written(_))) => ("unarchived", None, None),
             (Ok(_), _) if archive => ("would-archive", None, None),
@@ -130,7 +132,8 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     let done: &[&str] = &[
         "archived",
         "unarchived",
-        "unchanged",
+        "already_archived",
+        "already_active",
         "would-archive",
         "would-unarchive",
     ];

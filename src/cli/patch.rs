@@ -31,6 +31,9 @@ pub struct PatchArgs {
     /// Replace the whole entry with the JSON object in FILE (`-` for stdin).
     #[arg(long, value_name = "FILE|-")]
     replace_entry: Option<PathBuf>,
+    /// Allow top-level fields OpenClaw's session entry does not have (a plugin's own slot).
+    #[arg(long)]
+    allow_unknown_field: bool,
     /// Keep updatedAt (otherwise it becomes now).
     #[arg(long)]
     preserve_activity: bool,
@@ -54,6 +57,8 @@ struct PatchData {
     changes: Vec<FieldChange>,
     kept: Vec<String>,
     applied: bool,
+    /// `patched`, `unchanged` (nothing written), or `would-patch` (a dry run).
+    result: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     snapshots: Vec<openclaw_sessions::ops::SnapshotTaken>,
 }
@@ -77,6 +82,7 @@ fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
         expect_updated_at: args.expect_updated_at,
         expect_session_id: expect_session_id(&args.expect_session_id),
         unset: args.unset.clone(),
+        allow_unknown_fields: args.allow_unknown_field,
         ..Default::default()
     };
     for s in &args.set {
@@ -102,12 +108,7 @@ fn ops(args: &PatchArgs) -> anyhow::Result<PatchOps> {
         };
         ops.replace = Some(parse_object(&text, "--replace-entry")?);
     }
-    if ops.set.is_empty()
-        && ops.unset.is_empty()
-        && ops.merge.is_none()
-        && ops.replace.is_none()
-        && args.preserve_activity
-    {
+    if ops.set.is_empty() && ops.unset.is_empty() && ops.merge.is_none() && ops.replace.is_none() {
         return Err(Error::invalid(
             "nothing to patch: give --set, --unset, --merge or --replace-entry",
         )
@@ -167,6 +168,13 @@ pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
             changes: plan.changes.clone(),
             kept: plan.kept.clone(),
             applied,
+            result: if applied {
+                "patched"
+            } else if plan.changes.is_empty() {
+                "unchanged"
+            } else {
+                "would-patch"
+            },
             snapshots: run.snapshots,
         })?;
     } else if run.state == RunState::DryRun {

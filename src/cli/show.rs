@@ -24,7 +24,12 @@ struct ShowData {
     session_id: String,
     matched_by: &'static str,
     kind: String,
+    /// Null when the stored entry is unreadable (`entryError`, `entryRaw`).
     entry: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entry_error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entry_raw: Option<String>,
     columns: Map<String, Value>,
     windows: Vec<WindowRow>,
     archives: Vec<ArchiveRow>,
@@ -53,7 +58,13 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         session_id: e.session_id().to_string(),
         matched_by: found.matched_by,
         kind: e.kind().to_string(),
-        entry: e.to_value(),
+        entry: if e.unreadable.is_some() {
+            Value::Null
+        } else {
+            e.to_value()
+        },
+        entry_error: e.unreadable.clone(),
+        entry_raw: e.unreadable.as_ref().and(e.stored_json.clone()),
         columns: store.columns(&e.key)?,
         windows: store.windows(e)?,
         archives: store.archives(&e.key)?,
@@ -89,9 +100,16 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
     if !flags.is_empty() {
         out.push_str(&format!("  flags:      {}\n", flags.join(", ")));
     }
-    out.push_str("\nEntry:\n");
-    out.push_str(&serde_json::to_string_pretty(&data.entry)?);
-    out.push('\n');
+    match (&data.entry_error, &data.entry_raw) {
+        (Some(why), Some(raw)) => {
+            out.push_str(&format!("\nEntry (unreadable: {why}), as stored:\n{raw}\n"));
+        }
+        _ => {
+            out.push_str("\nEntry:\n");
+            out.push_str(&serde_json::to_string_pretty(&data.entry)?);
+            out.push('\n');
+        }
+    }
     if !data.columns.is_empty() {
         out.push_str("\nColumns:\n");
         for (k, v) in &data.columns {

@@ -4,11 +4,11 @@ use rusqlite::types::Value as SqlValue;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Finding, Repair, Severity};
+use super::{Finding, Repair, Severity, Subject};
 use crate::custody::{probe, OwnerState};
 use crate::error::{Remedy, Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
-use crate::mutate::{project_node_columns, LINEAGE_COLUMNS};
+use crate::mutate::{field_type_error, project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::db::{archives, event_index, events, meta, nodes, windows};
 use crate::store::{
@@ -98,6 +98,11 @@ pub const CHECKS: &[CheckInfo] = &[
         "lock files whose owner is gone",
     ),
     c(
+        "crash-state",
+        Severity::Warning,
+        "a hot journal, or a stale or torn -shm, left by a killed writer",
+    ),
+    c(
         "stray-sidecars",
         Severity::Warning,
         "-wal/-shm files without their database",
@@ -124,6 +129,9 @@ pub struct DoctorOptions {
     pub full: bool,
     /// Only these check ids (all when empty).
     pub only: Vec<String>,
+    /// Only these agents (`--agent`; every known agent when empty). Checks of the state dir
+    /// itself (locks, ACPX, the state database's sidecars) run either way.
+    pub agents: Vec<crate::paths::AgentId>,
 }
 
 struct Ctx<'a> {
@@ -141,8 +149,7 @@ impl Ctx<'_> {
         &mut self,
         check: &'static str,
         severity: Severity,
-        agent: Option<&str>,
-        key: Option<&str>,
+        subject: Subject,
         message: String,
         hint: &str,
         repair: Option<Repair>,
@@ -150,8 +157,7 @@ impl Ctx<'_> {
         self.out.push(Finding {
             check,
             severity,
-            agent_id: agent.map(String::from),
-            session_key: key.map(String::from),
+            subject,
             message,
             hint: hint.to_string(),
             fixable: repair.is_some(),
@@ -226,8 +232,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             cx.add(
                 "integrity",
                 Severity::Error,
-                Some(agent),
-                None,
+                Subject::agent(agent).path(db.path()),
                 message,
                 "the file is damaged: restore the latest verified snapshot (in place)",
                 None,
@@ -242,20 +247,23 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             ))
         })
         .unwrap_or_default();
-        if !fk.is_empty() {
+        // One finding per table and missing parent, naming every row.
+        let mut by_table: std::collections::BTreeMap<(String, String), Vec<i64>> =
+            std::collections::BTreeMap::new();
+        for (table, rowid, parent) in fk {
+            by_table.entry((table, parent)).or_default().push(rowid);
+        }
+        for ((table, parent), rowids) in by_table {
             cx.add(
                 "integrity",
                 Severity::Error,
-                Some(agent),
-                None,
+                Subject::agent(agent).row(&table, rowids.clone()),
                 format!(
-                    "{} foreign key violation(s), first: {} row {} without its {}",
-                    fk.len(),
-                    fk[0].0,
-                    fk[0].1,
-                    fk[0].2
+                    "{} foreign key violation(s): {table} {} without their {parent} row",
+                    rowids.len(),
+                    rowid_list(&rowids)
                 ),
-                "see the orphans check",
+                "the orphans check names the sessions these rows belong to",
                 None,
             );
         }
@@ -265,8 +273,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             Err(e) => cx.add(
                 "schema",
                 Severity::Error,
-                Some(agent),
-                None,
+                Subject::agent(agent).path(db.path()),
                 e.to_string(),
                 "this is not an agent database of this state dir",
                 None,
@@ -276,8 +283,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                     cx.add(
                         "schema",
                         Severity::Warning,
-                        Some(agent),
-                        None,
+                        Subject::agent(agent),
                         info.warning(db.path()).unwrap_or_default(),
                         "use a tool version that knows this schema",
                         None,
@@ -287,8 +293,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                     (None, _) => cx.add(
                         "schema",
                         Severity::Error,
-                        Some(agent),
-                        None,
+                        Subject::agent(agent),
                         format!("{} has no schema_meta primary row", db.path().display()),
                         "OpenClaw refuses databases without their schema_meta row",
                         None,
@@ -296,8 +301,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                     (Some(_), Some(owner)) if owner != agent => cx.add(
                         "schema",
                         Severity::Error,
-                        Some(agent),
-                        None,
+                        Subject::agent(agent),
                         format!("{} belongs to agent {owner}", db.path().display()),
                         "check session.store in the config",
                         None,
@@ -310,6 +314,47 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
     Ok(damaged)
 }
 
+/// `rowid 7` / `rowids 7, 9, 12 and 40 more`: short enough for one line.
+fn rowid_list(rowids: &[i64]) -> String {
+    const SHOWN: usize = 5;
+    let shown: Vec<String> = rowids.iter().take(SHOWN).map(i64::to_string).collect();
+    let more = rowids.len().saturating_sub(SHOWN);
+    let word = if rowids.len() == 1 { "rowid" } else { "rowids" };
+    if more > 0 {
+        format!("{word} {} and {more} more", shown.join(", "))
+    } else {
+        format!("{word} {}", shown.join(", "))
+    }
+}
+
+/// `seq 4`, `seq 4-9`.
+fn seq_range_text(r: &[i64; 2]) -> String {
+    if r[0] == r[1] {
+        format!("seq {}", r[0])
+    } else {
+        format!("seq {}-{}", r[0], r[1])
+    }
+}
+
+/// ` (key K)` when the key is known.
+fn key_text(key: Option<&str>) -> String {
+    key.map(|k| format!(" (key {k})")).unwrap_or_default()
+}
+
+/// `pinnedAt` -> `pinned_at`: a field's projected column name.
+fn camel_to_snake(field: &str) -> String {
+    let mut out = String::new();
+    for c in field.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn sql_to_json(v: &SqlValue) -> Value {
     match v {
         SqlValue::Null => Value::Null,
@@ -318,6 +363,15 @@ fn sql_to_json(v: &SqlValue) -> Value {
         SqlValue::Text(t) => Value::from(t.clone()),
         SqlValue::Blob(b) => Value::from(format!("<{} bytes>", b.len())),
     }
+}
+
+/// A `session_nodes` row as the entry checks read it.
+struct NodeRow {
+    key: String,
+    json: String,
+    valid: i64,
+    rowid: i64,
+    session_id: String,
 }
 
 fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
@@ -329,32 +383,80 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
     let read = |r: &rusqlite::Row<'_>| {
         let mut cols = Vec::new();
         for i in 0..names.len() {
-            cols.push(r.get::<_, SqlValue>(3 + i)?);
+            cols.push(r.get::<_, SqlValue>(5 + i)?);
         }
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, cols))
+        let node = NodeRow {
+            key: r.get(0)?,
+            json: r.get(1)?,
+            valid: r.get(2)?,
+            rowid: r.get(3)?,
+            session_id: r.get(4)?,
+        };
+        Ok((node, cols))
     };
     // Row by row: the store's sessions are never all in memory.
     each_row(
         db,
         &sql,
         read,
-        |(key, json, valid, stored): (String, String, i64, Vec<SqlValue>)| {
+        |(node, stored): (NodeRow, Vec<SqlValue>)| {
+            let NodeRow {
+                key,
+                json,
+                valid,
+                rowid,
+                session_id,
+            } = node;
             if valid == -1 && json == "{}" {
                 return Ok(()); // a tombstone
             }
+            let subject = Subject::agent(agent)
+                .key(Some(&key))
+                .id(Some(&session_id))
+                .row("session_nodes", vec![rowid]);
             let entry = match SessionEntry::parse(&key, &json) {
                 Ok(e) => e,
                 Err(why) => {
                     if cx.wants("entry-json") {
-                        cx.add("entry-json", Severity::Error, Some(agent), Some(&key), format!("session {key}: {why}"), "OpenClaw cannot read this agent's sessions; restore the row from a snapshot or delete it", None);
+                        cx.add("entry-json", Severity::Error, subject, format!("session {key} (id {session_id}, session_nodes rowid {rowid}): the entry is unreadable: {why}"), "OpenClaw cannot read this agent's sessions; replace the entry (patch --replace-entry), restore the row from a snapshot, or delete the session", None);
                     }
                     return Ok(());
                 }
             };
+            if cx.wants("entry-json") {
+                // A field of the wrong type is stored, but OpenClaw reads it as absent (a
+                // projected column then stays NULL while the entry says otherwise).
+                for (field, value) in &entry.fields {
+                    if let Some(why) = field_type_error(field, value) {
+                        let column = camel_to_snake(field);
+                        let projected = names.contains(&column.as_str());
+                        let mut s = subject.clone();
+                        if projected {
+                            s.columns = vec![column.clone()];
+                        }
+                        cx.add(
+                            "entry-json",
+                            Severity::Warning,
+                            s,
+                            format!(
+                                "session {key} (id {session_id}, session_nodes rowid {rowid}): {why}{}",
+                                if projected {
+                                    format!("; OpenClaw reads it as absent and its column {column} stays NULL")
+                                } else {
+                                    "; OpenClaw reads it as absent".to_string()
+                                }
+                            ),
+                            "set the field to a value of its type, or remove it, with a patch",
+                            None,
+                        );
+                    }
+                }
+            }
             if cx.wants("projected-columns") {
                 let expected = project_node_columns(&entry.fields);
                 let mut lineage = Vec::new();
                 let mut others = Vec::new();
+                let mut columns = Vec::new();
                 for ((col, want), have) in expected.iter().zip(stored.iter()) {
                     let same = match (want, have) {
                         (SqlValue::Integer(a), SqlValue::Real(b))
@@ -362,6 +464,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                         (a, b) => a == b,
                     };
                     if !same {
+                        columns.push(col.to_string());
                         let d = format!(
                             "{col} is {} but the entry says {}",
                             sql_to_json(have),
@@ -375,18 +478,22 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     }
                 }
                 if valid != 1 {
+                    columns.push("entry_valid".to_string());
                     lineage.push(format!("entry_valid is {valid}, not 1"));
                 }
+                let subject = Subject { columns, ..subject };
+                let at = format!("session {key} (id {session_id}, session_nodes rowid {rowid})");
                 let repair = Some(Repair::ReprojectColumns { key: key.clone() });
                 if !lineage.is_empty() {
-                    cx.add("projected-columns", Severity::Error, Some(agent), Some(&key), format!("session {key}: {}", lineage.join("; ")), "OpenClaw refuses to read this store until the row is repaired; the doctor's repair re-projects the columns from entry_json", repair.clone());
+                    let mut all = lineage;
+                    all.extend(others);
+                    cx.add("projected-columns", Severity::Error, subject, format!("{at}: {}", all.join("; ")), "OpenClaw refuses to read this store until the row is repaired; the doctor's repair re-projects the columns from entry_json", repair.clone());
                 } else if !others.is_empty() {
                     cx.add(
                         "projected-columns",
                         Severity::Warning,
-                        Some(agent),
-                        Some(&key),
-                        format!("session {key}: {}", others.join("; ")),
+                        subject,
+                        format!("{at}: {}", others.join("; ")),
                         "the doctor's repair re-projects the columns from entry_json",
                         repair,
                     );
@@ -396,15 +503,21 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         },
     )?;
     if cx.wants("current-window") {
-        for (key, sid) in rows(db, nodes::WITHOUT_CURRENT_WINDOW_SQL, |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        for (key, sid, rowid) in rows(db, nodes::WITHOUT_CURRENT_WINDOW_SQL, |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
         })? {
             cx.add(
                 "current-window",
                 Severity::Error,
-                Some(agent),
-                Some(&key),
-                format!("session {key}: current session id {sid} has no session_windows row"),
+                Subject::agent(agent)
+                    .key(Some(&key))
+                    .id(Some(&sid))
+                    .row("session_nodes", vec![rowid]),
+                format!("session {key} (session_nodes rowid {rowid}): current session id {sid} has no session_windows row"),
                 "restore the session from a snapshot, or delete it",
                 None,
             );
@@ -414,12 +527,15 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         for (label, keys) in rows(db, nodes::DUPLICATE_LABELS_SQL, |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })? {
+            let keys: Vec<String> = serde_json::from_str(&keys).unwrap_or_default();
             cx.add(
                 "duplicate-labels",
                 Severity::Warning,
-                Some(agent),
-                None,
-                format!("label {label:?} is used by {keys}"),
+                Subject {
+                    session_keys: keys.clone(),
+                    ..Subject::agent(agent).row("session_nodes", Vec::new())
+                },
+                format!("label {label:?} is used by {}", keys.join(", ")),
                 "rename all but one with a label patch",
                 None,
             );
@@ -441,53 +557,157 @@ const ORPHANS: &[(&str, &str, &str, bool)] = &[
     ("transcript_rewrite_watermarks", "their window", events::ORPHAN_WATERMARKS_SQL, true),
 ];
 
-/// The first row of a transcript: session id, seq, event_json, event_zstd, event_utf8_bytes.
-type FirstRow = (String, i64, Option<String>, Option<Vec<u8>>, Option<i64>);
+/// The first row of a transcript: session id, seq, event_json, event_zstd, event_utf8_bytes, rowid.
+type FirstRow = (
+    String,
+    i64,
+    Option<String>,
+    Option<Vec<u8>>,
+    Option<i64>,
+    i64,
+);
+
+/// An orphan query's row: rowid, session id, seq (events), the key it belonged to if known.
+type OrphanRow = (i64, String, Option<i64>, Option<String>);
+
+/// Orphan rows of one table by session id: (key, rowids, seqs).
+type BySession = std::collections::BTreeMap<String, (Option<String>, Vec<i64>, Vec<i64>)>;
+
+/// Consecutive seqs folded into inclusive ranges.
+fn seq_ranges(mut seqs: Vec<i64>) -> Vec<[i64; 2]> {
+    seqs.sort_unstable();
+    seqs.dedup();
+    let mut out: Vec<[i64; 2]> = Vec::new();
+    for s in seqs {
+        match out.last_mut() {
+            Some(r) if r[1] + 1 == s => r[1] = s,
+            _ => out.push([s, s]),
+        }
+    }
+    out
+}
+
+/// The orphan rows of one session in one table.
+struct Orphans<'a> {
+    table: &'a str,
+    parent: &'a str,
+    fixable: bool,
+    session_id: &'a str,
+    session_key: Option<&'a str>,
+}
+
+fn orphan_finding(cx: &mut Ctx, agent: &str, o: &Orphans<'_>, ids: Vec<i64>, seqs: Vec<i64>) {
+    let (table, sid, key) = (o.table, o.session_id, o.session_key);
+    let ranges = seq_ranges(seqs);
+    let (hint, repair) = if o.fixable {
+        (
+            "derived rows: the doctor's repair removes them (OpenClaw rebuilds projections)",
+            Some(Repair::DeleteOrphans {
+                table: table.to_string(),
+                rowids: ids.clone(),
+            }),
+        )
+    } else {
+        (
+            "these rows hold data: the doctor's repair archives them first (a transcript archive in OpenClaw's format, published beside the transcripts), then removes them",
+            Some(Repair::ArchiveOrphans {
+                session_id: sid.to_string(),
+                session_key: key.map(String::from),
+            }),
+        )
+    };
+    let mut what = format!("{} {table} row(s) of session id {sid}", ids.len());
+    if let Some(k) = key {
+        what.push_str(&format!(" (key {k})"));
+    }
+    what.push_str(&format!(" without {}: {}", o.parent, rowid_list(&ids)));
+    if !ranges.is_empty() {
+        let shown: Vec<String> = ranges.iter().take(3).map(seq_range_text).collect();
+        what.push_str(&format!(
+            ", {}{}",
+            shown.join(", "),
+            if ranges.len() > 3 { ", ..." } else { "" }
+        ));
+    }
+    cx.add(
+        "orphans",
+        Severity::Error,
+        Subject::agent(agent)
+            .key(key)
+            .id(Some(sid))
+            .row(table, ids)
+            .seqs(ranges),
+        what,
+        hint,
+        repair,
+    );
+}
 
 fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
     if cx.wants("orphans") {
         for (table, parent, sql, fixable) in ORPHANS {
-            let ids: Vec<i64> = rows(db, sql, |r| r.get(0))?;
-            if ids.is_empty() {
-                continue;
+            let found: Vec<OrphanRow> = rows(db, sql, |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?;
+            // One finding per session: the admin judges (and the repair archives) a session.
+            let mut by_session: BySession = std::collections::BTreeMap::new();
+            for (rowid, sid, seq, key) in found {
+                let e = by_session.entry(sid).or_default();
+                if e.0.is_none() {
+                    e.0 = key;
+                }
+                e.1.push(rowid);
+                e.2.extend(seq);
             }
-            let hint = if *fixable {
-                "derived rows: the doctor's repair removes them (OpenClaw rebuilds projections)"
-            } else {
-                "these rows hold data: restore their parent from a snapshot, or remove them by hand after a backup"
-            };
-            let repair = fixable.then(|| Repair::DeleteOrphans {
-                table: table.to_string(),
-                rowids: ids.clone(),
-            });
-            cx.add(
-                "orphans",
-                Severity::Error,
-                Some(agent),
-                None,
-                format!("{} {table} row(s) without {parent}", ids.len()),
-                hint,
-                repair,
-            );
+            for (sid, (key, ids, seqs)) in by_session {
+                let orphan = Orphans {
+                    table,
+                    parent,
+                    fixable: *fixable,
+                    session_id: &sid,
+                    session_key: key.as_deref(),
+                };
+                orphan_finding(cx, agent, &orphan, ids, seqs);
+            }
         }
     }
     if cx.wants("transcript-header") {
         let sql = events::FIRST_ROWS_SQL;
-        let read =
-            |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
-        each_row(db, sql, read, |(sid, seq, json, frame, len): FirstRow| {
-            let text = crate::transcript::decode_event_row(&sid, seq, json, frame.as_deref(), len)
-                .map(|(t, _)| t)
-                .unwrap_or_default();
-            let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-            let ok = seq == 0
-                && v.get("type").and_then(Value::as_str) == Some("session")
-                && v.get("id").and_then(Value::as_str) == Some(sid.as_str());
-            if !ok {
-                cx.add("transcript-header", Severity::Error, Some(agent), None, format!("transcript {sid} does not start with its session header (first row seq {seq})"), "OpenClaw cannot replay this transcript; restore it from a snapshot or archive", None);
-            }
-            Ok(())
-        })?;
+        let read = |r: &rusqlite::Row<'_>| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        };
+        each_row(
+            db,
+            sql,
+            read,
+            |(sid, seq, json, frame, len, rowid): FirstRow| {
+                let text =
+                    crate::transcript::decode_event_row(&sid, seq, json, frame.as_deref(), len)
+                        .map(|(t, _)| t)
+                        .unwrap_or_default();
+                let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                let ok = seq == 0
+                    && v.get("type").and_then(Value::as_str) == Some("session")
+                    && v.get("id").and_then(Value::as_str) == Some(sid.as_str());
+                if !ok {
+                    let key = events::key_of_session(db.conn(), &sid).at(db.path())?;
+                    let subject = Subject::agent(agent)
+                        .key(key.as_deref())
+                        .id(Some(&sid))
+                        .row("transcript_events", vec![rowid])
+                        .seqs(vec![[seq, seq]]);
+                    cx.add("transcript-header", Severity::Error, subject, format!("transcript {sid}{} does not start with its session header (first row seq {seq}, rowid {rowid})", key_text(key.as_deref())), "OpenClaw cannot replay this transcript; restore it from a snapshot or archive", None);
+                }
+                Ok(())
+            },
+        )?;
     }
     if cx.wants("seq-gaps") {
         for (sid, n, max) in rows(db, events::SEQ_GAPS_SQL, |r| {
@@ -497,13 +717,25 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                 r.get::<_, i64>(2)?,
             ))
         })? {
+            let key = events::key_of_session(db.conn(), &sid).at(db.path())?;
+            let missing: Vec<[i64; 2]> = events::missing_seq_ranges(db.conn(), &sid)
+                .at(db.path())?
+                .into_iter()
+                .map(|(a, b)| [a, b])
+                .collect();
+            let shown: Vec<String> = missing.iter().take(5).map(seq_range_text).collect();
             cx.add(
                 "seq-gaps",
                 Severity::Error,
-                Some(agent),
-                None,
+                Subject::agent(agent)
+                    .key(key.as_deref())
+                    .id(Some(&sid))
+                    .row("transcript_events", Vec::new())
+                    .seqs(missing.clone()),
                 format!(
-                    "transcript {sid} has {n} events but seq runs to {max}: events are missing"
+                    "transcript {sid}{} has {n} events but seq runs to {max}: missing {}",
+                    key_text(key.as_deref()),
+                    shown.join(", ")
                 ),
                 "restore the transcript from a snapshot or its archive",
                 None,
@@ -521,19 +753,28 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
             let sid: String = r.get(0).at(db.path())?;
             let seq: i64 = r.get(1).at(db.path())?;
             let frame = r.get_ref(2).at(db.path())?.as_blob_or_null().ok().flatten();
+            let rowid: i64 = r.get(4).at(db.path())?;
             if let Err(e) =
                 crate::transcript::decode_event_row(&sid, seq, None, frame, r.get(3).at(db.path())?)
             {
-                bad.push(e.to_string());
+                bad.push((sid, seq, rowid, e.to_string()));
             }
         }
-        for b in bad {
+        drop(rs);
+        for (sid, seq, rowid, why) in bad {
+            let key = events::key_of_session(db.conn(), &sid).at(db.path())?;
             cx.add(
                 "zstd-rows",
                 Severity::Error,
-                Some(agent),
-                None,
-                b,
+                Subject::agent(agent)
+                    .key(key.as_deref())
+                    .id(Some(&sid))
+                    .row("transcript_events", vec![rowid])
+                    .seqs(vec![[seq, seq]]),
+                format!(
+                    "transcript_events rowid {rowid}{}: {why}",
+                    key_text(key.as_deref())
+                ),
                 "the row is damaged: restore the transcript from a snapshot or archive",
                 None,
             );
@@ -541,6 +782,9 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
     }
     Ok(())
 }
+
+/// An archive row: name, published_at, rowid, session id, key.
+type ArchiveRow = (String, Option<i64>, i64, String, String);
 
 fn file_checks(
     cx: &mut Ctx,
@@ -551,7 +795,7 @@ fn file_checks(
     let agent = paths.id.as_str();
     if cx.wants("legacy-pending") {
         if let Some(idx) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
-            cx.add("legacy-pending", Severity::Warning, Some(agent), None, format!("{} is waiting for import", idx.display()), "import it with the legacy import (OpenClaw's Gateway will not start while it remains)", None);
+            cx.add("legacy-pending", Severity::Warning, Subject::agent(agent).path(idx), format!("{} is waiting for import", idx.display()), "import it with the legacy import (OpenClaw's Gateway will not start while it remains)", None);
             cx.remedy(Remedy::ImportLegacy);
         }
     }
@@ -559,7 +803,7 @@ fn file_checks(
         for s in ["-wal", "-shm"] {
             let p = sidecar_path(&paths.db, s);
             if p.exists() {
-                cx.add("stray-sidecars", Severity::Warning, Some(agent), None, format!("{} exists without its database", p.display()), "a -wal may hold the only copy of recent writes: keep it until you know where its database went", None);
+                cx.add("stray-sidecars", Severity::Warning, Subject::agent(agent).path(&p), format!("{} exists without its database", p.display()), "a -wal may hold the only copy of recent writes: keep it until you know where its database went", None);
             }
         }
     }
@@ -571,8 +815,7 @@ fn file_checks(
                     cx.add(
                         "leftovers",
                         Severity::Warning,
-                        Some(agent),
-                        None,
+                        Subject::agent(agent).path(&ent.path()),
                         format!(
                             "staging directory {} left by an interrupted run",
                             ent.path().display()
@@ -593,8 +836,7 @@ fn file_checks(
                 cx.add(
                     "leftovers",
                     Severity::Info,
-                    Some(agent),
-                    None,
+                    Subject::agent(agent).path(&ent.path()),
                     format!(
                         "temporary file {} left by an interrupted publication",
                         ent.path().display()
@@ -606,8 +848,10 @@ fn file_checks(
         }
     }
     if cx.wants("archive-files") {
-        let rows_by_name: Vec<(String, Option<i64>)> = match db {
-            Some(db) => rows(db, archives::NAMES_SQL, |r| Ok((r.get(0)?, r.get(1)?)))?,
+        let rows_by_name: Vec<ArchiveRow> = match db {
+            Some(db) => rows(db, archives::NAMES_SQL, |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?,
             None => Vec::new(),
         };
         for ent in std::fs::read_dir(&paths.sessions_dir)
@@ -624,8 +868,7 @@ fn file_checks(
                     cx.add(
                         "archive-files",
                         Severity::Info,
-                        Some(agent),
-                        None,
+                        Subject::agent(agent).path(&ent.path()),
                         format!("{name} is a reset archive (normal)"),
                         "kept until the disk budget needs the space",
                         None,
@@ -636,13 +879,13 @@ fn file_checks(
                     generation: Some(_),
                     compressed: true,
                     ..
-                } if db.is_some() && !rows_by_name.iter().any(|(n, _)| *n == name) => {
-                    cx.add("archive-files", Severity::Warning, Some(agent), None, format!("archive file {name} has no row in session_transcript_archives"), "it is still a valid archive: keep it, or remove it once you no longer need it", None);
+                } if db.is_some() && !rows_by_name.iter().any(|(n, ..)| *n == name) => {
+                    cx.add("archive-files", Severity::Warning, Subject::agent(agent).path(&ent.path()), format!("archive file {name} has no row in session_transcript_archives"), "it is still a valid archive: keep it, or remove it once you no longer need it", None);
                 }
                 _ => {}
             }
         }
-        for (name, published) in &rows_by_name {
+        for (name, published, rowid, sid, key) in &rows_by_name {
             if !paths.sessions_dir.join(name).is_file() {
                 let what = if published.is_some() {
                     "its published file is missing"
@@ -652,9 +895,12 @@ fn file_checks(
                 cx.add(
                     "archive-files",
                     Severity::Warning,
-                    Some(agent),
-                    None,
-                    format!("archive row {name}: {what}"),
+                    Subject::agent(agent)
+                        .key(Some(key))
+                        .id(Some(sid))
+                        .row("session_transcript_archives", vec![*rowid])
+                        .path(&paths.sessions_dir.join(name)),
+                    format!("archive row {name} (rowid {rowid}, key {key}): {what}"),
                     "the doctor's repair publishes the file from the row",
                     Some(Repair::PublishArchives),
                 );
@@ -668,8 +914,7 @@ fn file_checks(
                 cx.add(
                     "disk-budget",
                     Severity::Warning,
-                    Some(agent),
-                    None,
+                    Subject::agent(agent),
                     format!(
                         "agent {agent} uses {} on disk, over the high-water mark {}",
                         crate::units::format_bytes(du.budget_bytes),
@@ -685,6 +930,30 @@ fn file_checks(
     Ok(())
 }
 
+/// What a killed writer left beside `db`, with the repair SQLite itself would make.
+fn crash_state_check(cx: &mut Ctx, agent: Option<&str>, db: &Path) {
+    if !db.is_file() {
+        return;
+    }
+    let Some(state) = crate::paths::sqlite_file::crash_state(db) else {
+        return;
+    };
+    let subject = match agent {
+        Some(a) => Subject::agent(a),
+        None => Subject::none(),
+    };
+    cx.add(
+        "crash-state",
+        Severity::Warning,
+        subject.path(db),
+        format!("{}: {}", db.display(), state.describe()),
+        "readers see it as SQLite recovers it; the doctor's repair lets SQLite recover it in place (as OpenClaw's next write would)",
+        Some(Repair::RecoverCrashState {
+            path: db.to_path_buf(),
+        }),
+    );
+}
+
 /// Run the selected checks over every agent of the state dir.
 pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Finding>> {
     layout.require_exists()?;
@@ -698,8 +967,7 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
             cx.add(
                 "stale-locks",
                 Severity::Warning,
-                None,
-                None,
+                Subject::none().path(&l.path),
                 format!("stale lock {}: {}", l.path.display(), l.reason),
                 "the doctor's repair (or clearing stale locks) removes it",
                 Some(Repair::ClearStaleLocks),
@@ -709,13 +977,23 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
     }
     if cx.wants("acpx-pending") {
         for p in crate::status::acpx_pending(layout) {
-            cx.add("acpx-pending", Severity::Warning, None, None, format!("ACPX state at {} is waiting for adoption", p.display()), "adopt it with the ACPX migration, or pin plugins.entries.acpx.config.stateDir to it", None);
+            cx.add("acpx-pending", Severity::Warning, Subject::none().path(&p), format!("ACPX state at {} is waiting for adoption", p.display()), "adopt it with the ACPX migration, or pin plugins.entries.acpx.config.stateDir to it", None);
             cx.remedy(Remedy::MigrateAcpx);
         }
     }
-    let (agents, _) = layout.known_agents();
+    if cx.wants("crash-state") && opts.agents.is_empty() {
+        crash_state_check(&mut cx, None, &layout.state_db());
+    }
+    let agents = if opts.agents.is_empty() {
+        layout.known_agents().0
+    } else {
+        opts.agents.clone()
+    };
     for id in agents {
         let paths = layout.agent(&id);
+        if cx.wants("crash-state") {
+            crash_state_check(&mut cx, Some(id.as_str()), &paths.db);
+        }
         let db = if paths.db.is_file() {
             // An empty or non-SQLite file is one finding, not a failed check.
             let opened = crate::store::require_sqlite_file(&paths.db)
@@ -727,8 +1005,7 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
                     cx.add(
                         "integrity",
                         Severity::Error,
-                        Some(id.as_str()),
-                        None,
+                        Subject::agent(id.as_str()).path(&paths.db),
                         e.to_string(),
                         "restore the latest verified snapshot",
                         None,
@@ -755,8 +1032,7 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
                 cx.add(
                     "stray-sidecars",
                     Severity::Warning,
-                    None,
-                    None,
+                    Subject::none().path(&p),
                     format!("{} exists without its database", p.display()),
                     "keep it until you know where its database went",
                     None,

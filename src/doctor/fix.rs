@@ -37,10 +37,12 @@ pub fn agents_to_repair(findings: &[Finding]) -> Vec<String> {
         .filter(|f| {
             !matches!(
                 f.repair,
-                None | Some(Repair::ClearStaleLocks) | Some(Repair::RemoveLeftover { .. })
+                None | Some(Repair::ClearStaleLocks)
+                    | Some(Repair::RemoveLeftover { .. })
+                    | Some(Repair::RecoverCrashState { .. })
             )
         })
-        .map(|f| f.agent_id.clone().unwrap_or_default())
+        .map(|f| f.subject.agent_id.clone().unwrap_or_default())
         .collect();
     agents.sort();
     agents.dedup();
@@ -57,6 +59,16 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
             Some(Repair::ClearStaleLocks) => {
                 for r in crate::custody::clear_stale(layout)? {
                     report.fixed.push(format!("removed stale lock {r}"));
+                }
+            }
+            // Before any other repair opens the database.
+            Some(Repair::RecoverCrashState { path }) => {
+                crate::mutate::check_owned_path(&layout.state_dir, path)?;
+                match crate::paths::sqlite_file::recover_in_place(path) {
+                    Ok(()) => report
+                        .fixed
+                        .push(format!("SQLite recovered {} in place", path.display())),
+                    Err(e) => report.failed.push(e.to_string()),
                 }
             }
             Some(Repair::RemoveLeftover { path }) => {
@@ -79,7 +91,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                 }
             }
             _ => by_agent
-                .entry(f.agent_id.clone().unwrap_or_default())
+                .entry(f.subject.agent_id.clone().unwrap_or_default())
                 .or_default()
                 .push(f),
         }
@@ -111,6 +123,27 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                             "agent {agent}: removed {} orphan {table} row(s)",
                             rowids.len()
                         ));
+                    }
+                    Some(Repair::ArchiveOrphans {
+                        session_id,
+                        session_key,
+                    }) => {
+                        let archived = crate::mutate::archive_orphan_transcript(
+                            &tx,
+                            &path,
+                            session_key.as_deref(),
+                            session_id,
+                            now_ms,
+                        )?;
+                        let what = match &archived {
+                            Some(a) => format!("archived as {}", a.archive_name),
+                            None => "no events to archive".to_string(),
+                        };
+                        report.fixed.push(format!(
+                            "agent {agent}: orphaned transcript {session_id} {what}, then removed"
+                        ));
+                        // The archive row is published as a file after the commit.
+                        publish |= archived.is_some();
                     }
                     Some(Repair::PublishArchives) => publish = true,
                     _ => {}

@@ -11,6 +11,10 @@ pub struct SessionEntry {
     /// The stored text it was parsed from, when it came from `entry_json`: printed as is,
     /// byte for byte, instead of serializing the parsed object again.
     pub stored_json: Option<String>,
+    /// Why the stored `entry_json` could not be read, when it could not: `fields` then hold
+    /// only what the row's columns say (`sessionId`, `updatedAt`), so that the session can
+    /// still be named, shown raw, deleted or replaced.
+    pub unreadable: Option<String>,
 }
 
 /// Two entries are equal when their keys and fields are; where the text came from does not
@@ -87,7 +91,48 @@ impl SessionEntry {
             key: key.to_string(),
             fields,
             stored_json: None,
+            unreadable: None,
         })
+    }
+
+    /// A row whose `entry_json` does not parse (`why`): named by its columns.
+    pub fn unreadable(
+        key: &str,
+        raw: &str,
+        session_id: &str,
+        updated_at: i64,
+        why: String,
+    ) -> Self {
+        let mut fields = Map::new();
+        fields.insert("sessionId".into(), Value::from(session_id));
+        fields.insert("updatedAt".into(), Value::from(updated_at));
+        SessionEntry {
+            key: key.to_string(),
+            fields,
+            stored_json: Some(raw.to_string()),
+            unreadable: Some(why),
+        }
+    }
+
+    /// Whether the row's `entry_json` now (`current`) is still this entry: the same fields,
+    /// or for an unreadable entry the same text.
+    pub fn matches_stored(&self, current: Option<&str>) -> bool {
+        match (&self.unreadable, current) {
+            (_, None) => false,
+            (Some(_), Some(now)) => self.stored_json.as_deref() == Some(now),
+            (None, Some(now)) => Self::parse(&self.key, now).is_ok_and(|e| e == *self),
+        }
+    }
+
+    /// Refuse to read fields of an unreadable entry: what a change would start from.
+    pub fn require_readable(&self) -> Result<&Self, String> {
+        match &self.unreadable {
+            None => Ok(self),
+            Some(why) => Err(format!(
+                "the entry of session {} is unreadable ({why})",
+                self.key
+            )),
+        }
     }
 
     /// Keep only `fields` (and forget the stored text): a plan over every session of a

@@ -250,6 +250,25 @@ fn archive_generation(
     }))
 }
 
+/// The doctor's repair of an orphaned transcript (a window without its node, or events
+/// without their window): its events become an archive in OpenClaw's format first (a
+/// `session_transcript_archives` row, published as a `.deleted` file after commit), then the
+/// window, events and their projections go. `key` is the key the rows name (the window's),
+/// else OpenClaw's `unknown` sentinel.
+pub fn archive_orphan_transcript(
+    tx: &Transaction<'_>,
+    path: &Path,
+    key: Option<&str>,
+    session_id: &str,
+    now: i64,
+) -> Result<Option<ArchivedFile>> {
+    let archived = archive_generation(tx, path, key.unwrap_or("unknown"), session_id, now)?;
+    event_index::delete_for_session(tx, session_id).at(path)?;
+    events::delete_orphan_transcript(tx, session_id).at(path)?;
+    windows::delete(tx, session_id).at(path)?;
+    Ok(archived)
+}
+
 fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Result<()> {
     event_index::delete_for_session(tx, session_id).at(path)?;
     windows::delete(tx, session_id).at(path)?;
@@ -293,11 +312,7 @@ pub fn apply_delete(
     let key = plan.session_key.as_str();
     let tx = db.transaction()?;
     let current: Option<String> = nodes::entry_json(&tx, key).at(&path)?;
-    if current
-        .and_then(|j| SessionEntry::parse(key, &j).ok())
-        .as_ref()
-        != Some(expected)
-    {
+    if !expected.matches_stored(current.as_deref()) {
         return Err(Error::Conflict {
             message: format!("session {key} changed while the deletion was being planned"),
             hint: Some("run the command again".into()),

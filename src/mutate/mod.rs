@@ -4,6 +4,7 @@
 
 mod crash;
 mod delete;
+mod entry_fields;
 mod entry_writer;
 mod patch;
 pub mod prune;
@@ -13,9 +14,10 @@ mod writable;
 
 pub use crash::crash_point;
 pub use delete::{
-    apply_delete, archive_name, delete_state_rows, plan_delete, ArchivePlan, ArchivedFile,
-    DeleteOptions, DeletePlan, DeleteResult,
+    apply_delete, archive_name, archive_orphan_transcript, delete_state_rows, plan_delete,
+    ArchivePlan, ArchivedFile, DeleteOptions, DeletePlan, DeleteResult,
 };
+pub use entry_fields::{field_type_error, is_known_field, suggest_field};
 pub use entry_writer::{
     canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,
 };

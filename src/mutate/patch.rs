@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::entry_fields::{field_type_error, is_known_field, suggest_field};
 use super::entry_writer::{canonical_entry, write_entry};
 use super::WritableDb;
 use crate::error::{Error, Remedy, Result, ResultExt};
@@ -21,6 +22,9 @@ pub struct PatchOps {
     pub expect_updated_at: Option<i64>,
     /// `Some(None)`: expect no session id (refuses every normal row, as OpenClaw does).
     pub expect_session_id: Option<Option<String>>,
+    /// Let the patch add top-level fields OpenClaw's entry shape does not have (a plugin's
+    /// own slot, say); without it they are refused with the closest known name.
+    pub allow_unknown_fields: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -60,6 +64,15 @@ const CREATION_FIELDS: [&str; 6] = [
 ];
 const MAX_LABEL_UNITS: usize = 512;
 const MAX_DISPLAY_NAME_UNITS: usize = 500;
+
+/// An entry that does not parse cannot be changed, only replaced or deleted.
+fn unreadable(entry: &SessionEntry, what: &str) -> Error {
+    let why = entry.require_readable().err().unwrap_or_default();
+    Error::Conflict {
+        message: format!("{why}: {what}"),
+        hint: Some("show the session to see the stored text and why it does not parse".into()),
+    }
+}
 
 fn conflict(message: String) -> Error {
     Error::Conflict {
@@ -135,6 +148,10 @@ pub fn plan_patch(
     now: i64,
 ) -> Result<PatchPlan> {
     check_expectations(entry, ops.expect_updated_at, &ops.expect_session_id)?;
+    // An unreadable entry can only be replaced whole: there is nothing to change it from.
+    if entry.unreadable.is_some() && ops.replace.is_none() {
+        return Err(unreadable(entry, "replace it whole (--replace-entry)"));
+    }
     let old = &entry.fields;
     let mut new = match &ops.replace {
         Some(whole) => whole.clone(),
@@ -145,12 +162,13 @@ pub fn plan_patch(
             new.insert(k.clone(), v.clone());
         }
     }
-    for (k, v) in &ops.set {
-        new.insert(k.clone(), v.clone());
+    for (path, v) in &ops.set {
+        set_path(&mut new, path, v.clone())?;
     }
-    for k in &ops.unset {
-        new.shift_remove(k);
+    for path in &ops.unset {
+        unset_path(&mut new, path)?;
     }
+    check_fields(old, &new, ops.allow_unknown_fields)?;
     if new.get("sessionId") != old.get("sessionId") {
         return Err(Error::invalid(format!(
             "sessionId is not patchable (session {} keeps {})",
@@ -167,22 +185,30 @@ pub fn plan_patch(
             }
         }
     }
-    // updatedAt: max(stored, patch, now), values from the future clamped to now.
+    // updatedAt: a value the patch gives is written as given (a timestamp, not in the
+    // future); otherwise the writer makes it max(stored, now), or keeps it with
+    // --preserve-activity. It is settled after the no-op check: a patch that changes
+    // nothing writes nothing, so it never postpones maintenance.
     let stored = entry.updated_at();
-    if ops.preserve_activity {
+    let explicit = new
+        .get("updatedAt")
+        .is_some_and(|v| Some(v) != old.get("updatedAt"));
+    if explicit {
+        if ops.preserve_activity {
+            return Err(Error::invalid(
+                "updatedAt is given and --preserve-activity keeps the stored one: choose one",
+            ));
+        }
+        let given = new.get("updatedAt").and_then(Value::as_f64).unwrap_or(-1.0);
+        if given > now as f64 {
+            return Err(Error::invalid(format!(
+                "updatedAt {given} is in the future (now is {now}); OpenClaw's writer would clamp it"
+            )));
+        }
+    } else {
         new.insert(
             "updatedAt".into(),
             old.get("updatedAt").cloned().unwrap_or(Value::from(stored)),
-        );
-    } else {
-        let patched = new
-            .get("updatedAt")
-            .and_then(Value::as_f64)
-            .filter(|f| f.is_finite() && *f >= 0.0)
-            .map(|f| (f as i64).min(now));
-        new.insert(
-            "updatedAt".into(),
-            Value::from(stored.max(now).max(patched.unwrap_or(0))),
         );
     }
     // model/modelProvider: trimmed; a new model without a provider drops the provider.
@@ -259,7 +285,21 @@ pub fn plan_patch(
             Some(_) => return Err(Error::invalid("invalid label: must be a string")),
         }
     }
-    let after = SessionEntry::from_value(&entry.key, Value::Object(canonical_entry(new)))
+    let mut new = canonical_entry(new);
+    // Nothing the patch asked for changes the entry (as the writer would store it): unchanged.
+    if entry.unreadable.is_none() && new == canonical_entry(old.clone()) {
+        return Ok(PatchPlan {
+            key: entry.key.clone(),
+            before: entry.clone(),
+            after: entry.clone(),
+            changes: Vec::new(),
+            kept,
+        });
+    }
+    if !explicit && !ops.preserve_activity {
+        new.insert("updatedAt".into(), Value::from(stored.max(now)));
+    }
+    let after = SessionEntry::from_value(&entry.key, Value::Object(new))
         .map_err(|why| Error::bad_input(format!("the patched entry is invalid: {why}"), None))?;
     let changes = diff(old, &after.fields);
     Ok(PatchPlan {
@@ -271,9 +311,98 @@ pub fn plan_patch(
     })
 }
 
+/// `a.b.c`: the path of a nested field (each segment a key of an object).
+fn segments(path: &str) -> Result<Vec<&str>> {
+    let parts: Vec<&str> = path.split('.').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(Error::invalid(format!("{path:?} is not a field path")));
+    }
+    Ok(parts)
+}
+
+/// Set a top-level field, or with a dotted path a nested one (objects on the way are created).
+fn set_path(map: &mut Map<String, Value>, path: &str, value: Value) -> Result<()> {
+    let parts = segments(path)?;
+    let (last, parents) = parts.split_last().expect("at least one segment");
+    let mut at = map;
+    for (i, p) in parents.iter().enumerate() {
+        let slot = at
+            .entry(p.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        at = slot.as_object_mut().ok_or_else(|| {
+            Error::invalid(format!(
+                "cannot set {path}: {} is not an object",
+                parts[..=i].join(".")
+            ))
+        })?;
+    }
+    at.insert(last.to_string(), value);
+    Ok(())
+}
+
+/// Remove a top-level or (dotted) nested field; a path that is not there is no change.
+fn unset_path(map: &mut Map<String, Value>, path: &str) -> Result<()> {
+    let parts = segments(path)?;
+    let (last, parents) = parts.split_last().expect("at least one segment");
+    let mut at = map;
+    for p in parents {
+        match at.get_mut(*p).and_then(Value::as_object_mut) {
+            Some(next) => at = next,
+            None => return Ok(()),
+        }
+    }
+    at.shift_remove(*last);
+    Ok(())
+}
+
+/// OpenClaw's entry shape: new top-level fields must be fields it knows (unless allowed), and
+/// every field the patch changes must have the type OpenClaw reads it as.
+fn check_fields(
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+    allow_unknown: bool,
+) -> Result<()> {
+    for (k, v) in new {
+        if old.get(k) == Some(v) {
+            continue;
+        }
+        if !old.contains_key(k) && !allow_unknown && !is_known_field(k) {
+            let hint = match suggest_field(k) {
+                Some(s) => format!("did you mean {s}? (--allow-unknown-field adds it anyway)"),
+                None => "--allow-unknown-field adds a field OpenClaw does not know".to_string(),
+            };
+            return Err(Error::InvalidArgument {
+                message: format!("{k} is not a field of OpenClaw's session entry"),
+                hint: Some(hint),
+            });
+        }
+        // `label: null` removes the label, as the Gateway's patch does.
+        if k == "label" && v.is_null() {
+            continue;
+        }
+        if let Some(why) = field_type_error(k, v) {
+            let hint = v
+                .is_null()
+                .then(|| format!("--unset {k} removes the field"));
+            return Err(Error::InvalidArgument { message: why, hint });
+        }
+    }
+    Ok(())
+}
+
 /// `openclaw sessions archive`, offline: `archivedAt` (kept if set), reason `manual`,
 /// no `archivedBy` (there is no calling actor), pin dropped, `updatedAt` bumped.
 pub fn plan_archive(entry: &SessionEntry, now: i64) -> Result<PatchPlan> {
+    if entry.unreadable.is_some() {
+        return Err(unreadable(
+            entry,
+            "replace the entry first, or delete the session",
+        ));
+    }
+    // OpenClaw answers `already_archived` and writes nothing (docs/openclaw/REFUSALS.md).
+    if entry.fields.contains_key("archivedAt") {
+        return Ok(unchanged(entry));
+    }
     let rest = entry
         .key
         .strip_prefix("agent:")
@@ -313,12 +442,36 @@ pub fn plan_maintenance_archive(entry: &SessionEntry, reason: &str, now: i64) ->
 }
 
 pub fn plan_unarchive(entry: &SessionEntry, now: i64) -> Result<PatchPlan> {
+    if entry.unreadable.is_some() {
+        return Err(unreadable(
+            entry,
+            "replace the entry first, or delete the session",
+        ));
+    }
+    // Never archived: nothing to write (`already_active`).
+    if !["archivedAt", "archivedBy", "archiveReason"]
+        .iter()
+        .any(|f| entry.fields.contains_key(*f))
+    {
+        return Ok(unchanged(entry));
+    }
     let mut new = entry.fields.clone();
     for f in ["archivedAt", "archivedBy", "archiveReason"] {
         new.shift_remove(f);
     }
     new.insert("updatedAt".into(), Value::from(entry.updated_at().max(now)));
     finish(entry, new)
+}
+
+/// A plan that changes nothing.
+fn unchanged(entry: &SessionEntry) -> PatchPlan {
+    PatchPlan {
+        key: entry.key.clone(),
+        before: entry.clone(),
+        after: entry.clone(),
+        changes: Vec::new(),
+        kept: Vec::new(),
+    }
 }
 
 fn finish(entry: &SessionEntry, new: Map<String, Value>) -> Result<PatchPlan> {
@@ -340,8 +493,7 @@ pub fn apply_patch(db: &mut WritableDb, plan: &PatchPlan) -> Result<SessionEntry
     let path = db.path.clone();
     let tx = db.transaction()?;
     let current: Option<String> = crate::store::db::nodes::entry_json(&tx, &plan.key).at(&path)?;
-    let current = current.and_then(|j| SessionEntry::parse(&plan.key, &j).ok());
-    if current.as_ref() != Some(&plan.before) {
+    if !plan.before.matches_stored(current.as_deref()) {
         return Err(conflict(format!(
             "session {} changed while the patch was being planned",
             plan.key
@@ -354,5 +506,6 @@ pub fn apply_patch(db: &mut WritableDb, plan: &PatchPlan) -> Result<SessionEntry
         key: plan.key.clone(),
         fields: written,
         stored_json: None,
+        unreadable: None,
     })
 }

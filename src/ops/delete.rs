@@ -61,7 +61,12 @@ impl DeleteOp {
         }
     }
 
-    fn plan_agent(&self, paths: &AgentPaths, targets: &[&Target]) -> Result<AgentDeletes> {
+    fn plan_agent(
+        &self,
+        paths: &AgentPaths,
+        targets: &[&Target],
+        main_key: &str,
+    ) -> Result<AgentDeletes> {
         let store = AgentStore::open(paths.clone())?;
         let db = store.db().ok_or_else(|| {
             Error::UnsupportedSchema {
@@ -92,6 +97,22 @@ impl DeleteOp {
             // Words that name no session say why, with the resolver's "did you mean".
             if t.key.is_none() {
                 plan.reason = t.missing.clone().or(plan.reason);
+            }
+            // OpenClaw's `sessions.delete` refuses the agent's main session (and `global`),
+            // in its own words (docs/openclaw/REFUSALS.md).
+            let main = format!("agent:{}:{main_key}", paths.id);
+            if plan.result == DeleteResult::Deleted
+                && (plan.session_key == main || plan.session_key == "global")
+            {
+                plan.result = DeleteResult::Refused;
+                plan.reason = Some(format!(
+                    "Cannot delete the main session ({}).",
+                    plan.session_key
+                ));
+                plan.entry = None;
+                plan.generations.clear();
+                plan.kept_generations.clear();
+                plan.tombstone = false;
             }
             plans.push(plan);
         }
@@ -140,7 +161,8 @@ impl Operation for DeleteOp {
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DeletePlanSet> {
         let mut agents = Vec::new();
         for (paths, targets) in by_agent(&self.targets) {
-            agents.push(self.plan_agent(&paths, &targets)?);
+            let main_key = crate::store::resolve::main_key(layout);
+            agents.push(self.plan_agent(&paths, &targets, &main_key)?);
         }
         for a in agents
             .iter()

@@ -56,7 +56,7 @@ impl Operation for DoctorFixOp {
         let mut summary = PlanSummary::new(format!("apply {}", count(n, "safe repair")));
         for f in plan.fixable() {
             let item = PlanItem::change("repair", f.check, Some(f.message.clone()));
-            summary.push(f.agent_id.clone(), item, limit);
+            summary.push(f.subject.agent_id.clone(), item, limit);
         }
         Ok(summary)
     }

@@ -24,6 +24,15 @@ pub enum EntryChange {
 }
 
 impl EntryChange {
+    /// The result of a target this change leaves as it is (OpenClaw's words for archive).
+    pub fn unchanged_word(&self) -> &'static str {
+        match self {
+            EntryChange::Patch(_) => "unchanged",
+            EntryChange::Archive => "already_archived",
+            EntryChange::Unarchive => "already_active",
+        }
+    }
+
     fn verb(&self) -> &'static str {
         match self {
             EntryChange::Patch(_) => "patch",
@@ -105,12 +114,13 @@ impl EntryChangeOp {
                         .unwrap_or_else(|| format!("no session {:?}", t.words)),
                     None,
                 )),
-                Some(key) => match sessions.iter().find(|e| &e.key == key) {
+                // By its key, not from the listing: an unreadable entry is a session too.
+                Some(key) => match store.entry_by_exact_key(key)? {
                     None => Err(Error::not_found(
                         format!("no session {key:?} in agent {}", paths.id),
                         None,
                     )),
-                    Some(entry) => {
+                    Some(ref entry) => {
                         let taken = |label: &str| {
                             sessions
                                 .iter()
@@ -209,7 +219,11 @@ impl Operation for EntryChangeOp {
             let key = item.target.key_or_words().to_string();
             let items = match (&item.outcome, &self.change) {
                 (Ok(p), _) if p.changes.is_empty() => {
-                    vec![PlanItem::left_alone("unchanged", key, None)]
+                    vec![PlanItem::left_alone(
+                        self.change.unchanged_word(),
+                        key,
+                        None,
+                    )]
                 }
                 (Ok(p), EntryChange::Patch(_)) => field_items(p),
                 (Ok(_), _) => vec![PlanItem::change(verb, key, None)],

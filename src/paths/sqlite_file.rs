@@ -47,7 +47,14 @@ impl PrivateCopy {
             dir,
         };
         std::fs::copy(db, &copy.db).at(db)?;
-        std::fs::copy(sidecar(db, "-wal"), sidecar(&copy.db, "-wal")).at(sidecar(db, "-wal"))?;
+        // The sidecars SQLite recovers from: the WAL's frames, a hot journal's originals. The
+        // `-shm` never: SQLite rebuilds the WAL index from the frames.
+        for suffix in ["-wal", "-journal"] {
+            let from = sidecar(db, suffix);
+            if from.is_file() {
+                std::fs::copy(&from, sidecar(&copy.db, suffix)).at(&from)?;
+            }
+        }
         Ok(copy)
     }
 }
@@ -56,4 +63,126 @@ impl Drop for PrivateCopy {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// What a killed writer left beside a database, that SQLite recovers on the next write (and
+/// that a read-only reader cannot recover in place). See `docs/openclaw/CRASH-STATES.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrashState {
+    /// A `-wal` with no complete frame (its header at most) beside a `-shm` that still
+    /// describes frames: the WAL index of a writer killed around a checkpoint.
+    StaleShm,
+    /// A `-wal` with frames and a `-shm` whose header copies disagree or are not initialised.
+    TornShm,
+    /// A `-journal` with a valid header: a rollback-mode writer died mid-transaction and the
+    /// database file may hold half of it.
+    HotJournal,
+}
+
+impl CrashState {
+    pub fn describe(self) -> &'static str {
+        match self {
+            CrashState::StaleShm => {
+                "its -wal holds no frames but its -shm still describes some (a writer was killed)"
+            }
+            CrashState::TornShm => {
+                "its -shm header is torn (a writer was killed while updating the WAL index)"
+            }
+            CrashState::HotJournal => {
+                "a hot rollback journal: a writer died mid-transaction and the file holds part of it"
+            }
+        }
+    }
+}
+
+/// The page size from the database header (bytes 16-17, big-endian; 1 means 65536).
+fn page_size(db: &Path) -> Option<u64> {
+    use std::io::Read;
+    let mut header = [0u8; 18];
+    std::fs::File::open(db).ok()?.read_exact(&mut header).ok()?;
+    match u16::from_be_bytes([header[16], header[17]]) {
+        1 => Some(65536),
+        n if n >= 512 && n.is_power_of_two() => Some(u64::from(n)),
+        _ => None,
+    }
+}
+
+/// Whether the `-wal` beside `db` holds at least one complete frame (32-byte header, then
+/// frames of a 24-byte header plus one page): one without any has nothing to replay.
+pub fn wal_has_frames(db: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(sidecar(db, "-wal")) else {
+        return false;
+    };
+    let page = page_size(db).unwrap_or(512);
+    meta.len() >= 32 + 24 + page
+}
+
+/// The two copies of the WAL-index header at the start of `-shm` (48 bytes each): equal and
+/// initialised when the last writer finished updating them.
+fn shm_header(db: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut head = vec![0u8; 96];
+    std::fs::File::open(sidecar(db, "-shm"))
+        .ok()?
+        .read_exact(&mut head)
+        .ok()?;
+    Some(head)
+}
+
+/// A `-journal` whose header starts with the journal magic (a zeroed or truncated header is
+/// a finished transaction, not a hot one).
+pub fn hot_journal(db: &Path) -> bool {
+    use std::io::Read;
+    const MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+    let mut head = [0u8; 8];
+    std::fs::File::open(sidecar(db, "-journal"))
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && head == MAGIC
+}
+
+/// The crash state beside `db`, if any (read from the files only; nothing is opened).
+pub fn crash_state(db: &Path) -> Option<CrashState> {
+    if hot_journal(db) {
+        return Some(CrashState::HotJournal);
+    }
+    let head = shm_header(db)?;
+    let (first, second) = head.split_at(48);
+    // Header fields: iVersion (u32) at 0, isInit (u8) at 12, mxFrame (u32) at 16, native
+    // byte order.
+    let version = u32::from_ne_bytes([first[0], first[1], first[2], first[3]]);
+    let initialised = first[12] != 0;
+    let max_frame = u32::from_ne_bytes([first[16], first[17], first[18], first[19]]);
+    if !wal_has_frames(db) {
+        return (initialised && max_frame > 0).then_some(CrashState::StaleShm);
+    }
+    (first != second || version != 3_007_000 || !initialised).then_some(CrashState::TornShm)
+}
+
+/// Let SQLite recover `db` in place, as the next writer would: open it read-write, read the
+/// schema (a hot journal is rolled back, a WAL index rebuilt), checkpoint the WAL and close
+/// (the last connection removes `-wal` and `-shm`). The caller holds custody.
+pub fn recover_in_place(db: &Path) -> Result<()> {
+    use rusqlite::{Connection, OpenFlags};
+    let conn = Connection::open_with_flags(
+        db,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .at(db)?;
+    conn.busy_timeout(std::time::Duration::from_millis(5000))
+        .at(db)?;
+    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .at(db)?;
+    let wal: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .at(db)?;
+    if wal.eq_ignore_ascii_case("wal") {
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .at(db)?;
+    }
+    conn.close().map_err(|(_, e)| e).at(db)?;
+    Ok(())
 }

@@ -251,17 +251,20 @@ impl AgentStore {
         let Some(db) = &self.db else {
             return Ok(None);
         };
-        let row: Option<(String, i64)> = nodes::entry_and_validity(db.conn(), key).at(db.path())?;
-        let Some((json, valid)) = row else {
+        let row = nodes::entry_row(db.conn(), key).at(db.path())?;
+        let Some((json, valid, session_id, updated_at)) = row else {
             return Ok(None);
         };
-        // Placeholders and unreadable entries take the full path, which skips and reports them.
+        // A deleted key's placeholder is no session.
         if valid == -1 && json == "{}" {
             return Ok(None);
         }
-        let entry = SessionEntry::parse(key, &json).ok();
+        // An unreadable entry is still a session: named by its columns, marked unreadable.
+        let entry = SessionEntry::parse(key, &json).unwrap_or_else(|why| {
+            SessionEntry::unreadable(key, &json, &session_id, updated_at, why)
+        });
         self.check_consistent()?;
-        Ok(entry)
+        Ok(Some(entry))
     }
 
     /// An immutable read that raced a writer is not trusted.

@@ -18,7 +18,8 @@ pub enum OpenMode {
     /// A `-wal` exists and a long read must stay consistent beside a live writer (backups):
     /// an ordinary read-only reader, which records its read mark in `-shm` as any reader does.
     SharedReader,
-    /// A `-wal` with frames but no `-shm`: a private copy of both is read.
+    /// A `-wal` with frames but no `-shm`, a torn `-shm` or a hot journal: a private copy of
+    /// the file and its `-wal`/`-journal` is read, where SQLite recovers them.
     PrivateCopy,
 }
 
@@ -39,7 +40,7 @@ fn fingerprint(path: &Path) -> Option<Fingerprint> {
 }
 
 pub use crate::paths::sqlite_file::sidecar;
-use crate::paths::sqlite_file::{uri_path, PrivateCopy};
+use crate::paths::sqlite_file::{crash_state, uri_path, wal_has_frames, CrashState, PrivateCopy};
 
 /// A read-only connection that never checkpoints and never creates a file.
 pub struct ReadOnlyDb {
@@ -89,20 +90,40 @@ impl ReadOnlyDb {
             .ok();
         let has_shm = sidecar(path, "-shm").exists();
         let has_journal = sidecar(path, "-journal").exists();
+        let crash = crash_state(path);
         // Without frames to replay, the file alone must be a whole SQLite database.
         if matches!(wal_len, None | Some(0)) && !has_journal {
             super::schema::require_sqlite_file(path)?;
         }
         let mode = match (wal_len, has_shm, has_journal, shared_reader) {
-            // No WAL frames to replay (no -wal, or an empty one as OpenClaw leaves it): the
-            // file alone is the database, read as is.
+            // What a killed writer left (a hot journal, a torn WAL index): read a private
+            // copy, where SQLite recovers it as it would in place (doctor names the state).
+            _ if matches!(crash, Some(CrashState::HotJournal | CrashState::TornShm)) => {
+                OpenMode::PrivateCopy
+            }
+            // No WAL frames to replay (no -wal, an empty one as OpenClaw leaves it, or just
+            // its header beside a stale -shm): the file alone is the database, read as is.
             (None | Some(0), _, false, _) => OpenMode::Immutable,
+            (Some(_), _, false, false) if !wal_has_frames(path) => OpenMode::Immutable,
             // Frames but no -shm to read them through (a crash leftover, or read-only media
             // where SQLite cannot create one): read a private copy instead.
             (Some(_), false, _, _) => OpenMode::PrivateCopy,
             (_, _, _, false) => OpenMode::ReadOnlyShm,
             (_, _, _, true) => OpenMode::SharedReader,
         };
+        match Self::open_mode(path, mode) {
+            // The WAL index could not be read as it is (a writer died mid-update in a way
+            // the header check cannot see): SQLite recovers it in a private copy.
+            Err(e)
+                if mode == OpenMode::ReadOnlyShm && e.to_string().contains("locking protocol") =>
+            {
+                Self::open_mode(path, OpenMode::PrivateCopy)
+            }
+            other => other,
+        }
+    }
+
+    fn open_mode(path: &Path, mode: OpenMode) -> Result<Self> {
         let (copy, target) = if mode == OpenMode::PrivateCopy {
             let guard = PrivateCopy::make(path)?;
             let copy = guard.db.clone();
@@ -113,12 +134,17 @@ impl ReadOnlyDb {
         let params = match mode {
             OpenMode::Immutable => "?mode=ro&immutable=1",
             OpenMode::ReadOnlyShm => "?mode=ro&readonly_shm=1",
-            OpenMode::SharedReader | OpenMode::PrivateCopy => "?mode=ro",
+            OpenMode::SharedReader => "?mode=ro",
+            // Read-write on the private copy only: rolling back a hot journal writes there.
+            OpenMode::PrivateCopy => "?mode=rw",
         };
         let uri = format!("{}{params}", uri_path(&target));
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-            | OpenFlags::SQLITE_OPEN_URI
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let access = if mode == OpenMode::PrivateCopy {
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+        };
+        let flags = access | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(&uri, flags).at(path)?;
         conn.set_db_config(
             rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,

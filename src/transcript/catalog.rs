@@ -3,7 +3,7 @@
 //! messages scanned and 8 MiB read per page; every item capped; cursors bound to the
 //! store and session; cold history reported, never restored.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, VecDeque};
 use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
@@ -247,18 +247,29 @@ pub fn catalog_page(
             (c.anchor.clone(), c.before, c.skip)
         }
     };
-    // Read the events this page may scan, bounded by the scan and byte caps.
+    // Read the events this page may scan, bounded by the scan and byte caps. They are read
+    // oldest first but used newest first, so only the newest ones within the byte budget are
+    // kept: an older one is dropped as soon as newer ones fill the budget (the page would stop
+    // before it anyway). Memory is the budget plus one event, whatever the sizes.
     let lowest = before.saturating_sub(MAX_SCAN_MESSAGES);
     let wanted: BTreeSet<i64> = messages[lowest..before].iter().copied().collect();
-    let mut events: HashMap<i64, String> = HashMap::new();
+    let mut events: VecDeque<(i64, String)> = VecDeque::new();
+    let mut held = 0u64;
     if let Some(&first) = wanted.iter().next() {
         source.for_each(store, first, &mut |ev| {
             if wanted.contains(&ev.seq) {
-                if ev.json.len() as u64 + 1 > MAX_READ_BYTES {
-                    // Only an error when this page would have to show it.
-                    events.insert(ev.seq, String::new());
+                let json = if ev.json.len() as u64 + 1 > MAX_READ_BYTES {
+                    // Only an error when this page would have to show it first.
+                    String::new()
                 } else {
-                    events.insert(ev.seq, ev.json);
+                    ev.json
+                };
+                held += json.len() as u64 + 1;
+                events.push_back((ev.seq, json));
+                while held > MAX_READ_BYTES && events.len() > 1 {
+                    if let Some((_, old)) = events.pop_front() {
+                        held -= old.len() as u64 + 1;
+                    }
                 }
             }
             Ok(if wanted.last() == Some(&ev.seq) {
@@ -272,7 +283,10 @@ pub fn catalog_page(
     let (mut scanned, mut read_bytes) = (0usize, 0u64);
     while before > 0 && (items.len() as u64) < limit && scanned < MAX_SCAN_MESSAGES {
         let seq = messages[before - 1];
-        let json = events.get(&seq).cloned().unwrap_or_default();
+        // Dropped for the budget: this page is full.
+        let Some((_, json)) = events.pop_back().filter(|(s, _)| *s == seq) else {
+            break;
+        };
         if json.is_empty() {
             return Err(Error::bad_input(
                 "a transcript entry is too large to show (over 8 MiB)",

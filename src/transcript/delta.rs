@@ -194,18 +194,17 @@ pub fn raw_delta(
     let cur = match cursor_arg {
         None => bootstrap.clone(),
         Some(raw) => {
-            let c: RawCursor = cursor::decode(raw, "transcript delta")?;
-            if c.version != 1 {
-                return Err(Error::bad_input(
-                    "unsupported transcript delta cursor version",
-                    None,
-                ));
-            }
             let reset = |reason| {
                 Ok(DeltaPage::Reset {
                     cursor: cursor::encode(&bootstrap),
                     reason,
                 })
+            };
+            // A malformed or foreign-format cursor starts over, as OpenClaw answers it
+            // (SPEC §5, transcript delta): it names no position we could trust.
+            let c: RawCursor = match cursor::decode::<RawCursor>(raw, "transcript delta") {
+                Ok(c) if c.version == 1 => c,
+                _ => return reset("invalid_cursor"),
             };
             if c.store != bootstrap.store
                 || c.agent_id != bootstrap.agent_id
@@ -293,22 +292,24 @@ pub fn visible_delta(
     let cur = match cursor_arg {
         None => bootstrap.clone(),
         Some(raw) => {
-            let c: VisibleCursor = cursor::decode(raw, "visible transcript delta")?;
             let reset = |reason| {
                 Ok(DeltaPage::Reset {
                     cursor: cursor::encode(&bootstrap),
                     reason,
                 })
             };
-            if c.version != 1
-                || (c.last_event_seq == -1) != (c.last_message_position == -1)
-                || c.last_event_seq < -1
-            {
-                return Err(Error::bad_input(
-                    "malformed visible transcript delta cursor: inconsistent position",
-                    None,
-                ));
-            }
+            // Malformed, foreign-format or inconsistent: start over (SPEC §5).
+            let c: VisibleCursor =
+                match cursor::decode::<VisibleCursor>(raw, "visible transcript delta") {
+                    Ok(c)
+                        if c.version == 1
+                            && (c.last_event_seq == -1) == (c.last_message_position == -1)
+                            && c.last_event_seq >= -1 =>
+                    {
+                        c
+                    }
+                    _ => return reset("invalid_cursor"),
+                };
             if c.store != bootstrap.store
                 || c.agent_id != bootstrap.agent_id
                 || c.session_id != bootstrap.session_id

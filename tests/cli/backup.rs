@@ -224,7 +224,7 @@ fn restore_in_place_snapshots_first_and_swaps() {
     let snap = snapshots(&repo).remove(0);
     assert!(store
         .cmd()
-        .args(["delete", "agent:main:main", "--yes"])
+        .args(["delete", "agent:main:pinned-notes", "--yes"])
         .output()
         .unwrap()
         .status
@@ -250,7 +250,7 @@ fn restore_in_place_snapshots_first_and_swaps() {
         .as_array()
         .unwrap()
         .iter()
-        .any(|r| r["sessionKey"] == "agent:main:main"));
+        .any(|r| r["sessionKey"] == "agent:main:pinned-notes"));
     for s in ["-wal", "-shm", "-journal"] {
         let mut p = store.agent_db("main").into_os_string();
         p.push(s);

@@ -72,12 +72,12 @@ fn faults() -> Vec<(&'static str, &'static str, &'static str, bool, Fault)> {
                     .unwrap();
             },
         ),
-        ("window without its node", "orphans", "error", false, |s| {
+        ("window without its node", "orphans", "error", true, |s| {
             let db = s.writable("main");
             db.pragma_update(None, "foreign_keys", false).unwrap();
             db.execute("INSERT INTO session_windows (session_id, session_key, created_at, updated_at) VALUES ('ghost-window', 'agent:main:ghost', 0, 0)", []).unwrap();
         }),
-        ("events without a window", "orphans", "error", false, |s| {
+        ("events without a window", "orphans", "error", true, |s| {
             let db = s.writable("main");
             db.pragma_update(None, "foreign_keys", false).unwrap();
             db.execute("INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES ('no-window', 0, '{}', 0)", []).unwrap();
@@ -231,6 +231,156 @@ fn faults() -> Vec<(&'static str, &'static str, &'static str, bool, Fault)> {
     ]
 }
 
+/// The JSON fields each fault's finding carries, and the key and session id it names.
+fn expected_subject(
+    name: &str,
+) -> (
+    &'static [&'static str],
+    Option<&'static str>,
+    Option<&'static str>,
+) {
+    const ROW: &[&str] = &["agentId", "sessionKey", "sessionId", "table", "rowids"];
+    const SEQ: &[&str] = &["agentId", "sessionKey", "sessionId", "table", "seqRanges"];
+    match name {
+        "invalid entry_json" => (ROW, Some(KEY), None),
+        "projected column out of step" | "label column out of step" => (
+            &[
+                "agentId",
+                "sessionKey",
+                "sessionId",
+                "table",
+                "rowids",
+                "columns",
+            ],
+            Some(KEY),
+            None,
+        ),
+        "window without its node" => (ROW, Some("agent:main:ghost"), Some("ghost-window")),
+        "events without a window" => (
+            &["agentId", "sessionId", "table", "rowids", "seqRanges"],
+            None,
+            Some("no-window"),
+        ),
+        "identities without events" => (SEQ, Some(KEY), None),
+        "missing header" | "seq gap" => (SEQ, Some(KEY), None),
+        "zstd row with the wrong length" | "zstd row that does not decode" => (
+            &["agentId", "sessionId", "table", "rowids", "seqRanges"],
+            None,
+            None,
+        ),
+        "duplicate label" => (&["agentId", "sessionKeys"], None, None),
+        "torn page"
+        | "-wal without a database"
+        | "stale lock"
+        | "legacy store beside an imported one"
+        | "ACPX state not adopted"
+        | "archive file without a row" => (&["path"], None, None),
+        "archive row without its file" => (ROW, None, None),
+        other => panic!("no expected subject for {other}"),
+    }
+}
+
+#[test]
+fn each_finding_names_its_session_and_rows() {
+    for (name, check, _, _, make) in faults() {
+        let store = Store::copy("live");
+        let key_sid = sid(&store, KEY);
+        make(&store);
+        let (_, found, _) = findings(&store, &[]);
+        let hit = found
+            .iter()
+            .find(|f| f["check"] == check)
+            .unwrap_or_else(|| panic!("{name}: no {check} finding in {found:#?}"));
+        let (fields, key, id) = expected_subject(name);
+        for field in fields {
+            assert!(!hit[*field].is_null(), "{name}: no {field} in {hit:#}");
+        }
+        if let Some(key) = key {
+            assert_eq!(hit["sessionKey"], key, "{name}: {hit:#}");
+            let want_id = id.map(String::from).unwrap_or_else(|| key_sid.clone());
+            assert_eq!(hit["sessionId"], want_id.as_str(), "{name}: {hit:#}");
+            let msg = hit["message"].as_str().unwrap();
+            assert!(msg.contains(key) && msg.contains(&want_id), "{name}: {msg}");
+        } else if let Some(id) = id {
+            assert_eq!(hit["sessionId"], id, "{name}: {hit:#}");
+        }
+        if let Some(rowids) = hit["rowids"].as_array() {
+            assert!(!rowids.is_empty(), "{name}: {hit:#}");
+            let msg = hit["message"].as_str().unwrap();
+            assert!(
+                msg.contains(&rowids[0].to_string()),
+                "{name}: rowid not in {msg}"
+            );
+        }
+    }
+    // The seq gap names exactly the missing seq.
+    let store = Store::copy("live");
+    (faults().into_iter().find(|f| f.0 == "seq gap").unwrap().4)(&store);
+    let (_, found, _) = findings(&store, &["seq-gaps"]);
+    assert_eq!(
+        found[0]["seqRanges"],
+        serde_json::json!([[3, 3]]),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn agent_scopes_doctor_and_its_repairs() {
+    let store = Store::copy("live");
+    let agents: Vec<String> = std::fs::read_dir(store.state().join("agents"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("agent/openclaw-agent.sqlite").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let other = agents
+        .iter()
+        .find(|a| *a != "main")
+        .expect("the live fixture has a second agent")
+        .clone();
+    // The same derived orphan in both agents.
+    for agent in ["main", other.as_str()] {
+        let db = store.writable(agent);
+        db.pragma_update(None, "foreign_keys", false).unwrap();
+        db.execute("INSERT INTO transcript_event_identities (session_id, event_id, seq, created_at) VALUES ((SELECT current_session_id FROM session_nodes LIMIT 1), 'dangling', 999, 0)", []).unwrap();
+    }
+    let out = store
+        .cmd()
+        .args(["--agent", &other, "doctor", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    let seen: Vec<&str> = doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["agentId"].as_str())
+        .collect();
+    assert!(
+        !seen.is_empty() && seen.iter().all(|a| *a == other),
+        "{doc}"
+    );
+    let before = std::fs::read(store.agent_db("main")).unwrap();
+    let fix = store
+        .cmd()
+        .args(["--agent", &other, "doctor", "--fix", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let fixed = json(&fix);
+    assert_eq!(fix.status.code(), Some(0), "{fixed}");
+    assert_eq!(
+        std::fs::read(store.agent_db("main")).unwrap(),
+        before,
+        "--agent {other} doctor --fix changed agent main"
+    );
+    let (_, main_left, _) = findings(&store, &["orphans"]);
+    assert!(
+        main_left.iter().any(|f| f["agentId"] == "main"),
+        "{main_left:#?}"
+    );
+    assert!(!main_left.iter().any(|f| f["agentId"] == other.as_str()));
+}
+
 #[test]
 fn the_clean_fixture_has_no_findings() {
     let store = Store::copy("live");
@@ -300,4 +450,127 @@ fn checks_can_be_selected_and_listed() {
     );
     let (code, only, _) = findings(&store, &["seq-gaps"]);
     assert_eq!((code, only.len()), (3, 1), "{only:?}");
+}
+
+/// The events of a transcript, decoded, in seq order (zstd rows included), as the binary
+/// prints them.
+fn transcript_lines(store: &Store, id: &str) -> Vec<String> {
+    let out = store.run_ok(["transcript", "cat", id]);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The JSON Lines of a published archive file.
+fn archive_lines(store: &Store, name: &str) -> Vec<String> {
+    let bytes = std::fs::read(store.state().join("agents/main/sessions").join(name)).unwrap();
+    String::from_utf8(zstd::decode_all(&bytes[..]).unwrap())
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn archived_by_fix(doc: &Value, id: &str) -> String {
+    let line = doc["data"]["fixed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|l| l.contains(id) && l.contains("archived as"))
+        .unwrap_or_else(|| panic!("no archive of {id} in {doc}"));
+    line.split("archived as ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+fn assert_sound(store: &Store) {
+    let db = store.writable("main");
+    let ok: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    let fk: i64 = db
+        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(fk, 0);
+}
+
+/// Orphaned windows and events hold user content: `--fix` writes them to an archive in
+/// OpenClaw's format (row + published `.deleted` file) before removing them, and every event
+/// reads back from it.
+#[test]
+fn orphaned_transcripts_are_archived_before_removal() {
+    // A window (with its events) whose node is gone.
+    let store = Store::copy("live");
+    let id = sid(&store, KEY);
+    let before = transcript_lines(&store, KEY);
+    assert!(before.len() > 2);
+    {
+        let db = store.writable("main");
+        db.pragma_update(None, "foreign_keys", false).unwrap();
+        db.execute("DELETE FROM session_nodes WHERE session_key = ?1", [KEY])
+            .unwrap();
+    }
+    let (_, found, _) = findings(&store, &["orphans"]);
+    let hit = found
+        .iter()
+        .find(|f| f["table"] == "session_windows")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(
+        (hit["sessionId"].as_str(), hit["sessionKey"].as_str()),
+        (Some(id.as_str()), Some(KEY))
+    );
+    assert_eq!(hit["fixable"], true);
+    let (code, after, doc) = findings(&store, &["--fix", "--yes"]);
+    assert!(!after.iter().any(|f| f["check"] == "orphans"), "{after:#?}");
+    assert_eq!(code, 0, "{doc}");
+    let name = archived_by_fix(&doc, &id);
+    assert_eq!(
+        archive_lines(&store, &name),
+        before,
+        "every event is in the archive"
+    );
+    assert_sound(&store);
+    let row: (String, String) = store
+        .writable("main")
+        .query_row(
+            "SELECT session_key, reason FROM session_transcript_archives WHERE archive_name = ?1",
+            [&name],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(row, (KEY.to_string(), "deleted".to_string()));
+
+    // Events whose window is gone (the node stays, pointing at the missing window).
+    let store = Store::copy("live");
+    let before = transcript_lines(&store, KEY);
+    {
+        let db = store.writable("main");
+        db.pragma_update(None, "foreign_keys", false).unwrap();
+        db.execute("DELETE FROM session_windows WHERE session_id = ?1", [&id])
+            .unwrap();
+    }
+    let (_, found, _) = findings(&store, &["orphans"]);
+    let hit = found
+        .iter()
+        .find(|f| f["table"] == "transcript_events")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(
+        hit["sessionKey"], KEY,
+        "the key of the node whose current id it is"
+    );
+    assert_eq!(hit["seqRanges"][0][0], 0);
+    let (_, _, doc) = findings(&store, &["--fix", "--yes"]);
+    let name = archived_by_fix(&doc, &id);
+    assert_eq!(archive_lines(&store, &name), before);
+    assert_sound(&store);
 }

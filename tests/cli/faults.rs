@@ -612,7 +612,7 @@ fn prune_case() -> Case {
     }
 }
 
-fn snapshot_then_delete_main() -> Store {
+fn snapshot_then_delete_pinned() -> Store {
     let store = live();
     let repo = store.dir.path().join("repo");
     store.run_ok([
@@ -623,7 +623,7 @@ fn snapshot_then_delete_main() -> Store {
         "--repository",
         repo.to_str().unwrap(),
     ]);
-    store.run_ok(["delete", "agent:main:main", "--yes"]);
+    store.run_ok(["delete", "agent:main:pinned-notes", "--yes"]);
     store
 }
 
@@ -647,7 +647,7 @@ fn the_snapshot(store: &Store) -> PathBuf {
 fn backup_restore_case() -> Case {
     Case {
         name: "backup restore --in-place",
-        prepare: snapshot_then_delete_main,
+        prepare: snapshot_then_delete_pinned,
         args: |s| {
             vec![
                 "backup".into(),
@@ -660,11 +660,11 @@ fn backup_restore_case() -> Case {
         agent: "main",
         // The snapshot holds every other session as it is: only the deleted one comes back.
         allowed: |_, _, _, _| false,
-        appear: &["agent:main:main"],
+        appear: &["agent:main:pinned-notes"],
         rerun_exits: &[0],
         done: |s| {
             assert!(
-                entry(s, "main", "agent:main:main").is_some(),
+                entry(s, "main", "agent:main:pinned-notes").is_some(),
                 "not restored"
             )
         },

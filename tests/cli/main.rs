@@ -3,6 +3,7 @@
 mod backup;
 mod common;
 mod conditions;
+mod crash_states;
 mod custody;
 mod docs;
 mod doctor;
@@ -19,5 +20,6 @@ mod mutate;
 mod pipeline;
 mod prune;
 mod read_only;
+mod repairs;
 mod surface;
 mod transcript;

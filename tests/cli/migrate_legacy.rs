@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::common::{checksums, json, Store, FIXTURES};
 
-const AGENTS: [&str; 3] = ["main", "work", "research"];
+pub(crate) const AGENTS: [&str; 3] = ["main", "work", "research"];
 
 /// Columns that depend on the clock, the machine or chance, per table.
 fn volatile(table: &str, column: &str) -> bool {
@@ -27,7 +27,7 @@ fn volatile(table: &str, column: &str) -> bool {
 
 /// Every row of every table (FTS5 shadow tables excepted: the FTS table is read instead),
 /// volatile columns blanked, in a stable order.
-fn dump(db: &Path) -> BTreeMap<String, Vec<Vec<String>>> {
+pub(crate) fn dump(db: &Path) -> BTreeMap<String, Vec<Vec<String>>> {
     // immutable: never a sidecar next to the fixture.
     let conn = rusqlite::Connection::open_with_flags(
         format!("file:{}?immutable=1", db.display()),
@@ -71,7 +71,7 @@ fn dump(db: &Path) -> BTreeMap<String, Vec<Vec<String>>> {
     out
 }
 
-fn import(store: &Store) -> Value {
+pub(crate) fn import(store: &Store) -> Value {
     json(&store.run_ok(["--json", "migrate", "legacy", "--all-agents", "--yes"]))
 }
 
@@ -88,7 +88,7 @@ fn files_under(dir: &Path) -> Vec<String> {
 }
 
 /// The sha256 of every legacy source file, wherever it is now (sessions/ or the archive).
-fn source_contents(state: &Path) -> Vec<String> {
+pub(crate) fn source_contents(state: &Path) -> Vec<String> {
     let mut v: Vec<String> = AGENTS
         .iter()
         .flat_map(|a| {
@@ -225,7 +225,7 @@ fn crash_at(store: &Store, n: usize) -> bool {
     out.status.success()
 }
 
-fn integrity_ok(db: &Path) {
+pub(crate) fn integrity_ok(db: &Path) {
     if !db.exists() {
         return;
     }

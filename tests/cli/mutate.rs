@@ -58,6 +58,7 @@ fn patch_writes_entry_and_every_projected_column() {
         &format!("displayName=\"  {long}  \""),
         "--set",
         "customField={\"a\":1}",
+        "--allow-unknown-field",
     ]);
     let doc = json(&out);
     assert_eq!(doc["data"]["applied"], true);
@@ -580,7 +581,7 @@ fn delete_with_backup_dir_snapshots_the_store_first() {
         .args([
             "delete",
             "agent:main:scratch-2",
-            "agent:main:main",
+            "agent:main:pinned-notes",
             "--yes",
             "--json",
             "--backup-dir",
@@ -613,7 +614,7 @@ fn delete_with_backup_dir_snapshots_the_store_first() {
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
     )
     .unwrap();
-    let n: i64 = db.query_row("SELECT count(*) FROM session_nodes WHERE session_key IN ('agent:main:scratch-2', 'agent:main:main')", [], |r| r.get(0)).unwrap();
+    let n: i64 = db.query_row("SELECT count(*) FROM session_nodes WHERE session_key IN ('agent:main:scratch-2', 'agent:main:pinned-notes')", [], |r| r.get(0)).unwrap();
     assert_eq!(n, 2);
 }
 

@@ -314,14 +314,39 @@ fn delta_cursors_are_bound_to_store_and_session() {
     let other_store = Store::copy("imported");
     let there = delta(&other_store, a, &["--cursor", &cursor]);
     assert_eq!(there["kind"], "reset");
-    // Garbage and tampered cursors are errors, not resets.
-    for bad in ["garbage!", "e30", &format!("{cursor}A")] {
-        let out = store
-            .cmd()
-            .args(["transcript", "delta", a, "--cursor", bad])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(6), "{bad}");
+    // Garbage, tampered and foreign-format cursors start over (reason invalid_cursor, a fresh
+    // cursor), as OpenClaw answers them; the visible reader too. An OpenClaw-issued cursor
+    // has no store binding: foreign here.
+    let openclaw_issued = {
+        use base64::Engine;
+        let sid = session_id(&store, "main", a);
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!(
+            "{{\"agentId\":\"main\",\"generation\":\"g\",\"lastSeq\":1,\"sessionId\":\"{sid}\",\"version\":1}}"
+        ))
+    };
+    let long = "A".repeat(5000);
+    for bad in [
+        "garbage!",
+        "e30",
+        &format!("{cursor}A"),
+        &openclaw_issued,
+        &long,
+    ] {
+        for visible in [false, true] {
+            let mut args = vec!["--cursor", bad];
+            if visible {
+                args.push("--visible");
+            }
+            let page = delta(&store, a, &args);
+            assert_eq!(page["kind"], "reset", "{bad} visible={visible}: {page}");
+            assert_eq!(page["reason"], "invalid_cursor", "{bad}");
+            let fresh = page["cursor"].as_str().unwrap().to_string();
+            let mut again = vec!["--cursor", fresh.as_str()];
+            if visible {
+                again.push("--visible");
+            }
+            assert_eq!(delta(&store, a, &again)["kind"], "page");
+        }
     }
     // A replaced transcript (new generation) resets.
     let sid = session_id(&store, "main", a);

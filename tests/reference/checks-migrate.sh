@@ -90,7 +90,8 @@ sources_digest() {
 }
 
 # migrate_legacy_survives_kill9: a larger legacy store (gen-legacy.mjs, 3 x 60 sessions x 40
-# events) imported by ours, killed with SIGKILL at 50 random moments, each time checked
+# events) imported by ours, killed with SIGKILL at 50 moments spread over the run (the first
+# and last tenth included), each time checked
 # (integrity_check and foreign_key_check of every database, no source file lost) and then run
 # again to the end: the final databases equal an uninterrupted import's (compare-imports.mjs).
 check_migrate_legacy_survives_kill9() {
@@ -108,7 +109,13 @@ check_migrate_legacy_survives_kill9() {
   note "uninterrupted import: $(jsonq ref.json 'j.data.agents.reduce((n,a)=>n+a.imported,0)') sessions, $(jsonq ref.json 'j.data.agents.reduce((n,a)=>n+a.importedTranscriptEvents,0)') events in ${ms} ms"
   for i in $(seq 1 50); do
     rm -rf "$k"; mkdir -p "$k"; cp -a "$gen" "$k/.openclaw"
-    delay=$(( RANDOM * 32768 + RANDOM )); delay=$(( delay % (ms + 1) ))
+    # Spread over the whole run, a tenth of the kills in each of its first and last tenths
+    # (where SQLite creates and removes its WAL), the rest evenly between: per mille of ms.
+    local pm
+    if (( i <= 10 )); then pm=$(( (i - 1) * 10 ))
+    elif (( i <= 40 )); then pm=$(( 100 + (i - 11) * 800 / 30 ))
+    else pm=$(( 900 + (i - 40) * 10 )); fi
+    delay=$(( ms * pm / 1000 ))
     "${NEUTRAL_ENV[@]}" HOME="$WORK/home-ours" "$OURS" --state-dir "$k/.openclaw" --json migrate legacy --all-agents --yes \
       > "kill-$i.json" 2> "kill-$i.err" < /dev/null & local pid=$!
     sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
@@ -129,7 +136,7 @@ check_migrate_legacy_survives_kill9() {
     [[ -z "$(find "$k/.openclaw/agents" -name sessions.json)" ]] || { check_error "kill $i: a sessions.json was left after the re-run"; bad=1; }
     [[ "$(jsonq "kill-$i.json" 'j.ok' 2>/dev/null)" == true ]] && finished=$((finished + 1))
   done
-  note "50 runs killed at random moments within ${ms} ms ($killed signalled, $finished had already finished); every store consistent, no source lost, every re-run equal to the uninterrupted import"
+  note "50 runs killed at moments spread over ${ms} ms (first and last tenth included) ($killed signalled, $finished had already finished); every store consistent, no source lost, every re-run equal to the uninterrupted import"
   [[ $bad -eq 0 ]] || return 0
 }
 CHECKS+=(migrate_legacy_survives_kill9)

@@ -87,7 +87,7 @@ check_mutations_match_sdk() {
   local keys; keys="$(node_check list-keys.mjs "$db_a")"
   for key in $keys; do
     case "$key" in *:scratch-1) continue ;; esac   # modelSelectionLocked: refused by both
-    ours_run p.json "$a" patch "$key" --set 'label="Ops '"$n"'"' --set 'displayName="  Named  "' --set 'customField={"n":1}' || check_error "ours patch $key"
+    ours_run p.json "$a" patch "$key" --set 'label="Ops '"$n"'"' --set 'displayName="  Named  "' --set 'customField={"n":1}' --allow-unknown-field || check_error "ours patch $key"
     oc_sdk_mutate "$b" patch "$agent" "$key" '{"label":"Ops '"$n"'","displayName":"Named","customField":{"n":1}}' > s.json || check_error "sdk patch $key"
     node_check compare-stores.mjs "$db_a" "$db_b" "$key" || check_error "patch $key differs"
     n=$((n + 1))
@@ -95,7 +95,9 @@ check_mutations_match_sdk() {
   note "patch: $n sessions compared"
   local d=0
   for key in $keys; do
-    case "$key" in *:scratch-1) continue ;; esac
+    # scratch-1 is locked; the main session is refused by OpenClaw's Gateway and by us (the
+    # SDK call below has no such guard: main_session_refused compares the refusals).
+    case "$key" in *:scratch-1|*:main) continue ;; esac
     ours_run d.json "$a" delete "$key" --yes || check_error "ours delete $key"
     oc_sdk_mutate "$b" delete "$agent" "$key" > s.json || check_error "sdk delete $key"
     node_check compare-stores.mjs "$db_a" "$db_b" "$key" || check_error "delete $key differs"

@@ -200,5 +200,5 @@ pub fn of_key(conn: &Connection, key: &str) -> rusqlite::Result<Vec<ListedArchiv
 pub const COUNT_SQL: &str = "SELECT count(*) FROM session_transcript_archives";
 pub const COUNT_COLD_SQL: &str = "SELECT count(*) FROM session_transcript_cold_archives";
 
-/// Doctor: `(archive_name, published_at)` of every archive.
-pub const NAMES_SQL: &str = "SELECT archive_name, published_at FROM session_transcript_archives";
+/// Doctor: `(archive_name, published_at, rowid, session_id, session_key)` of every archive.
+pub const NAMES_SQL: &str = "SELECT archive_name, published_at, rowid, session_id, session_key FROM session_transcript_archives";

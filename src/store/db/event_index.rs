@@ -141,11 +141,14 @@ pub fn active_branch<T>(
     rows.collect()
 }
 
-/// Doctor: rowids of active-branch rows whose event is gone.
-pub const ORPHAN_ACTIVE_EVENTS_SQL: &str = "SELECT rowid FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)";
+/// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of active-branch rows whose event is gone
+/// (the key from a surviving window, else from a node whose current id it is).
+pub const ORPHAN_ACTIVE_EVENTS_SQL: &str = "SELECT rowid, session_id, event_seq, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = a.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = a.session_id LIMIT 1)) FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)";
 
-/// Doctor: rowids of index states whose window is gone.
-pub const ORPHAN_STATES_SQL: &str = "SELECT rowid FROM session_transcript_index_state s WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = s.session_id)";
+/// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of index states whose window is gone
+/// (the key from a surviving window, else from a node whose current id it is).
+pub const ORPHAN_STATES_SQL: &str = "SELECT rowid, session_id, NULL, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = s.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = s.session_id LIMIT 1)) FROM session_transcript_index_state s WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = s.session_id)";
 
-/// Doctor: rowids of search rows whose window is gone.
-pub const ORPHAN_SEARCH_ROWS_SQL: &str = "SELECT rowid FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)";
+/// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of search rows whose window is gone
+/// (the key from a surviving window, else from a node whose current id it is).
+pub const ORPHAN_SEARCH_ROWS_SQL: &str = "SELECT rowid, session_id, NULL, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = f.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = f.session_id LIMIT 1)) FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)";

@@ -294,20 +294,70 @@ pub fn insert_identity(conn: &Connection, i: &EventIdentity<'_>) -> rusqlite::Re
 }
 
 /// Doctor: the first row of every transcript, as `(session_id, seq, event_json, event_zstd,
-/// event_utf8_bytes)`.
-pub const FIRST_ROWS_SQL: &str = "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)";
+/// event_utf8_bytes, rowid)`.
+pub const FIRST_ROWS_SQL: &str = "SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes, rowid FROM transcript_events e WHERE seq = (SELECT min(seq) FROM transcript_events x WHERE x.session_id = e.session_id)";
 
 /// Doctor: `(session_id, count, max seq)` of transcripts whose `seq` does not run 0..n.
 pub const SEQ_GAPS_SQL: &str = "SELECT session_id, count(*), max(seq) FROM transcript_events GROUP BY session_id HAVING count(*) != max(seq) + 1 OR min(seq) != 0";
 
-/// Doctor: `(session_id, seq, event_zstd, event_utf8_bytes)` of every compressed event.
-pub const COMPRESSED_ROWS_SQL: &str = "SELECT session_id, seq, event_zstd, event_utf8_bytes FROM transcript_events WHERE event_zstd IS NOT NULL";
+/// Doctor: `(session_id, seq, event_zstd, event_utf8_bytes, rowid)` of every compressed event.
+pub const COMPRESSED_ROWS_SQL: &str = "SELECT session_id, seq, event_zstd, event_utf8_bytes, rowid FROM transcript_events WHERE event_zstd IS NOT NULL";
 
-/// Doctor: rowids of events whose window is gone.
-pub const ORPHANS_SQL: &str = "SELECT rowid FROM transcript_events e WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = e.session_id)";
+/// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of events whose window is gone
+/// (the key from a surviving window, else from a node whose current id it is).
+pub const ORPHANS_SQL: &str = "SELECT rowid, session_id, seq, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = e.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = e.session_id LIMIT 1)) FROM transcript_events e WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = e.session_id)";
 
-/// Doctor: rowids of event identities whose event is gone.
-pub const ORPHAN_IDENTITIES_SQL: &str = "SELECT rowid FROM transcript_event_identities i WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = i.session_id AND e.seq = i.seq)";
+/// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of event identities whose event is gone
+/// (the key from a surviving window, else from a node whose current id it is).
+pub const ORPHAN_IDENTITIES_SQL: &str = "SELECT rowid, session_id, seq, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = i.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = i.session_id LIMIT 1)) FROM transcript_event_identities i WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = i.session_id AND e.seq = i.seq)";
 
-/// Doctor: rowids of rewrite watermarks whose window is gone.
-pub const ORPHAN_WATERMARKS_SQL: &str = "SELECT rowid FROM transcript_rewrite_watermarks m WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = m.session_id)";
+/// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of rewrite watermarks whose window is gone
+/// (the key from a surviving window, else from a node whose current id it is).
+pub const ORPHAN_WATERMARKS_SQL: &str = "SELECT rowid, session_id, NULL, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = m.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = m.session_id LIMIT 1)) FROM transcript_rewrite_watermarks m WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = m.session_id)";
+
+/// Doctor: the seq ranges `(first, last)` missing from a transcript that should run `0..n`.
+pub fn missing_seq_ranges(
+    conn: &Connection,
+    session_id: &str,
+) -> rusqlite::Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT -1, min(seq) FROM transcript_events WHERE session_id = ?1 \
+         UNION ALL SELECT seq, next FROM (SELECT seq, lead(seq) OVER (ORDER BY seq) AS next \
+         FROM transcript_events WHERE session_id = ?1) WHERE next > seq + 1",
+    )?;
+    let rows = stmt.query_map([session_id], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        if let (before, Some(next)) = row? {
+            if next > before + 1 {
+                out.push((before + 1, next - 1));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Doctor's repair: every row of a transcript whose window is gone (events, their identities
+/// and rewrite watermark; the projections go with `event_index::delete_for_session`).
+pub fn delete_orphan_transcript(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
+    for sql in [
+        "DELETE FROM transcript_event_identities WHERE session_id = ?1",
+        "DELETE FROM transcript_rewrite_watermarks WHERE session_id = ?1",
+        "DELETE FROM transcript_events WHERE session_id = ?1",
+    ] {
+        conn.prepare_cached(sql)?.execute([session_id])?;
+    }
+    Ok(())
+}
+
+/// Doctor: the key a transcript belongs to: its window's, else a node's whose current id it is.
+pub fn key_of_session(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT COALESCE((SELECT session_key FROM session_windows WHERE session_id = ?1), \
+         (SELECT session_key FROM session_nodes WHERE current_session_id = ?1 LIMIT 1))",
+        [session_id],
+        |r| r.get(0),
+    )
+}

@@ -116,12 +116,15 @@ pub const COUNT_SESSIONS_SQL: &str =
 pub const COUNT_TOMBSTONES_SQL: &str =
     "SELECT count(*) FROM session_nodes WHERE entry_valid = -1 AND entry_json = '{}'";
 
-/// The stored `entry_json` and `entry_valid` of a key.
-pub fn entry_and_validity(conn: &Connection, key: &str) -> rusqlite::Result<Option<(String, i64)>> {
+/// The stored `entry_json`, `entry_valid`, `current_session_id` and `updated_at` of a key.
+pub fn entry_row(
+    conn: &Connection,
+    key: &str,
+) -> rusqlite::Result<Option<(String, i64, String, i64)>> {
     conn.query_row(
-        "SELECT entry_json, entry_valid FROM session_nodes WHERE session_key = ?1",
+        "SELECT entry_json, entry_valid, current_session_id, updated_at FROM session_nodes WHERE session_key = ?1",
         [key],
-        |r| Ok((r.get(0)?, r.get(1)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .optional()
 }
@@ -331,16 +334,16 @@ pub fn for_each_reference(
 }
 
 /// Doctor: every node with its stored projected `columns` after
-/// `session_key, entry_json, entry_valid`, in key order.
+/// `session_key, entry_json, entry_valid, rowid, current_session_id`, in key order.
 pub fn with_columns_sql(columns: &[&str]) -> String {
     format!(
-        "SELECT session_key, entry_json, entry_valid, {} FROM session_nodes ORDER BY session_key",
+        "SELECT session_key, entry_json, entry_valid, rowid, current_session_id, {} FROM session_nodes ORDER BY session_key",
         columns.join(", ")
     )
 }
 
-/// Doctor: `(session_key, current_session_id)` of nodes whose current window is missing.
-pub const WITHOUT_CURRENT_WINDOW_SQL: &str = "SELECT n.session_key, n.current_session_id FROM session_nodes n WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = n.current_session_id)";
+/// Doctor: `(session_key, current_session_id, rowid)` of nodes whose current window is missing.
+pub const WITHOUT_CURRENT_WINDOW_SQL: &str = "SELECT n.session_key, n.current_session_id, n.rowid FROM session_nodes n WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = n.current_session_id)";
 
-/// Doctor: `(label, keys)` of labels more than one live node uses.
-pub const DUPLICATE_LABELS_SQL: &str = "SELECT label, group_concat(session_key, ', ') FROM session_nodes WHERE label IS NOT NULL AND entry_valid != -1 GROUP BY label HAVING count(*) > 1";
+/// Doctor: `(label, keys as a JSON array)` of labels more than one live node uses.
+pub const DUPLICATE_LABELS_SQL: &str = "SELECT label, json_group_array(session_key) FROM session_nodes WHERE label IS NOT NULL AND entry_valid != -1 GROUP BY label HAVING count(*) > 1";

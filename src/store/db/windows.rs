@@ -251,5 +251,6 @@ pub fn of_key_or_id(
 
 pub const COUNT_SQL: &str = "SELECT count(*) FROM session_windows";
 
-/// Doctor: rowids of windows whose node is gone.
-pub const ORPHANS_SQL: &str = "SELECT rowid FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)";
+/// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of windows whose node is gone
+/// (the key from a surviving window, else from a node whose current id it is).
+pub const ORPHANS_SQL: &str = "SELECT rowid, session_id, NULL, session_key FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)";
