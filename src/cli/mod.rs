@@ -1,6 +1,7 @@
 //! The binary: argument parsing, one module per subcommand, output through [`Printer`],
 //! errors mapped to exit codes in [`exit`].
 
+mod archives;
 mod backup;
 mod completions;
 mod context;
@@ -62,6 +63,9 @@ pub enum Command {
     /// Read transcripts: cat, delta pages, text catalog, export.
     #[command(subcommand)]
     Transcript(transcript::TranscriptCommand),
+    /// Archived transcripts wherever they are: list, cat, export.
+    #[command(subcommand)]
+    Archives(archives::ArchivesCommand),
     /// Change an entry and its projected columns, as OpenClaw's entry writer would.
     #[command(after_help = mutation::CHANGES_ONE_ROW)]
     Patch(patch::PatchArgs),
@@ -107,6 +111,7 @@ impl Command {
             Command::List(_) => "list",
             Command::Show(_) => "show",
             Command::Transcript(t) => t.name(),
+            Command::Archives(a) => a.name(),
             Command::Patch(_) => "patch",
             Command::Archive(_) => "archive",
             Command::Unarchive(_) => "unarchive",
@@ -130,6 +135,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::List(args) => list::run(ctx, args),
         Command::Show(args) => show::run(ctx, args),
         Command::Transcript(cmd) => transcript::run(ctx, cmd),
+        Command::Archives(cmd) => archives::run(ctx, cmd),
         Command::Patch(args) => patch::run(ctx, args),
         Command::Archive(args) => lifecycle::run(ctx, args, true),
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),

@@ -9,6 +9,7 @@ mod errors;
 mod faults;
 mod fuzz_regressions;
 mod hardening;
+mod history;
 mod hostile;
 mod inspect;
 mod layers;
