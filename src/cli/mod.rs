@@ -23,6 +23,7 @@ mod patch;
 mod printer;
 mod progress;
 mod prune;
+mod search;
 mod show;
 mod signals;
 mod status;
@@ -66,6 +67,8 @@ pub enum Command {
     /// Archived transcripts wherever they are: list, cat, export.
     #[command(subcommand)]
     Archives(archives::ArchivesCommand),
+    /// Full-text search through OpenClaw's FTS5 index (--archived: archives too).
+    Search(search::SearchArgs),
     /// Change an entry and its projected columns, as OpenClaw's entry writer would.
     #[command(after_help = mutation::CHANGES_ONE_ROW)]
     Patch(patch::PatchArgs),
@@ -112,6 +115,7 @@ impl Command {
             Command::Show(_) => "show",
             Command::Transcript(t) => t.name(),
             Command::Archives(a) => a.name(),
+            Command::Search(_) => "search",
             Command::Patch(_) => "patch",
             Command::Archive(_) => "archive",
             Command::Unarchive(_) => "unarchive",
@@ -136,6 +140,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Show(args) => show::run(ctx, args),
         Command::Transcript(cmd) => transcript::run(ctx, cmd),
         Command::Archives(cmd) => archives::run(ctx, cmd),
+        Command::Search(args) => search::run(ctx, args),
         Command::Patch(args) => patch::run(ctx, args),
         Command::Archive(args) => lifecycle::run(ctx, args, true),
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),

@@ -314,3 +314,167 @@ fn history_reads_change_nothing_even_on_a_read_only_state_dir() {
     set_mode(0o644);
     assert_eq!(checksums(&store.state()), before);
 }
+
+fn search_json(store: &Store, args: &[&str]) -> Value {
+    let out = store
+        .cmd()
+        .args(["search", "--json", "--limit", "100000"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)["data"].clone()
+}
+
+/// `(session id, message id, seq)` of every hit.
+fn hit_set(data: &Value) -> std::collections::BTreeSet<(String, String, Option<i64>)> {
+    data["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["sessionId"].as_str().unwrap().to_string(),
+                h["messageId"].as_str().unwrap().to_string(),
+                h["seq"].as_i64(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn search_matches_a_direct_fts5_match_on_the_same_database() {
+    let store = Store::copy("live");
+    // Non-ASCII text, indexed the way OpenClaw indexes a message (fts_rows id = FTS rowid).
+    let conn = store.writable("main");
+    let (sid, event_id, seq): (String, String, i64) = conn
+        .query_row(
+            "SELECT session_id, event_id, seq FROM transcript_event_identities WHERE event_type = 'message' LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    conn.execute(
+        "INSERT INTO session_transcript_fts_rows (session_id, message_id) VALUES (?1, ?2)",
+        [&sid, &event_id],
+    )
+    .unwrap();
+    let rowid = conn.last_insert_rowid();
+    conn.execute(
+        "INSERT INTO session_transcript_fts (rowid, text, session_id, message_id, role, timestamp) \
+         VALUES (?1, 'Grüße aus dem Café in 東京 naïve', ?2, ?3, 'user', 1795990000000.0)",
+        rusqlite::params![rowid, sid, event_id],
+    )
+    .unwrap();
+    for query in [
+        "summarize",
+        "\"user turn\"",
+        "summ*",
+        "item AND answer",
+        "sdk OR summarized",
+        "summarize NOT \"item 0\"",
+        "cafe",
+        "GRUSSE OR grüße",
+        "東京",
+        "naive",
+    ] {
+        let ours = hit_set(&search_json(&store, &[query]));
+        let mut direct = std::collections::BTreeSet::new();
+        let mut stmt = conn
+            .prepare(
+                "SELECT f.session_id, f.message_id, i.seq FROM session_transcript_fts f \
+                 LEFT JOIN transcript_event_identities i ON i.session_id = f.session_id AND i.event_id = f.message_id \
+                 WHERE session_transcript_fts MATCH ?1",
+            )
+            .unwrap();
+        let rows = stmt
+            .query_map([query], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap();
+        for r in rows {
+            direct.insert(r.unwrap());
+        }
+        assert_eq!(ours, direct, "query {query:?}");
+        if matches!(query, "cafe" | "東京" | "naive") {
+            assert_eq!(ours.len(), 1, "{query:?}");
+            assert!(ours.contains(&(sid.clone(), event_id.clone(), Some(seq))));
+        } else {
+            assert!(!ours.is_empty(), "{query:?}");
+        }
+    }
+    // Snippets are highlighted, roles and limits apply, best match first.
+    let d = search_json(&store, &["東京"]);
+    assert!(d["hits"][0]["snippet"]
+        .as_str()
+        .unwrap()
+        .contains("**東京**"));
+    assert_eq!(
+        d["hits"][0]["sessionKey"],
+        conn.query_row(
+            "SELECT session_key FROM session_windows WHERE session_id = ?1",
+            [&sid],
+            |r| r.get::<_, String>(0)
+        )
+        .unwrap()
+    );
+    let users = search_json(&store, &["summarize", "--role", "assistant"]);
+    assert!(users["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["role"] == "assistant"));
+    let two = store.run_ok(["search", "--json", "summarize", "--limit", "2"]);
+    let two = json(&two);
+    assert_eq!(two["data"]["hits"].as_array().unwrap().len(), 2);
+    assert_eq!(two["data"]["truncated"], true);
+    let scores: Vec<f64> = search_json(&store, &["summarize OR sdk"])["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["score"].as_f64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first");
+    let since = search_json(&store, &["cafe OR summarize", "--since", "1795989999999"]);
+    assert!(since["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["timestamp"].as_i64().unwrap() >= 1795989999999));
+}
+
+#[test]
+fn search_finds_text_only_in_archives_with_archived() {
+    let store = Store::copy("live");
+    let phrase = "\"agent:main:sdk-made-2\"";
+    let live = search_json(&store, &[phrase]);
+    assert!(live["hits"].as_array().unwrap().is_empty());
+    let all = search_json(&store, &[phrase, "--archived"]);
+    let hits = all["hits"].as_array().unwrap();
+    let cat = store.run_ok(["archives", "cat", DELETED]).stdout;
+    let lines: Vec<Value> = String::from_utf8(cat)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let messages_with_it = lines
+        .iter()
+        .filter(|e| {
+            e["type"] == "message" && e["message"].to_string().contains("agent:main:sdk-made-2")
+        })
+        .count();
+    assert!(messages_with_it > 0);
+    assert_eq!(hits.len(), messages_with_it, "{all}");
+    for h in hits {
+        assert_eq!(h["sessionId"], DELETED);
+        assert_eq!(h["sessionKey"], "agent:main:sdk-made-2");
+        assert!(h["archive"].as_str().unwrap().starts_with(DELETED));
+        // The seq is the event's position in the archive.
+        let ev = &lines[h["seq"].as_u64().unwrap() as usize];
+        assert_eq!(ev["id"], h["messageId"]);
+    }
+    let bad = store.cmd().args(["search", "\"open"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -29,6 +29,7 @@ pub use entry::normalise_entry;
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
 pub use plan::AgentImportPlan;
+pub use projection::searchable_text;
 pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
 pub use write::stable_stringify;
 

@@ -13,6 +13,7 @@ pub mod conversations;
 pub mod create;
 pub mod event_index;
 pub mod events;
+pub mod fts;
 pub mod meta;
 pub mod nodes;
 pub mod state;
