@@ -45,6 +45,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'One row per session, with filters and sorting')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One session in full: entry, promoted columns, transcript windows, archives')
             [CompletionResult]::new('transcript', 'transcript', [CompletionResultType]::ParameterValue, 'Read transcripts: cat, delta pages, text catalog, export')
+            [CompletionResult]::new('archives', 'archives', [CompletionResultType]::ParameterValue, 'Archived transcripts wherever they are: list, cat, export')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Change an entry and its projected columns, as OpenClaw''s entry writer would')
             [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does')
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
@@ -300,6 +302,141 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;transcript;help;help' {
+            break
+        }
+        'openclaw-sessions;archives' {
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives')
+            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print an archived transcript''s events as JSON Lines, byte for byte (zstd decoded)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write an archived transcript as legacy JSONL (re-importable) or Markdown')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'openclaw-sessions;archives;list' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only archives of this session key (with or without `agent:<id>:`) or session id (or an 8+ character id prefix)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Only archives of this reason (repeatable)')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;archives;cat' {
+            [CompletionResult]::new('--from-seq', '--from-seq', [CompletionResultType]::ParameterName, 'Start at this sequence number (the event''s position in the archive)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N events')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;archives;export' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to FILE (created 0600, never overwritten) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE (created 0600, never overwritten) instead of stdout')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;archives;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives')
+            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print an archived transcript''s events as JSON Lines, byte for byte (zstd decoded)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write an archived transcript as legacy JSONL (re-importable) or Markdown')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'openclaw-sessions;archives;help;list' {
+            break
+        }
+        'openclaw-sessions;archives;help;cat' {
+            break
+        }
+        'openclaw-sessions;archives;help;export' {
+            break
+        }
+        'openclaw-sessions;archives;help;help' {
+            break
+        }
+        'openclaw-sessions;search' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only messages at or after this time (epoch ms, ISO date, or an age like 7d)')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N hits (default 20)')
+            [CompletionResult]::new('--order', '--order', [CompletionResultType]::ParameterName, 'Best match first, or newest first')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('--archived', '--archived', [CompletionResultType]::ParameterName, 'Also search archived transcripts (deleted, reset, imported, cold)')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'openclaw-sessions;patch' {
@@ -941,6 +1078,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One row per session, with filters and sorting')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One session in full: entry, promoted columns, transcript windows, archives')
             [CompletionResult]::new('transcript', 'transcript', [CompletionResultType]::ParameterValue, 'Read transcripts: cat, delta pages, text catalog, export')
+            [CompletionResult]::new('archives', 'archives', [CompletionResultType]::ParameterValue, 'Archived transcripts wherever they are: list, cat, export')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Change an entry and its projected columns, as OpenClaw''s entry writer would')
             [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does')
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
@@ -983,6 +1122,24 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;help;transcript;export' {
+            break
+        }
+        'openclaw-sessions;help;archives' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives')
+            [CompletionResult]::new('cat', 'cat', [CompletionResultType]::ParameterValue, 'Print an archived transcript''s events as JSON Lines, byte for byte (zstd decoded)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write an archived transcript as legacy JSONL (re-importable) or Markdown')
+            break
+        }
+        'openclaw-sessions;help;archives;list' {
+            break
+        }
+        'openclaw-sessions;help;archives;cat' {
+            break
+        }
+        'openclaw-sessions;help;archives;export' {
+            break
+        }
+        'openclaw-sessions;help;search' {
             break
         }
         'openclaw-sessions;help;patch' {

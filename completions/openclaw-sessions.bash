@@ -19,6 +19,9 @@ _openclaw__sessions() {
             openclaw__sessions,archive)
                 cmd="openclaw__sessions__subcmd__archive"
                 ;;
+            openclaw__sessions,archives)
+                cmd="openclaw__sessions__subcmd__archives"
+                ;;
             openclaw__sessions,backup)
                 cmd="openclaw__sessions__subcmd__backup"
                 ;;
@@ -61,6 +64,9 @@ _openclaw__sessions() {
             openclaw__sessions,prune)
                 cmd="openclaw__sessions__subcmd__prune"
                 ;;
+            openclaw__sessions,search)
+                cmd="openclaw__sessions__subcmd__search"
+                ;;
             openclaw__sessions,show)
                 cmd="openclaw__sessions__subcmd__show"
                 ;;
@@ -72,6 +78,30 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions,unarchive)
                 cmd="openclaw__sessions__subcmd__unarchive"
+                ;;
+            openclaw__sessions__subcmd__archives,cat)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__cat"
+                ;;
+            openclaw__sessions__subcmd__archives,export)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__export"
+                ;;
+            openclaw__sessions__subcmd__archives,help)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__help"
+                ;;
+            openclaw__sessions__subcmd__archives,list)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__list"
+                ;;
+            openclaw__sessions__subcmd__archives__subcmd__help,cat)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__help__subcmd__cat"
+                ;;
+            openclaw__sessions__subcmd__archives__subcmd__help,export)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__help__subcmd__export"
+                ;;
+            openclaw__sessions__subcmd__archives__subcmd__help,help)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__help__subcmd__help"
+                ;;
+            openclaw__sessions__subcmd__archives__subcmd__help,list)
+                cmd="openclaw__sessions__subcmd__archives__subcmd__help__subcmd__list"
                 ;;
             openclaw__sessions__subcmd__backup,create)
                 cmd="openclaw__sessions__subcmd__backup__subcmd__create"
@@ -130,6 +160,9 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__help,archive)
                 cmd="openclaw__sessions__subcmd__help__subcmd__archive"
                 ;;
+            openclaw__sessions__subcmd__help,archives)
+                cmd="openclaw__sessions__subcmd__help__subcmd__archives"
+                ;;
             openclaw__sessions__subcmd__help,backup)
                 cmd="openclaw__sessions__subcmd__help__subcmd__backup"
                 ;;
@@ -169,6 +202,9 @@ _openclaw__sessions() {
             openclaw__sessions__subcmd__help,prune)
                 cmd="openclaw__sessions__subcmd__help__subcmd__prune"
                 ;;
+            openclaw__sessions__subcmd__help,search)
+                cmd="openclaw__sessions__subcmd__help__subcmd__search"
+                ;;
             openclaw__sessions__subcmd__help,show)
                 cmd="openclaw__sessions__subcmd__help__subcmd__show"
                 ;;
@@ -180,6 +216,15 @@ _openclaw__sessions() {
                 ;;
             openclaw__sessions__subcmd__help,unarchive)
                 cmd="openclaw__sessions__subcmd__help__subcmd__unarchive"
+                ;;
+            openclaw__sessions__subcmd__help__subcmd__archives,cat)
+                cmd="openclaw__sessions__subcmd__help__subcmd__archives__subcmd__cat"
+                ;;
+            openclaw__sessions__subcmd__help__subcmd__archives,export)
+                cmd="openclaw__sessions__subcmd__help__subcmd__archives__subcmd__export"
+                ;;
+            openclaw__sessions__subcmd__help__subcmd__archives,list)
+                cmd="openclaw__sessions__subcmd__help__subcmd__archives__subcmd__list"
                 ;;
             openclaw__sessions__subcmd__help__subcmd__backup,create)
                 cmd="openclaw__sessions__subcmd__help__subcmd__backup__subcmd__create"
@@ -299,7 +344,7 @@ _openclaw__sessions() {
 
     case "${cmd}" in
         openclaw__sessions)
-            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help"
+            opts="-q -v -y -h -V --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help --version status list ls show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -349,6 +394,256 @@ _openclaw__sessions() {
                     ;;
                 --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives)
+            opts="-q -v -y -h --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help list cat export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__cat)
+            opts="-q -v -y -h --from-seq --limit --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from-seq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__export)
+            opts="-o -q -v -y -h --format --output --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "jsonl markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__help)
+            opts="list cat export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__help__subcmd__cat)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__archives__subcmd__list)
+            opts="-q -v -y -h --session --reason --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -W "deleted reset bak imported cold" -- "${cur}"))
                     return 0
                     ;;
                 --state-dir)
@@ -1079,7 +1374,7 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help)
-            opts="status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help"
+            opts="status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1095,6 +1390,62 @@ _openclaw__sessions() {
         openclaw__subcmd__sessions__subcmd__help__subcmd__archive)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__archives)
+            opts="list cat export"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__archives__subcmd__cat)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__archives__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__archives__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1429,6 +1780,20 @@ _openclaw__sessions() {
             return 0
             ;;
         openclaw__subcmd__sessions__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2125,6 +2490,60 @@ _openclaw__sessions() {
                     ;;
                 --backup-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        openclaw__subcmd__sessions__subcmd__search)
+            opts="-q -v -y -h --archived --since --role --limit --order --state-dir --profile --config --agent --all-agents --store --json --quiet --verbose --color --no-progress --yes --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -W "user assistant" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --order)
+                    COMPREPLY=($(compgen -W "best recent" -- "${cur}"))
                     return 0
                     ;;
                 --state-dir)

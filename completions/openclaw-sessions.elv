@@ -42,6 +42,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand ls 'One row per session, with filters and sorting'
             cand show 'One session in full: entry, promoted columns, transcript windows, archives'
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
+            cand archives 'Archived transcripts wherever they are: list, cat, export'
+            cand search 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)'
             cand patch 'Change an entry and its projected columns, as OpenClaw''s entry writer would'
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
@@ -282,6 +284,131 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;transcript;help;export'= {
         }
         &'openclaw-sessions;transcript;help;help'= {
+        }
+        &'openclaw-sessions;archives'= {
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives'
+            cand cat 'Print an archived transcript''s events as JSON Lines, byte for byte (zstd decoded)'
+            cand export 'Write an archived transcript as legacy JSONL (re-importable) or Markdown'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;archives;list'= {
+            cand --session 'Only archives of this session key (with or without `agent:<id>:`) or session id (or an 8+ character id prefix)'
+            cand --reason 'Only archives of this reason (repeatable)'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;archives;cat'= {
+            cand --from-seq 'Start at this sequence number (the event''s position in the archive)'
+            cand --limit 'At most N events'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;archives;export'= {
+            cand --format 'format'
+            cand -o 'Write to FILE (created 0600, never overwritten) instead of stdout'
+            cand --output 'Write to FILE (created 0600, never overwritten) instead of stdout'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;archives;help'= {
+            cand list 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives'
+            cand cat 'Print an archived transcript''s events as JSON Lines, byte for byte (zstd decoded)'
+            cand export 'Write an archived transcript as legacy JSONL (re-importable) or Markdown'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'openclaw-sessions;archives;help;list'= {
+        }
+        &'openclaw-sessions;archives;help;cat'= {
+        }
+        &'openclaw-sessions;archives;help;export'= {
+        }
+        &'openclaw-sessions;archives;help;help'= {
+        }
+        &'openclaw-sessions;search'= {
+            cand --since 'Only messages at or after this time (epoch ms, ISO date, or an age like 7d)'
+            cand --role 'Only messages of this role'
+            cand --limit 'At most N hits (default 20)'
+            cand --order 'Best match first, or newest first'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand --archived 'Also search archived transcripts (deleted, reset, imported, cold)'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'openclaw-sessions;patch'= {
             cand --set 'Set a field to a JSON value (a bare word is taken as a string): `--set label=''"Ops"''`'
@@ -879,6 +1006,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand list 'One row per session, with filters and sorting'
             cand show 'One session in full: entry, promoted columns, transcript windows, archives'
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
+            cand archives 'Archived transcripts wherever they are: list, cat, export'
+            cand search 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)'
             cand patch 'Change an entry and its projected columns, as OpenClaw''s entry writer would'
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
@@ -913,6 +1042,19 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;transcript;catalog'= {
         }
         &'openclaw-sessions;help;transcript;export'= {
+        }
+        &'openclaw-sessions;help;archives'= {
+            cand list 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives'
+            cand cat 'Print an archived transcript''s events as JSON Lines, byte for byte (zstd decoded)'
+            cand export 'Write an archived transcript as legacy JSONL (re-importable) or Markdown'
+        }
+        &'openclaw-sessions;help;archives;list'= {
+        }
+        &'openclaw-sessions;help;archives;cat'= {
+        }
+        &'openclaw-sessions;help;archives;export'= {
+        }
+        &'openclaw-sessions;help;search'= {
         }
         &'openclaw-sessions;help;patch'= {
         }

@@ -45,6 +45,8 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a 
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "ls" -d 'One row per session, with filters and sorting'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "archives" -d 'Archived transcripts wherever they are: list, cat, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "search" -d 'Full-text search through OpenClaw\'s FTS5 index (--archived: archives too)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "patch" -d 'Change an entry and its projected columns, as OpenClaw\'s entry writer would'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_needs_command" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
@@ -263,6 +265,107 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand tran
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand transcript; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -f -a "list" -d 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -f -a "cat" -d 'Print an archived transcript\'s events as JSON Lines, byte for byte (zstd decoded)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -f -a "export" -d 'Write an archived transcript as legacy JSONL (re-importable) or Markdown'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and not __fish_seen_subcommand_from list cat export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l session -d 'Only archives of this session key (with or without `agent:<id>:`) or session id (or an 8+ character id prefix)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l reason -d 'Only archives of this reason (repeatable)' -r -f -a "deleted\t''
+reset\t''
+bak\t''
+imported\t''
+cold\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l from-seq -d 'Start at this sequence number (the event\'s position in the archive)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l limit -d 'At most N events' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from cat" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l format -r -f -a "jsonl\t''
+markdown\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to FILE (created 0600, never overwritten) instead of stdout' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from help" -f -a "list" -d 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from help" -f -a "cat" -d 'Print an archived transcript\'s events as JSON Lines, byte for byte (zstd decoded)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write an archived transcript as legacy JSONL (re-importable) or Markdown'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand archives; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l since -d 'Only messages at or after this time (epoch ms, ISO date, or an age like 7d)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l role -d 'Only messages of this role' -r -f -a "user\t''
+assistant\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l limit -d 'At most N hits (default 20)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l order -d 'Best match first, or newest first' -r -f -a "best\t'Best match first (bm25), then newest'
+recent\t'Newest first'"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l agent -d 'Work on this agent (repeatable)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l store -d 'One database (or legacy sessions.json) named directly' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l color -d 'Colors on stderr (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l archived -d 'Also search archived transcripts (deleted, reset, imported, cold)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l all-agents -d 'Work on every agent'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l json -d 'Print one JSON document on stdout'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -s q -l quiet -d 'Only data and errors'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -s v -l verbose -d 'More detail on stderr'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -l no-progress -d 'Never draw progress bars'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -s y -l yes -d 'Answer yes to confirmations'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l set -d 'Set a field to a JSON value (a bare word is taken as a string): `--set label=\'"Ops"\'`' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l unset -d 'Remove a field' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand patch" -l merge -d 'Shallow-merge a JSON object into the entry' -r
@@ -710,28 +813,33 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -l no-progress -d 'Never draw progress bars'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand man" -s h -l help -d 'Print help'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "patch" -d 'Change an entry and its projected columns, as OpenClaw\'s entry writer would'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "delete" -d 'Delete sessions as OpenClaw\'s deleteSessionEntry does, archiving their transcripts'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "prune" -d 'The maintenance pass for cron: archive or delete what OpenClaw\'s maintenance would'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "backup" -d 'Snapshots in OpenClaw\'s format: create, list, verify, restore'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "doctor" -d 'Find what breaks stores; --fix applies the safe repairs'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "migrate" -d 'Migrate old layouts: a legacy file store into SQLite, ACPX state adoption'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "man" -d 'Write man pages'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "status" -d 'State dir, config, agents, databases, sizes, pending migrations and custody'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "list" -d 'One row per session, with filters and sorting'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "show" -d 'One session in full: entry, promoted columns, transcript windows, archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "transcript" -d 'Read transcripts: cat, delta pages, text catalog, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "archives" -d 'Archived transcripts wherever they are: list, cat, export'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "search" -d 'Full-text search through OpenClaw\'s FTS5 index (--archived: archives too)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "patch" -d 'Change an entry and its projected columns, as OpenClaw\'s entry writer would'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "archive" -d 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "unarchive" -d 'Clear archivedAt/archivedBy/archiveReason'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "delete" -d 'Delete sessions as OpenClaw\'s deleteSessionEntry does, archiving their transcripts'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "prune" -d 'The maintenance pass for cron: archive or delete what OpenClaw\'s maintenance would'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "backup" -d 'Snapshots in OpenClaw\'s format: create, list, verify, restore'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "doctor" -d 'Find what breaks stores; --fix applies the safe repairs'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "migrate" -d 'Migrate old layouts: a legacy file store into SQLite, ACPX state adoption'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "du" -d 'Disk use per agent against the maintenance budget'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "marker" -d 'Format or parse the SQLite session file marker'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "custody" -d 'Offline custody of the state dir: status, run a command under it, clear stale locks'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "man" -d 'Write man pages'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and not __fish_seen_subcommand_from status list show transcript archives search patch archive unarchive delete prune backup doctor migrate du marker custody completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "cat" -d 'Print events as JSON Lines, each line the stored event JSON byte for byte'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "delta" -d 'One bounded page of events with an opaque cursor'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "catalog" -d 'Newest-first pages of user and assistant text'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from transcript" -f -a "export" -d 'Write the transcript as legacy JSONL (re-importable) or Markdown'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from archives" -f -a "list" -d 'One row per archived transcript: archive rows and their files, legacy .reset/.deleted/.bak files, the import archive, cold archives'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from archives" -f -a "cat" -d 'Print an archived transcript\'s events as JSON Lines, byte for byte (zstd decoded)'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from archives" -f -a "export" -d 'Write an archived transcript as legacy JSONL (re-importable) or Markdown'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "create" -d 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "list" -d 'Snapshots in a repository, newest first'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand help; and __fish_seen_subcommand_from backup" -f -a "verify" -d 'Check snapshots: files, manifest, sha256, integrity, owner, schema version'
