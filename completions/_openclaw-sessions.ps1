@@ -47,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('transcript', 'transcript', [CompletionResultType]::ParameterValue, 'Read transcripts: cat, delta pages, text catalog, export')
             [CompletionResult]::new('archives', 'archives', [CompletionResultType]::ParameterValue, 'Archived transcripts wherever they are: list, cat, export')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)')
+            [CompletionResult]::new('undelete', 'undelete', [CompletionResultType]::ParameterValue, 'Bring a deleted session back from its archive')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Change an entry and its projected columns, as OpenClaw''s entry writer would')
             [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does')
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
@@ -437,6 +438,32 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'openclaw-sessions;undelete' {
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Bring it back under this key (with or without `agent:<id>:`) instead of the one it had')
+            [CompletionResult]::new('--snapshots', '--snapshots', [CompletionResultType]::ParameterName, 'Also look for the session''s entry in the snapshots of this repository (repeatable; <state>/openclaw-sessions-snapshots is always searched)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'openclaw-sessions;patch' {
@@ -1080,6 +1107,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('transcript', 'transcript', [CompletionResultType]::ParameterValue, 'Read transcripts: cat, delta pages, text catalog, export')
             [CompletionResult]::new('archives', 'archives', [CompletionResultType]::ParameterValue, 'Archived transcripts wherever they are: list, cat, export')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)')
+            [CompletionResult]::new('undelete', 'undelete', [CompletionResultType]::ParameterValue, 'Bring a deleted session back from its archive')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Change an entry and its projected columns, as OpenClaw''s entry writer would')
             [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does')
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
@@ -1140,6 +1168,9 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;help;search' {
+            break
+        }
+        'openclaw-sessions;help;undelete' {
             break
         }
         'openclaw-sessions;help;patch' {

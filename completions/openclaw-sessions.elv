@@ -44,6 +44,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
             cand archives 'Archived transcripts wherever they are: list, cat, export'
             cand search 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)'
+            cand undelete 'Bring a deleted session back from its archive'
             cand patch 'Change an entry and its projected columns, as OpenClaw''s entry writer would'
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
@@ -409,6 +410,31 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --yes 'Answer yes to confirmations'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'openclaw-sessions;undelete'= {
+            cand --as 'Bring it back under this key (with or without `agent:<id>:`) instead of the one it had'
+            cand --snapshots 'Also look for the session''s entry in the snapshots of this repository (repeatable; <state>/openclaw-sessions-snapshots is always searched)'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'openclaw-sessions;patch'= {
             cand --set 'Set a field to a JSON value (a bare word is taken as a string): `--set label=''"Ops"''`'
@@ -1008,6 +1034,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand transcript 'Read transcripts: cat, delta pages, text catalog, export'
             cand archives 'Archived transcripts wherever they are: list, cat, export'
             cand search 'Full-text search through OpenClaw''s FTS5 index (--archived: archives too)'
+            cand undelete 'Bring a deleted session back from its archive'
             cand patch 'Change an entry and its projected columns, as OpenClaw''s entry writer would'
             cand archive 'Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does'
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
@@ -1055,6 +1082,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;archives;export'= {
         }
         &'openclaw-sessions;help;search'= {
+        }
+        &'openclaw-sessions;help;undelete'= {
         }
         &'openclaw-sessions;help;patch'= {
         }

@@ -28,6 +28,7 @@ mod show;
 mod signals;
 mod status;
 mod transcript;
+mod undelete;
 
 use clap::{Parser, Subcommand};
 
@@ -69,6 +70,8 @@ pub enum Command {
     Archives(archives::ArchivesCommand),
     /// Full-text search through OpenClaw's FTS5 index (--archived: archives too).
     Search(search::SearchArgs),
+    /// Bring a deleted session back from its archive.
+    Undelete(undelete::UndeleteArgs),
     /// Change an entry and its projected columns, as OpenClaw's entry writer would.
     #[command(after_help = mutation::CHANGES_ONE_ROW)]
     Patch(patch::PatchArgs),
@@ -116,6 +119,7 @@ impl Command {
             Command::Transcript(t) => t.name(),
             Command::Archives(a) => a.name(),
             Command::Search(_) => "search",
+            Command::Undelete(_) => "undelete",
             Command::Patch(_) => "patch",
             Command::Archive(_) => "archive",
             Command::Unarchive(_) => "unarchive",
@@ -141,6 +145,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Transcript(cmd) => transcript::run(ctx, cmd),
         Command::Archives(cmd) => archives::run(ctx, cmd),
         Command::Search(args) => search::run(ctx, args),
+        Command::Undelete(args) => undelete::run(ctx, args),
         Command::Patch(args) => patch::run(ctx, args),
         Command::Archive(args) => lifecycle::run(ctx, args, true),
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),

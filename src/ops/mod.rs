@@ -12,6 +12,7 @@ pub mod prune;
 pub mod restore;
 pub mod summary;
 pub mod targets;
+pub mod undelete;
 
 pub use pipeline::{
     run, Decision, Hooks, Operation, Run, RunOptions, RunState, SnapshotPolicy, SnapshotTaken,

@@ -150,52 +150,11 @@ impl TranscriptSource {
                 Ok(())
             }
             TranscriptSource::Archive { body, encoding, .. } => {
-                let name = body.display_path(store);
-                let raw = body.open(store)?;
-                let reader: Box<dyn std::io::BufRead + '_> = match encoding {
-                    ArchiveEncoding::Identity => {
-                        Box::new(std::io::BufReader::with_capacity(256 * 1024, raw))
-                    }
-                    ArchiveEncoding::Zstd | ArchiveEncoding::ColdRecords => {
-                        Box::new(std::io::BufReader::with_capacity(
-                            256 * 1024,
-                            zstd::stream::read::Decoder::new(raw).at(&name)?,
-                        ))
-                    }
+                let (conn, db) = match store.db() {
+                    Some(db) => (Some(db.conn()), db.path()),
+                    None => (None, store.paths.db.as_path()),
                 };
-                let mut lines = JsonlReader::from_reader(&name, reader);
-                let mut seq = 0i64;
-                while let Some((line_no, line)) = lines.next_line()? {
-                    let json = match encoding {
-                        ArchiveEncoding::ColdRecords => match cold_event(line) {
-                            Some(json) => json,
-                            None if line.contains("\"kind\"") => continue,
-                            None => {
-                                return Err(Error::bad_input(
-                                    format!(
-                                        "{} line {line_no} is not a cold archive record",
-                                        name.display()
-                                    ),
-                                    None,
-                                ))
-                            }
-                        },
-                        _ => line.to_string(),
-                    };
-                    if seq >= from_seq {
-                        let ev = StoredEvent {
-                            seq,
-                            json,
-                            created_at: None,
-                            compressed: false,
-                        };
-                        if visit(ev)?.is_break() {
-                            break;
-                        }
-                    }
-                    seq += 1;
-                }
-                Ok(())
+                for_each_archived(body, *encoding, conn, db, from_seq, visit)
             }
         }
     }
@@ -242,10 +201,66 @@ fn cold_event(line: &str) -> Option<String> {
     }
 }
 
+/// Visit an archive's events (`seq` = position in the archive) from `from_seq` on, reading a
+/// row's blob through `conn` (the store's reader, or a writer's transaction).
+pub fn for_each_archived(
+    body: &ArchiveBody,
+    encoding: ArchiveEncoding,
+    conn: Option<&rusqlite::Connection>,
+    db: &std::path::Path,
+    from_seq: i64,
+    visit: &mut dyn FnMut(StoredEvent) -> Result<ControlFlow<()>>,
+) -> Result<()> {
+    let name = body.display_path(db);
+    let raw = body.open_on(conn, db)?;
+    let reader: Box<dyn std::io::BufRead + '_> = match encoding {
+        ArchiveEncoding::Identity => Box::new(std::io::BufReader::with_capacity(256 * 1024, raw)),
+        ArchiveEncoding::Zstd | ArchiveEncoding::ColdRecords => {
+            Box::new(std::io::BufReader::with_capacity(
+                256 * 1024,
+                zstd::stream::read::Decoder::new(raw).at(&name)?,
+            ))
+        }
+    };
+    let mut lines = JsonlReader::from_reader(&name, reader);
+    let mut seq = 0i64;
+    while let Some((line_no, line)) = lines.next_line()? {
+        let json = match encoding {
+            ArchiveEncoding::ColdRecords => match cold_event(line) {
+                Some(json) => json,
+                None if line.contains("\"kind\"") => continue,
+                None => {
+                    return Err(Error::bad_input(
+                        format!(
+                            "{} line {line_no} is not a cold archive record",
+                            name.display()
+                        ),
+                        None,
+                    ))
+                }
+            },
+            _ => line.to_string(),
+        };
+        if seq >= from_seq {
+            let ev = StoredEvent {
+                seq,
+                json,
+                created_at: None,
+                compressed: false,
+            };
+            if visit(ev)?.is_break() {
+                break;
+            }
+        }
+        seq += 1;
+    }
+    Ok(())
+}
+
 impl ArchiveBody {
     /// A path naming the archive in messages: the file, or `<database>#<table row>`.
-    pub fn display_path(&self, store: &AgentStore) -> PathBuf {
-        let db = store.paths.db.display();
+    pub fn display_path(&self, db: &std::path::Path) -> PathBuf {
+        let db = db.display();
         match self {
             ArchiveBody::File(p) => p.clone(),
             ArchiveBody::Row {
@@ -260,13 +275,18 @@ impl ArchiveBody {
         }
     }
 
-    /// The raw (still encoded) bytes, streamed.
-    pub fn open<'s>(&self, store: &'s AgentStore) -> Result<Box<dyn std::io::Read + 's>> {
+    /// The raw (still encoded) bytes, streamed; a row's blob is read through `conn`, the
+    /// connection to the database at `db`.
+    pub fn open_on<'s>(
+        &self,
+        conn: Option<&'s rusqlite::Connection>,
+        db: &std::path::Path,
+    ) -> Result<Box<dyn std::io::Read + 's>> {
         let missing = || {
             Error::not_found(
                 format!(
                     "archive {} is no longer there",
-                    self.display_path(store).display()
+                    self.display_path(db).display()
                 ),
                 None,
             )
@@ -286,16 +306,16 @@ impl ArchiveBody {
                 session_id,
                 generation,
             } => {
-                let db = store.db().ok_or_else(missing)?;
-                let blob = archives::blob_reader(db.conn(), session_id, generation)
-                    .at(db.path())?
+                let conn = conn.ok_or_else(missing)?;
+                let blob = archives::blob_reader(conn, session_id, generation)
+                    .at(db)?
                     .ok_or_else(missing)?;
                 Ok(Box::new(blob))
             }
             ArchiveBody::ColdRow { session_id } => {
-                let db = store.db().ok_or_else(missing)?;
-                let blob = archives::cold_blob_reader(db.conn(), session_id)
-                    .at(db.path())?
+                let conn = conn.ok_or_else(missing)?;
+                let blob = archives::cold_blob_reader(conn, session_id)
+                    .at(db)?
                     .ok_or_else(missing)?;
                 Ok(Box::new(blob))
             }

@@ -20,3 +20,4 @@ mod pipeline;
 mod prune;
 mod read_only;
 mod transcript;
+mod undelete;
