@@ -692,8 +692,9 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
         }
         'openclaw-sessions;backup;restore' {
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Write the database to this fresh path (never over an existing file)')
-            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)')
-            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Take only this session (key or session id) out of the snapshot into the live store, the others untouched (custody; refused when the key or its transcript is live)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place, --session)')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT); with --session: a snapshot of the current database first')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
@@ -701,8 +702,8 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
             [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace the live database (custody; the current one is snapshotted first)')
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'With --in-place: show what would be replaced and change nothing')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'With --in-place: show what would be replaced and change nothing')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'With --in-place or --session: show what would change and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'With --in-place or --session: show what would change and change nothing')
             [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')

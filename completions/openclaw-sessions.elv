@@ -653,8 +653,9 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         }
         &'openclaw-sessions;backup;restore'= {
             cand --target 'Write the database to this fresh path (never over an existing file)'
-            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)'
-            cand --backup-dir 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT)'
+            cand --session 'Take only this session (key or session id) out of the snapshot into the live store, the others untouched (custody; refused when the key or its transcript is live)'
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place, --session)'
+            cand --backup-dir 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT); with --session: a snapshot of the current database first'
             cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
             cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
             cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
@@ -662,8 +663,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
             cand --in-place 'Replace the live database (custody; the current one is snapshotted first)'
-            cand -n 'With --in-place: show what would be replaced and change nothing'
-            cand --dry-run 'With --in-place: show what would be replaced and change nothing'
+            cand -n 'With --in-place or --session: show what would change and change nothing'
+            cand --dry-run 'With --in-place or --session: show what would change and change nothing'
             cand --all-agents 'Work on every agent'
             cand --json 'Print one JSON document on stdout'
             cand -q 'Only data and errors'

@@ -562,8 +562,9 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand back
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to confirmations'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l target -d 'Write the database to this fresh path (never over an existing file)' -r -F
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place)' -r
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l backup-dir -d 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT)' -r -F
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l session -d 'Take only this session (key or session id) out of the snapshot into the live store, the others untouched (custody; refused when the key or its transcript is live)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l wait -d 'Wait up to SECONDS for a live owner of the state dir to finish (--in-place, --session)' -r
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l backup-dir -d 'With --in-place: where the snapshot of the current database goes (default: the repository of SNAPSHOT); with --session: a snapshot of the current database first' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l state-dir -d 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile\'s, or ~/.openclaw)' -r -F
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l profile -d 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)' -r
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l config -d 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)' -r -F
@@ -573,7 +574,7 @@ complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand back
 always\t''
 never\t''"
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l in-place -d 'Replace the live database (custody; the current one is snapshotted first)'
-complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s n -l dry-run -d 'With --in-place: show what would be replaced and change nothing'
+complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s n -l dry-run -d 'With --in-place or --session: show what would change and change nothing'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l all-agents -d 'Work on every agent'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -l json -d 'Print one JSON document on stdout'
 complete -c openclaw-sessions -n "__fish_openclaw_sessions_using_subcommand backup; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'Only data and errors'

@@ -445,3 +445,161 @@ pub fn apply_undelete(
     crash_point("undelete-after-commit");
     Ok(report)
 }
+
+/// One session to take out of a snapshot (`backup restore --session`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotSessionPlan {
+    pub agent_id: String,
+    pub snapshot: PathBuf,
+    pub session_key: String,
+    pub session_id: String,
+    /// Every transcript generation (window) of the key in the snapshot.
+    pub windows: Vec<String>,
+    pub events: u64,
+}
+
+/// What was copied.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotSessionReport {
+    pub rows: u64,
+    pub events: u64,
+}
+
+fn with_snapshot<T>(
+    snapshot_db: &Path,
+    read: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>,
+) -> Result<T> {
+    use crate::store::db::session_copy::attach_snapshot;
+    let conn = rusqlite::Connection::open_in_memory().at(snapshot_db)?;
+    attach_snapshot(&conn, snapshot_db).at(snapshot_db)?;
+    read(&conn).at(snapshot_db)
+}
+
+/// Plan taking the session `words` names (a key, a bare key, a session id) out of a
+/// verified snapshot of `store`'s database. Refuses when the key or one of its transcripts
+/// is live.
+pub fn plan_session_from_snapshot(
+    store: &AgentStore,
+    snapshot: &Path,
+    words: &str,
+) -> Result<SnapshotSessionPlan> {
+    use crate::store::db::session_copy::{find_in_snapshot, snapshot_window_ids};
+    let agent_id = store.paths.id.to_string();
+    let Some(db) = store.db() else {
+        return Err(Error::not_found(
+            format!("agent {agent_id} has no database to restore into"),
+            None,
+        ));
+    };
+    let snapshot_db = snapshot.join("database.sqlite");
+    let words = words.trim();
+    let qualified = format!("agent:{agent_id}:{}", words.to_lowercase());
+    let (found, windows, events) = with_snapshot(&snapshot_db, |c| {
+        let found = match find_in_snapshot(c, words)? {
+            Some(f) => Some(f),
+            None => find_in_snapshot(c, &qualified)?,
+        };
+        let Some((key, _)) = &found else {
+            return Ok((None, Vec::new(), 0));
+        };
+        let windows = snapshot_window_ids(c, key)?;
+        let mut events = 0i64;
+        for w in &windows {
+            events += c.query_row(
+                "SELECT count(*) FROM snap.transcript_events WHERE session_id = ?1",
+                [w],
+                |r| r.get::<_, i64>(0),
+            )?;
+        }
+        Ok((found, windows, events))
+    })?;
+    let Some((key, sid)) = found else {
+        return Err(Error::not_found(
+            format!("snapshot {} holds no session {words:?}", snapshot.display()),
+            None,
+        ));
+    };
+    if let Some(live) = nodes::current_session_id(db.conn(), &key).at(db.path())? {
+        return Err(conflict(
+            format!("key {key} belongs to a live session ({live}); nothing of it is replaced"),
+            Some(
+                "delete the live session first, or restore the whole snapshot to a fresh path"
+                    .into(),
+            ),
+        ));
+    }
+    for w in &windows {
+        if let Some(owner) = windows::session_key_of(db.conn(), w).at(db.path())? {
+            return Err(conflict(
+                format!("transcript {w} of {key} is live (session {owner})"),
+                None,
+            ));
+        }
+    }
+    Ok(SnapshotSessionPlan {
+        agent_id,
+        snapshot: snapshot.to_path_buf(),
+        session_key: key,
+        session_id: sid,
+        windows,
+        events: events as u64,
+    })
+}
+
+/// Copy the planned session's rows from the snapshot in one transaction, then certify the
+/// key as OpenClaw's writers do.
+pub fn apply_session_from_snapshot(
+    db: &mut WritableDb,
+    plan: &SnapshotSessionPlan,
+    now_ms: i64,
+) -> Result<SnapshotSessionReport> {
+    use crate::store::db::session_copy::{attach_snapshot, copy_session, detach_snapshot};
+    let path = db.path.clone();
+    let snapshot_db = plan.snapshot.join("database.sqlite");
+    attach_snapshot(&db.conn, &snapshot_db).at(&snapshot_db)?;
+    let result = (|| -> Result<SnapshotSessionReport> {
+        let tx = db.transaction()?;
+        if nodes::current_session_id(&tx, &plan.session_key)
+            .at(&path)?
+            .is_some()
+        {
+            return Err(conflict(
+                format!(
+                    "session {} appeared while the restore was being planned",
+                    plan.session_key
+                ),
+                Some("run the command again".into()),
+            ));
+        }
+        let copied = copy_session(&tx, &plan.session_key, &plan.windows).at(&path)?;
+        crash_point("restore-session-rows");
+        // A generation whose archive row is still there (the session was deleted since the
+        // snapshot) gets a new one: a later delete archives under a name of its own.
+        for w in &plan.windows {
+            if let Some(g) = events::watermark_generation(&tx, w).at(&path)? {
+                if crate::store::db::archives::sha256_of(&tx, w, &g)
+                    .at(&path)?
+                    .is_some()
+                {
+                    let fresh = uuid::Uuid::new_v4().simple().to_string();
+                    events::set_watermark_generation(&tx, w, &fresh, now_ms).at(&path)?;
+                }
+            }
+        }
+        nodes::set_entry_valid(&tx, &plan.session_key).at(&path)?;
+        certify(&tx, &path, &plan.session_key)?;
+        crash_point("restore-session-before-commit");
+        tx.commit().at(&path)?;
+        Ok(SnapshotSessionReport {
+            rows: copied.rows as u64,
+            events: copied.events as u64,
+        })
+    })();
+    let detached = detach_snapshot(&db.conn).at(&snapshot_db);
+    let report = result?;
+    detached?;
+    crash_point("restore-session-after-commit");
+    Ok(report)
+}

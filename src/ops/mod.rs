@@ -10,6 +10,7 @@ pub mod migrate_legacy;
 pub mod pipeline;
 pub mod prune;
 pub mod restore;
+pub mod restore_session;
 pub mod summary;
 pub mod targets;
 pub mod undelete;

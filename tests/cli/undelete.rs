@@ -377,3 +377,153 @@ fn undelete_killed_at_many_moments() {
         );
     }
 }
+
+/// The snapshot `deleted()` wrote before the deletion.
+fn the_snapshot(store: &Store) -> std::path::PathBuf {
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    std::fs::read_dir(&repo)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.join("manifest.json").is_file())
+        .unwrap()
+}
+
+fn listing(store: &Store) -> Vec<Value> {
+    let list = json(&store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]));
+    list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            serde_json::json!([
+                r["sessionKey"],
+                r["sessionId"],
+                r["updatedAt"],
+                r["transcript"]
+            ])
+        })
+        .collect()
+}
+
+#[test]
+fn backup_restore_session_takes_one_session_out_of_a_snapshot() {
+    let (store, sid, before) = deleted();
+    let snapshot = the_snapshot(&store);
+    let others = listing(&store);
+    let out = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", "pinned-notes", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let report = json(&out);
+    assert_eq!(report["data"]["sessionKey"], KEY);
+    assert_eq!(report["data"]["sessionId"], sid.as_str());
+    let after = session_rows(&store, KEY, &sid);
+    for (table, rows) in &before {
+        assert_eq!(rows, &after[table], "{table}");
+    }
+    // The others are as they were; the restored one is back in the listing.
+    let now = listing(&store);
+    assert_eq!(now.len(), others.len() + 1);
+    assert!(others.iter().all(|r| now.contains(r)));
+    let doctor = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert!(
+        doctor.status.success(),
+        "{}",
+        String::from_utf8_lossy(&doctor.stdout)
+    );
+    // Restored twice: the key is live now.
+    let again = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", &sid, "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(5));
+    let missing = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", "no-such-session", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(4));
+    // Its archive from the deletion is still there, and it can be deleted again.
+    store.run_ok(["delete", KEY, "--yes"]);
+    assert_eq!(
+        json(&store.run_ok([
+            "archives",
+            "list",
+            "--json",
+            "--session",
+            KEY,
+            "--reason",
+            "deleted"
+        ]))["data"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn backup_restore_session_killed_at_many_moments() {
+    let mut faults: Vec<(&str, String)> = [
+        "restore-session-rows",
+        "restore-session-before-commit",
+        "restore-session-after-commit",
+    ]
+    .iter()
+    .map(|p| ("OPENCLAW_SESSIONS_CRASH_AT", p.to_string()))
+    .collect();
+    faults.extend((1..=4).map(|n| ("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())));
+    for (var, val) in faults {
+        let (store, sid, before) = deleted();
+        let snapshot = the_snapshot(&store);
+        let _ = std_bin()
+            .env("HOME", store.dir.path())
+            .env(var, &val)
+            .arg("--state-dir")
+            .arg(store.state())
+            .args(["backup", "restore"])
+            .arg(&snapshot)
+            .args(["--session", KEY, "--yes"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        let conn = store.writable("main");
+        let ok: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok", "{var}={val}");
+        drop(conn);
+        let now = session_rows(&store, KEY, &sid);
+        let absent = now.values().all(Vec::is_empty);
+        let whole = before.iter().all(|(t, rows)| &now[t] == rows);
+        assert!(absent || whole, "{var}={val}: neither absent nor whole");
+        if absent {
+            store
+                .cmd()
+                .args(["backup", "restore"])
+                .arg(&snapshot)
+                .args(["--session", KEY, "--yes"])
+                .assert()
+                .success();
+        }
+        let done = session_rows(&store, KEY, &sid);
+        assert!(
+            before.iter().all(|(t, rows)| &done[t] == rows),
+            "{var}={val}"
+        );
+    }
+}

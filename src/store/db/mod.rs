@@ -16,6 +16,7 @@ pub mod events;
 pub mod fts;
 pub mod meta;
 pub mod nodes;
+pub mod session_copy;
 pub mod state;
 pub mod windows;
 
