@@ -113,6 +113,14 @@ fn copy_rows(
     )
 }
 
+/// A search row of the snapshot: `(message_id, text, role, timestamp)`.
+type SearchRow = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    rusqlite::types::Value,
+);
+
 /// What was copied.
 #[derive(Debug, Clone, Default)]
 pub struct Copied {
@@ -175,12 +183,7 @@ pub fn copy_session(conn: &Connection, key: &str, ids: &[String]) -> rusqlite::R
             "SELECT r.message_id, f.text, f.role, f.timestamp FROM snap.session_transcript_fts_rows r \
              JOIN snap.session_transcript_fts f ON f.rowid = r.id WHERE r.session_id = ?1 ORDER BY r.id",
         )?;
-        let rows: Vec<(
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            rusqlite::types::Value,
-        )> = stmt
+        let rows: Vec<SearchRow> = stmt
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
             .collect::<rusqlite::Result<_>>()?;
         for (message_id, text, role, timestamp) in rows {
