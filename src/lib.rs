@@ -11,6 +11,7 @@ pub mod formats;
 pub mod fsutil;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod history;
 pub mod json_value;
 pub mod legacy;
 pub mod marker;

@@ -8,6 +8,7 @@ use openclaw_sessions::backup::{
     SnapshotSource, SnapshotState, SnapshotTarget,
 };
 use openclaw_sessions::ops::restore::RestoreOp;
+use openclaw_sessions::ops::restore_session::RestoreSessionOp;
 use openclaw_sessions::ops::RunState;
 use openclaw_sessions::paths::{AgentId, StateLayout};
 use openclaw_sessions::units::{format_bytes, now_ms};
@@ -71,6 +72,7 @@ pub struct VerifyArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("live").args(["in_place", "session"]))]
 pub struct RestoreArgs {
     /// The snapshot directory to restore (verified first).
     #[arg(value_name = "SNAPSHOT")]
@@ -79,22 +81,26 @@ pub struct RestoreArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present = "in_place",
-        conflicts_with = "in_place"
+        required_unless_present_any = ["in_place", "session"],
+        conflicts_with_all = ["in_place", "session"]
     )]
     target: Option<PathBuf>,
     /// Replace the live database (custody; the current one is snapshotted first).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "session")]
     in_place: bool,
-    /// Wait up to SECONDS for a live owner of the state dir to finish (--in-place).
-    #[arg(long, value_name = "SECONDS", requires = "in_place")]
+    /// Take only this session (key or session id) out of the snapshot into the live store,
+    /// the others untouched (custody; refused when the key or its transcript is live).
+    #[arg(long, value_name = "KEY|SESSION_ID")]
+    session: Option<String>,
+    /// Wait up to SECONDS for a live owner of the state dir to finish (--in-place, --session).
+    #[arg(long, value_name = "SECONDS", requires = "live")]
     wait: Option<u64>,
-    /// With --in-place: show what would be replaced and change nothing.
-    #[arg(short = 'n', long, requires = "in_place")]
+    /// With --in-place or --session: show what would change and change nothing.
+    #[arg(short = 'n', long, requires = "live")]
     dry_run: bool,
     /// With --in-place: where the snapshot of the current database goes (default: the
-    /// repository of SNAPSHOT).
-    #[arg(long, value_name = "DIR", requires = "in_place")]
+    /// repository of SNAPSHOT); with --session: a snapshot of the current database first.
+    #[arg(long, value_name = "DIR", requires = "live")]
     backup_dir: Option<PathBuf>,
     /// With --in-place: install a snapshot whose schema is newer than this tool and OpenClaw
     /// 2026.9.6 open (refused without it).
@@ -283,6 +289,9 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Done);
     }
+    if let Some(words) = &args.session {
+        return restore_session(ctx, args, words);
+    }
     let mut op = RestoreOp {
         snapshot: args.snapshot.clone(),
         agents: ctx.global.agents.clone(),
@@ -325,6 +334,41 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
         ctx.printer.json_data(
             &json!({"target": target, "manifest": manifest, "previous": previous, "applied": true}),
         )?;
+    }
+    Ok(Outcome::Done)
+}
+
+/// `backup restore SNAPSHOT --session KEY|ID`.
+fn restore_session(ctx: &Ctx, args: &RestoreArgs, words: &str) -> anyhow::Result<Outcome> {
+    let mut op = RestoreSessionOp {
+        snapshot: args.snapshot.clone(),
+        words: words.to_string(),
+    };
+    let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
+    let Some(run) = run_op(ctx, &mut op, &mutation, "restore")? else {
+        return Ok(Outcome::Done);
+    };
+    let p = &run.plan.plan;
+    let applied = run.state == RunState::Applied;
+    if ctx.printer.json {
+        ctx.printer.json_data(&json!({
+            "applied": applied,
+            "agentId": p.agent_id,
+            "sessionKey": p.session_key,
+            "sessionId": p.session_id,
+            "windows": p.windows,
+            "events": p.events,
+            "rows": run.report.as_ref().map(|r| r.rows),
+            "manifest": run.plan.manifest,
+            "snapshot": run.snapshot_of(&run.plan.agent.db),
+        }))?;
+    } else if run.state == RunState::DryRun {
+        print_dry_run(ctx, &run.summary)?;
+    } else {
+        ctx.printer.out(&format!(
+            "restored session {} ({}, {} events) from {}\n",
+            p.session_key, p.session_id, p.events, run.plan.manifest.snapshot_id
+        ))?;
     }
     Ok(Outcome::Done)
 }

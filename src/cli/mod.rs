@@ -1,6 +1,7 @@
 //! The binary: argument parsing, one module per subcommand, output through [`Printer`],
 //! errors mapped to exit codes in [`exit`].
 
+mod archives;
 mod backup;
 mod completions;
 mod context;
@@ -23,10 +24,12 @@ mod patch;
 mod printer;
 mod progress;
 mod prune;
+mod search;
 mod show;
 mod signals;
 mod status;
 mod transcript;
+mod undelete;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -63,6 +66,13 @@ pub enum Command {
     /// Read transcripts: cat, delta pages, text catalog, export.
     #[command(subcommand)]
     Transcript(transcript::TranscriptCommand),
+    /// Archived transcripts wherever they are: list, cat, export.
+    #[command(subcommand)]
+    Archives(archives::ArchivesCommand),
+    /// Full-text search through OpenClaw's FTS5 index (--archived: archives too).
+    Search(search::SearchArgs),
+    /// Bring a deleted session back from its archive.
+    Undelete(undelete::UndeleteArgs),
     /// Change an entry and its projected columns, as OpenClaw's entry writer would.
     #[command(after_help = mutation::CHANGES_ONE_ROW)]
     Patch(patch::PatchArgs),
@@ -109,6 +119,9 @@ impl Command {
             Command::List(_) => "list",
             Command::Show(_) => "show",
             Command::Transcript(t) => t.name(),
+            Command::Archives(a) => a.name(),
+            Command::Search(_) => "search",
+            Command::Undelete(_) => "undelete",
             Command::Patch(_) => "patch",
             Command::Archive(_) => "archive",
             Command::Unarchive(_) => "unarchive",
@@ -132,6 +145,9 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::List(args) => list::run(ctx, args),
         Command::Show(args) => show::run(ctx, args),
         Command::Transcript(cmd) => transcript::run(ctx, cmd),
+        Command::Archives(cmd) => archives::run(ctx, cmd),
+        Command::Search(args) => search::run(ctx, args),
+        Command::Undelete(args) => undelete::run(ctx, args),
         Command::Patch(args) => patch::run(ctx, args),
         Command::Archive(args) => lifecycle::run(ctx, args, true),
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),

@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result, ResultExt};
 
 /// Streams a JSONL transcript line by line, in bounded memory, checking each line is JSON.
-pub struct JsonlReader {
+pub struct JsonlReader<'a> {
     path: PathBuf,
-    reader: BufReader<File>,
+    reader: Box<dyn BufRead + 'a>,
     line_no: u64,
     buf: Vec<u8>,
 }
 
-impl JsonlReader {
+impl<'a> JsonlReader<'a> {
     pub fn open(path: &Path) -> Result<Self> {
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -24,12 +24,20 @@ impl JsonlReader {
                 Error::io(path, e)
             }
         })?;
-        Ok(JsonlReader {
+        Ok(Self::from_reader(
+            path,
+            Box::new(BufReader::with_capacity(256 * 1024, file)),
+        ))
+    }
+
+    /// Lines from any reader (a decompressing one, say); `path` names it in errors.
+    pub fn from_reader(path: &Path, reader: Box<dyn BufRead + 'a>) -> Self {
+        JsonlReader {
             path: path.to_path_buf(),
-            reader: BufReader::with_capacity(256 * 1024, file),
+            reader,
             line_no: 0,
             buf: Vec::new(),
-        })
+        }
     }
 
     /// The next non-empty line (without its line ending), or `None` at the end.

@@ -12,8 +12,10 @@ pub mod migrate_legacy;
 pub mod pipeline;
 pub mod prune;
 pub mod restore;
+pub mod restore_session;
 pub mod summary;
 pub mod targets;
+pub mod undelete;
 
 pub use pipeline::{
     run, Decision, Hooks, Operation, Run, RunOptions, RunState, SnapshotPolicy, SnapshotTaken,

@@ -152,9 +152,11 @@ pub fn generation(store: &AgentStore, source: &TranscriptSource) -> Result<Optio
             crate::store::db::events::watermark_generation(conn, session_id)
                 .map_err(|e| Error::sqlite(db, e))
         }
-        TranscriptSource::Jsonl { path, .. } => {
-            if !path.exists() {
-                return Ok(None);
+        TranscriptSource::Jsonl { .. } | TranscriptSource::Archive { .. } => {
+            if let TranscriptSource::Jsonl { path, .. } = source {
+                if !path.exists() {
+                    return Ok(None);
+                }
             }
             let mut header = None;
             source.for_each(store, 0, &mut |ev| {

@@ -10,4 +10,4 @@ pub mod export;
 mod source;
 
 pub use event::{decode_event_row, StoredEvent};
-pub use source::TranscriptSource;
+pub use source::{for_each_archived, ArchiveBody, ArchiveEncoding, TranscriptSource};

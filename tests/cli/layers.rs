@@ -26,6 +26,8 @@ const RANKS: &[(&str, u8)] = &[
     ("doctor", 5),
     ("mutate", 5),
     ("du", 5),
+    // Archived transcripts found and read wherever they are, and the search over them.
+    ("history", 5),
     ("status", 5),
     // Reading stores, transcripts and who holds a store.
     ("transcript", 4),

@@ -25,12 +25,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub use conversation::{conversation_of, link_conversation, write_conversation};
 pub use entry::normalise_entry;
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
 pub use plan::AgentImportPlan;
+pub use projection::{searchable_text, ProjectionCursor};
 pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
-pub use write::stable_stringify;
+pub use write::{event_time, stable_stringify};
 
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::mutate::{crash_point, WritableDb};

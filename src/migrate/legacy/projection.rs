@@ -84,6 +84,12 @@ fn fts_timestamp(e: &Value, created_at: i64) -> f64 {
     }
 }
 
+/// What OpenClaw indexes of one event for search: `(message id, role, text, timestamp)`.
+pub fn searchable_text(e: &Value, created_at: i64) -> Option<(String, String, String, f64)> {
+    let (id, role, text) = fts_text(e)?;
+    Some((id, role, text, fts_timestamp(e, created_at)))
+}
+
 fn insert_rows(
     tx: &Transaction<'_>,
     session_id: &str,

@@ -50,7 +50,7 @@ fn hash(json: &str) -> [u8; 32] {
 }
 
 /// `readEventTimestamp`: a finite number, else a parseable date string, else now.
-fn event_time(e: &Value, now_ms: i64) -> i64 {
+pub fn event_time(e: &Value, now_ms: i64) -> i64 {
     match e.get("timestamp") {
         Some(Value::Number(n)) => n
             .as_f64()

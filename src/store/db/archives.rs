@@ -202,3 +202,117 @@ pub const COUNT_COLD_SQL: &str = "SELECT count(*) FROM session_transcript_cold_a
 
 /// Doctor: `(archive_name, published_at, rowid, session_id, session_key)` of every archive.
 pub const NAMES_SQL: &str = "SELECT archive_name, published_at, rowid, session_id, session_key FROM session_transcript_archives";
+
+/// Every archive row of a database, oldest first.
+pub fn all(conn: &Connection) -> rusqlite::Result<Vec<ListedArchive>> {
+    let mut stmt = conn.prepare(
+        "SELECT session_id, generation, session_key, reason, encoding, archive_name, archive_sha256, \
+                length(archive_blob), created_at, published_at \
+         FROM session_transcript_archives ORDER BY created_at, session_id, generation",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(ListedArchive {
+            session_id: r.get(0)?,
+            generation: r.get(1)?,
+            session_key: r.get(2)?,
+            reason: r.get(3)?,
+            encoding: r.get(4)?,
+            archive_name: r.get(5)?,
+            archive_sha256: r.get(6)?,
+            blob_bytes: r.get::<_, i64>(7)? as u64,
+            created_at: r.get(8)?,
+            published_at: r.get(9)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// A cold archive row (`session_transcript_cold_archives`), the blob as its storage.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedColdArchive {
+    pub session_id: String,
+    pub generation: String,
+    pub archive_name: String,
+    pub archive_sha256: String,
+    pub event_count: i64,
+    pub raw_bytes: i64,
+    pub archive_bytes: i64,
+    pub last_seq: i64,
+    pub archived_at: i64,
+    pub storage: String,
+}
+
+pub fn cold_all(conn: &Connection) -> rusqlite::Result<Vec<ListedColdArchive>> {
+    let mut stmt = conn.prepare(
+        "SELECT session_id, generation, archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, \
+                last_seq, archived_at, storage \
+         FROM session_transcript_cold_archives ORDER BY archived_at, session_id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(ListedColdArchive {
+            session_id: r.get(0)?,
+            generation: r.get(1)?,
+            archive_name: r.get(2)?,
+            archive_sha256: r.get(3)?,
+            event_count: r.get(4)?,
+            raw_bytes: r.get(5)?,
+            archive_bytes: r.get(6)?,
+            last_seq: r.get(7)?,
+            archived_at: r.get(8)?,
+            storage: r.get(9)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// A streaming reader over an archive row's blob (bounded memory, read-only).
+pub fn blob_reader<'c>(
+    conn: &'c Connection,
+    session_id: &str,
+    generation: &str,
+) -> rusqlite::Result<Option<rusqlite::blob::Blob<'c>>> {
+    let rowid: Option<i64> = conn
+        .query_row(
+            "SELECT rowid FROM session_transcript_archives WHERE session_id = ?1 AND generation = ?2",
+            [session_id, generation],
+            |r| r.get(0),
+        )
+        .optional()?;
+    rowid
+        .map(|id| {
+            conn.blob_open(
+                rusqlite::DatabaseName::Main,
+                "session_transcript_archives",
+                "archive_blob",
+                id,
+                true,
+            )
+        })
+        .transpose()
+}
+
+/// A streaming reader over a cold archive kept in the database (`storage = 'sqlite'`).
+pub fn cold_blob_reader<'c>(
+    conn: &'c Connection,
+    session_id: &str,
+) -> rusqlite::Result<Option<rusqlite::blob::Blob<'c>>> {
+    let rowid: Option<i64> = conn
+        .query_row(
+            "SELECT rowid FROM session_transcript_cold_archives WHERE session_id = ?1 AND storage = 'sqlite'",
+            [session_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    rowid
+        .map(|id| {
+            conn.blob_open(
+                rusqlite::DatabaseName::Main,
+                "session_transcript_cold_archives",
+                "archive_blob",
+                id,
+                true,
+            )
+        })
+        .transpose()
+}

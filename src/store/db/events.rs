@@ -220,6 +220,19 @@ pub fn watermark_generation(
     .optional()
 }
 
+/// Give the transcript a new rewrite generation.
+pub fn set_watermark_generation(
+    conn: &Connection,
+    session_id: &str,
+    generation: &str,
+    updated_at: i64,
+) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE transcript_rewrite_watermarks SET generation = ?2, updated_at = ?3 WHERE session_id = ?1",
+        params![session_id, generation, updated_at],
+    )
+}
+
 /// Record the transcript's generation unless it has one.
 pub fn insert_watermark_if_absent(
     conn: &Connection,

@@ -13,8 +13,10 @@ pub mod conversations;
 pub mod create;
 pub mod event_index;
 pub mod events;
+pub mod fts;
 pub mod meta;
 pub mod nodes;
+pub mod session_copy;
 pub mod state;
 pub mod windows;
 

@@ -1,0 +1,144 @@
+//! `search QUERY`: full-text search through OpenClaw's FTS5 index, and with `--archived`
+//! through every archive (`openclaw_sessions::history::search`).
+
+use clap::Args;
+
+use openclaw_sessions::history::archives_of;
+use openclaw_sessions::history::search::{search_archive, search_live, Hits, SearchRequest};
+use openclaw_sessions::units::{iso_from_ms, now_ms, parse_time_arg};
+
+use super::exit::Outcome;
+use super::Ctx;
+
+/// Snippet highlight markers (Markdown bold), the same in text and JSON output.
+const OPEN: &str = "**";
+const CLOSE: &str = "**";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RoleArg {
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderArg {
+    /// Best match first (bm25), then newest.
+    Best,
+    /// Newest first.
+    Recent,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "QUERY is an FTS5 query, matched by OpenClaw's own index and tokenizer (unicode61, diacritics removed): \
+words (all must match), \"a phrase\", prefix*, AND / OR / NOT, NEAR(a b, 5). Quote it for the shell."
+)]
+pub struct SearchArgs {
+    /// An FTS5 query.
+    #[arg(value_name = "QUERY")]
+    query: String,
+    /// Also search archived transcripts (deleted, reset, imported, cold).
+    #[arg(long)]
+    archived: bool,
+    /// Only messages at or after this time (epoch ms, ISO date, or an age like 7d).
+    #[arg(long, value_name = "TIME")]
+    since: Option<String>,
+    /// Only messages of this role.
+    #[arg(long, value_enum)]
+    role: Option<RoleArg>,
+    /// At most N hits (default 20).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    limit: usize,
+    /// Best match first, or newest first.
+    #[arg(long, value_enum, default_value_t = OrderArg::Best)]
+    order: OrderArg,
+}
+
+pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
+    if args.query.trim().is_empty() {
+        return Err(openclaw_sessions::Error::InvalidArgument {
+            message: "the query is empty".into(),
+            hint: None,
+        }
+        .into());
+    }
+    if args.limit == 0 {
+        return Err(openclaw_sessions::Error::InvalidArgument {
+            message: "--limit must be at least 1".into(),
+            hint: None,
+        }
+        .into());
+    }
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| parse_time_arg(s, now_ms()))
+        .transpose()?;
+    let req = SearchRequest {
+        query: args.query.clone(),
+        role: args.role.map(|r| match r {
+            RoleArg::User => "user".to_string(),
+            RoleArg::Assistant => "assistant".to_string(),
+        }),
+        since,
+        recent_first: args.order == OrderArg::Recent,
+        limit: args.limit,
+        open: OPEN.into(),
+        close: CLOSE.into(),
+    };
+    let layout = ctx.layout()?;
+    let mut hits = Hits::new(&req);
+    for paths in ctx.agents(&layout)? {
+        let store = ctx.open_store(paths)?;
+        search_live(&store, &req, &mut hits)?;
+        if args.archived {
+            for archive in archives_of(&store)? {
+                if let Err(e) = search_archive(&store, &archive, &req, &mut hits) {
+                    if e.kind() == openclaw_sessions::ErrorKind::InvalidArgument {
+                        return Err(e.into());
+                    }
+                    ctx.printer.warn(format!(
+                        "archive {} of agent {} was not searched: {e}",
+                        archive.name, archive.agent_id
+                    ));
+                }
+            }
+        }
+    }
+    if ctx.printer.json {
+        ctx.printer.json_data(&serde_json::json!({
+            "query": args.query,
+            "hits": hits.hits,
+            "truncated": hits.truncated,
+        }))?;
+        return Ok(Outcome::Done);
+    }
+    if hits.hits.is_empty() {
+        ctx.printer.info("no matches");
+        return Ok(Outcome::Done);
+    }
+    let mut text = String::new();
+    for h in &hits.hits {
+        let seq = h.seq.map(|s| format!("#{s}")).unwrap_or_default();
+        let key = h.session_key.as_deref().unwrap_or("-");
+        text += &format!(
+            "{} {key} {}{seq} {} {}",
+            h.agent_id,
+            h.session_id,
+            h.role,
+            iso_from_ms(h.timestamp)
+        );
+        if let Some(a) = &h.archive {
+            text += &format!(" (archive {a})");
+        }
+        text += &format!("\n    {}\n", h.snippet.replace('\n', " "));
+    }
+    ctx.printer.out(&text)?;
+    if hits.truncated {
+        ctx.printer.info(format!(
+            "more matches; showing the first {} (--limit)",
+            args.limit
+        ));
+    }
+    Ok(Outcome::Done)
+}

@@ -1,0 +1,466 @@
+//! History: every archived transcript of an agent, wherever OpenClaw left it
+//! (docs/openclaw/ARCHIVES.md): `session_transcript_archives` rows and their published
+//! `<id>.jsonl.deleted.<stamp>.<generation>.zst` files, legacy `.reset`/`.deleted`/`.bak`
+//! files in `sessions/`, transcripts moved into `session-sqlite-import-archive/` by the
+//! import, and cold archives. Read-only: nothing here writes.
+
+pub mod restore;
+pub mod search;
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result, ResultExt};
+use crate::legacy::{classify_session_file, ArchiveReason, LegacyIndex, SessionFile};
+use crate::store::db::{archives, windows};
+use crate::store::AgentStore;
+use crate::transcript::{ArchiveBody, ArchiveEncoding, TranscriptSource};
+
+/// Whether an archive's row and its file say the same thing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Agreement {
+    /// Row and file both present, the file's sha256 the row's.
+    Agree,
+    /// A row whose file is not published yet (OpenClaw publishes it on its next pass).
+    Unpublished,
+    /// A row recorded as published whose file is gone.
+    FileMissing,
+    /// The file's bytes are not the ones the row records.
+    FileDiffers,
+    /// A `.deleted.*.<generation>.zst` file of a database store without its row.
+    NoRow,
+    /// A file that never had a row (legacy archives, the import archive).
+    FileOnly,
+}
+
+/// Where an archive came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    Deleted,
+    Reset,
+    Bak,
+    /// A legacy transcript the SQLite import moved aside.
+    Imported,
+    /// A transcript moved to cold storage (its session is still listed).
+    Cold,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Deleted => "deleted",
+            Reason::Reset => "reset",
+            Reason::Bak => "bak",
+            Reason::Imported => "imported",
+            Reason::Cold => "cold",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        [
+            Reason::Deleted,
+            Reason::Reset,
+            Reason::Bak,
+            Reason::Imported,
+            Reason::Cold,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == raw)
+    }
+}
+
+/// One archived transcript.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArchivedTranscript {
+    pub agent_id: String,
+    /// What `archives cat` takes: the archive's name (its file name; unique in an agent).
+    pub name: String,
+    pub session_id: String,
+    /// The key the transcript belonged to, when a row or an index still says so.
+    pub session_key: Option<String>,
+    pub reason: Reason,
+    /// Milliseconds since the epoch: the row's `created_at`, else the stamp in the name.
+    pub archived_at: Option<i64>,
+    /// Stored (encoded) bytes.
+    pub bytes: u64,
+    pub encoding: ArchiveEncoding,
+    pub generation: Option<String>,
+    /// The sha256 the row records (archive rows and cold archives).
+    pub sha256: Option<String>,
+    /// Whether a database row records it.
+    pub row: bool,
+    /// The file, when there is one.
+    pub file: Option<PathBuf>,
+    pub agreement: Agreement,
+    /// Events it holds (counted by `count_events`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<u64>,
+    /// Why it could not be read, when it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+    #[serde(skip)]
+    pub body: ArchiveBody,
+}
+
+impl ArchivedTranscript {
+    /// The archive as a transcript source (`transcript cat`/`export` read it like a live one).
+    pub fn source(&self) -> TranscriptSource {
+        TranscriptSource::Archive {
+            session_id: self.session_id.clone(),
+            body: self.body.clone(),
+            encoding: self.encoding,
+        }
+    }
+
+    /// Count the events, decoding the archive (bounded memory); a failure is kept in
+    /// `problem`.
+    pub fn count_events(&mut self, store: &AgentStore) {
+        let mut n = 0u64;
+        match self.source().for_each(store, 0, &mut |_| {
+            n += 1;
+            Ok(ControlFlow::Continue(()))
+        }) {
+            Ok(()) => self.events = Some(n),
+            Err(e) => self.problem = Some(e.to_string()),
+        }
+    }
+}
+
+fn sha256_file(path: &Path) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut f = std::fs::File::open(path).at(path)?;
+    let mut h = Sha256::new();
+    std::io::copy(&mut f, &mut h).at(path)?;
+    Ok(crate::units::hex(&h.finalize()))
+}
+
+/// `2026-11-29T23-24-43.289Z` (an archive name's stamp) as milliseconds.
+fn stamp_ms(stamp: &str) -> Option<i64> {
+    let (date, time) = stamp.split_once('T')?;
+    crate::units::parse_iso_ms(&format!("{date}T{}", time.replace('-', ":")))
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+fn list_dir(dir: &Path) -> Result<Vec<String>> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    let mut names = Vec::new();
+    for ent in rd {
+        let ent = ent.at(dir)?;
+        if ent.file_type().at(ent.path())?.is_file() {
+            if let Some(n) = ent.file_name().to_str() {
+                names.push(n.to_string());
+            }
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// An import-archive file name: `<keySlug>.<sessionId>.jsonl.imported-<ms>[.<n>]`
+/// (docs/openclaw/ARCHIVES.md) as `(session id, ms)`. Session ids hold no `.`.
+fn imported_name(name: &str) -> Option<(String, i64)> {
+    let (stem, tail) = name.rsplit_once(".jsonl.imported-")?;
+    let ms: i64 = tail.split('.').next()?.parse().ok()?;
+    let sid = stem.rsplit_once('.').map_or(stem, |(_, s)| s);
+    (!sid.is_empty()).then(|| (sid.to_string(), ms))
+}
+
+/// Session ids to keys, from the index the import moved aside
+/// (`legacy-store.sessions.json.imported-<ms>`, newest last so it wins).
+fn imported_keys(dir: &Path, names: &[String]) -> HashMap<String, String> {
+    let mut keys = HashMap::new();
+    for n in names
+        .iter()
+        .filter(|n| n.starts_with("legacy-store.sessions.json.imported-"))
+    {
+        if let Ok(index) = LegacyIndex::load(&dir.join(n)) {
+            for e in index.entries {
+                keys.insert(e.session_id().to_string(), e.key.clone());
+            }
+        }
+    }
+    keys
+}
+
+/// Every archived transcript of one agent, oldest first. Events are not counted here.
+pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
+    let agent_id = store.paths.id.to_string();
+    let sessions_dir = &store.paths.sessions_dir;
+    let mut out = Vec::new();
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    let db = store.db();
+    if let Some(db) = db {
+        let conn = db.conn();
+        if crate::store::db::meta::table_exists(conn, "session_transcript_archives") {
+            for r in archives::all(conn).at(db.path())? {
+                let file = sessions_dir.join(&r.archive_name);
+                let present = file.is_file();
+                let agreement = match (present, r.published_at.is_some()) {
+                    (true, _) if sha256_file(&file)? == r.archive_sha256 => Agreement::Agree,
+                    (true, _) => Agreement::FileDiffers,
+                    (false, true) => Agreement::FileMissing,
+                    (false, false) => Agreement::Unpublished,
+                };
+                by_name.insert(r.archive_name.clone(), out.len());
+                out.push(ArchivedTranscript {
+                    agent_id: agent_id.clone(),
+                    name: r.archive_name.clone(),
+                    session_id: r.session_id.clone(),
+                    session_key: Some(r.session_key.clone()),
+                    reason: Reason::parse(&r.reason).unwrap_or(Reason::Deleted),
+                    archived_at: Some(r.created_at),
+                    bytes: r.blob_bytes,
+                    encoding: if r.encoding == "zstd" {
+                        ArchiveEncoding::Zstd
+                    } else {
+                        ArchiveEncoding::Identity
+                    },
+                    generation: Some(r.generation.clone()),
+                    sha256: Some(r.archive_sha256.clone()),
+                    row: true,
+                    file: present.then_some(file),
+                    agreement,
+                    events: None,
+                    problem: None,
+                    body: ArchiveBody::Row {
+                        session_id: r.session_id,
+                        generation: r.generation,
+                    },
+                });
+            }
+        }
+        if crate::store::db::meta::table_exists(conn, "session_transcript_cold_archives") {
+            for c in archives::cold_all(conn).at(db.path())? {
+                let file = sessions_dir.join("cold").join(&c.archive_name);
+                let (body, file, agreement) = if c.storage == "sqlite" {
+                    let body = ArchiveBody::ColdRow {
+                        session_id: c.session_id.clone(),
+                    };
+                    (body, None, Agreement::Agree)
+                } else if !file.is_file() {
+                    (ArchiveBody::File(file), None, Agreement::FileMissing)
+                } else {
+                    let agreement = if sha256_file(&file)? == c.archive_sha256 {
+                        Agreement::Agree
+                    } else {
+                        Agreement::FileDiffers
+                    };
+                    (ArchiveBody::File(file.clone()), Some(file), agreement)
+                };
+                let key = windows::session_key_of(conn, &c.session_id).at(db.path())?;
+                by_name.insert(c.archive_name.clone(), out.len());
+                out.push(ArchivedTranscript {
+                    agent_id: agent_id.clone(),
+                    name: c.archive_name,
+                    session_id: c.session_id,
+                    session_key: key,
+                    reason: Reason::Cold,
+                    archived_at: Some(c.archived_at),
+                    bytes: c.archive_bytes.max(0) as u64,
+                    encoding: ArchiveEncoding::ColdRecords,
+                    generation: Some(c.generation),
+                    sha256: Some(c.archive_sha256),
+                    row: true,
+                    file,
+                    agreement,
+                    events: None,
+                    problem: None,
+                    body,
+                });
+            }
+        }
+    }
+    // Keys of sessions the files belonged to: a window that still names it, the import's
+    // index, the live legacy index.
+    let import_dir = &store.paths.import_archive_dir;
+    let import_names = list_dir(import_dir)?;
+    let mut keys = imported_keys(import_dir, &import_names);
+    if let Some(legacy) = store.legacy() {
+        for e in &legacy.entries {
+            keys.insert(e.session_id().to_string(), e.key.clone());
+        }
+    }
+    let key_of = |sid: &str| -> Result<Option<String>> {
+        if let Some(db) = db {
+            if let Some(k) = windows::session_key_of(db.conn(), sid).at(db.path())? {
+                return Ok(Some(k));
+            }
+        }
+        Ok(keys.get(sid).cloned())
+    };
+    for name in list_dir(sessions_dir)? {
+        if by_name.contains_key(&name) {
+            continue;
+        }
+        let SessionFile::Archive {
+            session_id,
+            reason,
+            stamp,
+            generation,
+            compressed,
+        } = classify_session_file(&name)
+        else {
+            continue;
+        };
+        let path = sessions_dir.join(&name);
+        let agreement = if db.is_some() && generation.is_some() && reason == ArchiveReason::Deleted
+        {
+            Agreement::NoRow
+        } else {
+            Agreement::FileOnly
+        };
+        out.push(ArchivedTranscript {
+            agent_id: agent_id.clone(),
+            session_key: key_of(&session_id)?,
+            name,
+            session_id,
+            reason: match reason {
+                ArchiveReason::Deleted => Reason::Deleted,
+                ArchiveReason::Reset => Reason::Reset,
+                ArchiveReason::Bak => Reason::Bak,
+            },
+            archived_at: stamp_ms(&stamp),
+            bytes: file_len(&path),
+            encoding: if compressed {
+                ArchiveEncoding::Zstd
+            } else {
+                ArchiveEncoding::Identity
+            },
+            generation,
+            sha256: None,
+            row: false,
+            file: Some(path.clone()),
+            agreement,
+            events: None,
+            problem: None,
+            body: ArchiveBody::File(path),
+        });
+    }
+    for name in import_names {
+        let Some((session_id, ms)) = imported_name(&name) else {
+            continue;
+        };
+        let path = import_dir.join(&name);
+        out.push(ArchivedTranscript {
+            agent_id: agent_id.clone(),
+            session_key: key_of(&session_id)?,
+            name,
+            session_id,
+            reason: Reason::Imported,
+            archived_at: Some(ms),
+            bytes: file_len(&path),
+            encoding: ArchiveEncoding::Identity,
+            generation: None,
+            sha256: None,
+            row: false,
+            file: Some(path.clone()),
+            agreement: Agreement::FileOnly,
+            events: None,
+            problem: None,
+            body: ArchiveBody::File(path),
+        });
+    }
+    out.sort_by(|a, b| {
+        (a.archived_at, &a.session_id, &a.name).cmp(&(b.archived_at, &b.session_id, &b.name))
+    });
+    Ok(out)
+}
+
+/// Filters of `archives list`.
+#[derive(Debug, Clone, Default)]
+pub struct ArchiveFilter {
+    /// A session key or id (or an 8+ character id prefix).
+    pub session: Option<String>,
+    pub reasons: Vec<Reason>,
+}
+
+impl ArchiveFilter {
+    pub fn matches(&self, a: &ArchivedTranscript) -> bool {
+        if !self.reasons.is_empty() && !self.reasons.contains(&a.reason) {
+            return false;
+        }
+        match &self.session {
+            None => true,
+            Some(s) => {
+                a.session_key.as_deref() == Some(s.as_str())
+                    || a.session_id == *s
+                    || (s.len() >= 8 && a.session_id.starts_with(s.as_str()))
+                    || a.session_key.as_deref().is_some_and(|k| {
+                        k.strip_prefix("agent:")
+                            .and_then(|r| r.split_once(':'))
+                            .is_some_and(|(_, bare)| bare == s)
+                    })
+            }
+        }
+    }
+}
+
+/// The archive `words` names among `found` (one agent's or several): its name, a path to
+/// its file, or a session id (the newest archive of that session wins). An ambiguous name
+/// is refused with the candidates.
+pub fn pick<'a>(found: &'a [ArchivedTranscript], words: &str) -> Result<&'a ArchivedTranscript> {
+    let as_path = Path::new(words);
+    let file_name = as_path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(words);
+    let canonical = std::fs::canonicalize(as_path).ok();
+    let mut hits: Vec<&ArchivedTranscript> = found
+        .iter()
+        .filter(|a| {
+            a.name == words
+                || (canonical.is_some()
+                    && a.file.as_ref().and_then(|f| std::fs::canonicalize(f).ok()) == canonical)
+        })
+        .collect();
+    if hits.is_empty() && file_name != words {
+        hits = found.iter().filter(|a| a.name == file_name).collect();
+    }
+    if hits.is_empty() {
+        // A session id: its newest archive.
+        let by_id: Vec<&ArchivedTranscript> =
+            found.iter().filter(|a| a.session_id == words).collect();
+        if let Some(newest) = by_id.iter().max_by_key(|a| a.archived_at) {
+            let agents: std::collections::BTreeSet<&str> =
+                by_id.iter().map(|a| a.agent_id.as_str()).collect();
+            if agents.len() == 1 {
+                return Ok(newest);
+            }
+            hits = by_id;
+        }
+    }
+    match hits.as_slice() {
+        [one] => Ok(one),
+        [] => Err(Error::not_found(
+            format!("no archive named {words:?}"),
+            Some(
+                "the archive list shows every archive by name (--all-agents for every agent)"
+                    .into(),
+            ),
+        )),
+        many => Err(Error::InvalidArgument {
+            message: format!(
+                "{words:?} names {} archives: {}",
+                many.len(),
+                many.iter()
+                    .map(|a| format!("{} ({})", a.name, a.agent_id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            hint: Some("name one archive and its agent with --agent".into()),
+        }),
+    }
+}

@@ -1,0 +1,605 @@
+//! Bringing a deleted session back from its archive (`undelete`), writing what OpenClaw's
+//! own writers write for a session (docs/openclaw/ARCHIVES.md, "Undelete"): the node and its
+//! entry, the window, the conversation of an external route, every event (zstd frames where
+//! OpenClaw would store them), their identities, the rewrite watermark, and the projections
+//! (active branch, index state, search rows). One transaction: the session is absent or
+//! whole; the archive is only read.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use rusqlite::Transaction;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use super::{ArchivedTranscript, Reason};
+use crate::error::{Error, Remedy, Result, ResultExt};
+use crate::legacy::LegacyIndex;
+use crate::migrate::legacy::payload::{prepare, StoredPayload};
+use crate::migrate::legacy::{
+    conversation_of, event_time, link_conversation, normalise_entry, write_conversation,
+    ProjectionCursor,
+};
+use crate::mutate::{canonical_entry, certify, crash_point, session_scope, write_node, WritableDb};
+use crate::store::db::{events, nodes, windows};
+use crate::store::{AgentStore, ReadOnlyDb};
+use crate::transcript::for_each_archived;
+
+/// Where the restored entry came from.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum EntrySource {
+    /// The newest snapshot that still holds the session.
+    Snapshot { path: PathBuf, created_at: String },
+    /// The `sessions.json` the legacy import moved aside.
+    ImportIndex { path: PathBuf },
+    /// Neither: the smallest entry OpenClaw accepts (`sessionId`, `updatedAt`).
+    Minimal,
+}
+
+impl EntrySource {
+    pub fn describe(&self) -> String {
+        match self {
+            EntrySource::Snapshot { path, created_at } => {
+                format!("entry from snapshot {} ({created_at})", path.display())
+            }
+            EntrySource::ImportIndex { path } => {
+                format!("entry from the import's index {}", path.display())
+            }
+            EntrySource::Minimal => "minimal entry (no snapshot or index holds it)".into(),
+        }
+    }
+}
+
+/// What an undelete will write.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndeletePlan {
+    pub agent_id: String,
+    pub session_key: String,
+    pub session_id: String,
+    pub archive: String,
+    pub events: u64,
+    pub entry_source: EntrySource,
+    #[serde(skip)]
+    pub entry: Map<String, Value>,
+    #[serde(skip)]
+    pub archived: ArchivedTranscript,
+}
+
+/// What it wrote.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndeleteReport {
+    pub events: u64,
+    pub compressed: u64,
+}
+
+fn conflict(message: String, hint: Option<String>) -> Error {
+    Error::Conflict { message, hint }
+}
+
+/// The key the session comes back under: `--as` (qualified with the agent when bare,
+/// lower-cased as OpenClaw's writers store keys), else the key the archive names.
+fn target_key(
+    agent_id: &str,
+    archived: &ArchivedTranscript,
+    as_key: Option<&str>,
+) -> Result<String> {
+    let raw = match as_key {
+        Some(k) => k.trim().to_lowercase(),
+        None => archived
+            .session_key
+            .clone()
+            .ok_or_else(|| Error::InvalidArgument {
+                message: format!(
+                    "archive {} does not say which session key it belonged to",
+                    archived.name
+                ),
+                hint: Some("name the key it should come back under with --as".into()),
+            })?,
+    };
+    if raw.is_empty() {
+        return Err(Error::InvalidArgument {
+            message: "the key is empty".into(),
+            hint: None,
+        });
+    }
+    let key = if raw.starts_with("agent:") {
+        raw
+    } else {
+        format!("agent:{agent_id}:{raw}")
+    };
+    if !key.starts_with(&format!("agent:{agent_id}:")) {
+        return Err(Error::InvalidArgument {
+            message: format!("key {key} belongs to another agent than {agent_id}"),
+            hint: Some("select the agent with --agent".into()),
+        });
+    }
+    Ok(key)
+}
+
+/// The archive's sha256 (when recorded) and events, read to the end; its first event must
+/// be the header of this session.
+fn verify_archive(store: &AgentStore, a: &ArchivedTranscript) -> Result<(u64, Option<i64>)> {
+    let db = store.paths.db.as_path();
+    let conn = store.db().map(ReadOnlyDb::conn);
+    let bad = |why: String| {
+        Error::bad_input(
+            format!("archive {} does not verify: {why}", a.name),
+            Some("nothing was changed; the archive is kept as it is".to_string()),
+        )
+    };
+    if let Some(expected) = &a.sha256 {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        let mut raw = a.body.open_on(conn, db)?;
+        std::io::copy(&mut raw, &mut h).at(a.body.display_path(db))?;
+        let got = crate::units::hex(&h.finalize());
+        if &got != expected {
+            return Err(bad(format!("sha256 {got}, recorded {expected}")));
+        }
+    }
+    let mut n = 0u64;
+    let mut last_time = None;
+    let mut header_problem = None;
+    for_each_archived(&a.body, a.encoding, conn, db, 0, &mut |ev| {
+        let v: Value = serde_json::from_str(&ev.json).unwrap_or(Value::Null);
+        if n == 0
+            && (v.get("type").and_then(Value::as_str) != Some("session")
+                || v.get("id").and_then(Value::as_str) != Some(a.session_id.as_str()))
+        {
+            header_problem = Some("its first event is not this session's header".to_string());
+        }
+        if let Some(Value::String(t)) = v.get("timestamp") {
+            last_time = crate::units::parse_js_date(t).or(last_time);
+        }
+        n += 1;
+        Ok(ControlFlow::Continue(()))
+    })
+    .map_err(|e| bad(e.to_string()))?;
+    if let Some(p) = header_problem {
+        return Err(bad(p));
+    }
+    if n == 0 {
+        return Err(bad("it holds no events".into()));
+    }
+    Ok((n, last_time))
+}
+
+/// The entry of `session_id` in the newest snapshot of `repositories` that holds it.
+fn entry_from_snapshots(
+    repositories: &[PathBuf],
+    agent_id: &str,
+    key: &str,
+    session_id: &str,
+) -> Option<(Map<String, Value>, EntrySource)> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for repo in repositories {
+        let Ok(list) = crate::backup::list_snapshots(repo) else {
+            continue;
+        };
+        for s in list {
+            let Some(m) = s.manifest else { continue };
+            if matches!(&m.database, crate::backup::DatabaseManifest::Agent { agent_id: a, .. } if a == agent_id)
+            {
+                found.push((m.created_at, s.path));
+            }
+        }
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0));
+    for (created_at, dir) in found {
+        let Ok(db) = ReadOnlyDb::open(&dir.join("database.sqlite")) else {
+            continue;
+        };
+        let Ok(Some(text)) = nodes::entry_json(db.conn(), key) else {
+            continue;
+        };
+        let Ok(Value::Object(e)) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        if e.get("sessionId").and_then(Value::as_str) == Some(session_id) {
+            return Some((
+                e,
+                EntrySource::Snapshot {
+                    path: dir,
+                    created_at,
+                },
+            ));
+        }
+    }
+    None
+}
+
+/// The entry of `session_id` in the index the legacy import moved aside.
+fn entry_from_import_index(
+    store: &AgentStore,
+    key: &str,
+    session_id: &str,
+    now_ms: i64,
+) -> Option<(Map<String, Value>, EntrySource)> {
+    let dir = &store.paths.import_archive_dir;
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("legacy-store.sessions.json.imported-"))
+        .collect();
+    names.sort();
+    for name in names.iter().rev() {
+        let path = dir.join(name);
+        let Ok(index) = LegacyIndex::load(&path) else {
+            continue;
+        };
+        if let Some(e) = index.entries.iter().find(|e| e.session_id() == session_id) {
+            let raw = e.fields.clone();
+            return Some((
+                normalise_entry(key, &raw, now_ms),
+                EntrySource::ImportIndex { path },
+            ));
+        }
+    }
+    None
+}
+
+/// Plan bringing `archived` back (reads only). Refuses a cold archive, a session id that is
+/// live, a key that belongs to a live session, and an archive that does not verify.
+pub fn plan_undelete(
+    store: &AgentStore,
+    archived: &ArchivedTranscript,
+    as_key: Option<&str>,
+    repositories: &[PathBuf],
+    now_ms: i64,
+) -> Result<UndeletePlan> {
+    let agent_id = store.paths.id.to_string();
+    let Some(db) = store.db() else {
+        return Err(Error::UnsupportedSchema {
+            message: format!("agent {agent_id} has only a legacy store"),
+            hint: Some("import it first with the legacy import".into()),
+        }
+        .with_remedy(Remedy::ImportLegacy));
+    };
+    if archived.reason == Reason::Cold {
+        return Err(Error::InvalidArgument {
+            message: format!(
+                "{} is a cold archive: session {} is still listed, and OpenClaw restores its transcript on first use",
+                archived.name, archived.session_id
+            ),
+            hint: None,
+        });
+    }
+    let sid = archived.session_id.as_str();
+    if !crate::legacy::is_safe_session_id(sid) {
+        return Err(Error::unsafe_path(format!(
+            "archive {}: session id {sid:?} is not one OpenClaw accepts",
+            archived.name
+        )));
+    }
+    if let Some(owner) = windows::session_key_of(db.conn(), sid).at(db.path())? {
+        return Err(conflict(
+            format!("transcript {sid} is live again (session {owner}); nothing to bring back"),
+            None,
+        ));
+    }
+    let key = target_key(&agent_id, archived, as_key)?;
+    if let Some(live) = nodes::current_session_id(db.conn(), &key).at(db.path())? {
+        return Err(conflict(
+            format!("key {key} now belongs to another live session ({live})"),
+            Some("bring it back under a free key with --as KEY".into()),
+        ));
+    }
+    let (events, last_time) = verify_archive(store, archived)?;
+    let (fields, entry_source) = entry_from_snapshots(repositories, &agent_id, &key, sid)
+        .or_else(|| entry_from_import_index(store, &key, sid, now_ms))
+        .unwrap_or_else(|| {
+            let updated = last_time.or(archived.archived_at).unwrap_or(now_ms);
+            let mut e = Map::new();
+            e.insert("sessionId".into(), json!(sid));
+            e.insert("updatedAt".into(), json!(updated));
+            (e, EntrySource::Minimal)
+        });
+    let mut entry = canonical_entry(fields);
+    entry.insert("sessionId".into(), json!(sid));
+    Ok(UndeletePlan {
+        agent_id,
+        session_key: key,
+        session_id: sid.to_string(),
+        archive: archived.name.clone(),
+        events,
+        entry_source,
+        entry,
+        archived: archived.clone(),
+    })
+}
+
+/// The node, entry, conversation and window, as the entry writer stores them.
+fn write_session(tx: &Transaction<'_>, path: &Path, plan: &UndeletePlan) -> Result<()> {
+    let key = plan.session_key.as_str();
+    let sid = plan.session_id.as_str();
+    let e = &plan.entry;
+    let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
+    let updated_at = crate::json_value::finite(e.get("updatedAt")).unwrap_or(0.0);
+    nodes::insert_if_absent(tx, key, sid, &entry_json, updated_at as i64).at(path)?;
+    write_node(tx, path, key, e, Some(&entry_json))?;
+    let conversation = conversation_of(e, session_scope(key, e));
+    if let Some(c) = &conversation {
+        write_conversation(tx, c, updated_at as i64).at(path)?;
+    }
+    crate::mutate::write_window(tx, path, key, e, sid, updated_at, Some(updated_at))?;
+    if let Some(c) = &conversation {
+        link_conversation(tx, c, sid, updated_at as i64).at(path)?;
+    }
+    Ok(())
+}
+
+/// Write the planned session in one transaction. The archive is read through the same
+/// connection and left as it is.
+pub fn apply_undelete(
+    db: &mut WritableDb,
+    plan: &UndeletePlan,
+    now_ms: i64,
+) -> Result<UndeleteReport> {
+    let path = db.path.clone();
+    let tx = db.transaction()?;
+    // Re-checked inside the transaction: nothing took the key or the id meanwhile.
+    if nodes::current_session_id(&tx, &plan.session_key)
+        .at(&path)?
+        .is_some()
+        || windows::exists(&tx, &plan.session_id).at(&path)?
+    {
+        return Err(conflict(
+            format!(
+                "session {} or transcript {} appeared while the undelete was being planned",
+                plan.session_key, plan.session_id
+            ),
+            Some("run the command again".into()),
+        ));
+    }
+    write_session(&tx, &path, plan)?;
+    crash_point("undelete-session");
+    let sid = plan.session_id.as_str();
+    let mut cursor = ProjectionCursor::load(&tx, sid).at(&path)?;
+    let mut report = UndeleteReport {
+        events: 0,
+        compressed: 0,
+    };
+    let mut last_time: Option<i64> = None;
+    let a = &plan.archived;
+    let conn: &rusqlite::Connection = &tx;
+    for_each_archived(&a.body, a.encoding, Some(conn), &path, 0, &mut |ev| {
+        let event: Value = serde_json::from_str(&ev.json)
+            .map_err(|e| Error::bad_input(format!("archive {}: {e}", a.name), None))?;
+        let seq = ev.seq;
+        let created_at = event_time(&event, now_ms);
+        match prepare(conn, &ev.json, &event).at(&path)? {
+            StoredPayload::Plain => events::insert_plain(conn, sid, seq, &ev.json, created_at),
+            StoredPayload::Compressed { frame, navigation } => {
+                report.compressed += 1;
+                events::insert_compressed(
+                    conn,
+                    sid,
+                    seq,
+                    &frame,
+                    ev.json.len() as i64,
+                    &navigation,
+                    created_at,
+                )
+            }
+        }
+        .at(&path)?;
+        if seq == 0 {
+            // A new generation: a later delete archives it under a name of its own.
+            events::insert_watermark_if_absent(
+                conn,
+                sid,
+                &uuid::Uuid::new_v4().simple().to_string(),
+                now_ms,
+            )
+            .at(&path)?;
+        }
+        cursor.append(&tx, seq, &event, created_at).at(&path)?;
+        let event_id = event
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        if let Some(id) = event_id {
+            let idem = event
+                .get("message")
+                .and_then(|m| m.get("idempotencyKey"))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty());
+            let idem_free = match idem {
+                Some(k) => !events::idempotency_key_taken(conn, sid, k).at(&path)?,
+                None => false,
+            };
+            events::insert_identity(
+                conn,
+                &events::EventIdentity {
+                    session_id: sid,
+                    event_id: id,
+                    seq,
+                    event_type: event.get("type").and_then(Value::as_str),
+                    parent_id: event.get("parentId").and_then(Value::as_str),
+                    message_idempotency_key: idem.filter(|_| idem_free),
+                    created_at,
+                },
+            )
+            .at(&path)?;
+        }
+        report.events += 1;
+        last_time = Some(created_at);
+        if report.events == 1 {
+            crash_point("undelete-first-event");
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    crash_point("undelete-events");
+    cursor.finish(&tx, now_ms).at(&path)?;
+    if let Some(t) = last_time {
+        windows::advance_transcript_updated_at(&tx, sid, t).at(&path)?;
+    }
+    certify(&tx, &path, &plan.session_key)?;
+    crash_point("undelete-before-commit");
+    tx.commit().at(&path)?;
+    crash_point("undelete-after-commit");
+    Ok(report)
+}
+
+/// One session to take out of a snapshot (`backup restore --session`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotSessionPlan {
+    pub agent_id: String,
+    pub snapshot: PathBuf,
+    pub session_key: String,
+    pub session_id: String,
+    /// Every transcript generation (window) of the key in the snapshot.
+    pub windows: Vec<String>,
+    pub events: u64,
+}
+
+/// What was copied.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotSessionReport {
+    pub rows: u64,
+    pub events: u64,
+}
+
+fn with_snapshot<T>(
+    snapshot_db: &Path,
+    read: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>,
+) -> Result<T> {
+    use crate::store::db::session_copy::attach_snapshot;
+    let conn = rusqlite::Connection::open_in_memory().at(snapshot_db)?;
+    attach_snapshot(&conn, snapshot_db).at(snapshot_db)?;
+    read(&conn).at(snapshot_db)
+}
+
+/// Plan taking the session `words` names (a key, a bare key, a session id) out of a
+/// verified snapshot of `store`'s database. Refuses when the key or one of its transcripts
+/// is live.
+pub fn plan_session_from_snapshot(
+    store: &AgentStore,
+    snapshot: &Path,
+    words: &str,
+) -> Result<SnapshotSessionPlan> {
+    use crate::store::db::session_copy::{find_in_snapshot, snapshot_window_ids};
+    let agent_id = store.paths.id.to_string();
+    let Some(db) = store.db() else {
+        return Err(Error::not_found(
+            format!("agent {agent_id} has no database to restore into"),
+            None,
+        ));
+    };
+    let snapshot_db = snapshot.join("database.sqlite");
+    let words = words.trim();
+    let qualified = format!("agent:{agent_id}:{}", words.to_lowercase());
+    let (found, windows, events) = with_snapshot(&snapshot_db, |c| {
+        let found = match find_in_snapshot(c, words)? {
+            Some(f) => Some(f),
+            None => find_in_snapshot(c, &qualified)?,
+        };
+        let Some((key, _)) = &found else {
+            return Ok((None, Vec::new(), 0));
+        };
+        let windows = snapshot_window_ids(c, key)?;
+        let mut events = 0i64;
+        for w in &windows {
+            events += c.query_row(
+                "SELECT count(*) FROM snap.transcript_events WHERE session_id = ?1",
+                [w],
+                |r| r.get::<_, i64>(0),
+            )?;
+        }
+        Ok((found, windows, events))
+    })?;
+    let Some((key, sid)) = found else {
+        return Err(Error::not_found(
+            format!("snapshot {} holds no session {words:?}", snapshot.display()),
+            None,
+        ));
+    };
+    if let Some(live) = nodes::current_session_id(db.conn(), &key).at(db.path())? {
+        return Err(conflict(
+            format!("key {key} belongs to a live session ({live}); nothing of it is replaced"),
+            Some(
+                "delete the live session first, or restore the whole snapshot to a fresh path"
+                    .into(),
+            ),
+        ));
+    }
+    for w in &windows {
+        if let Some(owner) = windows::session_key_of(db.conn(), w).at(db.path())? {
+            return Err(conflict(
+                format!("transcript {w} of {key} is live (session {owner})"),
+                None,
+            ));
+        }
+    }
+    Ok(SnapshotSessionPlan {
+        agent_id,
+        snapshot: snapshot.to_path_buf(),
+        session_key: key,
+        session_id: sid,
+        windows,
+        events: events as u64,
+    })
+}
+
+/// Copy the planned session's rows from the snapshot in one transaction, then certify the
+/// key as OpenClaw's writers do.
+pub fn apply_session_from_snapshot(
+    db: &mut WritableDb,
+    plan: &SnapshotSessionPlan,
+    now_ms: i64,
+) -> Result<SnapshotSessionReport> {
+    use crate::store::db::session_copy::{attach_snapshot, copy_session, detach_snapshot};
+    let path = db.path.clone();
+    let snapshot_db = plan.snapshot.join("database.sqlite");
+    attach_snapshot(&db.conn, &snapshot_db).at(&snapshot_db)?;
+    let result = (|| -> Result<SnapshotSessionReport> {
+        let tx = db.transaction()?;
+        if nodes::current_session_id(&tx, &plan.session_key)
+            .at(&path)?
+            .is_some()
+        {
+            return Err(conflict(
+                format!(
+                    "session {} appeared while the restore was being planned",
+                    plan.session_key
+                ),
+                Some("run the command again".into()),
+            ));
+        }
+        let copied = copy_session(&tx, &plan.session_key, &plan.windows).at(&path)?;
+        crash_point("restore-session-rows");
+        // A generation whose archive row is still there (the session was deleted since the
+        // snapshot) gets a new one: a later delete archives under a name of its own.
+        for w in &plan.windows {
+            if let Some(g) = events::watermark_generation(&tx, w).at(&path)? {
+                if crate::store::db::archives::sha256_of(&tx, w, &g)
+                    .at(&path)?
+                    .is_some()
+                {
+                    let fresh = uuid::Uuid::new_v4().simple().to_string();
+                    events::set_watermark_generation(&tx, w, &fresh, now_ms).at(&path)?;
+                }
+            }
+        }
+        nodes::set_entry_valid(&tx, &plan.session_key).at(&path)?;
+        certify(&tx, &path, &plan.session_key)?;
+        crash_point("restore-session-before-commit");
+        tx.commit().at(&path)?;
+        Ok(SnapshotSessionReport {
+            rows: copied.rows as u64,
+            events: copied.events as u64,
+        })
+    })();
+    let detached = detach_snapshot(&db.conn).at(&snapshot_db);
+    let report = result?;
+    detached?;
+    crash_point("restore-session-after-commit");
+    Ok(report)
+}

@@ -1,0 +1,126 @@
+//! `backup restore SNAPSHOT --session KEY|ID`: one session out of a verified snapshot into
+//! the live store (`history::restore`), the others untouched. Snapshot on request: the
+//! change only adds that session's rows, in one transaction.
+
+use std::path::PathBuf;
+
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
+use super::restore::source_for;
+use super::summary::{PlanGroup, PlanItem, PlanSummary};
+use super::targets::check_owned_agent;
+use crate::backup::{verified, SnapshotManifest, SnapshotSource};
+use crate::error::{Error, Result, ResultExt};
+use crate::history::restore::{
+    apply_session_from_snapshot, plan_session_from_snapshot, SnapshotSessionPlan,
+    SnapshotSessionReport,
+};
+use crate::mutate::WritableDb;
+use crate::paths::{AgentPaths, StateLayout};
+use crate::store::AgentStore;
+
+pub struct RestoreSessionOp {
+    pub snapshot: PathBuf,
+    /// A key, a bare key or a session id, as the snapshot holds it.
+    pub words: String,
+}
+
+pub struct RestoreSessionPlan {
+    pub agent: AgentPaths,
+    pub manifest: SnapshotManifest,
+    pub plan: SnapshotSessionPlan,
+}
+
+impl Operation for RestoreSessionOp {
+    type Plan = RestoreSessionPlan;
+    type Report = SnapshotSessionReport;
+
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+
+    fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestoreSessionPlan> {
+        let manifest = verified(&self.snapshot)?;
+        let agent = match source_for(layout, &manifest)? {
+            SnapshotSource::Agent { agent_id, .. } => {
+                layout.agent(&crate::paths::AgentId::parse(&agent_id)?)
+            }
+            SnapshotSource::Global { .. } => {
+                return Err(Error::InvalidArgument {
+                    message: format!(
+                        "snapshot {} is of the global database; sessions live in agent databases",
+                        self.snapshot.display()
+                    ),
+                    hint: None,
+                })
+            }
+        };
+        check_owned_agent(layout, &agent)?;
+        let store = AgentStore::open(agent.clone())?;
+        let plan = plan_session_from_snapshot(&store, &self.snapshot, &self.words)?;
+        Ok(RestoreSessionPlan {
+            agent,
+            manifest,
+            plan,
+        })
+    }
+
+    fn summarize(&self, plan: &RestoreSessionPlan, _limit: usize) -> Result<PlanSummary> {
+        let p = &plan.plan;
+        let mut summary = PlanSummary::new(format!(
+            "restore session {} from snapshot {}",
+            p.session_key, plan.manifest.snapshot_id
+        ));
+        let mut group = PlanGroup::new(Some(p.agent_id.clone()));
+        group.push(
+            PlanItem::change(
+                "restore",
+                p.session_key.clone(),
+                Some(format!(
+                    "{} window(s), {} events; other sessions untouched",
+                    p.windows.len(),
+                    p.events
+                )),
+            ),
+            1,
+        );
+        summary.add(group);
+        Ok(summary)
+    }
+
+    fn snapshot_sources(&self, _: &StateLayout, plan: &RestoreSessionPlan) -> Vec<SnapshotSource> {
+        vec![SnapshotSource::agent(&plan.agent)]
+    }
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut RestoreSessionPlan,
+        _hooks: &dyn Hooks,
+    ) -> Result<SnapshotSessionReport> {
+        let mut db = WritableDb::open(&layout.state_dir, &plan.agent.db)?;
+        apply_session_from_snapshot(&mut db, &plan.plan, crate::test_hooks::now_ms())
+    }
+
+    fn verify(
+        &self,
+        _: &StateLayout,
+        plan: &RestoreSessionPlan,
+        report: &SnapshotSessionReport,
+    ) -> Result<()> {
+        let p = &plan.plan;
+        let db = crate::store::ReadOnlyDb::open(&plan.agent.db)?;
+        let current =
+            crate::store::db::nodes::current_session_id(db.conn(), &p.session_key).at(db.path())?;
+        ensure(current.as_deref() == Some(p.session_id.as_str()), || {
+            format!("{} does not name {}", p.session_key, p.session_id)
+        })?;
+        let mut stored = 0u64;
+        for w in &p.windows {
+            stored += crate::store::db::events::count(db.conn(), w).at(db.path())? as u64;
+        }
+        ensure(stored == p.events && report.events == p.events, || {
+            format!(
+                "{} holds {stored} events, the snapshot {}",
+                p.session_key, p.events
+            )
+        })
+    }
+}

@@ -1,0 +1,161 @@
+//! `undelete ARCHIVE|SESSION_ID`: a deleted session back from its archive into the live store
+//! (`history::restore`). Snapshot on request: the change only adds one session's rows, in
+//! one transaction, and the archive it reads stays where it is.
+
+use std::path::PathBuf;
+
+use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
+use super::summary::{PlanGroup, PlanItem, PlanSummary};
+use super::targets::{check_owned_agent, Selection};
+use crate::backup::SnapshotSource;
+use crate::error::{Error, Result, ResultExt};
+use crate::history::restore::{apply_undelete, plan_undelete, UndeletePlan, UndeleteReport};
+use crate::history::{archives_of, pick, ArchivedTranscript};
+use crate::mutate::WritableDb;
+use crate::paths::{AgentPaths, StateLayout};
+use crate::store::AgentStore;
+
+pub struct UndeleteOp {
+    pub selection: Selection,
+    /// An archive name, a path to an archive file, or a session id.
+    pub words: String,
+    pub as_key: Option<String>,
+    /// Snapshot repositories searched for the session's entry.
+    pub repositories: Vec<PathBuf>,
+    pub now: i64,
+    found: Option<(AgentPaths, ArchivedTranscript)>,
+}
+
+impl UndeleteOp {
+    pub fn new(
+        selection: Selection,
+        words: String,
+        as_key: Option<String>,
+        repositories: Vec<PathBuf>,
+        now: i64,
+    ) -> Self {
+        UndeleteOp {
+            selection,
+            words,
+            as_key,
+            repositories,
+            now,
+            found: None,
+        }
+    }
+}
+
+pub struct UndeleteOpPlan {
+    pub agent: AgentPaths,
+    pub plan: UndeletePlan,
+}
+
+impl Operation for UndeleteOp {
+    type Plan = UndeleteOpPlan;
+    type Report = UndeleteReport;
+
+    const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+
+    /// The archive the words name, among the selected agents' archives.
+    fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
+        let mut all: Vec<(AgentPaths, ArchivedTranscript)> = Vec::new();
+        for paths in layout.select_agents(&self.selection.agents, self.selection.all_agents)? {
+            let store = AgentStore::open(paths.clone())?;
+            for a in archives_of(&store)? {
+                all.push((paths.clone(), a));
+            }
+        }
+        let flat: Vec<ArchivedTranscript> = all.iter().map(|(_, a)| a.clone()).collect();
+        let chosen = pick(&flat, &self.words)?;
+        let i = flat
+            .iter()
+            .position(|a| a.name == chosen.name && a.agent_id == chosen.agent_id)
+            .ok_or_else(|| Error::Internal("archive lost".into()))?;
+        self.found = Some(all.swap_remove(i));
+        Ok(())
+    }
+
+    fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<UndeleteOpPlan> {
+        let (agent, archived) = self
+            .found
+            .clone()
+            .ok_or_else(|| Error::Internal("undelete planned before it was resolved".into()))?;
+        check_owned_agent(layout, &agent)?;
+        let store = AgentStore::open(agent.clone())?;
+        let plan = plan_undelete(
+            &store,
+            &archived,
+            self.as_key.as_deref(),
+            &self.repositories,
+            self.now,
+        )?;
+        Ok(UndeleteOpPlan { agent, plan })
+    }
+
+    fn summarize(&self, plan: &UndeleteOpPlan, _limit: usize) -> Result<PlanSummary> {
+        let p = &plan.plan;
+        let mut summary = PlanSummary::new(format!(
+            "bring back session {} ({}) from {}",
+            p.session_key, p.session_id, p.archive
+        ));
+        let mut group = PlanGroup::new(Some(p.agent_id.clone()));
+        group.push(
+            PlanItem::change(
+                "undelete",
+                p.session_key.clone(),
+                Some(format!(
+                    "{} events, {}; the archive is kept",
+                    p.events,
+                    p.entry_source.describe()
+                )),
+            ),
+            1,
+        );
+        summary.add(group);
+        Ok(summary)
+    }
+
+    fn snapshot_sources(
+        &self,
+        _layout: &StateLayout,
+        plan: &UndeleteOpPlan,
+    ) -> Vec<SnapshotSource> {
+        vec![SnapshotSource::agent(&plan.agent)]
+    }
+
+    fn apply(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut UndeleteOpPlan,
+        _hooks: &dyn Hooks,
+    ) -> Result<UndeleteReport> {
+        let mut db = WritableDb::open(&layout.state_dir, &plan.agent.db)?;
+        apply_undelete(&mut db, &plan.plan, self.now)
+    }
+
+    /// The key names the session again and every event of the archive is stored.
+    fn verify(
+        &self,
+        _: &StateLayout,
+        plan: &UndeleteOpPlan,
+        report: &UndeleteReport,
+    ) -> Result<()> {
+        let p = &plan.plan;
+        let db = crate::store::ReadOnlyDb::open(&plan.agent.db)?;
+        let current =
+            crate::store::db::nodes::current_session_id(db.conn(), &p.session_key).at(db.path())?;
+        ensure(current.as_deref() == Some(p.session_id.as_str()), || {
+            format!("{} does not name {}", p.session_key, p.session_id)
+        })?;
+        let stored = crate::store::db::events::count(db.conn(), &p.session_id).at(db.path())?;
+        ensure(
+            stored as u64 == p.events && report.events == p.events,
+            || {
+                format!(
+                    "{} holds {stored} events, the archive {}",
+                    p.session_id, p.events
+                )
+            },
+        )
+    }
+}

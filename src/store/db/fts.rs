@@ -1,0 +1,130 @@
+//! Full-text search over `session_transcript_fts` (OpenClaw's FTS5 index of user and
+//! assistant text, docs/openclaw/ARCHIVES.md), and a private in-memory table of the same
+//! shape and tokenizer for text that is only in archives.
+
+use rusqlite::{params, Connection};
+
+/// OpenClaw's tokenizer for `session_transcript_fts`.
+pub const TOKENIZER: &str = "unicode61 remove_diacritics 2";
+
+/// One FTS match.
+#[derive(Debug, Clone)]
+pub struct FtsHit {
+    pub session_id: String,
+    pub message_id: String,
+    pub role: String,
+    pub timestamp: f64,
+    pub snippet: String,
+    /// `bm25()`: lower is better.
+    pub rank: f64,
+    /// The key of the window (live index), else `None`.
+    pub session_key: Option<String>,
+    /// The event's `seq` (from its identity row, or the archive position).
+    pub seq: Option<i64>,
+}
+
+/// How to order and bound a search.
+#[derive(Debug, Clone)]
+pub struct FtsQuery<'a> {
+    /// An FTS5 query expression, given to `MATCH` as it is.
+    pub expr: &'a str,
+    pub role: Option<&'a str>,
+    /// Only rows with `timestamp >= since` (ms).
+    pub since: Option<i64>,
+    pub recent_first: bool,
+    pub limit: i64,
+    /// Snippet highlight markers.
+    pub open: &'a str,
+    pub close: &'a str,
+}
+
+fn order(q: &FtsQuery<'_>) -> &'static str {
+    if q.recent_first {
+        "ORDER BY f.timestamp DESC, f.rowid DESC"
+    } else {
+        "ORDER BY rank ASC, f.timestamp DESC, f.message_id ASC"
+    }
+}
+
+fn hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<FtsHit> {
+    Ok(FtsHit {
+        session_id: r.get(0)?,
+        message_id: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+        role: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+        timestamp: r.get::<_, Option<f64>>(3)?.unwrap_or(0.0),
+        snippet: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
+        rank: r.get(5)?,
+        session_key: r.get(6)?,
+        seq: r.get(7)?,
+    })
+}
+
+/// Matches in the live index of an agent database, with each window's key and each
+/// message's `seq`.
+pub fn search_live(conn: &Connection, q: &FtsQuery<'_>) -> rusqlite::Result<Vec<FtsHit>> {
+    let sql = format!(
+        "SELECT f.session_id, f.message_id, f.role, f.timestamp, \
+                snippet(session_transcript_fts, 0, ?2, ?3, ' … ', 48), bm25(session_transcript_fts) AS rank, \
+                w.session_key, i.seq \
+         FROM session_transcript_fts f \
+         LEFT JOIN session_windows w ON w.session_id = f.session_id \
+         LEFT JOIN transcript_event_identities i ON i.session_id = f.session_id AND i.event_id = f.message_id \
+         WHERE session_transcript_fts MATCH ?1 AND (?4 IS NULL OR f.role = ?4) AND (?5 IS NULL OR f.timestamp >= ?5) \
+         {} LIMIT ?6",
+        order(q)
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map(
+        params![q.expr, q.open, q.close, q.role, q.since, q.limit],
+        hit,
+    )?;
+    rows.collect()
+}
+
+/// A private in-memory index with OpenClaw's columns and tokenizer, plus the event's
+/// position in its archive.
+pub fn open_scratch_index() -> rusqlite::Result<Connection> {
+    let conn = Connection::open_in_memory()?;
+    conn.execute_batch(&format!(
+        "CREATE VIRTUAL TABLE scratch_fts USING fts5(text, session_id UNINDEXED, message_id UNINDEXED, \
+            role UNINDEXED, timestamp UNINDEXED, seq UNINDEXED, tokenize = '{TOKENIZER}');"
+    ))?;
+    Ok(conn)
+}
+
+pub fn scratch_insert(
+    conn: &Connection,
+    session_id: &str,
+    message_id: &str,
+    role: &str,
+    text: &str,
+    timestamp: f64,
+    seq: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO scratch_fts (text, session_id, message_id, role, timestamp, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![text, session_id, message_id, role, timestamp, seq])
+}
+
+pub fn scratch_search(conn: &Connection, q: &FtsQuery<'_>) -> rusqlite::Result<Vec<FtsHit>> {
+    let sql = format!(
+        "SELECT f.session_id, f.message_id, f.role, f.timestamp, \
+                snippet(scratch_fts, 0, ?2, ?3, ' … ', 48), bm25(scratch_fts) AS rank, NULL, f.seq \
+         FROM scratch_fts f \
+         WHERE scratch_fts MATCH ?1 AND (?4 IS NULL OR f.role = ?4) AND (?5 IS NULL OR f.timestamp >= ?5) \
+         {} LIMIT ?6",
+        order(q)
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(
+        params![q.expr, q.open, q.close, q.role, q.since, q.limit],
+        hit,
+    )?;
+    rows.collect()
+}
+
+/// Empty the scratch index for the next batch.
+pub fn scratch_clear(conn: &Connection) -> rusqlite::Result<usize> {
+    conn.execute("DELETE FROM scratch_fts", [])
+}

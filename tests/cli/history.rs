@@ -1,0 +1,480 @@
+//! `archives list|cat|export`, `search`: history on copies of the real fixture stores.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{checksums, json, Store};
+
+const DELETED: &str = "f41211d0-f8c6-4159-b013-18288254e649";
+
+fn archives(store: &Store, args: &[&str]) -> Vec<Value> {
+    let out = store
+        .cmd()
+        .args(["archives", "list", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)["data"].as_array().unwrap().clone()
+}
+
+/// Archive files a state dir holds, counted from the directories themselves.
+fn archive_files(state: &Path) -> usize {
+    let mut n = 0;
+    for agent in std::fs::read_dir(state.join("agents")).unwrap() {
+        let agent = agent.unwrap().path();
+        for (dir, pat) in [
+            ("sessions", ".jsonl."),
+            ("session-sqlite-import-archive", ".jsonl.imported-"),
+        ] {
+            if let Ok(rd) = std::fs::read_dir(agent.join(dir)) {
+                n += rd
+                    .filter(|e| {
+                        e.as_ref()
+                            .unwrap()
+                            .file_name()
+                            .to_string_lossy()
+                            .contains(pat)
+                    })
+                    .count();
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn lists_every_archive_with_its_key_reason_and_events() {
+    let store = Store::copy("live");
+    let rows = archives(&store, &["--all-agents"]);
+    assert_eq!(rows.len(), archive_files(&store.state()));
+    let deleted: Vec<&Value> = rows.iter().filter(|r| r["reason"] == "deleted").collect();
+    assert_eq!(deleted.len(), 1);
+    let d = deleted[0];
+    assert_eq!(d["sessionId"], DELETED);
+    assert_eq!(d["sessionKey"], "agent:main:sdk-made-2");
+    assert_eq!(d["row"], true);
+    assert_eq!(d["agreement"], "agree");
+    assert_eq!(d["archivedAt"], 1795994683289i64);
+    // The events the archive holds are the lines of the published file.
+    let file = d["file"].as_str().unwrap();
+    let text = zstd::decode_all(std::fs::File::open(file).unwrap()).unwrap();
+    assert_eq!(
+        d["events"],
+        text.split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count()
+    );
+    let resets: Vec<&Value> = rows.iter().filter(|r| r["reason"] == "reset").collect();
+    assert_eq!(resets.len(), 3);
+    assert!(resets
+        .iter()
+        .all(|r| r["agreement"] == "file-only" && r["events"] == 6));
+    // Imported transcripts carry the key from the index the import moved aside.
+    let main = rows
+        .iter()
+        .find(|r| r["reason"] == "imported" && r["sessionKey"] == "agent:main:main")
+        .unwrap();
+    assert_eq!(main["sessionId"], "92ed55f2-df5b-4475-8cc2-23d3d692f452");
+    assert_eq!(main["events"], 7);
+}
+
+#[test]
+fn filters_by_session_and_reason() {
+    let store = Store::copy("live");
+    let by_key = archives(&store, &["--session", "agent:main:sdk-made-2"]);
+    assert_eq!(by_key.len(), 1);
+    assert_eq!(by_key[0]["sessionId"], DELETED);
+    let bare = archives(&store, &["--session", "sdk-made-2"]);
+    assert_eq!(bare.len(), 1);
+    let prefix = archives(&store, &["--session", &DELETED[..8]]);
+    assert_eq!(prefix.len(), 1);
+    let resets = archives(&store, &["--all-agents", "--reason", "reset"]);
+    assert_eq!(resets.len(), 3);
+    let two = archives(&store, &["--reason", "reset", "--reason", "deleted"]);
+    assert_eq!(two.len(), 2);
+    let bad = store
+        .cmd()
+        .args(["archives", "list", "--reason", "gone"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn cat_is_byte_exact_for_rows_files_and_imports() {
+    let store = Store::copy("live");
+    for r in archives(&store, &["--all-agents"]) {
+        let out = store
+            .cmd()
+            .args([
+                "--all-agents",
+                "archives",
+                "cat",
+                r["name"].as_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file = Path::new(r["file"].as_str().unwrap());
+        let original = if r["encoding"] == "zstd" {
+            zstd::decode_all(std::fs::File::open(file).unwrap()).unwrap()
+        } else {
+            std::fs::read(file).unwrap()
+        };
+        assert_eq!(out.stdout, original, "{}", r["name"]);
+    }
+    // By session id (its newest archive) and by path, the same bytes.
+    let by_id = store.run_ok(["archives", "cat", DELETED]).stdout;
+    let row = &archives(&store, &["--reason", "deleted"])[0];
+    let by_path = store
+        .run_ok(["archives", "cat", row["file"].as_str().unwrap()])
+        .stdout;
+    assert_eq!(by_id, by_path);
+    let limited = store
+        .run_ok([
+            "archives",
+            "cat",
+            DELETED,
+            "--from-seq",
+            "1",
+            "--limit",
+            "2",
+        ])
+        .stdout;
+    let lines: Vec<&[u8]> = by_id.split(|b| *b == b'\n').collect();
+    assert_eq!(limited, [lines[1], b"\n", lines[2], b"\n"].concat());
+}
+
+#[test]
+fn cat_reads_the_row_when_the_file_is_gone() {
+    let store = Store::copy("live");
+    let row = &archives(&store, &["--reason", "deleted"])[0];
+    let file = row["file"].as_str().unwrap().to_string();
+    let before = store.run_ok(["archives", "cat", DELETED]).stdout;
+    std::fs::remove_file(&file).unwrap();
+    let after = archives(&store, &["--reason", "deleted"]);
+    assert_eq!(after[0]["agreement"], "file-missing");
+    assert_eq!(store.run_ok(["archives", "cat", DELETED]).stdout, before);
+    // A file whose bytes differ from the row's sha256.
+    std::fs::write(&file, b"not the archive").unwrap();
+    assert_eq!(
+        archives(&store, &["--reason", "deleted"])[0]["agreement"],
+        "file-differs"
+    );
+}
+
+#[test]
+fn unknown_archive_is_not_found() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .args(["--json", "archives", "cat", "nope.jsonl.deleted.x.zst"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(json(&out)["error"]["code"], "NOT_FOUND");
+}
+
+#[test]
+fn export_of_an_archive_is_reimportable_jsonl_and_markdown() {
+    let store = Store::copy("live");
+    let jsonl = store
+        .run_ok(["archives", "export", DELETED, "--format", "jsonl"])
+        .stdout;
+    assert_eq!(jsonl, store.run_ok(["archives", "cat", DELETED]).stdout);
+    let md = String::from_utf8(
+        store
+            .run_ok(["archives", "export", DELETED, "--format", "markdown"])
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        md.contains("sdk user msg 0 for agent:main:sdk-made-2"),
+        "{md}"
+    );
+    assert!(md.contains("- Session key: `agent:main:sdk-made-2`"));
+    let target = store.dir.path().join("out.jsonl");
+    store.run_ok([
+        "archives",
+        "export",
+        DELETED,
+        "--format",
+        "jsonl",
+        "--output",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&target).unwrap(), jsonl);
+    let again = store
+        .cmd()
+        .args([
+            "archives", "export", DELETED, "--format", "jsonl", "--output",
+        ])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(5), "never overwrites");
+}
+
+/// A cold archive kept in the database, made in OpenClaw's record format from a live
+/// session's own events: `archives cat` prints exactly those events.
+#[test]
+fn cold_archives_decode_to_their_event_records() {
+    let store = Store::copy("live");
+    let conn = store.writable("main");
+    let (sid, generation): (String, String) = conn
+        .query_row(
+            "SELECT w.session_id, coalesce(m.generation, 'g') FROM session_windows w \
+             LEFT JOIN transcript_rewrite_watermarks m USING (session_id) \
+             WHERE w.session_key = 'agent:main:main'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let events = store
+        .run_ok(["transcript", "cat", "agent:main:main"])
+        .stdout;
+    let mut records = serde_json::json!({"kind": "header", "version": 1, "sessionId": sid, "generation": generation}).to_string() + "\n";
+    for (seq, line) in String::from_utf8(events.clone())
+        .unwrap()
+        .lines()
+        .enumerate()
+    {
+        records += &serde_json::json!({"kind": "event", "row": {"seq": seq, "event_json": line, "created_at": 1}}).to_string();
+        records += "\n";
+        records += &serde_json::json!({"kind": "identity", "row": {"event_id": format!("e{seq}"), "seq": seq, "event_type": "message", "parent_id": null, "message_idempotency_key": null, "created_at": 1}}).to_string();
+        records += "\n";
+    }
+    let blob = zstd::encode_all(records.as_bytes(), 3).unwrap();
+    let name = format!("{}.jsonl.zst", "a".repeat(64));
+    use sha2::Digest;
+    let sha = format!("{:x}", sha2::Sha256::digest(&blob));
+    conn.execute(
+        "INSERT INTO session_transcript_cold_archives (session_id, generation, archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, last_seq, archived_at, storage, archive_blob) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1795990000000, 'sqlite', ?9)",
+        rusqlite::params![sid, generation, name, sha, 7, records.len() as i64, blob.len() as i64, 6, blob],
+    )
+    .unwrap();
+    drop(conn);
+    let cold = archives(&store, &["--reason", "cold"]);
+    assert_eq!(cold.len(), 1);
+    assert_eq!(cold[0]["sessionKey"], "agent:main:main");
+    assert_eq!(
+        cold[0]["events"],
+        events
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count()
+    );
+    assert_eq!(store.run_ok(["archives", "cat", &name]).stdout, events);
+}
+
+#[test]
+fn history_reads_change_nothing_even_on_a_read_only_state_dir() {
+    let store = Store::copy("live");
+    let before = checksums(&store.state());
+    let set_mode = |mode: u32| {
+        fn walk(p: &Path, mode: u32) {
+            use std::os::unix::fs::PermissionsExt;
+            if p.is_dir() {
+                for e in std::fs::read_dir(p).unwrap() {
+                    walk(&e.unwrap().path(), mode);
+                }
+                std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode | 0o100)).unwrap();
+            } else {
+                std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+            }
+        }
+        walk(&store.state(), mode);
+    };
+    set_mode(0o444);
+    for args in [
+        vec!["--all-agents", "archives", "list"],
+        vec!["archives", "cat", DELETED],
+        vec!["archives", "export", DELETED, "--format", "markdown"],
+        vec!["--all-agents", "search", "sdk"],
+        vec!["--all-agents", "search", "--archived", "sdk"],
+    ] {
+        let out = store.cmd().args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    set_mode(0o644);
+    assert_eq!(checksums(&store.state()), before);
+}
+
+fn search_json(store: &Store, args: &[&str]) -> Value {
+    let out = store
+        .cmd()
+        .args(["search", "--json", "--limit", "100000"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)["data"].clone()
+}
+
+/// `(session id, message id, seq)` of every hit.
+fn hit_set(data: &Value) -> std::collections::BTreeSet<(String, String, Option<i64>)> {
+    data["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["sessionId"].as_str().unwrap().to_string(),
+                h["messageId"].as_str().unwrap().to_string(),
+                h["seq"].as_i64(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn search_matches_a_direct_fts5_match_on_the_same_database() {
+    let store = Store::copy("live");
+    // Non-ASCII text, indexed the way OpenClaw indexes a message (fts_rows id = FTS rowid).
+    let conn = store.writable("main");
+    let (sid, event_id, seq): (String, String, i64) = conn
+        .query_row(
+            "SELECT session_id, event_id, seq FROM transcript_event_identities WHERE event_type = 'message' LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    conn.execute(
+        "INSERT INTO session_transcript_fts_rows (session_id, message_id) VALUES (?1, ?2)",
+        [&sid, &event_id],
+    )
+    .unwrap();
+    let rowid = conn.last_insert_rowid();
+    conn.execute(
+        "INSERT INTO session_transcript_fts (rowid, text, session_id, message_id, role, timestamp) \
+         VALUES (?1, 'Grüße aus dem Café in 東京 naïve', ?2, ?3, 'user', 1795990000000.0)",
+        rusqlite::params![rowid, sid, event_id],
+    )
+    .unwrap();
+    for query in [
+        "summarize",
+        "\"user turn\"",
+        "summ*",
+        "item AND answer",
+        "sdk OR summarized",
+        "summarize NOT \"item 0\"",
+        "cafe",
+        "GRUSSE OR grüße",
+        "東京",
+        "naive",
+    ] {
+        let ours = hit_set(&search_json(&store, &[query]));
+        let mut direct = std::collections::BTreeSet::new();
+        let mut stmt = conn
+            .prepare(
+                "SELECT f.session_id, f.message_id, i.seq FROM session_transcript_fts f \
+                 LEFT JOIN transcript_event_identities i ON i.session_id = f.session_id AND i.event_id = f.message_id \
+                 WHERE session_transcript_fts MATCH ?1",
+            )
+            .unwrap();
+        let rows = stmt
+            .query_map([query], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap();
+        for r in rows {
+            direct.insert(r.unwrap());
+        }
+        assert_eq!(ours, direct, "query {query:?}");
+        if matches!(query, "cafe" | "東京" | "naive") {
+            assert_eq!(ours.len(), 1, "{query:?}");
+            assert!(ours.contains(&(sid.clone(), event_id.clone(), Some(seq))));
+        } else {
+            assert!(!ours.is_empty(), "{query:?}");
+        }
+    }
+    // Snippets are highlighted, roles and limits apply, best match first.
+    let d = search_json(&store, &["東京"]);
+    assert!(d["hits"][0]["snippet"]
+        .as_str()
+        .unwrap()
+        .contains("**東京**"));
+    assert_eq!(
+        d["hits"][0]["sessionKey"],
+        conn.query_row(
+            "SELECT session_key FROM session_windows WHERE session_id = ?1",
+            [&sid],
+            |r| r.get::<_, String>(0)
+        )
+        .unwrap()
+    );
+    let users = search_json(&store, &["summarize", "--role", "assistant"]);
+    assert!(users["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["role"] == "assistant"));
+    let two = store.run_ok(["search", "--json", "summarize", "--limit", "2"]);
+    let two = json(&two);
+    assert_eq!(two["data"]["hits"].as_array().unwrap().len(), 2);
+    assert_eq!(two["data"]["truncated"], true);
+    let scores: Vec<f64> = search_json(&store, &["summarize OR sdk"])["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["score"].as_f64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first");
+    let since = search_json(&store, &["cafe OR summarize", "--since", "1795989999999"]);
+    assert!(since["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["timestamp"].as_i64().unwrap() >= 1795989999999));
+}
+
+#[test]
+fn search_finds_text_only_in_archives_with_archived() {
+    let store = Store::copy("live");
+    let phrase = "\"agent:main:sdk-made-2\"";
+    let live = search_json(&store, &[phrase]);
+    assert!(live["hits"].as_array().unwrap().is_empty());
+    let all = search_json(&store, &[phrase, "--archived"]);
+    let hits = all["hits"].as_array().unwrap();
+    let cat = store.run_ok(["archives", "cat", DELETED]).stdout;
+    let lines: Vec<Value> = String::from_utf8(cat)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let messages_with_it = lines
+        .iter()
+        .filter(|e| {
+            e["type"] == "message" && e["message"].to_string().contains("agent:main:sdk-made-2")
+        })
+        .count();
+    assert!(messages_with_it > 0);
+    assert_eq!(hits.len(), messages_with_it, "{all}");
+    for h in hits {
+        assert_eq!(h["sessionId"], DELETED);
+        assert_eq!(h["sessionKey"], "agent:main:sdk-made-2");
+        assert!(h["archive"].as_str().unwrap().starts_with(DELETED));
+        // The seq is the event's position in the archive.
+        let ev = &lines[h["seq"].as_u64().unwrap() as usize];
+        assert_eq!(ev["id"], h["messageId"]);
+    }
+    let bad = store.cmd().args(["search", "\"open"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

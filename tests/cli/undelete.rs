@@ -1,0 +1,529 @@
+//! `undelete`: a deleted session back from its archive, on copies of the real fixture store.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::common::{json, std_bin, Store};
+
+/// A session with zstd rows, branches and search rows in the fixture's `main` agent.
+const KEY: &str = "agent:main:pinned-notes";
+
+/// Columns whose values come from the clock or a random source when OpenClaw writes a
+/// session: they are not compared.
+const EXEMPT: &[(&str, &str)] = &[
+    ("transcript_events", "created_at"),
+    ("transcript_event_identities", "created_at"),
+    ("session_transcript_index_state", "updated_at"),
+    ("transcript_rewrite_watermarks", "generation"),
+    ("transcript_rewrite_watermarks", "updated_at"),
+    ("session_transcript_fts_rows", "id"),
+    ("session_windows", "transcript_observed_at"),
+    ("session_windows", "transcript_updated_at"),
+];
+
+fn value(v: rusqlite::types::ValueRef<'_>) -> Value {
+    use rusqlite::types::ValueRef::*;
+    match v {
+        Null => Value::Null,
+        Integer(i) => Value::from(i),
+        Real(f) => Value::from(f),
+        Text(t) => Value::from(String::from_utf8_lossy(t).into_owned()),
+        Blob(b) => Value::from(format!(
+            "blob:{}",
+            b.iter().map(|x| format!("{x:02x}")).collect::<String>()
+        )),
+    }
+}
+
+/// Every row of every table that holds a session, clock and random columns left out.
+fn session_rows(store: &Store, key: &str, sid: &str) -> BTreeMap<String, Vec<String>> {
+    let conn = store.writable("main");
+    let mut out = BTreeMap::new();
+    let queries = [
+        ("session_nodes", "SELECT * FROM session_nodes WHERE session_key = ?1", key),
+        ("session_windows", "SELECT * FROM session_windows WHERE session_id = ?1", sid),
+        ("transcript_events", "SELECT * FROM transcript_events WHERE session_id = ?1", sid),
+        ("transcript_event_identities", "SELECT * FROM transcript_event_identities WHERE session_id = ?1", sid),
+        ("session_transcript_index_state", "SELECT * FROM session_transcript_index_state WHERE session_id = ?1", sid),
+        ("session_transcript_active_events", "SELECT * FROM session_transcript_active_events WHERE session_id = ?1", sid),
+        ("session_transcript_fts_rows", "SELECT * FROM session_transcript_fts_rows WHERE session_id = ?1", sid),
+        ("session_transcript_fts", "SELECT text, session_id, message_id, role, timestamp FROM session_transcript_fts WHERE session_id = ?1", sid),
+        ("transcript_rewrite_watermarks", "SELECT * FROM transcript_rewrite_watermarks WHERE session_id = ?1", sid),
+        ("session_conversations", "SELECT * FROM session_conversations WHERE session_id = ?1", sid),
+    ];
+    for (table, sql, arg) in queries {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let names: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
+        let mut rows = stmt.query([arg]).unwrap();
+        let mut list = Vec::new();
+        while let Some(r) = rows.next().unwrap() {
+            let mut m = Map::new();
+            for (i, n) in names.iter().enumerate() {
+                if !EXEMPT.contains(&(table, n.as_str())) {
+                    m.insert(n.clone(), value(r.get_ref(i).unwrap()));
+                }
+            }
+            list.push(Value::Object(m).to_string());
+        }
+        list.sort();
+        out.insert(table.to_string(), list);
+    }
+    out
+}
+
+fn session_id(store: &Store, key: &str) -> String {
+    store
+        .writable("main")
+        .query_row(
+            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+/// A copy of the live store with a snapshot of `main` in the default repository, then
+/// `KEY` deleted by our `delete` (OpenClaw's deleteSessionEntry with archiving).
+fn deleted() -> (Store, String, BTreeMap<String, Vec<String>>) {
+    let store = Store::copy("live");
+    let sid = session_id(&store, KEY);
+    let before = session_rows(&store, KEY, &sid);
+    assert!(!before["transcript_events"].is_empty());
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    store
+        .cmd()
+        .args(["backup", "create", "--repository"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    store.run_ok(["delete", KEY, "--yes"]);
+    assert!(session_rows(&store, KEY, &sid)["session_nodes"].is_empty());
+    (store, sid, before)
+}
+
+fn archive_state(store: &Store, sid: &str) -> Vec<String> {
+    let conn = store.writable("main");
+    let mut stmt = conn
+        .prepare("SELECT archive_name, archive_sha256, hex(archive_blob) FROM session_transcript_archives WHERE session_id = ?1")
+        .unwrap();
+    let mut out: Vec<String> = stmt
+        .query_map([sid], |r| {
+            Ok(format!(
+                "{}|{}|{}",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for e in std::fs::read_dir(store.state().join("agents/main/sessions")).unwrap() {
+        let p = e.unwrap().path();
+        if p.file_name().unwrap().to_string_lossy().starts_with(sid) {
+            out.push(format!(
+                "{}:{}",
+                p.display(),
+                std::fs::read(&p).unwrap().len()
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn undelete_brings_back_every_row_the_session_had() {
+    let (store, sid, before) = deleted();
+    let archive_before = archive_state(&store, &sid);
+    let dry = store
+        .cmd()
+        .args(["undelete", &sid, "--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        dry.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dry.stderr)
+    );
+    let dry = json(&dry);
+    assert_eq!(dry["data"]["applied"], false);
+    assert_eq!(dry["data"]["entrySource"]["kind"], "snapshot");
+    assert!(
+        session_rows(&store, KEY, &sid)["session_nodes"].is_empty(),
+        "a dry run writes nothing"
+    );
+    let out = store
+        .cmd()
+        .args(["undelete", &sid, "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json(&out);
+    assert_eq!(report["data"]["sessionKey"], KEY);
+    assert_eq!(report["data"]["applied"], true);
+    let after = session_rows(&store, KEY, &sid);
+    for (table, rows) in &before {
+        assert_eq!(rows, &after[table], "{table}");
+    }
+    assert_eq!(
+        archive_state(&store, &sid),
+        archive_before,
+        "the archive is kept"
+    );
+    // The store is sound, and the session reads back and deletes again.
+    let doctor = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert!(
+        doctor.status.success(),
+        "{}",
+        String::from_utf8_lossy(&doctor.stdout)
+    );
+    store.run_ok(["transcript", "cat", KEY]);
+    store.run_ok(["delete", KEY, "--yes"]);
+}
+
+#[test]
+fn undelete_refuses_a_taken_key_unless_as_names_a_free_one() {
+    let (store, sid, before) = deleted();
+    // Another session now has the key.
+    store.run_ok(["patch", "agent:main:scratch-1", "--set", "label=\"x\""]);
+    let conn = store.writable("main");
+    conn.execute(
+        "INSERT INTO session_nodes (session_key, current_session_id, entry_json, entry_valid, updated_at) \
+         SELECT ?1, current_session_id, entry_json, 1, updated_at FROM session_nodes WHERE session_key = 'agent:main:scratch-1'",
+        [KEY],
+    )
+    .unwrap();
+    conn.execute(
+        "DELETE FROM session_nodes WHERE session_key = 'agent:main:scratch-1'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let out = store
+        .cmd()
+        .args(["undelete", &sid, "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(json(&out)["error"]["code"], "CONFLICT");
+    let taken = store
+        .cmd()
+        .args([
+            "undelete",
+            &sid,
+            "--yes",
+            "--as",
+            "agent:main:cron:nightly:run:884",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(taken.status.code(), Some(5));
+    store.run_ok(["undelete", &sid, "--yes", "--as", "notes-restored"]);
+    let back = session_rows(&store, "agent:main:notes-restored", &sid);
+    assert_eq!(back["transcript_events"], before["transcript_events"]);
+    assert_eq!(back["session_nodes"].len(), 1);
+}
+
+#[test]
+fn undelete_refuses_an_archive_that_does_not_verify() {
+    let (store, sid, _) = deleted();
+    let conn = store.writable("main");
+    conn.execute(
+        "UPDATE session_transcript_archives SET archive_sha256 = ?2 WHERE session_id = ?1",
+        [sid.as_str(), &"0".repeat(64)],
+    )
+    .unwrap();
+    drop(conn);
+    let out = store
+        .cmd()
+        .args(["undelete", &sid, "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(session_rows(&store, KEY, &sid)["session_nodes"].is_empty());
+}
+
+#[test]
+fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
+    let store = Store::copy("live");
+    // An imported session: its entry is still in the index the import moved aside.
+    let sid = session_id(&store, KEY);
+    let entry = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+    store.run_ok(["delete", KEY, "--yes"]);
+    let out = store
+        .cmd()
+        .args(["undelete", &sid, "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json(&out)["data"]["entrySource"]["kind"], "import-index");
+    let show = json(&store.run_ok(["show", KEY, "--json"]));
+    assert_eq!(show["data"]["entry"]["sessionId"], sid.as_str());
+    assert_eq!(show["data"]["entry"]["label"], entry["label"]);
+    // A session the SDK made: nothing but the archive holds it.
+    let made = "agent:main:sdk-made-1";
+    let sid = session_id(&store, made);
+    store.run_ok(["delete", made, "--yes"]);
+    let out = store
+        .cmd()
+        .args(["undelete", &sid, "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json(&out)["data"]["entrySource"]["kind"], "minimal");
+    let list = json(&store.run_ok(["list", "--json", "--limit", "all"]));
+    let row = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["sessionKey"] == made)
+        .cloned()
+        .unwrap();
+    assert_eq!(row["sessionId"], sid.as_str());
+    assert_eq!(
+        store.run_ok(["transcript", "cat", made]).stdout,
+        store.run_ok(["archives", "cat", &sid]).stdout
+    );
+}
+
+/// kill -9 at every crash point and after each of the first moments of a run: the store
+/// passes its checks, the session is absent or whole, the archive is as it was; a re-run
+/// finishes.
+#[test]
+fn undelete_killed_at_many_moments() {
+    let mut faults: Vec<(&str, String)> = [
+        "undelete-session",
+        "undelete-first-event",
+        "undelete-events",
+        "undelete-before-commit",
+        "undelete-after-commit",
+    ]
+    .iter()
+    .map(|p| ("OPENCLAW_SESSIONS_CRASH_AT", p.to_string()))
+    .collect();
+    faults.extend((1..=6).map(|n| ("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())));
+    let (template, sid, before) = deleted();
+    let _ = template;
+    for (var, val) in faults {
+        let (store, sid2, _) = deleted();
+        assert_eq!(sid2, sid);
+        let archive_before = archive_state(&store, &sid);
+        let status = std_bin()
+            .env("HOME", store.dir.path())
+            .env(var, &val)
+            .arg("--state-dir")
+            .arg(store.state())
+            .args(["undelete", &sid, "--yes"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        let _ = status;
+        let conn = store.writable("main");
+        let ok: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok", "{var}={val}");
+        let fk: i64 = conn
+            .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(fk, 0, "{var}={val}");
+        drop(conn);
+        let now = session_rows(&store, KEY, &sid);
+        let absent = now.values().all(Vec::is_empty);
+        let whole = before.iter().all(|(t, rows)| &now[t] == rows);
+        assert!(absent || whole, "{var}={val}: neither absent nor whole");
+        assert_eq!(archive_state(&store, &sid), archive_before, "{var}={val}");
+        // A re-run finishes the job (or finds it done).
+        let again = store
+            .cmd()
+            .args(["undelete", &sid, "--yes"])
+            .output()
+            .unwrap();
+        assert!(
+            again.status.success() || whole,
+            "{var}={val}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        let done = session_rows(&store, KEY, &sid);
+        assert!(
+            before.iter().all(|(t, rows)| &done[t] == rows),
+            "{var}={val}"
+        );
+    }
+}
+
+/// The snapshot `deleted()` wrote before the deletion.
+fn the_snapshot(store: &Store) -> std::path::PathBuf {
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    std::fs::read_dir(&repo)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.join("manifest.json").is_file())
+        .unwrap()
+}
+
+fn listing(store: &Store) -> Vec<Value> {
+    let list = json(&store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]));
+    list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            serde_json::json!([
+                r["sessionKey"],
+                r["sessionId"],
+                r["updatedAt"],
+                r["transcript"]
+            ])
+        })
+        .collect()
+}
+
+#[test]
+fn backup_restore_session_takes_one_session_out_of_a_snapshot() {
+    let (store, sid, before) = deleted();
+    let snapshot = the_snapshot(&store);
+    let others = listing(&store);
+    let out = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", "pinned-notes", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let report = json(&out);
+    assert_eq!(report["data"]["sessionKey"], KEY);
+    assert_eq!(report["data"]["sessionId"], sid.as_str());
+    let after = session_rows(&store, KEY, &sid);
+    for (table, rows) in &before {
+        assert_eq!(rows, &after[table], "{table}");
+    }
+    // The others are as they were; the restored one is back in the listing.
+    let now = listing(&store);
+    assert_eq!(now.len(), others.len() + 1);
+    assert!(others.iter().all(|r| now.contains(r)));
+    let doctor = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert!(
+        doctor.status.success(),
+        "{}",
+        String::from_utf8_lossy(&doctor.stdout)
+    );
+    // Restored twice: the key is live now.
+    let again = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", &sid, "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(5));
+    let missing = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", "no-such-session", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(4));
+    // Its archive from the deletion is still there, and it can be deleted again.
+    store.run_ok(["delete", KEY, "--yes"]);
+    assert_eq!(
+        json(&store.run_ok([
+            "archives",
+            "list",
+            "--json",
+            "--session",
+            KEY,
+            "--reason",
+            "deleted"
+        ]))["data"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn backup_restore_session_killed_at_many_moments() {
+    let mut faults: Vec<(&str, String)> = [
+        "restore-session-rows",
+        "restore-session-before-commit",
+        "restore-session-after-commit",
+    ]
+    .iter()
+    .map(|p| ("OPENCLAW_SESSIONS_CRASH_AT", p.to_string()))
+    .collect();
+    faults.extend((1..=4).map(|n| ("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())));
+    for (var, val) in faults {
+        let (store, sid, before) = deleted();
+        let snapshot = the_snapshot(&store);
+        let _ = std_bin()
+            .env("HOME", store.dir.path())
+            .env(var, &val)
+            .arg("--state-dir")
+            .arg(store.state())
+            .args(["backup", "restore"])
+            .arg(&snapshot)
+            .args(["--session", KEY, "--yes"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        let conn = store.writable("main");
+        let ok: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok", "{var}={val}");
+        drop(conn);
+        let now = session_rows(&store, KEY, &sid);
+        let absent = now.values().all(Vec::is_empty);
+        let whole = before.iter().all(|(t, rows)| &now[t] == rows);
+        assert!(absent || whole, "{var}={val}: neither absent nor whole");
+        if absent {
+            store
+                .cmd()
+                .args(["backup", "restore"])
+                .arg(&snapshot)
+                .args(["--session", KEY, "--yes"])
+                .assert()
+                .success();
+        }
+        let done = session_rows(&store, KEY, &sid);
+        assert!(
+            before.iter().all(|(t, rows)| &done[t] == rows),
+            "{var}={val}"
+        );
+    }
+}

@@ -1,0 +1,101 @@
+# History recovery checks (sourced by run.sh): OpenClaw's SDK deletes sessions, our `undelete`
+# and `backup restore --session` bring them back; every row of every table for those sessions
+# equals the rows before the deletion (clock and random columns named in
+# checks/session-rows.mjs), OpenClaw accepts the store and appends to the restored sessions.
+
+# Sessions of the live store's main agent: imported ones (branches, zstd rows, search rows)
+# and ones OpenClaw's SDK made.
+HISTORY_KEYS=(agent:main:pinned-notes agent:main:scratch-2 agent:main:telegram:direct:123454 agent:main:sdk-made-1)
+
+# The session ids of HISTORY_KEYS, one per line, read with our `show`.
+history_ids() {
+  local s="$1" key
+  for key in "${HISTORY_KEYS[@]}"; do
+    ours_run show.json "$s" show "$key" --json || { check_error "show $key"; continue; }
+    jsonq show.json 'j.data.sessionId'
+  done
+}
+
+# OpenClaw's SDK deletes HISTORY_KEYS with archiveTranscript: true.
+history_sdk_delete() {
+  local s="$1" key n=0
+  for key in "${HISTORY_KEYS[@]}"; do
+    n=$((n + 1))
+    oc_sdk "$s" sdk-mutate.mjs delete main "$key" > "sdk-delete-$n.json" 2> "sdk-delete-$n.err" ||
+      check_error "SDK delete $key: $(tail -n 3 "sdk-delete-$n.err")"
+  done
+}
+
+# OpenClaw appends to each restored session and reads it back.
+history_sdk_append() {
+  local s="$1" i=0 sid
+  while read -r sid; do
+    oc_sdk "$s" sdk-append.mjs main "${HISTORY_KEYS[$i]}" "$sid" "appended after the restore" > "append-$i.json" 2> "append-$i.err" ||
+      check_error "SDK append to ${HISTORY_KEYS[$i]}: $(cat "append-$i.json" "append-$i.err" | tail -n 3)"
+    i=$((i + 1))
+  done < ids.txt
+}
+
+check_undelete_after_openclaw_delete() {
+  local s db sid rc n=0
+  s="$(copy_store live)"
+  db="$s/agents/main/agent/openclaw-agent.sqlite"
+  history_ids "$s" > ids.txt
+  node_check session-rows.mjs "$db" "${HISTORY_KEYS[@]}" > before.json || check_error "rows before"
+  # The entries come back from the newest snapshot that holds them: one OpenClaw made.
+  rc=0; oc_run snap.json "$s" backup sqlite create --agent main --repository "$CHECK_DIR/snapshots" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw backup sqlite create exited $rc"
+  history_sdk_delete "$s"
+  node_check session-rows.mjs "$db" "${HISTORY_KEYS[@]}" > deleted.json
+  [[ "$(jsonq deleted.json 'Object.values(j).filter(t=>t.session_nodes).length')" == 0 ]] ||
+    check_error "the SDK left nodes behind"
+  while read -r sid; do
+    n=$((n + 1))
+    ours_run "undelete-$n.json" "$s" undelete "$sid" --snapshots "$CHECK_DIR/snapshots" --yes --json ||
+      { check_error "undelete $sid"; continue; }
+    [[ "$(jsonq "undelete-$n.json" 'j.data.entrySource.kind')" == snapshot ]] ||
+      check_error "undelete $sid took its entry from $(jsonq "undelete-$n.json" 'j.data.entrySource.kind')"
+  done < ids.txt
+  node_check session-rows.mjs "$db" "${HISTORY_KEYS[@]}" > after.json
+  if node_check compare-session-rows.mjs before.json after.json > cmp.txt 2> cmp.err; then
+    note "undelete: $(cat cmp.txt)"
+  else
+    cat cmp.err >&2; check_error "rows differ after undelete: $(cat cmp.txt)"
+  fi
+  openclaw_accepts "$s" after-undelete
+  history_sdk_append "$s"
+}
+CHECKS+=(undelete_after_openclaw_delete)
+
+check_restore_session_from_openclaw_snapshot() {
+  local s db snap key rc n=0
+  s="$(copy_store live)"
+  db="$s/agents/main/agent/openclaw-agent.sqlite"
+  history_ids "$s" > ids.txt
+  node_check session-rows.mjs --strict "$db" "${HISTORY_KEYS[@]}" > before.json || check_error "rows before"
+  rc=0; oc_run snap.json "$s" backup sqlite create --agent main --repository "$CHECK_DIR/snapshots" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw backup sqlite create exited $rc"
+  snap="$(jsonq snap.json 'j.snapshotPath')"
+  history_sdk_delete "$s"
+  ours_run others-before.json "$s" list --all-agents --json --limit all || check_error "list"
+  for key in "${HISTORY_KEYS[@]}"; do
+    n=$((n + 1))
+    ours_run "restore-$n.json" "$s" backup restore "$snap" --session "$key" --yes --json ||
+      check_error "backup restore --session $key"
+  done
+  node_check session-rows.mjs --strict "$db" "${HISTORY_KEYS[@]}" > after.json
+  if node_check compare-session-rows.mjs before.json after.json > cmp.txt 2> cmp.err; then
+    note "restore --session: $(cat cmp.txt)"
+  else
+    cat cmp.err >&2; check_error "rows differ after restore --session: $(cat cmp.txt)"
+  fi
+  # The sessions that were not restored are as they were.
+  local keys_js; keys_js="[$(printf '"%s",' "${HISTORY_KEYS[@]}")]"
+  ours_run others-after.json "$s" list --all-agents --json --limit all || check_error "list"
+  [[ "$(jsonq others-before.json 'j.data.map(r=>r.sessionKey+" "+r.sessionId+" "+r.updatedAt).sort().join(",")')" == \
+     "$(jsonq others-after.json "j.data.filter(r=>!${keys_js}.includes(r.sessionKey)).map(r=>r.sessionKey+' '+r.sessionId+' '+r.updatedAt).sort().join(',')")" ]] ||
+    check_error "sessions that were not restored changed"
+  openclaw_accepts "$s" after-restore-session
+  history_sdk_append "$s"
+}
+CHECKS+=(restore_session_from_openclaw_snapshot)
