@@ -7,7 +7,7 @@ mod manifest;
 mod restore;
 mod verify;
 
-pub use create::{create_snapshot, sha256_file, SnapshotSource, SnapshotTarget};
+pub use create::{check_integrity, create_snapshot, sha256_file, SnapshotSource, SnapshotTarget};
 pub use manifest::{ArtifactManifest, DatabaseManifest, SnapshotManifest};
 pub use restore::{check_restorable, restore_fresh, restore_in_place, verified};
 pub use verify::{list_snapshots, verify_snapshot, ListedSnapshot, SnapshotState, VerifyReport};

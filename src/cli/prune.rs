@@ -16,6 +16,7 @@ use openclaw_sessions::Error;
 
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use super::reclaim::{print_report as print_reclaim, reclaim, ReclaimReport};
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -37,6 +38,9 @@ pub struct PruneArgs {
     /// Never touch this session (as OpenClaw's --active-key).
     #[arg(long, value_name = "KEY")]
     active_key: Option<String>,
+    /// Then give the databases' free pages back to the file system (as `reclaim` does).
+    #[arg(long)]
+    reclaim: bool,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -86,6 +90,8 @@ struct Report<'a> {
     agents: Vec<AgentReport<'a>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     snapshots: &'a [SnapshotTaken],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reclaim: Option<ReclaimReport>,
 }
 
 fn settings(
@@ -156,6 +162,13 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         }
     }
     let dry_run = run.state == RunState::DryRun;
+    // Pages freed by this run are given back after its custody is released, under the
+    // compaction's own.
+    let reclaimed = if args.reclaim {
+        reclaim(ctx, &args.mutation)?
+    } else {
+        None
+    };
     if ctx.printer.json {
         let agents = plans
             .iter()
@@ -165,16 +178,31 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             settings: &s,
             agents,
             snapshots: &run.snapshots,
+            reclaim: reclaimed,
         })?;
         return Ok(Outcome::Done);
     }
+    print_prune(ctx, &run, work, dry_run)?;
+    if let Some(r) = &reclaimed {
+        print_reclaim(ctx, r)?;
+    }
+    Ok(Outcome::Done)
+}
+
+fn print_prune(
+    ctx: &Ctx,
+    run: &openclaw_sessions::ops::Run<openclaw_sessions::ops::prune::PrunePlanSet, ()>,
+    work: usize,
+    dry_run: bool,
+) -> anyhow::Result<()> {
+    let plans = &run.plan.agents;
     if work == 0 {
         ctx.printer.debug("nothing to prune");
-        return Ok(Outcome::Done);
+        return Ok(());
     }
     if dry_run {
         print_dry_run(ctx, &run.summary)?;
-        return Ok(Outcome::Done);
+        return Ok(());
     }
     for snap in &run.snapshots {
         ctx.printer
@@ -201,5 +229,5 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         }
     }
     ctx.printer.print_table(&t)?;
-    Ok(Outcome::Done)
+    Ok(())
 }

@@ -18,4 +18,5 @@ mod mutate;
 mod pipeline;
 mod prune;
 mod read_only;
+mod reclaim;
 mod transcript;

@@ -16,6 +16,7 @@ pub mod events;
 pub mod meta;
 pub mod nodes;
 pub mod state;
+pub mod vacuum;
 pub mod windows;
 
 /// Delete rows of `table` by rowid, one prepared statement for all (doctor's orphan repair;
