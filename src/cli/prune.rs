@@ -85,9 +85,13 @@ fn report<'a>(p: &'a AgentPrune, s: &'a MaintenanceSettings, dry_run: bool) -> A
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Report<'a> {
     settings: &'a MaintenanceSettings,
     agents: Vec<AgentReport<'a>>,
+    /// Agents still on the legacy file store: import them first (`migrate legacy`).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    legacy_only: &'a [String],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     snapshots: &'a [SnapshotTaken],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -177,6 +181,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         ctx.printer.json_data(&Report {
             settings: &s,
             agents,
+            legacy_only: &run.plan.legacy_only,
             snapshots: &run.snapshots,
             reclaim: reclaimed,
         })?;

@@ -20,8 +20,9 @@ use crate::mutate::{
     WritableDb,
 };
 use crate::paths::{AgentPaths, StateLayout};
+use crate::remedy::{Remedy, Warning};
 use crate::store::archive_rows::{archive_row_exists, delete_archive_row};
-use crate::store::{AgentStore, SessionEntry};
+use crate::store::{AgentStore, SessionEntry, StoreKind};
 
 pub struct PruneOp {
     pub selection: Selection,
@@ -51,6 +52,20 @@ impl AgentPrune {
 
 pub struct PrunePlanSet {
     pub agents: Vec<AgentPrune>,
+    /// Agents whose sessions are still only in a legacy `sessions.json`: nothing is pruned
+    /// there until it is imported.
+    pub legacy_only: Vec<String>,
+}
+
+/// The warning for an agent whose sessions are still in the legacy file store.
+pub fn legacy_only_warning(agent: &str, command: &str) -> Warning {
+    Warning::with_remedy(
+        format!(
+            "agent {agent}: its sessions are still in the legacy sessions.json, which {command} \
+             does not change; import it first with the legacy import"
+        ),
+        Remedy::ImportLegacy,
+    )
 }
 
 impl PruneOp {
@@ -65,8 +80,18 @@ impl PruneOp {
         }
     }
 
-    fn plan_agent(&self, paths: &AgentPaths, hooks: &dyn Hooks) -> Result<Option<AgentPrune>> {
+    fn plan_agent(
+        &self,
+        paths: &AgentPaths,
+        hooks: &dyn Hooks,
+        legacy_only: &mut Vec<String>,
+    ) -> Result<Option<AgentPrune>> {
         let mut store = AgentStore::open(paths.clone())?;
+        if store.kind == StoreKind::Legacy {
+            hooks.warn(legacy_only_warning(paths.id.as_str(), "prune"));
+            legacy_only.push(paths.id.to_string());
+            return Ok(None);
+        }
         for w in store.warnings.drain(..) {
             hooks.warn(w);
         }
@@ -278,15 +303,19 @@ impl Operation for PruneOp {
 
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<PrunePlanSet> {
         let mut agents = Vec::new();
+        let mut legacy_only = Vec::new();
         for paths in &self.agents {
-            if let Some(p) = self.plan_agent(paths, hooks)? {
+            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only)? {
                 agents.push(p);
             }
         }
         for a in agents.iter().filter(|a| a.work() > 0) {
             check_owned_agent(layout, &a.paths)?;
         }
-        Ok(PrunePlanSet { agents })
+        Ok(PrunePlanSet {
+            agents,
+            legacy_only,
+        })
     }
 
     fn summarize(&self, plan: &PrunePlanSet, limit: usize) -> Result<PlanSummary> {

@@ -269,8 +269,14 @@ fn refuse_short(agent: &str, db: &Path, space: &SpaceCheck) -> Error {
     }
 }
 
-fn plan_agent(paths: &AgentPaths) -> Result<Option<AgentReclaim>> {
+fn plan_agent(paths: &AgentPaths, hooks: &dyn Hooks) -> Result<Option<AgentReclaim>> {
     if !paths.db.is_file() {
+        if paths.legacy_index.as_ref().is_some_and(|p| p.is_file()) {
+            hooks.warn(super::prune::legacy_only_warning(
+                paths.id.as_str(),
+                "reclaim",
+            ));
+        }
         return Ok(None);
     }
     let ro = ReadOnlyDb::open(&paths.db)?;
@@ -369,7 +375,7 @@ impl Operation for ReclaimOp {
         let mut agents = Vec::new();
         let mut paths = Vec::new();
         for p in &self.agents {
-            if let Some(a) = plan_agent(p)? {
+            if let Some(a) = plan_agent(p, hooks)? {
                 if a.work() {
                     super::targets::check_owned_agent(layout, p)?;
                     if !a.space.enough() {

@@ -445,3 +445,38 @@ fn prune_killed_at_every_point() {
     eprintln!("prune: killed at {runs} points");
     assert!(runs >= 15, "only {runs} points reached");
 }
+
+#[test]
+fn a_legacy_only_store_says_to_import_first_and_changes_nothing() {
+    let store = Store::copy("legacy");
+    let sums = crate::common::checksums(&store.state().join("agents"));
+    for args in [
+        &["--all-agents", "--dry-run"][..],
+        &["--all-agents", "--yes"][..],
+    ] {
+        let out = store.cmd().arg("prune").args(args).output().unwrap();
+        // Nothing to do is success (README, exit codes).
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        for agent in ["main", "work", "research"] {
+            assert!(
+                err.contains(&format!(
+                    "agent {agent}: its sessions are still in the legacy sessions.json"
+                )) && err.contains("openclaw-sessions migrate legacy"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let (code, doc, _) = prune(&store, &["--all-agents", "--dry-run", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        doc["data"]["legacyOnly"],
+        serde_json::json!(["main", "work", "research"])
+    );
+    assert_eq!(doc["data"]["agents"], serde_json::json!([]));
+    assert_eq!(
+        crate::common::checksums(&store.state().join("agents")),
+        sums
+    );
+}
