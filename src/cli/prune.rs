@@ -38,6 +38,17 @@ pub struct PruneArgs {
     /// Never touch this session (as OpenClaw's --active-key).
     #[arg(long, value_name = "KEY")]
     active_key: Option<String>,
+    /// Apply even when session.maintenance.mode is warn (as OpenClaw's --enforce).
+    #[arg(long)]
+    enforce: bool,
+    /// First remove sessions whose transcripts hold no message (as OpenClaw's --fix-missing);
+    /// a transcript with a row that cannot be read is kept, and what is removed is archived.
+    #[arg(long)]
+    fix_missing: bool,
+    /// First remove direct-message sessions left from before session.dmScope main (as
+    /// OpenClaw's --fix-dm-scope; only when dmScope is main).
+    #[arg(long)]
+    fix_dm_scope: bool,
     /// Then give the databases' free pages back to the file system (as `reclaim` does).
     #[arg(long)]
     reclaim: bool,
@@ -131,10 +142,16 @@ fn settings(
 
 pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    let s = settings(ctx, args, &layout)?;
+    let mut s = settings(ctx, args, &layout)?;
+    // OpenClaw's `mode = opts.enforce ? "enforce" : maintenance.mode`.
+    if args.enforce {
+        s.mode = "enforce".to_string();
+    }
     let warn_only = s.mode == "warn";
     let mut op = PruneOp::new(selection(ctx), s.clone(), test_hooks::now_ms());
     op.artifacts = args.artifacts;
+    op.fix_missing = args.fix_missing;
+    op.fix_dm_scope = args.fix_dm_scope && layout.config.dm_scope_is_main();
     // The session to protect, named as any session is (`main`, a bare key, an id); words the
     // resolver does not find are protected as written, as OpenClaw's --active-key does.
     op.active_key = args.active_key.as_ref().map(|words| {

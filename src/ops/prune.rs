@@ -12,8 +12,9 @@ use super::targets::{check_owned_agent, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result};
 use crate::mutate::prune::{
-    plan_artifacts, ActionFilter, ArtifactRemoval, MaintenanceSettings, PlanBuilder, PlannerRow,
-    PruneAction, PruneItem, PrunePlan, PLANNER_FIELDS,
+    is_main_scope_direct_key, missing_transcript, plan_artifacts, ActionFilter, ArtifactRemoval,
+    MaintenanceSettings, PlanBuilder, PlannerRow, PruneAction, PruneItem, PrunePlan,
+    FIX_MISSING_FIELDS, PLANNER_FIELDS,
 };
 use crate::mutate::{
     apply_delete, apply_patch, plan_delete, plan_maintenance_archive, DeleteOptions, References,
@@ -29,6 +30,10 @@ pub struct PruneOp {
     pub settings: MaintenanceSettings,
     pub artifacts: bool,
     pub active_key: Option<String>,
+    /// `--fix-missing`: remove sessions whose transcripts hold no message first.
+    pub fix_missing: bool,
+    /// `--fix-dm-scope` with `session.dmScope` `main`: remove the old direct-message keys first.
+    pub fix_dm_scope: bool,
     /// The instant the plan is timed against.
     pub now: i64,
     agents: Vec<AgentPaths>,
@@ -75,6 +80,8 @@ impl PruneOp {
             settings,
             artifacts: false,
             active_key: None,
+            fix_missing: false,
+            fix_dm_scope: false,
             now,
             agents: Vec::new(),
         }
@@ -104,8 +111,22 @@ impl PruneOp {
         // temporary database.
         let active_key = self.active_key.as_deref();
         let mut builder = PlanBuilder::new()?;
-        let warnings = store.for_each_session(Some(PLANNER_FIELDS), |entry| {
-            if let Some(row) = PlannerRow::new(&entry, s, now, active_key) {
+        let mut fields = PLANNER_FIELDS.to_vec();
+        if self.fix_missing {
+            fields.extend_from_slice(FIX_MISSING_FIELDS);
+        }
+        let agent = paths.id.as_str();
+        let warnings = store.for_each_session(Some(&fields), |entry| {
+            if let Some(mut row) = PlannerRow::new(&entry, s, now, active_key) {
+                // OpenClaw's order: missing transcripts, then old direct-message keys.
+                if self.fix_missing && missing_transcript(&store, &entry)? {
+                    row.remove_first(PruneAction::PruneMissing);
+                } else if self.fix_dm_scope
+                    && !entry.fields.contains_key("archivedAt")
+                    && is_main_scope_direct_key(&entry.key, agent, active_key)
+                {
+                    row.remove_first(PruneAction::RetireDmScope);
+                }
                 builder.push(&row)?;
             }
             Ok(ControlFlow::Continue(()))

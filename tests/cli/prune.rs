@@ -480,3 +480,167 @@ fn a_legacy_only_store_says_to_import_first_and_changes_nothing() {
         sums
     );
 }
+
+/// The current session id of `key` in `agent`.
+fn session_id_of(store: &Store, agent: &str, key: &str) -> String {
+    store
+        .writable(agent)
+        .query_row(
+            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn fix_missing_removes_message_free_sessions_archives_them_and_keeps_torn_ones() {
+    let store = Store::copy("live");
+    let gone = "agent:research:explicit:cli-research";
+    let header_only = "agent:research:hook:663e71ef-4473-485e-aacc-29a6fa55442b";
+    let torn = "agent:research:discord:channel:987654328";
+    {
+        let db = store.writable("research");
+        // No transcript rows at all.
+        db.execute(
+            "DELETE FROM transcript_events WHERE session_id = ?1",
+            [session_id_of(&store, "research", gone)],
+        )
+        .unwrap();
+        // Only the header left.
+        let id = session_id_of(&store, "research", header_only);
+        db.execute(
+            "DELETE FROM transcript_events WHERE session_id = ?1 \
+             AND seq > (SELECT min(seq) FROM transcript_events WHERE session_id = ?1)",
+            [&id],
+        )
+        .unwrap();
+        // Every message gone but one, and that one torn mid-write: unreadable, so kept.
+        let id = session_id_of(&store, "research", torn);
+        db.execute_batch(&format!(
+            "DELETE FROM transcript_events WHERE session_id = '{id}' AND seq IN \
+               (SELECT seq FROM transcript_events WHERE session_id = '{id}' \
+                AND coalesce(event_json, '') LIKE '%\"type\":\"message\"%' ORDER BY seq LIMIT -1 OFFSET 1);
+             UPDATE transcript_events SET event_json = '{{\"type\":\"message\",\"mess' \
+               WHERE session_id = '{id}' AND event_json LIKE '%\"type\":\"message\"%';"
+        ))
+        .unwrap();
+    }
+    let torn_events: i64 = store
+        .writable("research")
+        .query_row(
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            [session_id_of(&store, "research", torn)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let args = [
+        "--agent",
+        "research",
+        "--fix-missing",
+        "--max-entries",
+        "100",
+    ];
+    let (code, doc, _) = prune(&store, &[&args[..], &["--dry-run", "--json"]].concat());
+    assert_eq!(code, 0);
+    let agent = &doc["data"]["agents"][0];
+    assert_eq!(agent["counts"]["missing"], 2, "{agent}");
+    let missing: Vec<&str> = agent["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["action"] == "prune-missing")
+        .map(|a| a["sessionKey"].as_str().unwrap())
+        .collect();
+    assert_eq!(missing, [gone, header_only]);
+
+    let (code, doc, _) = prune(&store, &[&args[..], &["--yes", "--json"]].concat());
+    assert_eq!(code, 0, "{doc}");
+    let db = store.writable("research");
+    let exists = |key: &str| -> bool {
+        db.query_row(
+            "SELECT count(*) FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap()
+            > 0
+    };
+    assert!(!exists(gone) && !exists(header_only));
+    assert!(exists(torn), "a torn transcript must keep its session");
+    let kept: i64 = db
+        .query_row(
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            [session_id_of(&store, "research", torn)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(kept, torn_events);
+    // The header that was left is archived, readable back.
+    let archives: i64 = db
+        .query_row(
+            "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1",
+            [header_only],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(archives, 1);
+}
+
+#[test]
+fn fix_dm_scope_retires_old_direct_keys_and_enforce_overrides_warn() {
+    let store = Store::copy("live");
+    let config = store.state().join("openclaw.json");
+    let mut cfg: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    cfg["session"]["maintenance"] = serde_json::json!({"mode": "warn"});
+    std::fs::write(&config, serde_json::to_string(&cfg).unwrap()).unwrap();
+    let args = ["--agent", "research", "--fix-dm-scope", "--json"];
+    // warn: reported, nothing changed.
+    let (code, doc, _) = prune(&store, &[&args[..], &["--yes"]].concat());
+    assert_eq!(code, 0);
+    assert_eq!(doc["data"]["agents"][0]["counts"]["dmScopeRetired"], 1);
+    assert_eq!(doc["data"]["agents"][0]["applied"], false);
+    let direct = "agent:research:telegram:direct:123458";
+    let present = |s: &Store| {
+        s.writable("research")
+            .query_row(
+                "SELECT count(*) FROM session_nodes WHERE session_key = ?1",
+                [direct],
+                |r| r.get::<_, i64>(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(present(&store), 1);
+    let (code, doc, _) = prune(&store, &[&args[..], &["--yes", "--enforce"]].concat());
+    assert_eq!(code, 0);
+    let agent = &doc["data"]["agents"][0];
+    assert_eq!(agent["mode"], "enforce");
+    assert_eq!(agent["applied"], true);
+    assert!(agent["deleted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|k| k == direct));
+    assert_eq!(present(&store), 0);
+    // Not with another dmScope.
+    let store = Store::copy("live");
+    let mut cfg: Value =
+        serde_json::from_str(&std::fs::read_to_string(&config.clone()).unwrap()).unwrap();
+    cfg["session"]["dmScope"] = serde_json::json!("per-peer");
+    std::fs::write(
+        store.state().join("openclaw.json"),
+        serde_json::to_string(&cfg).unwrap(),
+    )
+    .unwrap();
+    let (_, doc, _) = prune(
+        &store,
+        &[
+            "--agent",
+            "research",
+            "--fix-dm-scope",
+            "--dry-run",
+            "--json",
+        ],
+    );
+    assert_eq!(doc["data"]["agents"][0]["counts"]["dmScopeRetired"], 0);
+}
