@@ -625,7 +625,7 @@ fn fix_dm_scope_retires_old_direct_keys_and_enforce_overrides_warn() {
     // Not with another dmScope.
     let store = Store::copy("live");
     let mut cfg: Value =
-        serde_json::from_str(&std::fs::read_to_string(&config.clone()).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
     cfg["session"]["dmScope"] = serde_json::json!("per-peer");
     std::fs::write(
         store.state().join("openclaw.json"),
