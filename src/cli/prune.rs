@@ -31,8 +31,8 @@ pub struct PruneArgs {
     /// Disk budget per agent (default: maxDiskBytes, 10gb; reported).
     #[arg(long, value_name = "SIZE")]
     max_disk_bytes: Option<String>,
-    /// Also remove unreferenced transcripts and temp files, and archive files past
-    /// resetArchiveRetention.
+    /// Also remove archive files past resetArchiveRetention (unreferenced transcripts and
+    /// temp files are handled on every run, as OpenClaw's cleanup does).
     #[arg(long)]
     artifacts: bool,
     /// Never touch this session (as OpenClaw's --active-key).
@@ -246,7 +246,15 @@ fn print_prune(
             t.add_row(vec![
                 agent.clone(),
                 a.path.display().to_string(),
-                format!("did remove: {}", a.why),
+                format!(
+                    "did {}: {}",
+                    if a.archive_to.is_some() {
+                        "archive"
+                    } else {
+                        "remove"
+                    },
+                    a.why
+                ),
             ]);
         }
     }

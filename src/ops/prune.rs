@@ -135,9 +135,11 @@ impl PruneOp {
             hooks.warn(w);
         }
         let mut plan = builder.plan(s, now)?;
-        let artifacts = if self.artifacts {
-            // A second read, for the session ids the kept sessions still reference.
-            store.for_each_session(Some(&["sessionId"]), |e| {
+        // OpenClaw's step 3 runs on every cleanup; `--artifacts` adds archive retention.
+        let artifacts = {
+            // A second read, for the session ids the kept sessions still reference (an
+            // entry reads as valid only with its updatedAt).
+            store.for_each_session(Some(&["sessionId", "updatedAt"]), |e| {
                 if !plan.removes(&e.key)? {
                     plan.keep_session_id(e.session_id())?;
                 }
@@ -150,9 +152,8 @@ impl PruneOp {
                 |name| archive_row_exists(db.conn(), db.path(), name),
                 s,
                 now,
+                self.artifacts,
             )?
-        } else {
-            Vec::new()
         };
         let du =
             crate::du::agent_disk_use(paths, &store, &crate::paths::MaintenanceConfig::default())?;
@@ -290,7 +291,12 @@ fn apply_agent(
             if let Some(name) = &a.archive_row {
                 delete_archive_row(&db.conn, &db.path, name)?;
             }
-            match std::fs::remove_file(&a.path) {
+            let done = match &a.archive_to {
+                // Transcript content stays, as an archive (never over an existing file).
+                Some(to) => crate::fsutil::rename_noreplace(&a.path, to),
+                None => std::fs::remove_file(&a.path),
+            };
+            match done {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io(&a.path, e)),
@@ -343,7 +349,7 @@ impl Operation for PruneOp {
         let sessions: usize = plan.agents.iter().map(|a| a.plan.len()).sum();
         let files: usize = plan.agents.iter().map(|a| a.artifacts.len()).sum();
         let mut summary = PlanSummary::new(format!(
-            "archive or delete {} and remove {}",
+            "archive or delete {} and remove or archive {}",
             count(sessions, "session"),
             count(files, "file")
         ));
@@ -368,7 +374,11 @@ impl Operation for PruneOp {
             for f in &a.artifacts {
                 group.push(
                     PlanItem::change(
-                        "remove",
+                        if f.archive_to.is_some() {
+                            "archive"
+                        } else {
+                            "remove"
+                        },
                         f.path.display().to_string(),
                         Some(f.why.to_string()),
                     ),

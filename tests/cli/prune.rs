@@ -1,5 +1,7 @@
 //! `prune`: OpenClaw's maintenance selection, applied through archive/delete, for cron.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::common::{json, Store, FIXTURES};
@@ -301,7 +303,7 @@ fn artifacts_removes_unreferenced_files_and_archives_past_retention() {
     let sessions = store.state().join("agents/main/sessions");
     let orphan = sessions.join("0000dead-0000-4000-8000-000000000000.jsonl");
     std::fs::write(&orphan, "{\"type\":\"session\"}\n").unwrap();
-    let tmp = sessions.join("openclaw-agent.sqlite.x.tmp");
+    let tmp = sessions.join("openclaw-agent.sqlite.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp");
     std::fs::write(&tmp, "x").unwrap();
     let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
     for p in [&orphan, &tmp] {
@@ -624,8 +626,7 @@ fn fix_dm_scope_retires_old_direct_keys_and_enforce_overrides_warn() {
     assert_eq!(present(&store), 0);
     // Not with another dmScope.
     let store = Store::copy("live");
-    let mut cfg: Value =
-        serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    let mut cfg: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
     cfg["session"]["dmScope"] = serde_json::json!("per-peer");
     std::fs::write(
         store.state().join("openclaw.json"),
@@ -643,4 +644,93 @@ fn fix_dm_scope_retires_old_direct_keys_and_enforce_overrides_warn() {
         ],
     );
     assert_eq!(doc["data"]["agents"][0]["counts"]["dmScopeRetired"], 0);
+}
+
+#[test]
+fn unreferenced_artifacts_go_as_openclaw_says_and_transcripts_stay_as_archives() {
+    let store = Store::copy("live");
+    let dir = store.state().join("agents/research/sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_767_225_600_000); // 2026-01-01
+    let referenced = format!(
+        "{}.jsonl",
+        session_id_of(&store, "research", "agent:research:main")
+    );
+    let files = [
+        ("0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.jsonl", true),
+        (
+            "0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.trajectory-path.json",
+            true,
+        ),
+        (
+            "sessions.json.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp",
+            true,
+        ),
+        ("1c9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f71.jsonl", false),
+        (referenced.as_str(), true),
+        ("notes.tmp", true),
+    ];
+    for (name, aged) in files {
+        let f = std::fs::File::create(dir.join(name)).unwrap();
+        std::io::Write::write_all(&mut &f, b"{\"type\":\"session\"}\n").unwrap();
+        if aged {
+            f.set_modified(old).unwrap();
+        }
+    }
+    let (code, doc, _) = prune(&store, &["--agent", "research", "--dry-run", "--json"]);
+    assert_eq!(code, 0);
+    let planned: Vec<(String, bool)> = doc["data"]["agents"][0]["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                Path::new(a["path"].as_str().unwrap())
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+                a.get("archiveTo").is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        planned,
+        [
+            (
+                "0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.jsonl".to_string(),
+                true
+            ),
+            (
+                "0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.trajectory-path.json".to_string(),
+                false
+            ),
+            (
+                "sessions.json.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp".to_string(),
+                false
+            ),
+        ]
+    );
+    let (code, doc, _) = prune(&store, &["--agent", "research", "--yes", "--json"]);
+    assert_eq!(code, 0, "{doc}");
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert!(left.contains(&"1c9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f71.jsonl".to_string()));
+    assert!(left.contains(&referenced));
+    assert!(left.contains(&"notes.tmp".to_string()));
+    assert!(!left
+        .iter()
+        .any(|n| n.ends_with(".trajectory-path.json") || n.starts_with("sessions.json.")));
+    // The orphan transcript is an archive now, with its content.
+    let archive = left
+        .iter()
+        .find(|n| n.starts_with("0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.jsonl.deleted."))
+        .unwrap_or_else(|| panic!("no archive in {left:?}"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join(archive)).unwrap(),
+        "{\"type\":\"session\"}\n"
+    );
 }
