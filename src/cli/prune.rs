@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use clap::Args;
@@ -73,12 +74,123 @@ struct AgentReport<'a> {
     max_disk_bytes: Option<u64>,
     over_budget: bool,
     applied: bool,
+    /// The summary `openclaw sessions cleanup --json` prints for this agent, field for field.
+    cleanup: CleanupSummary<'a>,
+    /// The keys behind each of its counts.
+    keys: BTreeMap<&'static str, Vec<String>>,
 }
 
-fn report<'a>(p: &'a AgentPrune, s: &'a MaintenanceSettings, dry_run: bool) -> AgentReport<'a> {
+/// OpenClaw's per-store cleanup summary (docs/openclaw/MAINTENANCE.md §3.2).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CleanupSummary<'a> {
+    agent_id: &'a str,
+    store_path: &'a std::path::Path,
+    mode: &'a str,
+    dry_run: bool,
+    #[serde(flatten)]
+    counts: &'a PruneCounts,
+    unreferenced_artifacts: ArtifactSummary<'a>,
+    disk_budget: Option<DiskBudget>,
+    would_mutate: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactSummary<'a> {
+    removed_files: usize,
+    /// Bytes of the files removed; transcript content archived in place frees nothing.
+    freed_bytes: u64,
+    older_than_ms: i64,
+    /// Ours: transcripts renamed to archives instead of removed.
+    archived_files: usize,
+    files: Vec<&'a std::path::Path>,
+}
+
+/// Measured at plan time, as OpenClaw's dry run measures it; the budget pass itself is not
+/// carried out here yet, so nothing is removed for it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DiskBudget {
+    total_bytes_before: u64,
+    total_bytes_after: u64,
+    removed_files: usize,
+    removed_entries: usize,
+    freed_bytes: u64,
+    max_bytes: u64,
+    high_water_bytes: u64,
+    over_budget: bool,
+}
+
+/// The keys of each count of OpenClaw's summary (`capped` includes `capArchived`).
+fn keys_by_count(
+    plan: &openclaw_sessions::mutate::prune::PrunePlan,
+) -> anyhow::Result<BTreeMap<&'static str, Vec<String>>> {
+    use openclaw_sessions::mutate::prune::PruneAction as A;
+    let mut keys: BTreeMap<&'static str, Vec<String>> = [
+        "missing",
+        "dmScopeRetired",
+        "modelRunPruned",
+        "archived",
+        "capArchived",
+        "pruned",
+        "capped",
+    ]
+    .into_iter()
+    .map(|k| (k, Vec::new()))
+    .collect();
+    plan.for_each(ActionFilter::All, |i| -> anyhow::Result<_> {
+        let mut add =
+            |k: &'static str| keys.get_mut(k).expect("listed").push(i.session_key.clone());
+        match i.action {
+            A::PruneMissing => add("missing"),
+            A::RetireDmScope => add("dmScopeRetired"),
+            A::PruneModelRun => add("modelRunPruned"),
+            A::ArchiveDashboard | A::ArchiveAge => add("archived"),
+            A::PruneStale => add("pruned"),
+            A::ArchiveCap => {
+                add("capArchived");
+                add("capped");
+            }
+            A::PruneCap => add("capped"),
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(keys)
+}
+
+fn report<'a>(
+    p: &'a AgentPrune,
+    s: &'a MaintenanceSettings,
+    dry_run: bool,
+) -> anyhow::Result<AgentReport<'a>> {
     let agent_id = p.paths.id.as_str();
     let this = p;
-    AgentReport {
+    let counts = this.plan.counts();
+    let removed: Vec<_> = p
+        .artifacts
+        .iter()
+        .filter(|a| a.archive_to.is_none())
+        .collect();
+    let unreferenced_artifacts = ArtifactSummary {
+        removed_files: removed.len(),
+        freed_bytes: removed.iter().map(|a| a.bytes).sum(),
+        older_than_ms: s.prune_after_ms.unwrap_or(0),
+        archived_files: p.artifacts.len() - removed.len(),
+        files: p.artifacts.iter().map(|a| a.path.as_path()).collect(),
+    };
+    let disk_budget = s.max_disk_bytes.map(|max| DiskBudget {
+        total_bytes_before: p.disk_bytes,
+        total_bytes_after: p.disk_bytes,
+        removed_files: 0,
+        removed_entries: 0,
+        freed_bytes: 0,
+        max_bytes: max,
+        high_water_bytes: s.high_water_bytes.unwrap_or(max),
+        over_budget: p.over_budget,
+    });
+    let would_mutate = !this.plan.is_empty() || !p.artifacts.is_empty();
+    Ok(AgentReport {
         agent_id,
         mode: &s.mode,
         dry_run,
@@ -92,7 +204,18 @@ fn report<'a>(p: &'a AgentPrune, s: &'a MaintenanceSettings, dry_run: bool) -> A
         max_disk_bytes: s.max_disk_bytes,
         over_budget: this.over_budget,
         applied: this.applied,
-    }
+        cleanup: CleanupSummary {
+            agent_id,
+            store_path: &p.paths.db,
+            mode: &s.mode,
+            dry_run,
+            counts,
+            unreferenced_artifacts,
+            disk_budget,
+            would_mutate,
+        },
+        keys: keys_by_count(&this.plan)?,
+    })
 }
 
 #[derive(Serialize)]
@@ -194,7 +317,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         let agents = plans
             .iter()
             .map(|p| report(p, &s, args.mutation.dry_run))
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
         ctx.printer.json_data(&Report {
             settings: &s,
             agents,
