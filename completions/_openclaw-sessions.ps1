@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'The maintenance pass for cron: archive or delete what OpenClaw''s maintenance would')
+            [CompletionResult]::new('reclaim', 'reclaim', [CompletionResultType]::ParameterValue, 'Give agent databases'' free pages back to the file system (VACUUM or incremental vacuum)')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Snapshots in OpenClaw''s format: create, list, verify, restore')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what breaks stores; --fix applies the safe repairs')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate old layouts: a legacy file store into SQLite, ACPX state adoption')
@@ -421,7 +422,35 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
-            [CompletionResult]::new('--artifacts', '--artifacts', [CompletionResultType]::ParameterName, 'Also remove unreferenced transcripts and temp files, and archive files past resetArchiveRetention')
+            [CompletionResult]::new('--artifacts', '--artifacts', [CompletionResultType]::ParameterName, 'Also remove archive files past resetArchiveRetention (unreferenced transcripts and temp files are handled on every run, as OpenClaw''s cleanup does)')
+            [CompletionResult]::new('--enforce', '--enforce', [CompletionResultType]::ParameterName, 'Apply even when session.maintenance.mode is warn (as OpenClaw''s --enforce)')
+            [CompletionResult]::new('--fix-missing', '--fix-missing', [CompletionResultType]::ParameterName, 'First remove sessions whose transcripts hold no message (as OpenClaw''s --fix-missing); a transcript with a row that cannot be read is kept, and what is removed is archived')
+            [CompletionResult]::new('--fix-dm-scope', '--fix-dm-scope', [CompletionResultType]::ParameterName, 'First remove direct-message sessions left from before session.dmScope main (as OpenClaw''s --fix-dm-scope; only when dmScope is main)')
+            [CompletionResult]::new('--reclaim', '--reclaim', [CompletionResultType]::ParameterName, 'Then give the databases'' free pages back to the file system (as `reclaim` does)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail on stderr')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'openclaw-sessions;reclaim' {
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait up to SECONDS for a live owner of the state dir to finish')
+            [CompletionResult]::new('--backup-dir', '--backup-dir', [CompletionResultType]::ParameterName, 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Work on this agent (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'One database (or legacy sessions.json) named directly')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colors on stderr (NO_COLOR is respected)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
             [CompletionResult]::new('--all-agents', '--all-agents', [CompletionResultType]::ParameterName, 'Work on every agent')
@@ -946,6 +975,7 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Clear archivedAt/archivedBy/archiveReason')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'The maintenance pass for cron: archive or delete what OpenClaw''s maintenance would')
+            [CompletionResult]::new('reclaim', 'reclaim', [CompletionResultType]::ParameterValue, 'Give agent databases'' free pages back to the file system (VACUUM or incremental vacuum)')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Snapshots in OpenClaw''s format: create, list, verify, restore')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what breaks stores; --fix applies the safe repairs')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate old layouts: a legacy file store into SQLite, ACPX state adoption')
@@ -998,6 +1028,9 @@ Register-ArgumentCompleter -Native -CommandName 'openclaw-sessions' -ScriptBlock
             break
         }
         'openclaw-sessions;help;prune' {
+            break
+        }
+        'openclaw-sessions;help;reclaim' {
             break
         }
         'openclaw-sessions;help;backup' {

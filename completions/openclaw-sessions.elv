@@ -47,6 +47,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand prune 'The maintenance pass for cron: archive or delete what OpenClaw''s maintenance would'
+            cand reclaim 'Give agent databases'' free pages back to the file system (VACUUM or incremental vacuum)'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand doctor 'Find what breaks stores; --fix applies the safe repairs'
             cand migrate 'Migrate old layouts: a legacy file store into SQLite, ACPX state adoption'
@@ -398,7 +399,34 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand --agent 'Work on this agent (repeatable)'
             cand --store 'One database (or legacy sessions.json) named directly'
             cand --color 'Colors on stderr (NO_COLOR is respected)'
-            cand --artifacts 'Also remove unreferenced transcripts and temp files, and archive files past resetArchiveRetention'
+            cand --artifacts 'Also remove archive files past resetArchiveRetention (unreferenced transcripts and temp files are handled on every run, as OpenClaw''s cleanup does)'
+            cand --enforce 'Apply even when session.maintenance.mode is warn (as OpenClaw''s --enforce)'
+            cand --fix-missing 'First remove sessions whose transcripts hold no message (as OpenClaw''s --fix-missing); a transcript with a row that cannot be read is kept, and what is removed is archived'
+            cand --fix-dm-scope 'First remove direct-message sessions left from before session.dmScope main (as OpenClaw''s --fix-dm-scope; only when dmScope is main)'
+            cand --reclaim 'Then give the databases'' free pages back to the file system (as `reclaim` does)'
+            cand -n 'Show the plan and change nothing'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --all-agents 'Work on every agent'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Only data and errors'
+            cand --quiet 'Only data and errors'
+            cand -v 'More detail on stderr'
+            cand --verbose 'More detail on stderr'
+            cand --no-progress 'Never draw progress bars'
+            cand -y 'Answer yes to confirmations'
+            cand --yes 'Answer yes to confirmations'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'openclaw-sessions;reclaim'= {
+            cand --wait 'Wait up to SECONDS for a live owner of the state dir to finish'
+            cand --backup-dir 'Write the verified snapshots of the databases the change writes into DIR (see the snapshot policy below)'
+            cand --state-dir 'OpenClaw state dir (default: $OPENCLAW_STATE_DIR, the profile''s, or ~/.openclaw)'
+            cand --profile 'Use ~/.openclaw-NAME (`default` means ~/.openclaw)'
+            cand --config 'Config file (default: $OPENCLAW_CONFIG_PATH or <state>/openclaw.json)'
+            cand --agent 'Work on this agent (repeatable)'
+            cand --store 'One database (or legacy sessions.json) named directly'
+            cand --color 'Colors on stderr (NO_COLOR is respected)'
             cand -n 'Show the plan and change nothing'
             cand --dry-run 'Show the plan and change nothing'
             cand --all-agents 'Work on every agent'
@@ -884,6 +912,7 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
             cand unarchive 'Clear archivedAt/archivedBy/archiveReason'
             cand delete 'Delete sessions as OpenClaw''s deleteSessionEntry does, archiving their transcripts'
             cand prune 'The maintenance pass for cron: archive or delete what OpenClaw''s maintenance would'
+            cand reclaim 'Give agent databases'' free pages back to the file system (VACUUM or incremental vacuum)'
             cand backup 'Snapshots in OpenClaw''s format: create, list, verify, restore'
             cand doctor 'Find what breaks stores; --fix applies the safe repairs'
             cand migrate 'Migrate old layouts: a legacy file store into SQLite, ACPX state adoption'
@@ -923,6 +952,8 @@ set edit:completion:arg-completer[openclaw-sessions] = {|@words|
         &'openclaw-sessions;help;delete'= {
         }
         &'openclaw-sessions;help;prune'= {
+        }
+        &'openclaw-sessions;help;reclaim'= {
         }
         &'openclaw-sessions;help;backup'= {
             cand create 'Snapshot agent databases (default agent, --agent, --all-agents) or the global one'
