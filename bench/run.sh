@@ -120,6 +120,16 @@ SHARED=1 measure doctor_quickcheck "\"$REF_SQLITE\" quick-check \"\$S\"/agents/*
 SHARED=1 measure prune_ours "\"$OURS\" --state-dir \"\$S\" prune --all-agents --dry-run --json"
 measure prune_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" sessions cleanup --dry-run --all-agents --json"
 
+# An applied prune against OpenClaw's applied cleanup (per agent, --store: offline it needs no
+# Gateway), the same maintenance settings written into both copies first.
+MAINT='python3 -c "import json,sys; p=sys.argv[1]; c=json.load(open(p)); c.setdefault(\"session\", {})[\"maintenance\"]={\"pruneAfter\": \"1h\", \"maxEntries\": 1000}; json.dump(c, open(p, \"w\"))" "$S/openclaw.json"'
+measure prune_enforce_ours "$MAINT && \"$OURS\" --state-dir \"\$S\" prune --all-agents --enforce --yes"
+measure prune_enforce_openclaw "$MAINT && for a in ${AGENTS//,/ }; do env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" sessions cleanup --enforce --agent \$a --store \"\$S/agents/\$a/agent/openclaw-agent.sqlite\" --json || exit 1; done"
+# reclaim against a plain VACUUM of the same file (the same bundled SQLite), 64 MiB freed first
+# in both copies (untimed work is the same in both).
+measure reclaim_ours "\"$REF_SQLITE\" free-pages $DB1 64 && \"$OURS\" --state-dir \"\$S\" reclaim --agent $FIRST"
+measure reclaim_sqlite3 "\"$REF_SQLITE\" free-pages $DB1 64 && \"$REF_SQLITE\" vacuum $DB1"
+
 # The legacy variant of the same store, imported by both tools.
 VARIANT=legacy measure migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes"
 VARIANT=legacy measure migrate_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" doctor --session-sqlite import --session-sqlite-all-agents"
@@ -145,6 +155,8 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo "| \`prune --dry-run\` vs \`openclaw sessions cleanup --dry-run\` | $(wall prune_ours) s | $(wall prune_openclaw) s | $(ratio prune_ours prune_openclaw) | | $(rss prune_ours) kB | $(rss prune_openclaw) kB |"
   echo "| \`transcript cat\` of the largest session ($BIG_BYTES bytes) | $(wall cat_ours) s ($(mbps "$BIG_BYTES" "$(wall cat_ours)")) | | | ≥ 300 MB/s | $(rss cat_ours) kB | |"
   echo "| \`transcript cat\` of every session of $FIRST, one process each | $(wall cat_all_ours) s | | | | $(rss cat_all_ours) kB | |"
+  echo "| \`prune --enforce --yes\` vs \`openclaw sessions cleanup --enforce --store\` per agent | $(wall prune_enforce_ours) s | $(wall prune_enforce_openclaw) s | $(ratio prune_enforce_ours prune_enforce_openclaw) | ≤ 0.1 | $(rss prune_enforce_ours) kB | $(rss prune_enforce_openclaw) kB |"
+  echo "| \`reclaim\` vs \`VACUUM\` + checkpoint (same SQLite; 64 MiB freed first in both) | $(wall reclaim_ours) s | $(wall reclaim_sqlite3) s | $(ratio reclaim_ours reclaim_sqlite3) | | $(rss reclaim_ours) kB | $(rss reclaim_sqlite3) kB |"
   echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | $(wall migrate_ours) s | $(wall migrate_openclaw) s | $(ratio migrate_ours migrate_openclaw) | ≤ 0.1 | $(rss migrate_ours) kB | $(rss migrate_openclaw) kB |"
   echo
   echo "OpenClaw's own timings while making the store (\`report/timings.txt\`):"

@@ -3,6 +3,8 @@
 //!
 //!   sqlite_reference backup SRC DST      backup API copy, journal_mode=DELETE, VACUUM
 //!   sqlite_reference quick-check DB...   PRAGMA quick_check on each database
+//!   sqlite_reference free-pages DB MIB   leave MIB MiB of free pages (a filler table, dropped)
+//!   sqlite_reference vacuum DB...        VACUUM and a WAL checkpoint on each database
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -28,7 +30,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 println!("{db}: {r}");
             }
         }
-        _ => return Err("usage: sqlite_reference backup SRC DST | quick-check DB...".into()),
+        Some("free-pages") if args.len() == 3 => {
+            let c = Connection::open(&args[1])?;
+            let mib: u64 = args[2].parse()?;
+            c.execute_batch("BEGIN; CREATE TABLE bench_filler(b BLOB);")?;
+            for _ in 0..mib * 16 {
+                c.execute("INSERT INTO bench_filler VALUES (zeroblob(65536))", [])?;
+            }
+            c.execute_batch(
+                "COMMIT; DROP TABLE bench_filler; PRAGMA wal_checkpoint(TRUNCATE);",
+            )?;
+        }
+        Some("vacuum") => {
+            for db in &args[1..] {
+                let c = Connection::open(db)?;
+                c.execute_batch("VACUUM;")?;
+                c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+            }
+        }
+        _ => {
+            return Err(
+                "usage: sqlite_reference backup SRC DST | quick-check DB... | free-pages DB MIB | vacuum DB..."
+                    .into(),
+            )
+        }
     }
     Ok(())
 }

@@ -7,6 +7,8 @@
 //! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
 //! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies cross batch boundaries on
 //!   small fixtures.
+//! - `OPENCLAW_SESSIONS_FREE_BYTES=<n>` makes every file system look as if it had `n` bytes
+//!   free, so that a refusal for want of space can be tested on a roomy disk.
 //! - `OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS=1` damages every safety snapshot right after it is
 //!   written, so that its verification fails as on bad storage.
 
@@ -45,6 +47,12 @@ mod enabled {
             .filter(|n| *n > 0)
     }
 
+    pub fn free_bytes() -> Option<u64> {
+        std::env::var("OPENCLAW_SESSIONS_FREE_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    }
+
     pub fn spoil_snapshot(dir: &std::path::Path) {
         if std::env::var_os("OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS").is_some() {
             use std::io::{Seek, SeekFrom, Write};
@@ -75,10 +83,15 @@ mod enabled {
     }
 
     #[inline(always)]
+    pub fn free_bytes() -> Option<u64> {
+        None
+    }
+
+    #[inline(always)]
     pub fn spoil_snapshot(_dir: &std::path::Path) {}
 }
 
-pub use enabled::{apply_batch, crash_point, spoil_snapshot};
+pub use enabled::{apply_batch, crash_point, free_bytes, spoil_snapshot};
 
 /// Now, or the clock the tests fixed.
 pub fn now_ms() -> i64 {

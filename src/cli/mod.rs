@@ -25,6 +25,7 @@ mod printer;
 mod progress;
 mod prune;
 mod search;
+mod reclaim;
 mod show;
 mod signals;
 mod status;
@@ -88,6 +89,9 @@ pub enum Command {
     /// The maintenance pass for cron: archive or delete what OpenClaw's maintenance would.
     #[command(after_help = mutation::ASKS_SNAPSHOT_ON_REQUEST)]
     Prune(prune::PruneArgs),
+    /// Give agent databases' free pages back to the file system (VACUUM or incremental vacuum).
+    #[command(after_help = mutation::RECLAIM)]
+    Reclaim(reclaim::ReclaimArgs),
     /// Snapshots in OpenClaw's format: create, list, verify, restore.
     #[command(subcommand)]
     Backup(backup::BackupCommand),
@@ -127,6 +131,7 @@ impl Command {
             Command::Unarchive(_) => "unarchive",
             Command::Delete(_) => "delete",
             Command::Prune(_) => "prune",
+            Command::Reclaim(_) => "reclaim",
             Command::Backup(b) => b.name(),
             Command::Doctor(_) => "doctor",
             Command::Migrate(m) => m.name(),
@@ -153,6 +158,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Unarchive(args) => lifecycle::run(ctx, args, false),
         Command::Delete(args) => delete::run(ctx, args),
         Command::Prune(args) => prune::run(ctx, args),
+        Command::Reclaim(args) => reclaim::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Migrate(cmd) => migrate::run(ctx, cmd),

@@ -63,6 +63,12 @@ shown and confirmed (default no; a declined question changes nothing and exits 0
 one, -y/--yes is needed (exit 2). Snapshot: always, a verified snapshot of each database the \
 plan changes, into --backup-dir DIR (default <state>/openclaw-sessions-snapshots), before the \
 first write; one that does not verify stops the run (SNAPSHOT_UNVERIFIED, nothing changed).";
+pub const RECLAIM: &str = "\
+Runs under offline custody of the state dir (exit 75 while a Gateway owns it) without a \
+question: it removes nothing. -n/--dry-run prints the plan and changes nothing. The integrity \
+of each database is checked before and after; the free disk is checked first against what the \
+compaction needs, and a shortfall refuses (exit 5, nothing changed). Snapshot: only with \
+--backup-dir DIR.";
 pub const RESTORE_IN_PLACE: &str = "\
 --in-place runs under offline custody of the state dir (exit 75 while a Gateway owns it). \
 -n/--dry-run prints the plan and changes nothing; on a terminal the plan is shown and \

@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use clap::Args;
@@ -16,6 +17,7 @@ use openclaw_sessions::Error;
 
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use super::reclaim::{print_report as print_reclaim, reclaim, ReclaimReport};
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -30,13 +32,27 @@ pub struct PruneArgs {
     /// Disk budget per agent (default: maxDiskBytes, 10gb; reported).
     #[arg(long, value_name = "SIZE")]
     max_disk_bytes: Option<String>,
-    /// Also remove unreferenced transcripts and temp files, and archive files past
-    /// resetArchiveRetention.
+    /// Also remove archive files past resetArchiveRetention (unreferenced transcripts and
+    /// temp files are handled on every run, as OpenClaw's cleanup does).
     #[arg(long)]
     artifacts: bool,
     /// Never touch this session (as OpenClaw's --active-key).
     #[arg(long, value_name = "KEY")]
     active_key: Option<String>,
+    /// Apply even when session.maintenance.mode is warn (as OpenClaw's --enforce).
+    #[arg(long)]
+    enforce: bool,
+    /// First remove sessions whose transcripts hold no message (as OpenClaw's --fix-missing);
+    /// a transcript with a row that cannot be read is kept, and what is removed is archived.
+    #[arg(long)]
+    fix_missing: bool,
+    /// First remove direct-message sessions left from before session.dmScope main (as
+    /// OpenClaw's --fix-dm-scope; only when dmScope is main).
+    #[arg(long)]
+    fix_dm_scope: bool,
+    /// Then give the databases' free pages back to the file system (as `reclaim` does).
+    #[arg(long)]
+    reclaim: bool,
     #[command(flatten)]
     mutation: MutationArgs,
 }
@@ -58,12 +74,123 @@ struct AgentReport<'a> {
     max_disk_bytes: Option<u64>,
     over_budget: bool,
     applied: bool,
+    /// The summary `openclaw sessions cleanup --json` prints for this agent, field for field.
+    cleanup: CleanupSummary<'a>,
+    /// The keys behind each of its counts.
+    keys: BTreeMap<&'static str, Vec<String>>,
 }
 
-fn report<'a>(p: &'a AgentPrune, s: &'a MaintenanceSettings, dry_run: bool) -> AgentReport<'a> {
+/// OpenClaw's per-store cleanup summary (docs/openclaw/MAINTENANCE.md §3.2).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CleanupSummary<'a> {
+    agent_id: &'a str,
+    store_path: &'a std::path::Path,
+    mode: &'a str,
+    dry_run: bool,
+    #[serde(flatten)]
+    counts: &'a PruneCounts,
+    unreferenced_artifacts: ArtifactSummary<'a>,
+    disk_budget: Option<DiskBudget>,
+    would_mutate: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactSummary<'a> {
+    removed_files: usize,
+    /// Bytes of the files removed; transcript content archived in place frees nothing.
+    freed_bytes: u64,
+    older_than_ms: i64,
+    /// Ours: transcripts renamed to archives instead of removed.
+    archived_files: usize,
+    files: Vec<&'a std::path::Path>,
+}
+
+/// Measured at plan time, as OpenClaw's dry run measures it; the budget pass itself is not
+/// carried out here yet, so nothing is removed for it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DiskBudget {
+    total_bytes_before: u64,
+    total_bytes_after: u64,
+    removed_files: usize,
+    removed_entries: usize,
+    freed_bytes: u64,
+    max_bytes: u64,
+    high_water_bytes: u64,
+    over_budget: bool,
+}
+
+/// The keys of each count of OpenClaw's summary (`capped` includes `capArchived`).
+fn keys_by_count(
+    plan: &openclaw_sessions::mutate::prune::PrunePlan,
+) -> anyhow::Result<BTreeMap<&'static str, Vec<String>>> {
+    use openclaw_sessions::mutate::prune::PruneAction as A;
+    let mut keys: BTreeMap<&'static str, Vec<String>> = [
+        "missing",
+        "dmScopeRetired",
+        "modelRunPruned",
+        "archived",
+        "capArchived",
+        "pruned",
+        "capped",
+    ]
+    .into_iter()
+    .map(|k| (k, Vec::new()))
+    .collect();
+    plan.for_each(ActionFilter::All, |i| -> anyhow::Result<_> {
+        let mut add =
+            |k: &'static str| keys.get_mut(k).expect("listed").push(i.session_key.clone());
+        match i.action {
+            A::PruneMissing => add("missing"),
+            A::RetireDmScope => add("dmScopeRetired"),
+            A::PruneModelRun => add("modelRunPruned"),
+            A::ArchiveDashboard | A::ArchiveAge => add("archived"),
+            A::PruneStale => add("pruned"),
+            A::ArchiveCap => {
+                add("capArchived");
+                add("capped");
+            }
+            A::PruneCap => add("capped"),
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(keys)
+}
+
+fn report<'a>(
+    p: &'a AgentPrune,
+    s: &'a MaintenanceSettings,
+    dry_run: bool,
+) -> anyhow::Result<AgentReport<'a>> {
     let agent_id = p.paths.id.as_str();
     let this = p;
-    AgentReport {
+    let counts = this.plan.counts();
+    let removed: Vec<_> = p
+        .artifacts
+        .iter()
+        .filter(|a| a.archive_to.is_none())
+        .collect();
+    let unreferenced_artifacts = ArtifactSummary {
+        removed_files: removed.len(),
+        freed_bytes: removed.iter().map(|a| a.bytes).sum(),
+        older_than_ms: s.prune_after_ms.unwrap_or(0),
+        archived_files: p.artifacts.len() - removed.len(),
+        files: p.artifacts.iter().map(|a| a.path.as_path()).collect(),
+    };
+    let disk_budget = s.max_disk_bytes.map(|max| DiskBudget {
+        total_bytes_before: p.disk_bytes,
+        total_bytes_after: p.disk_bytes,
+        removed_files: 0,
+        removed_entries: 0,
+        freed_bytes: 0,
+        max_bytes: max,
+        high_water_bytes: s.high_water_bytes.unwrap_or(max),
+        over_budget: p.over_budget,
+    });
+    let would_mutate = !this.plan.is_empty() || !p.artifacts.is_empty();
+    Ok(AgentReport {
         agent_id,
         mode: &s.mode,
         dry_run,
@@ -77,15 +204,32 @@ fn report<'a>(p: &'a AgentPrune, s: &'a MaintenanceSettings, dry_run: bool) -> A
         max_disk_bytes: s.max_disk_bytes,
         over_budget: this.over_budget,
         applied: this.applied,
-    }
+        cleanup: CleanupSummary {
+            agent_id,
+            store_path: &p.paths.db,
+            mode: &s.mode,
+            dry_run,
+            counts,
+            unreferenced_artifacts,
+            disk_budget,
+            would_mutate,
+        },
+        keys: keys_by_count(&this.plan)?,
+    })
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Report<'a> {
     settings: &'a MaintenanceSettings,
     agents: Vec<AgentReport<'a>>,
+    /// Agents still on the legacy file store: import them first (`migrate legacy`).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    legacy_only: &'a [String],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     snapshots: &'a [SnapshotTaken],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reclaim: Option<ReclaimReport>,
 }
 
 fn settings(
@@ -121,10 +265,16 @@ fn settings(
 
 pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    let s = settings(ctx, args, &layout)?;
+    let mut s = settings(ctx, args, &layout)?;
+    // OpenClaw's `mode = opts.enforce ? "enforce" : maintenance.mode`.
+    if args.enforce {
+        s.mode = "enforce".to_string();
+    }
     let warn_only = s.mode == "warn";
     let mut op = PruneOp::new(selection(ctx), s.clone(), test_hooks::now_ms());
     op.artifacts = args.artifacts;
+    op.fix_missing = args.fix_missing;
+    op.fix_dm_scope = args.fix_dm_scope && layout.config.dm_scope_is_main();
     // The session to protect, named as any session is (`main`, a bare key, an id); words the
     // resolver does not find are protected as written, as OpenClaw's --active-key does.
     op.active_key = args.active_key.as_ref().map(|words| {
@@ -156,25 +306,48 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         }
     }
     let dry_run = run.state == RunState::DryRun;
+    // Pages freed by this run are given back after its custody is released, under the
+    // compaction's own.
+    let reclaimed = if args.reclaim {
+        reclaim(ctx, &args.mutation)?
+    } else {
+        None
+    };
     if ctx.printer.json {
         let agents = plans
             .iter()
             .map(|p| report(p, &s, args.mutation.dry_run))
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
         ctx.printer.json_data(&Report {
             settings: &s,
             agents,
+            legacy_only: &run.plan.legacy_only,
             snapshots: &run.snapshots,
+            reclaim: reclaimed,
         })?;
         return Ok(Outcome::Done);
     }
+    print_prune(ctx, &run, work, dry_run)?;
+    if let Some(r) = &reclaimed {
+        print_reclaim(ctx, r)?;
+    }
+    Ok(Outcome::Done)
+}
+
+fn print_prune(
+    ctx: &Ctx,
+    run: &openclaw_sessions::ops::Run<openclaw_sessions::ops::prune::PrunePlanSet, ()>,
+    work: usize,
+    dry_run: bool,
+) -> anyhow::Result<()> {
+    let plans = &run.plan.agents;
     if work == 0 {
         ctx.printer.debug("nothing to prune");
-        return Ok(Outcome::Done);
+        return Ok(());
     }
     if dry_run {
         print_dry_run(ctx, &run.summary)?;
-        return Ok(Outcome::Done);
+        return Ok(());
     }
     for snap in &run.snapshots {
         ctx.printer
@@ -196,10 +369,18 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             t.add_row(vec![
                 agent.clone(),
                 a.path.display().to_string(),
-                format!("did remove: {}", a.why),
+                format!(
+                    "did {}: {}",
+                    if a.archive_to.is_some() {
+                        "archive"
+                    } else {
+                        "remove"
+                    },
+                    a.why
+                ),
             ]);
         }
     }
     ctx.printer.print_table(&t)?;
-    Ok(Outcome::Done)
+    Ok(())
 }

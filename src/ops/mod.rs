@@ -11,6 +11,7 @@ pub mod migrate_acpx;
 pub mod migrate_legacy;
 pub mod pipeline;
 pub mod prune;
+pub mod reclaim;
 pub mod restore;
 pub mod restore_session;
 pub mod summary;

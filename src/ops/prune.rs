@@ -12,22 +12,28 @@ use super::targets::{check_owned_agent, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result};
 use crate::mutate::prune::{
-    plan_artifacts, ActionFilter, ArtifactRemoval, MaintenanceSettings, PlanBuilder, PlannerRow,
-    PruneAction, PruneItem, PrunePlan, PLANNER_FIELDS,
+    is_main_scope_direct_key, missing_transcript, plan_artifacts, ActionFilter, ArtifactRemoval,
+    MaintenanceSettings, PlanBuilder, PlannerRow, PruneAction, PruneItem, PrunePlan,
+    FIX_MISSING_FIELDS, PLANNER_FIELDS,
 };
 use crate::mutate::{
     apply_delete, apply_patch, plan_delete, plan_maintenance_archive, DeleteOptions, References,
     WritableDb,
 };
 use crate::paths::{AgentPaths, StateLayout};
+use crate::remedy::{Remedy, Warning};
 use crate::store::archive_rows::{archive_row_exists, delete_archive_row};
-use crate::store::{AgentStore, SessionEntry};
+use crate::store::{AgentStore, SessionEntry, StoreKind};
 
 pub struct PruneOp {
     pub selection: Selection,
     pub settings: MaintenanceSettings,
     pub artifacts: bool,
     pub active_key: Option<String>,
+    /// `--fix-missing`: remove sessions whose transcripts hold no message first.
+    pub fix_missing: bool,
+    /// `--fix-dm-scope` with `session.dmScope` `main`: remove the old direct-message keys first.
+    pub fix_dm_scope: bool,
     /// The instant the plan is timed against.
     pub now: i64,
     agents: Vec<AgentPaths>,
@@ -51,6 +57,20 @@ impl AgentPrune {
 
 pub struct PrunePlanSet {
     pub agents: Vec<AgentPrune>,
+    /// Agents whose sessions are still only in a legacy `sessions.json`: nothing is pruned
+    /// there until it is imported.
+    pub legacy_only: Vec<String>,
+}
+
+/// The warning for an agent whose sessions are still in the legacy file store.
+pub fn legacy_only_warning(agent: &str, command: &str) -> Warning {
+    Warning::with_remedy(
+        format!(
+            "agent {agent}: its sessions are still in the legacy sessions.json, which {command} \
+             does not change; import it first with the legacy import"
+        ),
+        Remedy::ImportLegacy,
+    )
 }
 
 impl PruneOp {
@@ -60,13 +80,25 @@ impl PruneOp {
             settings,
             artifacts: false,
             active_key: None,
+            fix_missing: false,
+            fix_dm_scope: false,
             now,
             agents: Vec::new(),
         }
     }
 
-    fn plan_agent(&self, paths: &AgentPaths, hooks: &dyn Hooks) -> Result<Option<AgentPrune>> {
+    fn plan_agent(
+        &self,
+        paths: &AgentPaths,
+        hooks: &dyn Hooks,
+        legacy_only: &mut Vec<String>,
+    ) -> Result<Option<AgentPrune>> {
         let mut store = AgentStore::open(paths.clone())?;
+        if store.kind == StoreKind::Legacy {
+            hooks.warn(legacy_only_warning(paths.id.as_str(), "prune"));
+            legacy_only.push(paths.id.to_string());
+            return Ok(None);
+        }
         for w in store.warnings.drain(..) {
             hooks.warn(w);
         }
@@ -79,8 +111,22 @@ impl PruneOp {
         // temporary database.
         let active_key = self.active_key.as_deref();
         let mut builder = PlanBuilder::new()?;
-        let warnings = store.for_each_session(Some(PLANNER_FIELDS), |entry| {
-            if let Some(row) = PlannerRow::new(&entry, s, now, active_key) {
+        let mut fields = PLANNER_FIELDS.to_vec();
+        if self.fix_missing {
+            fields.extend_from_slice(FIX_MISSING_FIELDS);
+        }
+        let agent = paths.id.as_str();
+        let warnings = store.for_each_session(Some(&fields), |entry| {
+            if let Some(mut row) = PlannerRow::new(&entry, s, now, active_key) {
+                // OpenClaw's order: missing transcripts, then old direct-message keys.
+                if self.fix_missing && missing_transcript(&store, &entry)? {
+                    row.remove_first(PruneAction::PruneMissing);
+                } else if self.fix_dm_scope
+                    && !entry.fields.contains_key("archivedAt")
+                    && is_main_scope_direct_key(&entry.key, agent, active_key)
+                {
+                    row.remove_first(PruneAction::RetireDmScope);
+                }
                 builder.push(&row)?;
             }
             Ok(ControlFlow::Continue(()))
@@ -89,9 +135,11 @@ impl PruneOp {
             hooks.warn(w);
         }
         let mut plan = builder.plan(s, now)?;
-        let artifacts = if self.artifacts {
-            // A second read, for the session ids the kept sessions still reference.
-            store.for_each_session(Some(&["sessionId"]), |e| {
+        // OpenClaw's step 3 runs on every cleanup; `--artifacts` adds archive retention.
+        let artifacts = {
+            // A second read, for the session ids the kept sessions still reference (an
+            // entry reads as valid only with its updatedAt).
+            store.for_each_session(Some(&["sessionId", "updatedAt"]), |e| {
                 if !plan.removes(&e.key)? {
                     plan.keep_session_id(e.session_id())?;
                 }
@@ -104,9 +152,8 @@ impl PruneOp {
                 |name| archive_row_exists(db.conn(), db.path(), name),
                 s,
                 now,
+                self.artifacts,
             )?
-        } else {
-            Vec::new()
         };
         let du =
             crate::du::agent_disk_use(paths, &store, &crate::paths::MaintenanceConfig::default())?;
@@ -244,7 +291,12 @@ fn apply_agent(
             if let Some(name) = &a.archive_row {
                 delete_archive_row(&db.conn, &db.path, name)?;
             }
-            match std::fs::remove_file(&a.path) {
+            let done = match &a.archive_to {
+                // Transcript content stays, as an archive (never over an existing file).
+                Some(to) => crate::fsutil::rename_noreplace(&a.path, to),
+                None => std::fs::remove_file(&a.path),
+            };
+            match done {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io(&a.path, e)),
@@ -278,22 +330,26 @@ impl Operation for PruneOp {
 
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<PrunePlanSet> {
         let mut agents = Vec::new();
+        let mut legacy_only = Vec::new();
         for paths in &self.agents {
-            if let Some(p) = self.plan_agent(paths, hooks)? {
+            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only)? {
                 agents.push(p);
             }
         }
         for a in agents.iter().filter(|a| a.work() > 0) {
             check_owned_agent(layout, &a.paths)?;
         }
-        Ok(PrunePlanSet { agents })
+        Ok(PrunePlanSet {
+            agents,
+            legacy_only,
+        })
     }
 
     fn summarize(&self, plan: &PrunePlanSet, limit: usize) -> Result<PlanSummary> {
         let sessions: usize = plan.agents.iter().map(|a| a.plan.len()).sum();
         let files: usize = plan.agents.iter().map(|a| a.artifacts.len()).sum();
         let mut summary = PlanSummary::new(format!(
-            "archive or delete {} and remove {}",
+            "archive or delete {} and remove or archive {}",
             count(sessions, "session"),
             count(files, "file")
         ));
@@ -318,7 +374,11 @@ impl Operation for PruneOp {
             for f in &a.artifacts {
                 group.push(
                     PlanItem::change(
-                        "remove",
+                        if f.archive_to.is_some() {
+                            "archive"
+                        } else {
+                            "remove"
+                        },
                         f.path.display().to_string(),
                         Some(f.why.to_string()),
                     ),

@@ -62,6 +62,15 @@ impl Config {
         self.string_at("/session/store")
     }
 
+    /// Whether `session.dmScope` is `main` (its default), which `--fix-dm-scope` needs
+    /// (`cfg.session?.dmScope ?? "main"`, docs/openclaw/MAINTENANCE.md §3.2).
+    pub fn dm_scope_is_main(&self) -> bool {
+        match self.at("/session/dmScope") {
+            None | Some(Value::Null) => true,
+            Some(v) => v.as_str() == Some("main"),
+        }
+    }
+
     pub fn maintenance(&self) -> MaintenanceConfig {
         MaintenanceConfig {
             raw: self

@@ -23,5 +23,6 @@ mod prune;
 mod read_only;
 mod repairs;
 mod surface;
+mod reclaim;
 mod transcript;
 mod undelete;

@@ -1,5 +1,7 @@
 //! `prune`: OpenClaw's maintenance selection, applied through archive/delete, for cron.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::common::{json, Store, FIXTURES};
@@ -61,6 +63,19 @@ fn dry_run_counts_equal_openclaws_own_report() {
         ] {
             assert_eq!(ours["counts"][k], theirs[k], "{} {k}", theirs["agentId"]);
         }
+        // The summary OpenClaw prints, field for field (the store path is the copy's; the
+        // scanned-file count is OpenClaw's own bookkeeping).
+        let mut summary = ours["cleanup"].clone();
+        let mut expected = theirs.clone();
+        for s in [&mut summary, &mut expected] {
+            let path = s["storePath"].as_str().unwrap().to_string();
+            s["storePath"] = path.rsplit(".openclaw/").next().unwrap().into();
+            s["unreferencedArtifacts"]
+                .as_object_mut()
+                .unwrap()
+                .retain(|k, _| k != "scannedFiles" && k != "archivedFiles" && k != "files");
+        }
+        assert_eq!(summary, expected, "{}", theirs["agentId"]);
     }
 }
 
@@ -301,7 +316,7 @@ fn artifacts_removes_unreferenced_files_and_archives_past_retention() {
     let sessions = store.state().join("agents/main/sessions");
     let orphan = sessions.join("0000dead-0000-4000-8000-000000000000.jsonl");
     std::fs::write(&orphan, "{\"type\":\"session\"}\n").unwrap();
-    let tmp = sessions.join("openclaw-agent.sqlite.x.tmp");
+    let tmp = sessions.join("openclaw-agent.sqlite.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp");
     std::fs::write(&tmp, "x").unwrap();
     let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
     for p in [&orphan, &tmp] {
@@ -444,4 +459,291 @@ fn prune_killed_at_every_point() {
     }
     eprintln!("prune: killed at {runs} points");
     assert!(runs >= 15, "only {runs} points reached");
+}
+
+#[test]
+fn a_legacy_only_store_says_to_import_first_and_changes_nothing() {
+    let store = Store::copy("legacy");
+    let sums = crate::common::checksums(&store.state().join("agents"));
+    for args in [
+        &["--all-agents", "--dry-run"][..],
+        &["--all-agents", "--yes"][..],
+    ] {
+        let out = store.cmd().arg("prune").args(args).output().unwrap();
+        // Nothing to do is success (README, exit codes).
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        for agent in ["main", "work", "research"] {
+            assert!(
+                err.contains(&format!(
+                    "agent {agent}: its sessions are still in the legacy sessions.json"
+                )) && err.contains("openclaw-sessions migrate legacy"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let (code, doc, _) = prune(&store, &["--all-agents", "--dry-run", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        doc["data"]["legacyOnly"],
+        serde_json::json!(["main", "work", "research"])
+    );
+    assert_eq!(doc["data"]["agents"], serde_json::json!([]));
+    assert_eq!(
+        crate::common::checksums(&store.state().join("agents")),
+        sums
+    );
+}
+
+/// The current session id of `key` in `agent`.
+fn session_id_of(store: &Store, agent: &str, key: &str) -> String {
+    store
+        .writable(agent)
+        .query_row(
+            "SELECT current_session_id FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn fix_missing_removes_message_free_sessions_archives_them_and_keeps_torn_ones() {
+    let store = Store::copy("live");
+    let gone = "agent:research:explicit:cli-research";
+    let header_only = "agent:research:hook:663e71ef-4473-485e-aacc-29a6fa55442b";
+    let torn = "agent:research:discord:channel:987654328";
+    {
+        let db = store.writable("research");
+        // No transcript rows at all.
+        db.execute(
+            "DELETE FROM transcript_events WHERE session_id = ?1",
+            [session_id_of(&store, "research", gone)],
+        )
+        .unwrap();
+        // Only the header left.
+        let id = session_id_of(&store, "research", header_only);
+        db.execute(
+            "DELETE FROM transcript_events WHERE session_id = ?1 \
+             AND seq > (SELECT min(seq) FROM transcript_events WHERE session_id = ?1)",
+            [&id],
+        )
+        .unwrap();
+        // Every message gone but one, and that one torn mid-write: unreadable, so kept.
+        let id = session_id_of(&store, "research", torn);
+        db.execute_batch(&format!(
+            "DELETE FROM transcript_events WHERE session_id = '{id}' AND seq IN \
+               (SELECT seq FROM transcript_events WHERE session_id = '{id}' \
+                AND coalesce(event_json, '') LIKE '%\"type\":\"message\"%' ORDER BY seq LIMIT -1 OFFSET 1);
+             UPDATE transcript_events SET event_json = '{{\"type\":\"message\",\"mess' \
+               WHERE session_id = '{id}' AND event_json LIKE '%\"type\":\"message\"%';"
+        ))
+        .unwrap();
+    }
+    let torn_events: i64 = store
+        .writable("research")
+        .query_row(
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            [session_id_of(&store, "research", torn)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let args = [
+        "--agent",
+        "research",
+        "--fix-missing",
+        "--max-entries",
+        "100",
+    ];
+    let (code, doc, _) = prune(&store, &[&args[..], &["--dry-run", "--json"]].concat());
+    assert_eq!(code, 0);
+    let agent = &doc["data"]["agents"][0];
+    assert_eq!(agent["counts"]["missing"], 2, "{agent}");
+    let missing: Vec<&str> = agent["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["action"] == "prune-missing")
+        .map(|a| a["sessionKey"].as_str().unwrap())
+        .collect();
+    assert_eq!(missing, [gone, header_only]);
+
+    let (code, doc, _) = prune(&store, &[&args[..], &["--yes", "--json"]].concat());
+    assert_eq!(code, 0, "{doc}");
+    let db = store.writable("research");
+    let exists = |key: &str| -> bool {
+        db.query_row(
+            "SELECT count(*) FROM session_nodes WHERE session_key = ?1",
+            [key],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap()
+            > 0
+    };
+    assert!(!exists(gone) && !exists(header_only));
+    assert!(exists(torn), "a torn transcript must keep its session");
+    let kept: i64 = db
+        .query_row(
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            [session_id_of(&store, "research", torn)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(kept, torn_events);
+    // The header that was left is archived, readable back.
+    let archives: i64 = db
+        .query_row(
+            "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1",
+            [header_only],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(archives, 1);
+}
+
+#[test]
+fn fix_dm_scope_retires_old_direct_keys_and_enforce_overrides_warn() {
+    let store = Store::copy("live");
+    let config = store.state().join("openclaw.json");
+    let mut cfg: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    cfg["session"]["maintenance"] = serde_json::json!({"mode": "warn"});
+    std::fs::write(&config, serde_json::to_string(&cfg).unwrap()).unwrap();
+    let args = ["--agent", "research", "--fix-dm-scope", "--json"];
+    // warn: reported, nothing changed.
+    let (code, doc, _) = prune(&store, &[&args[..], &["--yes"]].concat());
+    assert_eq!(code, 0);
+    assert_eq!(doc["data"]["agents"][0]["counts"]["dmScopeRetired"], 1);
+    assert_eq!(doc["data"]["agents"][0]["applied"], false);
+    let direct = "agent:research:telegram:direct:123458";
+    let present = |s: &Store| {
+        s.writable("research")
+            .query_row(
+                "SELECT count(*) FROM session_nodes WHERE session_key = ?1",
+                [direct],
+                |r| r.get::<_, i64>(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(present(&store), 1);
+    let (code, doc, _) = prune(&store, &[&args[..], &["--yes", "--enforce"]].concat());
+    assert_eq!(code, 0);
+    let agent = &doc["data"]["agents"][0];
+    assert_eq!(agent["mode"], "enforce");
+    assert_eq!(agent["applied"], true);
+    assert!(agent["deleted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|k| k == direct));
+    assert_eq!(present(&store), 0);
+    // Not with another dmScope.
+    let store = Store::copy("live");
+    let mut cfg: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    cfg["session"]["dmScope"] = serde_json::json!("per-peer");
+    std::fs::write(
+        store.state().join("openclaw.json"),
+        serde_json::to_string(&cfg).unwrap(),
+    )
+    .unwrap();
+    let (_, doc, _) = prune(
+        &store,
+        &[
+            "--agent",
+            "research",
+            "--fix-dm-scope",
+            "--dry-run",
+            "--json",
+        ],
+    );
+    assert_eq!(doc["data"]["agents"][0]["counts"]["dmScopeRetired"], 0);
+}
+
+#[test]
+fn unreferenced_artifacts_go_as_openclaw_says_and_transcripts_stay_as_archives() {
+    let store = Store::copy("live");
+    let dir = store.state().join("agents/research/sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_767_225_600_000); // 2026-01-01
+    let referenced = format!(
+        "{}.jsonl",
+        session_id_of(&store, "research", "agent:research:main")
+    );
+    let files = [
+        ("0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.jsonl", true),
+        (
+            "0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.trajectory-path.json",
+            true,
+        ),
+        (
+            "sessions.json.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp",
+            true,
+        ),
+        ("1c9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f71.jsonl", false),
+        (referenced.as_str(), true),
+        ("notes.tmp", true),
+    ];
+    for (name, aged) in files {
+        let f = std::fs::File::create(dir.join(name)).unwrap();
+        std::io::Write::write_all(&mut &f, b"{\"type\":\"session\"}\n").unwrap();
+        if aged {
+            f.set_modified(old).unwrap();
+        }
+    }
+    let (code, doc, _) = prune(&store, &["--agent", "research", "--dry-run", "--json"]);
+    assert_eq!(code, 0);
+    let planned: Vec<(String, bool)> = doc["data"]["agents"][0]["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                Path::new(a["path"].as_str().unwrap())
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+                a.get("archiveTo").is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        planned,
+        [
+            (
+                "0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.jsonl".to_string(),
+                true
+            ),
+            (
+                "0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.trajectory-path.json".to_string(),
+                false
+            ),
+            (
+                "sessions.json.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp".to_string(),
+                false
+            ),
+        ]
+    );
+    let (code, doc, _) = prune(&store, &["--agent", "research", "--yes", "--json"]);
+    assert_eq!(code, 0, "{doc}");
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert!(left.contains(&"1c9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f71.jsonl".to_string()));
+    assert!(left.contains(&referenced));
+    assert!(left.contains(&"notes.tmp".to_string()));
+    assert!(!left
+        .iter()
+        .any(|n| n.ends_with(".trajectory-path.json") || n.starts_with("sessions.json.")));
+    // The orphan transcript is an archive now, with its content.
+    let archive = left
+        .iter()
+        .find(|n| n.starts_with("0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.jsonl.deleted."))
+        .unwrap_or_else(|| panic!("no archive in {left:?}"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join(archive)).unwrap(),
+        "{\"type\":\"session\"}\n"
+    );
 }

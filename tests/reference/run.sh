@@ -184,6 +184,8 @@ source "$REF_ROOT/checks-mutations.sh"
 source "$REF_ROOT/checks-migrate.sh"
 # shellcheck source=checks-history.sh
 source "$REF_ROOT/checks-history.sh"
+# shellcheck source=checks-maintenance.sh
+source "$REF_ROOT/checks-maintenance.sh"
 
 # ============================================================================================
 main() {

@@ -3,14 +3,16 @@
 //! applied through the same entry writer and deletion as `archive`/`delete`.
 
 mod artifacts;
+mod fixes;
 mod planner;
 mod rules;
 mod settings;
 
 pub use artifacts::{plan_artifacts, ArtifactRemoval};
+pub use fixes::{missing_transcript, FIX_MISSING_FIELDS};
 pub use planner::{
     ActionFilter, PlanBuilder, PlannedList, PruneAction, PruneCounts, PruneItem, PrunePlan,
     MODEL_RUN_PRUNE_AFTER_MS,
 };
-pub use rules::{PlannerRow, PLANNER_FIELDS};
+pub use rules::{is_main_scope_direct_key, PlannerRow, PLANNER_FIELDS};
 pub use settings::{parse_openclaw_duration, MaintenanceSettings};

@@ -28,16 +28,22 @@ pub enum PruneAction {
     PruneStale,
     ArchiveCap,
     PruneCap,
+    /// `--fix-missing`: no message left in the transcript (removed before planning).
+    PruneMissing,
+    /// `--fix-dm-scope`: a direct-message key from before `dmScope: main`.
+    RetireDmScope,
 }
 
 impl PruneAction {
-    const ALL: [PruneAction; 6] = [
+    const ALL: [PruneAction; 8] = [
         PruneAction::PruneModelRun,
         PruneAction::ArchiveDashboard,
         PruneAction::ArchiveAge,
         PruneAction::PruneStale,
         PruneAction::ArchiveCap,
         PruneAction::PruneCap,
+        PruneAction::PruneMissing,
+        PruneAction::RetireDmScope,
     ];
 
     pub fn archive_reason(self) -> Option<&'static str> {
@@ -70,6 +76,8 @@ pub struct PruneItem {
 pub struct PruneCounts {
     pub before_count: usize,
     pub after_count: usize,
+    pub missing: usize,
+    pub dm_scope_retired: usize,
     pub model_run_pruned: usize,
     pub archived: usize,
     pub cap_archived: usize,
@@ -98,6 +106,7 @@ impl PlanBuilder {
                synthetic INTEGER NOT NULL,
                model_run INTEGER NOT NULL,
                dashboard INTEGER NOT NULL,
+               fix INTEGER,
                step INTEGER,
                rank INTEGER,
                action INTEGER
@@ -111,7 +120,8 @@ impl PlanBuilder {
         self.conn
             .prepare_cached(
                 "INSERT INTO planned (key, updated_at, activity_at, archived, preserved, \
-                 synthetic, model_run, dashboard) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 synthetic, model_run, dashboard, fix) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )
             .and_then(|mut s| {
                 s.execute(params![
@@ -122,7 +132,8 @@ impl PlanBuilder {
                     row.preserved,
                     row.synthetic,
                     row.model_run,
-                    row.dashboard
+                    row.dashboard,
+                    row.fix.map(PruneAction::code)
                 ])
             })
             .at(&self.at)?;
@@ -147,8 +158,22 @@ impl PlanBuilder {
             before_count: count("SELECT count(*) FROM planned")?,
             ..Default::default()
         };
+        // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
+        mark(
+            "UPDATE planned SET step = 0, action = fix WHERE fix IS NOT NULL",
+            &[],
+        )?;
+        let fixed = |a: PruneAction| {
+            count(&format!(
+                "SELECT count(*) FROM planned WHERE step = 0 AND action = {}",
+                a.code()
+            ))
+        };
+        counts.missing = fixed(PruneAction::PruneMissing)?;
+        counts.dm_scope_retired = fixed(PruneAction::RetireDmScope)?;
         // 1. Model-run probes (cleanup is forced: only when over maxEntries).
-        let unarchived = count("SELECT count(*) FROM planned WHERE archived = 0")?;
+        let unarchived =
+            count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
         if unarchived as i64 > settings.max_entries {
             counts.model_run_pruned = mark(
                 &format!(
@@ -204,7 +229,12 @@ impl PlanBuilder {
                 PruneAction::ArchiveCap.code()
             ))?;
         }
-        let removed = counts.model_run_pruned + counts.pruned + counts.capped - counts.cap_archived;
+        let removed = counts.missing
+            + counts.dm_scope_retired
+            + counts.model_run_pruned
+            + counts.pruned
+            + counts.capped
+            - counts.cap_archived;
         counts.after_count = counts.before_count - removed;
         conn.execute_batch(
             "CREATE INDEX planned_order ON planned (step, rank, key) WHERE step IS NOT NULL",
@@ -395,7 +425,19 @@ mod tests {
         let keep = |i: usize, archived: &[bool], removed: &[bool]| {
             archived[i] || removed[i] || rows[i].preserved
         };
-        let unarchived = rows.iter().filter(|r| !r.archived).count();
+        for (i, r) in rows.iter().enumerate() {
+            if let Some(action) = r.fix {
+                removed[i] = true;
+                match action {
+                    PruneAction::PruneMissing => counts.missing += 1,
+                    _ => counts.dm_scope_retired += 1,
+                }
+                items.push(item(i, action));
+            }
+        }
+        let unarchived = (0..rows.len())
+            .filter(|i| !rows[*i].archived && !removed[*i])
+            .count();
         if unarchived as i64 > settings.max_entries {
             for i in 0..rows.len() {
                 if !keep(i, &archived, &removed)
@@ -489,6 +531,11 @@ mod tests {
                 synthetic: f[2] || f[3],
                 model_run: f[3],
                 dashboard: f[4] && !f[3],
+                fix: (f[5] && f[1]).then_some(if f[2] {
+                    PruneAction::PruneMissing
+                } else {
+                    PruneAction::RetireDmScope
+                }),
             },
         )
     }
@@ -553,6 +600,7 @@ mod tests {
                     synthetic: h % 5 == 0,
                     model_run: h % 25 == 0,
                     dashboard: h % 7 == 0,
+                    fix: None,
                 }
             })
             .collect();
@@ -593,6 +641,7 @@ mod tests {
             synthetic,
             model_run: false,
             dashboard: false,
+            fix: None,
         };
         let settings = MaintenanceSettings {
             mode: "enforce".into(),

@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
-use super::MaintenanceSettings;
+use super::{MaintenanceSettings, PruneAction};
 use crate::store::SessionEntry;
 
 /// `agent:<id>:<rest>` split as `parseAgentSessionKey` does (lower-cased).
-fn rest_of(key: &str) -> Option<(String, String)> {
+pub(super) fn rest_of(key: &str) -> Option<(String, String)> {
     let k = key.trim().to_lowercase();
     let after = k.strip_prefix("agent:")?;
     let (id, rest) = after.split_once(':')?;
@@ -50,6 +50,32 @@ fn is_synthetic_key(key: &str) -> bool {
         || rest == "heartbeat"
         || rest.ends_with(":heartbeat")
         || rest.contains(":heartbeat:")
+}
+
+/// `isMainScopeStaleDirectSessionKey` (`--fix-dm-scope`, only when `session.dmScope` is
+/// `main`): a direct-message key of the target agent, as made before DMs shared the main
+/// session: `direct:X`, `CH:direct:X` or `CH:ACCOUNT:direct:X` (docs/openclaw/MAINTENANCE.md §3.2).
+pub fn is_main_scope_direct_key(key: &str, agent_id: &str, active_key: Option<&str>) -> bool {
+    if active_key == Some(key) {
+        return false;
+    }
+    let Some((id, rest)) = rest_of(key) else {
+        return false;
+    };
+    if id != agent_id.trim().to_lowercase() {
+        return false;
+    }
+    let parts: Vec<&str> = rest.split(':').collect();
+    let set = |p: &str| !p.is_empty();
+    if parts[0] == "agent" {
+        return false;
+    }
+    match parts.as_slice() {
+        ["direct", x] => set(x),
+        [ch, "direct", x] => set(ch) && set(x),
+        [ch, acct, "direct", x] => set(ch) && set(acct) && set(x),
+        _ => false,
+    }
 }
 
 /// `getSessionMaintenanceActivityAt`.
@@ -199,6 +225,8 @@ pub struct PlannerRow {
     pub(super) synthetic: bool,
     pub(super) model_run: bool,
     pub(super) dashboard: bool,
+    /// Removed before planning by `--fix-missing` or `--fix-dm-scope`.
+    pub(super) fix: Option<PruneAction>,
 }
 
 impl PlannerRow {
@@ -225,7 +253,13 @@ impl PlannerRow {
             synthetic: is_synthetic_key(&e.key),
             model_run: is_model_run_key(&e.key),
             dashboard: rest.as_deref().is_some_and(|r| r.starts_with("dashboard:")),
+            fix: None,
         })
+    }
+
+    /// Remove this row before planning (`PruneMissing` or `RetireDmScope`).
+    pub fn remove_first(&mut self, action: PruneAction) {
+        self.fix = Some(action);
     }
 }
 
@@ -299,6 +333,32 @@ mod tests {
         assert!(!is_protected(
             "agent:r:explicit:cli",
             &e("agent:r:explicit:cli")
+        ));
+    }
+
+    #[test]
+    fn main_scope_direct_keys() {
+        for k in [
+            "agent:r:direct:bob",
+            "agent:R:telegram:direct:1",
+            "agent:r:slack:acct:direct:u1",
+        ] {
+            assert!(is_main_scope_direct_key(k, "r", None), "{k}");
+        }
+        for k in [
+            "agent:r:direct:",
+            "agent:x:direct:bob",
+            "agent:r:telegram:group:1",
+            "agent:r:slack:direct:u:thread:1.2",
+            "agent:r:agent:direct:x",
+            "agent:r:main",
+        ] {
+            assert!(!is_main_scope_direct_key(k, "r", None), "{k}");
+        }
+        assert!(!is_main_scope_direct_key(
+            "agent:r:direct:bob",
+            "r",
+            Some("agent:r:direct:bob")
         ));
     }
 }

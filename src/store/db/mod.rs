@@ -18,6 +18,7 @@ pub mod meta;
 pub mod nodes;
 pub mod session_copy;
 pub mod state;
+pub mod vacuum;
 pub mod windows;
 
 /// Delete rows of `table` by rowid, one prepared statement for all (doctor's orphan repair;

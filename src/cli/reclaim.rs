@@ -1,0 +1,94 @@
+//! `reclaim`: give agent databases' free pages back to the file system (also `prune --reclaim`).
+
+use clap::Args;
+use serde::Serialize;
+
+use openclaw_sessions::ops::reclaim::{AgentReclaim, ReclaimOp};
+use openclaw_sessions::ops::{PlanSummary, RunState};
+use openclaw_sessions::units::format_bytes;
+
+use super::exit::Outcome;
+use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use super::Ctx;
+
+#[derive(Debug, Args)]
+pub struct ReclaimArgs {
+    #[command(flatten)]
+    mutation: MutationArgs,
+}
+
+/// The JSON report (`prune --reclaim` nests it under `reclaim`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReclaimReport {
+    pub dry_run: bool,
+    pub applied: bool,
+    pub agents: Vec<AgentReclaim>,
+    #[serde(skip)]
+    summary: PlanSummary,
+}
+
+/// Run the compaction for the selected agents; `None` when nothing ran (declined).
+pub fn reclaim(ctx: &Ctx, mutation: &MutationArgs) -> anyhow::Result<Option<ReclaimReport>> {
+    let mut op = ReclaimOp::new(selection(ctx));
+    let Some(run) = run_op(ctx, &mut op, mutation, "reclaim")? else {
+        return Ok(None);
+    };
+    Ok(Some(ReclaimReport {
+        dry_run: run.state == RunState::DryRun,
+        applied: run.state == RunState::Applied,
+        agents: run.plan.agents,
+        summary: run.summary,
+    }))
+}
+
+/// The human lines of a report: one row per database given pages back; nothing when none had
+/// free pages (quiet for cron).
+pub fn print_report(ctx: &Ctx, report: &ReclaimReport) -> anyhow::Result<()> {
+    let due: Vec<&AgentReclaim> = report.agents.iter().filter(|a| a.work()).collect();
+    if due.is_empty() {
+        ctx.printer.debug("no free pages to give back");
+        return Ok(());
+    }
+    if report.dry_run {
+        return print_dry_run(ctx, &report.summary);
+    }
+    if !report.applied {
+        return Ok(());
+    }
+    let mut t = ctx.printer.table(&[
+        "AGENT",
+        "METHOD",
+        "FREE PAGES",
+        "BEFORE",
+        "AFTER",
+        "GIVEN BACK",
+    ]);
+    for a in due {
+        t.add_row(vec![
+            a.agent_id.clone(),
+            serde_json::to_value(a.method)?
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            format!("{} ({})", a.free_pages, format_bytes(a.free_bytes)),
+            format_bytes(a.bytes_before),
+            a.bytes_after.map(format_bytes).unwrap_or_default(),
+            a.reclaimed_bytes.map(format_bytes).unwrap_or_default(),
+        ]);
+    }
+    ctx.printer.print_table(&t)?;
+    Ok(())
+}
+
+pub fn run(ctx: &Ctx, args: &ReclaimArgs) -> anyhow::Result<Outcome> {
+    let Some(report) = reclaim(ctx, &args.mutation)? else {
+        return Ok(Outcome::Done);
+    };
+    if ctx.printer.json {
+        ctx.printer.json_data(&report)?;
+    } else {
+        print_report(ctx, &report)?;
+    }
+    Ok(Outcome::Done)
+}
