@@ -91,6 +91,8 @@ pub struct CatArgs {
 pub struct ExportArgs {
     #[arg(value_name = "ARCHIVE", help = ARCHIVE_HELP)]
     archive: String,
+    /// jsonl: the legacy transcript format, header first, that OpenClaw's import accepts;
+    /// markdown: readable text.
     #[arg(long, value_enum)]
     format: ExportFormat,
     /// Write to FILE (created 0600, never overwritten) instead of stdout.

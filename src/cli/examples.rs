@@ -120,6 +120,51 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         &[
             "openclaw-sessions backup restore SNAPSHOT --target /tmp/restored.sqlite",
             "openclaw-sessions backup restore SNAPSHOT --in-place --dry-run",
+            "openclaw-sessions backup restore SNAPSHOT --session telegram:direct:123458",
+        ],
+    ),
+    (
+        "archives",
+        &["openclaw-sessions --all-agents archives list --reason deleted"],
+    ),
+    (
+        "archives list",
+        &[
+            "openclaw-sessions --all-agents archives list",
+            "openclaw-sessions archives list --session telegram:direct:123458 --json",
+        ],
+    ),
+    (
+        "archives cat",
+        &[
+            "openclaw-sessions archives cat SESSION_ID",
+            "openclaw-sessions archives cat SESSION_ID.jsonl.deleted.STAMP.GENERATION.zst --limit 20",
+        ],
+    ),
+    (
+        "archives export",
+        &["openclaw-sessions archives export SESSION_ID --format markdown -o chat.md"],
+    ),
+    (
+        "search",
+        &[
+            "openclaw-sessions --all-agents search invoice",
+            "openclaw-sessions search '\"quarterly report\"' --archived --since 30d --json",
+            "openclaw-sessions search 'deploy*' --role user --limit 10",
+        ],
+    ),
+    (
+        "undelete",
+        &[
+            "openclaw-sessions undelete SESSION_ID --dry-run",
+            "openclaw-sessions undelete SESSION_ID --as restored:chat --snapshots ~/openclaw-snapshots",
+        ],
+    ),
+    (
+        "reclaim",
+        &[
+            "openclaw-sessions --all-agents reclaim --dry-run",
+            "openclaw-sessions --all-agents reclaim --wait 600",
         ],
     ),
     (

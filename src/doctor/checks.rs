@@ -832,7 +832,7 @@ fn file_checks(
             .flatten()
         {
             let name = ent.file_name().to_string_lossy().into_owned();
-            if matches!(classify_session_file(&name), SessionFile::Temporary) {
+            if crate::legacy::is_interrupted_write(&name) {
                 cx.add(
                     "leftovers",
                     Severity::Info,

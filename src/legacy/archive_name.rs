@@ -36,6 +36,27 @@ pub enum SessionFile {
     Other,
 }
 
+/// Whether a `*.tmp` file in `sessions/` is one of this tool's own interrupted writes, which
+/// the next mutation may remove: a transcript archive being published
+/// (`<archive name>.<uuid>.tmp`) or a file written by rename (`.<name>.<32 hex>.tmp`). Other
+/// `*.tmp` files (OpenClaw's own store writes among them) are left to prune's unreferenced-
+/// artifact pass, which follows OpenClaw's age rules.
+pub fn is_interrupted_write(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".tmp") else {
+        return false;
+    };
+    let Some((base, id)) = stem.rsplit_once('.') else {
+        return false;
+    };
+    let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(hidden) = base.strip_prefix('.') {
+        return id.len() == 32 && hex(id) && !hidden.is_empty();
+    }
+    id.len() == 36
+        && uuid::Uuid::try_parse(id).is_ok()
+        && matches!(classify_session_file(base), SessionFile::Archive { .. })
+}
+
 /// Classify a file name found in `sessions/`.
 pub fn classify_session_file(name: &str) -> SessionFile {
     if name == "sessions.json" {
@@ -132,5 +153,25 @@ mod tests {
             classify_session_file("abc.trajectory.jsonl"),
             SessionFile::Auxiliary
         );
+    }
+}
+
+#[cfg(test)]
+mod interrupted_write_tests {
+    use super::is_interrupted_write;
+
+    #[test]
+    fn only_our_own_temporary_names() {
+        assert!(is_interrupted_write(
+            "9b1f.jsonl.deleted.2026-01-02T03-04-05.000Z.zst.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp"
+        ));
+        assert!(is_interrupted_write(
+            ".sessions.json.0b9f3c1e7a4d4c2b9f1e2d3c4b5a6f70.tmp"
+        ));
+        assert!(!is_interrupted_write("notes.tmp"));
+        assert!(!is_interrupted_write(
+            "sessions.json.0b9f3c1e-7a4d-4c2b-9f1e-2d3c4b5a6f70.tmp"
+        ));
+        assert!(!is_interrupted_write("9b1f.jsonl"));
     }
 }

@@ -6,7 +6,7 @@ mod archive_name;
 mod index;
 mod jsonl;
 
-pub use archive_name::{classify_session_file, ArchiveReason, SessionFile};
+pub use archive_name::{classify_session_file, is_interrupted_write, ArchiveReason, SessionFile};
 pub use index::{
     for_each_index_entry, is_safe_session_id, parse_index, IndexRead, IndexSource,
     InvalidLegacyEntry, LegacyIndex,

@@ -1,12 +1,12 @@
 //! What killed runs left inside the store, removed by the next mutation once it holds custody
 //! (no live writer can own them then): temporary publication files in `sessions/`
-//! (`*.tmp`) and restore staging directories beside an agent database (`.tmp-restore-*`,
+//! (our own `*.tmp` names only) and restore staging directories beside an agent database (`.tmp-restore-*`,
 //! `.sqlite-snapshot-*`). The doctor names the same leftovers (check `leftovers`).
 
 use std::path::PathBuf;
 
 use crate::error::{Result, ResultExt};
-use crate::legacy::{classify_session_file, SessionFile};
+use crate::legacy::is_interrupted_write;
 use crate::paths::StateLayout;
 
 /// Remove every leftover of every agent; returns what was removed.
@@ -32,9 +32,7 @@ pub fn remove_leftovers(layout: &StateLayout) -> Result<Vec<PathBuf>> {
             .flatten()
         {
             let name = ent.file_name().to_string_lossy().into_owned();
-            if matches!(classify_session_file(&name), SessionFile::Temporary)
-                && ent.file_type().is_ok_and(|t| t.is_file())
-            {
+            if is_interrupted_write(&name) && ent.file_type().is_ok_and(|t| t.is_file()) {
                 std::fs::remove_file(ent.path()).at(ent.path())?;
                 removed.push(ent.path());
             }
