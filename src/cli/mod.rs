@@ -26,6 +26,7 @@ mod prune;
 mod show;
 mod signals;
 mod status;
+mod table;
 mod transcript;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -170,6 +171,7 @@ pub fn main() -> i32 {
         cli.global.color,
     );
     printer.set_command(cli.command.name());
+    printer.set_wide(cli.global.wide);
     let ctx = Ctx::new(printer, cli.global.clone());
     let result = dispatch(&ctx, &cli.command);
     exit::finish(&ctx.printer, result)
