@@ -39,10 +39,12 @@ pub struct ListArgs {
     /// Only sessions whose key, label or display name contains TEXT (case-insensitive).
     #[arg(long = "match", value_name = "TEXT")]
     matches: Option<String>,
-    /// Only sessions updated before TIME (epoch ms, ISO-8601, or an age like 7d).
+    /// Only sessions updated before TIME: an age (7d, 1w2d12h), a date (2026-06-01, UTC), an
+    /// RFC 3339 instant (2026-06-01T08:00:00Z), or epoch time with its unit (@1780351215s,
+    /// @1780351215000ms).
     #[arg(long, value_name = "TIME")]
     updated_before: Option<String>,
-    /// Only sessions updated after TIME.
+    /// Only sessions updated after TIME (the same forms as --updated-before).
     #[arg(long, value_name = "TIME")]
     updated_after: Option<String>,
     /// At most N rows, or `all`. Under --json, `page` says how many matched and gives the

@@ -76,6 +76,31 @@ fn every_command_through_its_outcomes() {
     check(s, &["list", "--agent", "a/b"], err(2, "USAGE"));
     check(s, &["list", "--limit", "0"], err(2, "USAGE"));
     check(s, &["--store", gone, "list"], err(4, "NOT_FOUND"));
+    // The one time grammar: ages with units, valid dates, RFC 3339, epoch with its unit.
+    for ok_time in [
+        "1w2d12h",
+        "2w",
+        "2026-06-01",
+        "2026-06-01T08:00:00Z",
+        "@1780351215s",
+    ] {
+        check(s, &["list", "--updated-after", ok_time], ok(0));
+    }
+    for bad_time in [
+        "2026-02-31",
+        "1780351215",
+        "2026-06-01T08:00:00",
+        "@1780351215",
+    ] {
+        check(s, &["list", "--updated-after", bad_time], err(2, "USAGE"));
+    }
+    check(s, &["prune", "--older-than", "2w", "--dry-run"], ok(0));
+    check(s, &["prune", "--older-than", "1d12h", "--dry-run"], ok(0));
+    check(
+        s,
+        &["prune", "--older-than", "30", "--dry-run"],
+        err(2, "USAGE"),
+    );
     // show and transcript: success, not found, bad input, refused.
     check(s, &["show", "main"], ok(0));
     check(s, &["show", "no-such-session"], err(4, "NOT_FOUND"));
