@@ -830,3 +830,22 @@ fn list_pages_walk_the_whole_listing() {
         assert_eq!(out.status.code(), Some(code), "{args:?}");
     }
 }
+
+/// A live owner of the state dir: every mutating command exits 75, readers still work.
+#[test]
+fn a_live_owner_is_75_for_every_mutating_command() {
+    let store = Store::copy("live");
+    let mut holder = crate::custody::hold(&store, "20");
+    for args in [
+        &["patch", "main", "--set", "label=\"x\""][..],
+        &["archive", "agent:main:scratch-1", "--yes"],
+        &["delete", "agent:main:scratch-1", "--yes"],
+        &["prune", "--yes"],
+        &["custody", "run", "--", "true"],
+    ] {
+        check(&store, args, err(75, "OWNER_UNAVAILABLE"));
+    }
+    check(&store, &["list"], ok(0));
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+}
