@@ -410,18 +410,10 @@ fn completion_cases(store: &Store) -> Vec<(String, Vec<String>, Vec<&'static str
 }
 
 fn store_keys(store: &Store, agent: &str) -> Vec<String> {
-    let out = store
-        .cmd()
-        .args(["--agent", agent, "list", "--limit", "all", "--json"])
-        .output()
-        .unwrap();
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let keys: Vec<String> = doc["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
-        .collect();
+    let keys = keys_of(&list_json(
+        store,
+        &["--agent", agent, "list", "--limit", "all"],
+    ));
     assert!(keys.len() > 5, "{keys:?}");
     keys
 }
@@ -713,19 +705,21 @@ fn unicode_width(s: &str) -> usize {
     s.chars().count()
 }
 
-fn list_page(store: &Store, extra: &[&str]) -> serde_json::Value {
-    let out = store
-        .cmd()
-        .args(["--all-agents", "list", "--json"])
-        .args(extra)
-        .output()
-        .unwrap();
+/// `list --json` with `args`, which must succeed.
+fn list_json(store: &Store, args: &[&str]) -> serde_json::Value {
+    let out = store.cmd().arg("--json").args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    crate::common::json(&out)
+}
+
+fn list_page(store: &Store, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["--all-agents", "list"];
+    args.extend_from_slice(extra);
+    list_json(store, &args)
 }
 
 fn keys_of(doc: &serde_json::Value) -> Vec<String> {
