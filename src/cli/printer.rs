@@ -279,6 +279,11 @@ impl Printer {
         self.out(&format!("{body}\n"))
     }
 
+    /// Plan lines kept to one terminal line each, like table rows (src/cli/table.rs).
+    pub fn fit_lines(&self, text: &str) -> String {
+        super::table::fit_lines(text, self.table_target, self.wide.get())
+    }
+
     pub fn value_line(&self, v: &Value) -> String {
         match v {
             Value::String(s) => s.clone(),

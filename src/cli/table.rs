@@ -271,6 +271,44 @@ pub fn render(table: &Table, target: Target, wide: bool) -> String {
     last
 }
 
+/// Lines of text (a plan) each kept to one terminal line: the longest word (a key, an id, a
+/// path) is cut in the middle first, then the line at its end. Whole when piped or `wide`.
+pub fn fit_lines(text: &str, target: Target, wide: bool) -> String {
+    let Target::Terminal { width } = target else {
+        return text.to_string();
+    };
+    if wide {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        out.push_str(&fit_line(body, width));
+        out.push_str(end);
+    }
+    out
+}
+
+fn fit_line(line: &str, width: usize) -> String {
+    let over = line.width().saturating_sub(width);
+    if over == 0 {
+        return line.to_string();
+    }
+    let longest = line
+        .split(' ')
+        .filter(|w| w.width() > 2 * MIN_WIDTH)
+        .max_by_key(|w| w.width());
+    let mut fitted = line.to_string();
+    if let Some(word) = longest {
+        let keep = word.width().saturating_sub(over).max(2 * MIN_WIDTH);
+        fitted = line.replacen(word, &shorten(word, keep, Cut::Middle), 1);
+    }
+    shorten(&fitted, width, Cut::End)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +322,23 @@ mod tests {
         assert_eq!(shorten("Pinned notes", 8, Cut::End), "Pinned …");
         assert_eq!(shorten("short", 8, Cut::Middle), "short");
         assert_eq!(shorten("日本語のテキスト", 7, Cut::End).width(), 7);
+    }
+
+    #[test]
+    fn plan_lines_keep_to_one_line() {
+        let plan = "Delete 1 session:\n    delete agent:main:slack:direct:u04abcdef:thread:1777244748.777294  (1 transcript archived (16 events))\n";
+        let fitted = fit_lines(plan, Target::Terminal { width: 80 }, false);
+        for line in fitted.lines() {
+            assert!(line.width() <= 80, "{line}");
+        }
+        assert!(
+            fitted.contains("(1 transcript archived (16 events))"),
+            "{fitted}"
+        );
+        assert!(fitted.contains("agent:main:slack"), "{fitted}");
+        assert_eq!(fit_lines(plan, Target::Pipe, false), plan);
+        let narrow = fit_lines(plan, Target::Terminal { width: 30 }, false);
+        assert!(narrow.lines().all(|l| l.width() <= 30), "{narrow}");
     }
 
     #[test]
