@@ -11,6 +11,8 @@
 //!   free, so that a refusal for want of space can be tested on a roomy disk.
 //! - `OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS=1` damages every safety snapshot right after it is
 //!   written, so that its verification fails as on bad storage.
+//! - `OPENCLAW_SESSIONS_TERMINAL_WIDTH=<n>` makes the binary's stdout a terminal that reports
+//!   a width of n (0: one that reports none), for the table tests.
 
 #[cfg(feature = "test-hooks")]
 mod enabled {
@@ -53,6 +55,12 @@ mod enabled {
             .and_then(|v| v.parse().ok())
     }
 
+    pub fn terminal_width() -> Option<u16> {
+        std::env::var("OPENCLAW_SESSIONS_TERMINAL_WIDTH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    }
+
     pub fn spoil_snapshot(dir: &std::path::Path) {
         if std::env::var_os("OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS").is_some() {
             use std::io::{Seek, SeekFrom, Write};
@@ -89,9 +97,14 @@ mod enabled {
 
     #[inline(always)]
     pub fn spoil_snapshot(_dir: &std::path::Path) {}
+
+    #[inline(always)]
+    pub fn terminal_width() -> Option<u16> {
+        None
+    }
 }
 
-pub use enabled::{apply_batch, crash_point, free_bytes, spoil_snapshot};
+pub use enabled::{apply_batch, crash_point, free_bytes, spoil_snapshot, terminal_width};
 
 /// Now, or the clock the tests fixed.
 pub fn now_ms() -> i64 {

@@ -1,4 +1,7 @@
-//! Sizes, durations and timestamps as OpenClaw writes them (`10gb`, `30d`, ISO-8601 ms).
+//! Sizes, durations and timestamps: as OpenClaw writes them in its config and files (`10gb`,
+//! `30d`, ISO-8601 ms), and the one grammar of our command line (README.md, Times and sizes):
+//! durations like `1w2d12h`, calendar dates and RFC 3339 instants through `jiff`, epoch values
+//! only with their unit. Sizes print through `bytesize`.
 
 use crate::error::{Error, Result};
 
@@ -13,7 +16,8 @@ fn number_and_unit(raw: &str, what: &str) -> Result<(f64, String)> {
     Ok((value, unit.trim().to_string()))
 }
 
-/// `10gb`, `512MiB`, `1.5g`, `1024` (bytes). Units are powers of 1024, as OpenClaw's.
+/// `10gb`, `512MiB`, `1.5g`, `1024` (bytes). Units are powers of 1024, as OpenClaw's config
+/// reads them (`gb` is GiB there); general size crates read `gb` as 10^9, hence our own.
 pub fn parse_size(raw: &str) -> Result<u64> {
     let (value, unit) = number_and_unit(raw, "size")?;
     let mult: u64 = match unit.as_str() {
@@ -55,20 +59,33 @@ fn bad(raw: &str, what: &str) -> Error {
     }
 }
 
-/// Human size: `1.2 MiB`.
+/// Human size in binary units: `1.2 MiB`, `512 B`. A value that would print as 1000 or more
+/// of a unit is shown in the next one (`0.98 MiB`, never `1000.7 KiB`).
 pub fn format_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut i = 0;
-    while v >= 1024.0 && i < UNITS.len() - 1 {
-        v /= 1024.0;
-        i += 1;
+    let text = bytesize::ByteSize::b(n).display().iec().to_string();
+    let number: f64 = text
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    if number < 1000.0 || n < 1024 {
+        return text;
     }
-    if i == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.1} {}", UNITS[i])
+    const UNITS: [(&str, u64); 6] = [
+        ("KiB", 1 << 10),
+        ("MiB", 1 << 20),
+        ("GiB", 1 << 30),
+        ("TiB", 1 << 40),
+        ("PiB", 1 << 50),
+        ("EiB", 1 << 60),
+    ];
+    for pair in UNITS.windows(2) {
+        let ((unit, _), (next, size)) = (pair[0], pair[1]);
+        if text.ends_with(unit) {
+            return format!("{:.2} {next}", n as f64 / size as f64);
+        }
     }
+    text
 }
 
 /// Age in words: `5m`, `3h`, `12d`.
@@ -82,7 +99,9 @@ pub fn format_age(ms: i64) -> String {
     }
 }
 
-// Civil-date conversions (Howard Hinnant's algorithms), to avoid a date crate.
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm), for the JavaScript
+/// `Date.parse` emulation below, which must take what JavaScript takes (`2026-02-31` rolls over
+/// there; a date crate would refuse it).
 fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = if y >= 0 { y } else { y - 399 } / 400;
@@ -93,19 +112,6 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     era * 146097 + doe - 719468
 }
 
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719468;
-    let era = if z >= 0 { z } else { z - 146096 } / 146097;
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 /// Lower-case hex of bytes (digests in names, manifests and ids).
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -113,16 +119,11 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// `2026-06-01T08:00:00.000Z`, as JavaScript's `toISOString`.
 pub fn iso_from_ms(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(t) => t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
+        // Outside jiff's years -9999..=9999, which no store holds.
+        Err(_) => format!("{ms}"),
+    }
 }
 
 /// OpenClaw's archive stamp: ISO with `:` replaced by `-`.
@@ -209,25 +210,80 @@ pub fn parse_js_date(raw: &str) -> Option<i64> {
     Some(days_from_civil(y, m, d) * 86_400_000 + ((h * 60 + mi) * 60 + se) * 1000)
 }
 
-/// A point in time given on the command line: epoch ms, ISO-8601, or a duration meaning
-/// "that long ago" (`7d`).
+/// What the command line accepts for a time, for hints.
+pub const TIME_FORMS: &str = "an age like 7d or 1w2d12h, a date like 2026-06-01 (UTC), an \
+RFC 3339 instant like 2026-06-01T08:00:00Z, or epoch time with its unit: @1780351215s or \
+@1780351215000ms";
+
+/// A duration on the command line: `30d`, `1w2d12h`, `90m`, `1h30m`, `500ms` (jiff's friendly
+/// format; a day is 24 hours, a week 7 days). A bare number has no unit and is refused.
+pub fn parse_duration_arg(raw: &str) -> Result<u64> {
+    let refuse = |why: &str| Error::InvalidArgument {
+        message: format!("invalid duration {raw:?}: {why}"),
+        hint: Some("give units, e.g. 30d, 2w, 1w2d12h, 90m, 45s, 500ms".into()),
+    };
+    let s = raw.trim();
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return Err(refuse("a number needs a unit"));
+    }
+    let span: jiff::Span = s.parse().map_err(|e: jiff::Error| refuse(&e.to_string()))?;
+    let duration = span
+        .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
+        .map_err(|e| refuse(&e.to_string()))?;
+    if duration.is_negative() {
+        return Err(refuse("a duration cannot be negative"));
+    }
+    u64::try_from(duration.as_millis()).map_err(|_| refuse("too long"))
+}
+
+/// A point in time on the command line, as epoch milliseconds: an age counted back from
+/// `now_ms` (`7d`, `1w2d12h`), a calendar date (midnight UTC; `2026-02-31` is refused), an
+/// RFC 3339 instant (`2026-06-01T08:00:00Z`, `...+02:00`), or `@SECONDSs` / `@MILLISms`.
 pub fn parse_time_arg(raw: &str, now_ms: i64) -> Result<i64> {
     let s = raw.trim();
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && s.len() >= 11 {
-        return s.parse().map_err(|_| bad(raw, "time"));
+    let refuse = |why: String| Error::InvalidArgument {
+        message: format!("invalid time {raw:?}: {why}"),
+        hint: Some(format!("use {TIME_FORMS}")),
+    };
+    if let Some(epoch) = s.strip_prefix('@') {
+        let (digits, scale) = if let Some(d) = epoch.strip_suffix("ms") {
+            (d, 1)
+        } else if let Some(d) = epoch.strip_suffix('s') {
+            (d, 1000)
+        } else {
+            return Err(refuse("epoch time needs its unit (s or ms)".into()));
+        };
+        let n: i64 = digits
+            .parse()
+            .map_err(|_| refuse("not a whole number".into()))?;
+        return n
+            .checked_mul(scale)
+            .ok_or_else(|| refuse("out of range".into()));
     }
-    if let Some(ms) = parse_iso_ms(s) {
-        return Ok(ms);
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(refuse(
+            "a bare number is ambiguous (an age needs a unit, epoch time a leading @ and a unit)"
+                .into(),
+        ));
     }
-    parse_duration_ms(s)
-        .map(|d| now_ms - d as i64)
-        .map_err(|_| Error::InvalidArgument {
-            message: format!("invalid time {raw:?}"),
-            hint: Some(
-                "use epoch milliseconds, an ISO date like 2026-06-01T08:00:00Z, or an age like 7d"
-                    .into(),
-            ),
-        })
+    let looks_like_date = s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-';
+    if looks_like_date && s.len() == 10 {
+        let date: jiff::civil::Date = s.parse().map_err(|e: jiff::Error| refuse(e.to_string()))?;
+        let ts = date
+            .to_datetime(jiff::civil::Time::midnight())
+            .to_zoned(jiff::tz::TimeZone::UTC)
+            .map_err(|e| refuse(e.to_string()))?;
+        return Ok(ts.timestamp().as_millisecond());
+    }
+    if looks_like_date {
+        let ts: jiff::Timestamp = s.parse().map_err(|e: jiff::Error| {
+            refuse(format!("{e} (an instant needs Z or an offset like +02:00)"))
+        })?;
+        return Ok(ts.as_millisecond());
+    }
+    let age =
+        parse_duration_arg(s).map_err(|_| refuse("not an age, a date or an instant".into()))?;
+    Ok(now_ms - age as i64)
 }
 
 pub fn now_ms() -> i64 {
@@ -251,6 +307,59 @@ mod tests {
         assert_eq!(parse_duration_ms("7").unwrap(), 7 * 86_400_000);
         assert_eq!(parse_duration_ms("90m").unwrap(), 90 * 60_000);
         assert!(parse_duration_ms("-1d").is_err());
+    }
+
+    #[test]
+    fn the_command_line_grammar() {
+        const H: u64 = 3_600_000;
+        assert_eq!(
+            parse_duration_arg("1w2d12h").unwrap(),
+            (7 * 24 + 2 * 24 + 12) * H
+        );
+        assert_eq!(parse_duration_arg("2w").unwrap(), 14 * 24 * H);
+        assert_eq!(parse_duration_arg("1d12h").unwrap(), 36 * H);
+        assert_eq!(parse_duration_arg("90m").unwrap(), 90 * 60_000);
+        assert_eq!(parse_duration_arg("500ms").unwrap(), 500);
+        for bad in ["30", "", "1mo", "-1d", "ten", "1y"] {
+            assert!(parse_duration_arg(bad).is_err(), "{bad}");
+        }
+        let now = 1_780_351_215_000;
+        assert_eq!(parse_time_arg("1d12h", now).unwrap(), now - 36 * H as i64);
+        assert_eq!(
+            parse_time_arg("2026-06-01", now).unwrap(),
+            1_780_272_000_000
+        );
+        assert_eq!(
+            parse_time_arg("2026-06-01T11:00:00+02:00", now).unwrap(),
+            1_780_304_400_000
+        );
+        assert_eq!(
+            parse_time_arg("@1780351215s", now).unwrap(),
+            1_780_351_215_000
+        );
+        assert_eq!(
+            parse_time_arg("@1780351215000ms", now).unwrap(),
+            1_780_351_215_000
+        );
+        for bad in [
+            "2026-02-31",
+            "2026-13-01",
+            "2026-06-01T08:00:00",
+            "1780351215",
+            "@1780351215",
+            "yesterday",
+        ] {
+            let e = parse_time_arg(bad, now).unwrap_err();
+            assert!(e.hint().unwrap().contains("RFC 3339"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sizes_print_in_binary_units_below_1000() {
+        assert_eq!(format_bytes(512), "512 B");
+        assert_eq!(format_bytes(1536), "1.5 KiB");
+        assert_eq!(format_bytes(1_024_716), "0.98 MiB");
+        assert_eq!(format_bytes(10 << 30), "10.0 GiB");
     }
 
     #[test]
@@ -280,6 +389,7 @@ mod tests {
 
         #[test]
         fn parsers_never_panic(s in ".{0,40}") {
+            let _ = parse_duration_arg(&s);
             let _ = parse_size(&s);
             let _ = parse_duration_ms(&s);
             let _ = parse_iso_ms(&s);

@@ -42,6 +42,10 @@ pub struct GlobalArgs {
     /// Colors on stderr (NO_COLOR is respected).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
+    /// Keep every table cell whole (on a terminal, long keys and ids are otherwise shortened
+    /// in the middle to keep one line a row; piped output is always whole).
+    #[arg(long, global = true)]
+    pub wide: bool,
     /// Never draw progress bars.
     #[arg(long, global = true)]
     pub no_progress: bool,

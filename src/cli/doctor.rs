@@ -48,13 +48,15 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
     }
     let mut t = ctx
         .printer
-        .table(&["SEVERITY", "CHECK", "AGENT", "FINDING", "FIX"]);
+        .table(&["CHECK", "SEVERITY", "AGENT", "FINDING", "HINT", "FIX"]);
+    // The fields of `--json` in its order, one line a finding (src/cli/table.rs).
     for f in findings {
         t.add_row(vec![
-            super::printer::word(&f.severity),
             f.check.to_string(),
+            super::printer::word(&f.severity),
             f.subject.agent_id.clone().unwrap_or_default(),
-            format!("{}\n  → {}", f.message, super::hints::finding_hint(f)),
+            f.message.clone(),
+            super::hints::finding_hint(f).to_string(),
             if f.fixable {
                 "--fix".into()
             } else {

@@ -3,8 +3,13 @@ use serde::Serialize;
 
 use std::ops::ControlFlow;
 
-use openclaw_sessions::store::{for_each_newest_first, AgentStore, SessionEntry, SessionKind};
-use openclaw_sessions::units::{format_age, format_bytes, now_ms, parse_time_arg};
+use base64::Engine as _;
+use serde_json::json;
+
+use openclaw_sessions::store::{
+    for_each_newest_first_after, AgentStore, Position, SessionEntry, SessionKind,
+};
+use openclaw_sessions::units::{format_age, format_bytes, parse_time_arg};
 
 use super::exit::Outcome;
 use super::Ctx;
@@ -34,15 +39,23 @@ pub struct ListArgs {
     /// Only sessions whose key, label or display name contains TEXT (case-insensitive).
     #[arg(long = "match", value_name = "TEXT")]
     matches: Option<String>,
-    /// Only sessions updated before TIME (epoch ms, ISO-8601, or an age like 7d).
+    /// Only sessions updated before TIME: an age (7d, 1w2d12h), a date (2026-06-01, UTC), an
+    /// RFC 3339 instant (2026-06-01T08:00:00Z), or epoch time with its unit (@1780351215s,
+    /// @1780351215000ms).
     #[arg(long, value_name = "TIME")]
     updated_before: Option<String>,
-    /// Only sessions updated after TIME.
+    /// Only sessions updated after TIME (the same forms as --updated-before).
     #[arg(long, value_name = "TIME")]
     updated_after: Option<String>,
-    /// At most N rows, or `all`.
+    /// At most N rows, or `all`. Under --json, `page` says how many matched and gives the
+    /// cursor of the next page.
     #[arg(long, default_value = "100", value_name = "N|all")]
     limit: String,
+    /// Start after the row this cursor names: `page.next` of the previous page (--json) or
+    /// the cursor the table's footer names. Newest-first order (--sort updated) only; the
+    /// rows before it are not read again.
+    #[arg(long, value_name = "CURSOR")]
+    after: Option<String>,
     /// Newest first by this field.
     #[arg(long, value_enum, default_value_t = SortKey::Updated)]
     sort: SortKey,
@@ -149,46 +162,124 @@ fn list_row(stores: &[AgentStore], row: Row) -> ListRow {
     }
 }
 
-/// `--json` newest first: the agents' rows merged as they are read and written as they
-/// come, so memory stays flat however many sessions the stores hold.
-fn stream_json(
+/// A page's place in the whole listing, for `--json` (`page`) and the table's footer.
+struct Page {
+    /// Matching sessions from the page's start on (all of them on the first page).
+    total: usize,
+    returned: usize,
+    /// Where the next page starts, when there is one.
+    next: Option<String>,
+}
+
+impl Page {
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "total": self.total,
+            "returned": self.returned,
+            "more": self.total > self.returned,
+            "next": self.next,
+        })
+    }
+}
+
+/// The opaque `--after` cursor of the row at `position`: its time, agent and key.
+fn cursor(stores: &[AgentStore], position: &Position) -> String {
+    let doc = json!({
+        "u": position.updated_at,
+        "a": stores[position.store].paths.id.as_str(),
+        "k": position.key,
+    });
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(doc.to_string())
+}
+
+/// `--after CURSOR` as a place among the selected agents' stores.
+fn position(stores: &[AgentStore], raw: &str) -> openclaw_sessions::Result<Position> {
+    let bad = || {
+        openclaw_sessions::Error::invalid(format!(
+            "--after {raw:?} is not a cursor of `list` (use the `page.next` of a --json page)"
+        ))
+    };
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(raw.trim())
+        .map_err(|_| bad())?;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).map_err(|_| bad())?;
+    let (Some(updated_at), Some(agent), Some(key)) =
+        (doc["u"].as_i64(), doc["a"].as_str(), doc["k"].as_str())
+    else {
+        return Err(bad());
+    };
+    let store = stores
+        .iter()
+        .position(|s| s.paths.id.as_str() == agent)
+        .ok_or_else(|| {
+            openclaw_sessions::Error::invalid(format!(
+                "--after names a row of agent {agent}, which this listing does not include                  (give the same --agent/--all-agents as for the first page)"
+            ))
+        })?;
+    Ok(Position {
+        updated_at,
+        store,
+        key: key.to_string(),
+    })
+}
+
+fn open_stores(
     ctx: &Ctx,
     agents: Vec<openclaw_sessions::paths::AgentPaths>,
-    filter: &Filter<'_>,
-    limit: Option<usize>,
-    bytes: bool,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<Vec<AgentStore>> {
     let mut stores = Vec::new();
     for paths in agents {
         let mut store = ctx.open_store(paths)?;
         ctx.flush_warnings(&mut store);
         stores.push(store);
     }
+    Ok(stores)
+}
+
+/// `--json` newest first: the agents' rows merged as they are read and written as they
+/// come, so memory stays flat however many sessions the stores hold. Past the limit the rest
+/// is only counted (for `page.total`).
+fn stream_json(
+    ctx: &Ctx,
+    stores: &[AgentStore],
+    filter: &Filter<'_>,
+    limit: Option<usize>,
+    after: Option<&Position>,
+    bytes: bool,
+) -> anyhow::Result<Outcome> {
     let mut out = ctx.printer.json_rows()?;
     let mut written = 0;
+    let mut beyond = 0;
+    let mut last: Option<Position> = None;
     let mut failed: Option<anyhow::Error> = None;
     let fields = Some(SessionEntry::LISTING_FIELDS);
-    let warnings = for_each_newest_first(&stores, fields, |store, entry| {
+    let warnings = for_each_newest_first_after(stores, fields, after, |store, entry| {
         if !filter.keeps(&entry) {
             return Ok(ControlFlow::Continue(()));
         }
+        if limit.is_some_and(|n| written >= n) {
+            beyond += 1;
+            return Ok(ControlFlow::Continue(()));
+        }
+        let position = Position {
+            updated_at: entry.updated_at(),
+            store,
+            key: entry.key.clone(),
+        };
         let mut row = Row {
             store,
             entry,
             events: None,
             bytes: None,
         };
-        fill(&stores, &mut row, bytes)?;
-        if let Err(e) = out.push(&list_row(&stores, row)) {
+        fill(stores, &mut row, bytes)?;
+        if let Err(e) = out.push(&list_row(stores, row)) {
             failed = Some(e);
             return Ok(ControlFlow::Break(()));
         }
         written += 1;
-        Ok(if limit.is_some_and(|n| written >= n) {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        })
+        last = Some(position);
+        Ok(ControlFlow::Continue(()))
     })?;
     if let Some(e) = failed {
         return Err(e);
@@ -196,7 +287,12 @@ fn stream_json(
     for w in warnings {
         ctx.printer.warn(super::hints::warning(&w));
     }
-    out.finish()?;
+    let page = Page {
+        total: written + beyond,
+        returned: written,
+        next: last.filter(|_| beyond > 0).map(|p| cursor(stores, &p)),
+    };
+    out.finish_with(&[("page", page.json())])?;
     Ok(Outcome::Done)
 }
 
@@ -213,7 +309,8 @@ fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
 }
 
 pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
-    let now = now_ms();
+    // The tests' fixed clock when they set one.
+    let now = openclaw_sessions::test_hooks::now_ms();
     let limit = parse_limit(&args.limit)?;
     let before = args
         .updated_before
@@ -234,25 +331,43 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     };
     let layout = ctx.layout()?;
     let agents = ctx.agents(&layout)?;
-    if ctx.printer.json && matches!(args.sort, SortKey::Updated) {
-        return stream_json(ctx, agents, &filter, limit, args.bytes);
+    let newest_first = matches!(args.sort, SortKey::Updated);
+    if args.after.is_some() && !newest_first {
+        return Err(openclaw_sessions::Error::invalid(
+            "--after pages the newest-first order only (leave out --sort, or give --sort updated)",
+        )
+        .into());
+    }
+    let mut stores = open_stores(ctx, agents)?;
+    let after = args
+        .after
+        .as_deref()
+        .map(|raw| position(&stores, raw))
+        .transpose()?;
+    if ctx.printer.json && newest_first {
+        return stream_json(ctx, &stores, &filter, limit, after.as_ref(), args.bytes);
     }
     let mut rows: Vec<Row> = Vec::new();
-    let mut stores = Vec::new();
-    for paths in agents {
-        let mut store = ctx.open_store(paths)?;
+    for (index, store) in stores.iter_mut().enumerate() {
         let sessions = store.sessions()?;
-        ctx.flush_warnings(&mut store);
-        let mut selected: Vec<_> = sessions.into_iter().filter(|e| filter.keeps(e)).collect();
+        ctx.flush_warnings(store);
+        let mut selected: Vec<_> = sessions
+            .into_iter()
+            .filter(|e| filter.keeps(e))
+            .filter(|e| {
+                after
+                    .as_ref()
+                    .is_none_or(|p| p.precedes(index, e.updated_at(), &e.key))
+            })
+            .collect();
         // OpenClaw's order within an agent: session key (byte order).
         selected.sort_by(|a, b| a.key.cmp(&b.key));
         rows.extend(selected.into_iter().map(|entry| Row {
-            store: stores.len(),
+            store: index,
             entry,
             events: None,
             bytes: None,
         }));
-        stores.push(store);
     }
     let want_bytes = args.bytes || !ctx.printer.json || matches!(args.sort, SortKey::Bytes);
     if matches!(args.sort, SortKey::Events | SortKey::Bytes) {
@@ -276,29 +391,59 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     for row in rows.iter_mut() {
         fill(&stores, row, want_bytes)?;
     }
-    if total > rows.len() && !ctx.printer.json {
-        ctx.printer.info(format!(
-            "showing {} of {total} sessions (use --limit all)",
-            rows.len()
-        ));
-    }
+    // A cursor only where the order is a keyset (newest first).
+    let next = rows
+        .last()
+        .filter(|_| total > rows.len() && newest_first)
+        .map(|r| {
+            cursor(
+                &stores,
+                &Position {
+                    updated_at: r.entry.updated_at(),
+                    store: r.store,
+                    key: r.entry.key.clone(),
+                },
+            )
+        });
+    let page = Page {
+        total,
+        returned: rows.len(),
+        next,
+    };
     if ctx.printer.json {
-        let data: Vec<ListRow> = rows.into_iter().map(|r| list_row(&stores, r)).collect();
-        ctx.printer.json_data(&data)?;
+        let mut out = ctx.printer.json_rows()?;
+        for r in rows {
+            out.push(&list_row(&stores, r))?;
+        }
+        out.finish_with(&[("page", page.json())])?;
         return Ok(Outcome::Done);
     }
+    if page.total > page.returned {
+        ctx.printer.info(match &page.next {
+            Some(c) => format!(
+                "showing {} of {} sessions; next page: --after {c} (or --limit all)",
+                page.returned, page.total
+            ),
+            None => format!(
+                "showing {} of {} sessions (use --limit all)",
+                page.returned, page.total
+            ),
+        });
+    }
+    // The columns of `--json`, in its order (agentId, sessionKey, sessionId, updatedAt, kind,
+    // label/displayName, archived/pinned/locked, harness, model, transcript).
     let mut t = ctx.printer.table(&[
         "AGENT",
         "KEY",
         "SESSION ID",
         "UPDATED",
-        "NAME",
         "KIND",
+        "LABEL",
+        "FLAGS",
         "HARNESS",
         "MODEL",
         "EVENTS",
         "BYTES",
-        "FLAGS",
     ]);
     for Row {
         store,
@@ -323,13 +468,13 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             e.key.clone(),
             e.session_id().to_string(),
             format!("{} ago", format_age(now - e.updated_at())),
-            e.label().or(e.display_name()).unwrap_or("").to_string(),
             e.kind().to_string(),
+            e.label().or(e.display_name()).unwrap_or("").to_string(),
+            flags.join(","),
             e.harness().unwrap_or("").to_string(),
             e.model().unwrap_or_default(),
             events.unwrap_or(0).to_string(),
             format_bytes(bytes.unwrap_or(0)),
-            flags.join(","),
         ]);
     }
     ctx.printer.print_table(&t)?;

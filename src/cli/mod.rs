@@ -29,6 +29,7 @@ mod search;
 mod show;
 mod signals;
 mod status;
+mod table;
 mod transcript;
 mod undelete;
 
@@ -192,6 +193,7 @@ pub fn main() -> i32 {
         cli.global.color,
     );
     printer.set_command(cli.command.name());
+    printer.set_wide(cli.global.wide);
     let ctx = Ctx::new(printer, cli.global.clone());
     let result = dispatch(&ctx, &cli.command);
     exit::finish(&ctx.printer, result)

@@ -232,7 +232,8 @@ pub fn render_summary(summary: &PlanSummary) -> String {
 
 /// A dry run's human output: the plan, and that nothing changed.
 pub fn print_dry_run(ctx: &Ctx, summary: &PlanSummary) -> anyhow::Result<()> {
-    ctx.printer.out(&render_summary(summary))?;
+    ctx.printer
+        .out(&ctx.printer.fit_lines(&render_summary(summary)))?;
     ctx.printer.info("(dry run: nothing was changed)");
     Ok(())
 }

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 
-use comfy_table::{presets, ContentArrangement, Table};
+use comfy_table::Table;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -78,15 +78,29 @@ impl<'p, W: Write> JsonRows<'p, W> {
         self.out.write_all(text.as_bytes()).map_err(map_io)
     }
 
-    /// Close the array, add the warnings, end the document.
-    pub fn finish(mut self) -> anyhow::Result<()> {
+    /// Close the array, add more top-level fields (`list`'s `page`) and the warnings, end the
+    /// document.
+    pub fn finish_with(mut self, extra: &[(&str, Value)]) -> anyhow::Result<()> {
         let warnings = self.warnings.borrow().clone();
+        let mut fields = String::new();
+        for (name, value) in extra {
+            let name = serde_json::to_string(name)?;
+            if self.pretty {
+                let value = serde_json::to_string_pretty(value)?.replace('\n', "\n  ");
+                fields.push_str(&format!(",\n  {name}: {value}"));
+            } else {
+                fields.push_str(&format!(",{name}:{}", serde_json::to_string(value)?));
+            }
+        }
         let tail = if self.pretty {
             let close = if self.rows > 0 { "\n  ]" } else { "]" };
             let warnings = serde_json::to_string_pretty(&warnings)?.replace('\n', "\n  ");
-            format!("{close},\n  \"warnings\": {warnings}\n}}\n")
+            format!("{close}{fields},\n  \"warnings\": {warnings}\n}}\n")
         } else {
-            format!("],\"warnings\":{}}}\n", serde_json::to_string(&warnings)?)
+            format!(
+                "]{fields},\"warnings\":{}}}\n",
+                serde_json::to_string(&warnings)?
+            )
         };
         self.out.write_all(tail.as_bytes()).map_err(map_io)?;
         self.out.flush().map_err(map_io)
@@ -99,6 +113,9 @@ pub struct Printer {
     pub verbose: bool,
     color: bool,
     stdout_tty: bool,
+    /// Where tables go, and whether they keep every cell whole (`--wide`).
+    table_target: super::table::Target,
+    wide: std::cell::Cell<bool>,
     command: RefCell<String>,
     streaming: std::cell::Cell<bool>,
     warnings: RefCell<Vec<String>>,
@@ -127,10 +144,17 @@ impl Printer {
             verbose,
             color,
             stdout_tty: std::io::stdout().is_terminal(),
+            table_target: super::table::Target::stdout(),
+            wide: std::cell::Cell::new(false),
             command: RefCell::new(String::new()),
             streaming: std::cell::Cell::new(false),
             warnings: RefCell::new(Vec::new()),
         }
+    }
+
+    /// `--wide`: table cells are never shortened.
+    pub fn set_wide(&self, wide: bool) {
+        self.wide.set(wide);
     }
 
     pub fn set_command(&self, name: &str) {
@@ -252,32 +276,20 @@ impl Printer {
         self.stderr(&text);
     }
 
-    /// A table: borders on a terminal, plain aligned columns otherwise.
+    /// A table: borders on a terminal, plain aligned columns otherwise (src/cli/table.rs).
     pub fn table(&self, header: &[&str]) -> Table {
-        let mut t = Table::new();
-        if self.stdout_tty {
-            t.load_preset(presets::UTF8_FULL_CONDENSED);
-            t.set_content_arrangement(ContentArrangement::Dynamic);
-        } else {
-            t.load_preset(presets::NOTHING);
-            t.set_content_arrangement(ContentArrangement::Disabled);
-        }
-        t.set_header(header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
-        t
+        super::table::new_table(self.table_target, header)
     }
 
+    /// One line a row: shortened to the terminal's width unless piped or `--wide`.
     pub fn print_table(&self, table: &Table) -> anyhow::Result<()> {
-        let text = table.to_string();
-        let body: String = if self.stdout_tty {
-            text
-        } else {
-            // Plain tables: trim the padding comfy-table leaves at line ends.
-            text.lines()
-                .map(|l| l.trim_end())
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
+        let body = super::table::render(table, self.table_target, self.wide.get());
         self.out(&format!("{body}\n"))
+    }
+
+    /// Plan lines kept to one terminal line each, like table rows (src/cli/table.rs).
+    pub fn fit_lines(&self, text: &str) -> String {
+        super::table::fit_lines(text, self.table_target, self.wide.get())
     }
 
     pub fn value_line(&self, v: &Value) -> String {
@@ -350,7 +362,7 @@ mod tests {
                 for row in data {
                     w.push(row).unwrap();
                 }
-                w.finish().unwrap();
+                w.finish_with(&[]).unwrap();
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     expected,

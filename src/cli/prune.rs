@@ -6,8 +6,7 @@ use serde::Serialize;
 
 use openclaw_sessions::du::over_budget_warning;
 use openclaw_sessions::mutate::prune::{
-    parse_openclaw_duration, ActionFilter, ArtifactRemoval, MaintenanceSettings, PlannedList,
-    PruneCounts,
+    ActionFilter, ArtifactRemoval, MaintenanceSettings, PlannedList, PruneCounts,
 };
 use openclaw_sessions::ops::prune::{action_words, AgentPrune, PruneOp};
 use openclaw_sessions::ops::{RunState, SnapshotTaken};
@@ -22,8 +21,8 @@ use super::Ctx;
 
 #[derive(Debug, Args)]
 pub struct PruneArgs {
-    /// Archive (or remove, for machine-made sessions) what was not updated for this long
-    /// (default: session.maintenance.pruneAfter, 30d).
+    /// Archive (or remove, for machine-made sessions) what was not updated for this long:
+    /// 30d, 2w, 1w2d12h, 36h (default: session.maintenance.pruneAfter, 30d).
     #[arg(long, value_name = "DURATION")]
     older_than: Option<String>,
     /// Keep at most N unarchived sessions per agent (default: maxEntries, 5000).
@@ -239,9 +238,13 @@ fn settings(
 ) -> anyhow::Result<MaintenanceSettings> {
     let mut s = MaintenanceSettings::resolve(&layout.config.maintenance())?;
     if let Some(d) = &args.older_than {
-        s.prune_after_ms = Some(parse_openclaw_duration(d).filter(|ms| *ms > 0).ok_or_else(
-            || Error::invalid(format!("invalid duration {d:?} (use ms, s, m, h, d)")),
-        )?);
+        // The command line's one duration grammar (units::parse_duration_arg); the config's
+        // pruneAfter keeps OpenClaw's.
+        let ms = openclaw_sessions::units::parse_duration_arg(d)?;
+        if ms == 0 {
+            return Err(Error::invalid("--older-than must be longer than 0").into());
+        }
+        s.prune_after_ms = Some(i64::try_from(ms).unwrap_or(i64::MAX));
     }
     if let Some(n) = args.max_entries {
         if n <= 0 {

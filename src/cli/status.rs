@@ -83,7 +83,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     ctx.printer.out(&out)?;
     let mut t = ctx
         .printer
-        .table(&["AGENT", "STORE", "SESSIONS", "DATABASE", "PENDING"]);
+        .table(&["AGENT", "STORE", "DATABASE", "SESSIONS", "PENDING"]);
     for a in &report.agents {
         let mut pending = Vec::new();
         if let Some(n) = a.legacy_entries {
@@ -94,8 +94,8 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
         t.add_row(vec![
             a.agent_id.clone(),
             format!("{:?}", a.store).to_lowercase(),
-            a.sessions.to_string(),
             db_line(&a.database),
+            a.sessions.to_string(),
             pending.join(", "),
         ]);
     }

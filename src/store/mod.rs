@@ -14,7 +14,7 @@ pub use crate::paths::read_owner;
 pub use agent_store::{
     AgentStore, ArchiveRow, ListedSession, SessionLookup, StoreKind, TranscriptStats, WindowRow,
 };
-pub use newest_first::for_each_newest_first;
+pub use newest_first::{for_each_newest_first, for_each_newest_first_after, Position};
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
 pub use schema::{
     require_database, require_sqlite_file, DatabaseRole, SchemaInfo, SchemaStatus,

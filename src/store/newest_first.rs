@@ -58,26 +58,70 @@ impl Source<'_> {
 pub fn for_each_newest_first(
     stores: &[AgentStore],
     fields: Option<&[&str]>,
+    visit: impl FnMut(usize, SessionEntry) -> Result<ControlFlow<()>>,
+) -> Result<Vec<Warning>> {
+    for_each_newest_first_after(stores, fields, None, visit)
+}
+
+/// A place in the newest-first order: the session visited last (a keyset, not an offset, so
+/// that the next page starts there without reading what came before).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    pub updated_at: i64,
+    /// The index in `stores` of the session's store.
+    pub store: usize,
+    pub key: String,
+}
+
+impl Position {
+    /// Whether a session of store `store` comes after this position in the order.
+    pub fn precedes(&self, store: usize, updated_at: i64, key: &str) -> bool {
+        updated_at < self.updated_at
+            || (updated_at == self.updated_at
+                && (store > self.store || (store == self.store && key > self.key.as_str())))
+    }
+}
+
+/// [`for_each_newest_first`] from the session after `after` on.
+pub fn for_each_newest_first_after(
+    stores: &[AgentStore],
+    fields: Option<&[&str]>,
+    after: Option<&Position>,
     mut visit: impl FnMut(usize, SessionEntry) -> Result<ControlFlow<()>>,
 ) -> Result<Vec<Warning>> {
     let mut statements = Vec::new();
     for store in stores {
+        let sql = match after {
+            Some(_) => super::db::nodes::NEWEST_FIRST_AFTER_SQL,
+            None => super::db::nodes::NEWEST_FIRST_SQL,
+        };
         statements.push(match store.db() {
-            Some(db) if store.legacy().is_none() => Some(
-                db.conn()
-                    .prepare(super::db::nodes::NEWEST_FIRST_SQL)
-                    .at(db.path())?,
-            ),
+            Some(db) if store.legacy().is_none() => Some(db.conn().prepare(sql).at(db.path())?),
             _ => None,
         });
     }
     let mut sources = Vec::new();
-    for (store, statement) in stores.iter().zip(statements.iter_mut()) {
+    for (i, (store, statement)) in stores.iter().zip(statements.iter_mut()).enumerate() {
         sources.push(match (statement, store.legacy()) {
-            (Some(stmt), _) => Source::Database(store, stmt.query([]).at(&store.paths.db)?),
+            (Some(stmt), _) => {
+                let rows = match after {
+                    // Ties at the position's time: in an earlier store they all came before
+                    // it, in a later one none did, in its own those up to its key did.
+                    Some(p) => stmt.query(rusqlite::params![
+                        p.updated_at,
+                        (i == p.store).then_some(p.key.as_str()),
+                        i > p.store,
+                    ]),
+                    None => stmt.query([]),
+                };
+                Source::Database(store, rows.at(&store.paths.db)?)
+            }
             (None, Some(legacy)) => {
                 let mut entries = legacy.entries.clone();
                 entries.sort_by(|a, b| b.updated_at().cmp(&a.updated_at()).then(a.key.cmp(&b.key)));
+                if let Some(p) = after {
+                    entries.retain(|e| p.precedes(i, e.updated_at(), &e.key));
+                }
                 Source::Index(entries.into_iter())
             }
             (None, None) => Source::Index(Vec::new().into_iter()),

@@ -76,6 +76,31 @@ fn every_command_through_its_outcomes() {
     check(s, &["list", "--agent", "a/b"], err(2, "USAGE"));
     check(s, &["list", "--limit", "0"], err(2, "USAGE"));
     check(s, &["--store", gone, "list"], err(4, "NOT_FOUND"));
+    // The one time grammar: ages with units, valid dates, RFC 3339, epoch with its unit.
+    for ok_time in [
+        "1w2d12h",
+        "2w",
+        "2026-06-01",
+        "2026-06-01T08:00:00Z",
+        "@1780351215s",
+    ] {
+        check(s, &["list", "--updated-after", ok_time], ok(0));
+    }
+    for bad_time in [
+        "2026-02-31",
+        "1780351215",
+        "2026-06-01T08:00:00",
+        "@1780351215",
+    ] {
+        check(s, &["list", "--updated-after", bad_time], err(2, "USAGE"));
+    }
+    check(s, &["prune", "--older-than", "2w", "--dry-run"], ok(0));
+    check(s, &["prune", "--older-than", "1d12h", "--dry-run"], ok(0));
+    check(
+        s,
+        &["prune", "--older-than", "30", "--dry-run"],
+        err(2, "USAGE"),
+    );
     // show and transcript: success, not found, bad input, refused.
     check(s, &["show", "main"], ok(0));
     check(s, &["show", "no-such-session"], err(4, "NOT_FOUND"));
@@ -385,18 +410,10 @@ fn completion_cases(store: &Store) -> Vec<(String, Vec<String>, Vec<&'static str
 }
 
 fn store_keys(store: &Store, agent: &str) -> Vec<String> {
-    let out = store
-        .cmd()
-        .args(["--agent", agent, "list", "--limit", "all", "--json"])
-        .output()
-        .unwrap();
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let keys: Vec<String> = doc["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
-        .collect();
+    let keys = keys_of(&list_json(
+        store,
+        &["--agent", agent, "list", "--limit", "all"],
+    ));
     assert!(keys.len() > 5, "{keys:?}");
     keys
 }
@@ -584,4 +601,246 @@ fn man_pages_render_cleanly_with_the_right_program_name() {
             );
         }
     }
+}
+
+/// A copy of the live store at a path of the same length on every machine, so that a
+/// shortened path cell is the same everywhere once the path is filtered.
+fn store_at_fixed_path() -> Store {
+    let fixed = std::path::Path::new("/tmp/ocs-surface-tables");
+    let _ = std::fs::remove_dir_all(fixed);
+    let dir = tempfile::Builder::new()
+        .prefix("ocs-surface-tables")
+        .rand_bytes(0)
+        .tempdir_in("/tmp")
+        .unwrap();
+    let copy = Store::copy("live");
+    std::fs::rename(copy.state(), dir.path().join(".openclaw")).unwrap();
+    Store { dir }
+}
+
+/// Tables at 0 (a terminal that reports no width), 80, 120 and 200 columns: one line a row,
+/// never wider than the terminal, the same at 0 as at COLUMNS, whole when piped.
+#[test]
+fn tables_stay_one_line_a_row_at_every_width() {
+    let store = store_at_fixed_path();
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter("/tmp/ocs-surface-tables", "[TMP]");
+    settings.set_snapshot_path("snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    let views: [(&str, &[&str]); 4] = [
+        ("list", &["--all-agents", "list", "--limit", "all"]),
+        ("status", &["status"]),
+        ("doctor", &["--all-agents", "doctor"]),
+        (
+            "delete_plan",
+            &[
+                "delete",
+                "agent:main:slack:direct:u04abcdef:thread:1777244748.777294",
+                "agent:main:cron:nightly:run:884",
+                "--dry-run",
+            ],
+        ),
+    ];
+    let run = |args: &[&str], width: Option<&str>, columns: Option<&str>| {
+        let mut cmd = store.cmd();
+        cmd.env("OPENCLAW_SESSIONS_NOW_MS", "1796200000000")
+            .env_remove("COLUMNS");
+        if let Some(w) = width {
+            cmd.env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", w);
+        }
+        if let Some(c) = columns {
+            cmd.env("COLUMNS", c);
+        }
+        let out = cmd.args(args).output().unwrap();
+        assert!(
+            out.status.code().is_some_and(|c| c == 0 || c == 3),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for (name, args) in views {
+        for width in [0usize, 80, 120, 200] {
+            let text = run(args, Some(&width.to_string()), None);
+            let limit = if width == 0 { 80 } else { width };
+            // The table's lines, from its header (or top border) on, and every line of a
+            // plan; prose above a table (status's paths) is text the terminal may wrap.
+            let table = text.lines().skip_while(|l| {
+                name != "delete_plan"
+                    && !(l.starts_with('┌') || l.contains("AGENT") || l.contains("CHECK"))
+            });
+            for line in table {
+                assert!(
+                    unicode_width(line) <= limit,
+                    "{name} at {width}: {} columns:\n{line}",
+                    unicode_width(line)
+                );
+            }
+            settings.bind(|| {
+                insta::assert_snapshot!(format!("table_{name}_{width}"), text);
+            });
+        }
+        // A width of 0 is COLUMNS wide when COLUMNS says so.
+        assert_eq!(
+            run(args, Some("0"), Some("120")),
+            run(args, Some("120"), None),
+            "{name}"
+        );
+    }
+    // Piped: every key and id whole, plain columns, one line a row.
+    let piped = run(&["--all-agents", "list", "--limit", "all"], None, None);
+    assert!(piped.contains("agent:research:slack:direct:u08abcdef:thread:1777244748.777298"));
+    assert!(!piped.contains('…'));
+    assert_eq!(piped.lines().count(), 1 + 47, "{piped}");
+    // --wide keeps cells whole on a terminal too.
+    let wide = run(
+        &["--all-agents", "--wide", "list", "--limit", "all"],
+        Some("80"),
+        None,
+    );
+    assert!(wide.contains("agent:research:slack:direct:u08abcdef:thread:1777244748.777298"));
+}
+
+fn unicode_width(s: &str) -> usize {
+    // Box drawing and the ellipsis are one column each; the fixtures hold no wide characters.
+    s.chars().count()
+}
+
+/// `list --json` with `args`, which must succeed.
+fn list_json(store: &Store, args: &[&str]) -> serde_json::Value {
+    let out = store.cmd().arg("--json").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    crate::common::json(&out)
+}
+
+fn list_page(store: &Store, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["--all-agents", "list"];
+    args.extend_from_slice(extra);
+    list_json(store, &args)
+}
+
+fn keys_of(doc: &serde_json::Value) -> Vec<String> {
+    doc["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `list --json` says whether it saw everything, and `--after` walks the pages (ties in
+/// `updatedAt` across agents included) to exactly the whole listing.
+#[test]
+fn list_pages_walk_the_whole_listing() {
+    let store = Store::copy("live");
+    let all = list_page(&store, &["--limit", "all"]);
+    let every = keys_of(&all);
+    assert_eq!(all["page"]["total"], every.len());
+    assert_eq!(all["page"]["more"], false);
+    assert!(all["page"]["next"].is_null());
+
+    let mut walked = Vec::new();
+    let mut after: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let mut extra = vec!["--limit".to_string(), "4".to_string()];
+        if let Some(a) = &after {
+            extra.extend(["--after".to_string(), a.clone()]);
+        }
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let page = list_page(&store, &extra);
+        let keys = keys_of(&page);
+        assert_eq!(page["page"]["returned"], keys.len());
+        assert_eq!(page["page"]["total"], every.len() - walked.len());
+        walked.extend(keys);
+        pages += 1;
+        match page["page"]["next"].as_str() {
+            Some(next) => {
+                assert_eq!(page["page"]["more"], true);
+                after = Some(next.to_string());
+            }
+            None => {
+                assert_eq!(page["page"]["more"], false);
+                break;
+            }
+        }
+    }
+    assert_eq!(walked, every);
+    assert_eq!(pages, every.len().div_ceil(4));
+
+    // The table says the same on stderr, and its --after page equals the JSON one.
+    let first = list_page(&store, &["--limit", "4"]);
+    let next = first["page"]["next"].as_str().unwrap();
+    let out = store
+        .cmd()
+        .args(["--all-agents", "list", "--limit", "4"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("showing 4 of {} sessions", every.len()))
+            && stderr.contains(&format!("--after {next}")),
+        "{stderr}"
+    );
+    let table = store
+        .cmd()
+        .args(["--all-agents", "list", "--limit", "4", "--after", next])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&table.stdout);
+    for key in &every[4..8] {
+        assert!(table.contains(key.as_str()), "{key}\n{table}");
+    }
+    // Other orders report the counts but give no cursor, and refuse one.
+    let by_events = list_page(&store, &["--limit", "2", "--sort", "events"]);
+    assert_eq!(by_events["page"]["more"], true);
+    assert!(by_events["page"]["next"].is_null());
+    let out = store
+        .cmd()
+        .args([
+            "--all-agents",
+            "--json",
+            "list",
+            "--sort",
+            "events",
+            "--after",
+            next,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // A cursor that is not one, or names an agent outside the selection.
+    for (args, code) in [
+        (vec!["--all-agents", "list", "--after", "garbage"], 2),
+        (vec!["--agent", "main", "list", "--after", next], 2),
+    ] {
+        let out = store.cmd().args(&args).output().unwrap();
+        if every[3].starts_with("agent:main:") && args[1] == "main" {
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+    }
+}
+
+/// A live owner of the state dir: every mutating command exits 75, readers still work.
+#[test]
+fn a_live_owner_is_75_for_every_mutating_command() {
+    let store = Store::copy("live");
+    let mut holder = crate::custody::hold(&store, "20");
+    for args in [
+        &["patch", "main", "--set", "label=\"x\""][..],
+        &["archive", "agent:main:scratch-1", "--yes"],
+        &["delete", "agent:main:scratch-1", "--yes"],
+        &["prune", "--yes"],
+        &["custody", "run", "--", "true"],
+    ] {
+        check(&store, args, err(75, "OWNER_UNAVAILABLE"));
+    }
+    check(&store, &["list"], ok(0));
+    holder.kill().unwrap();
+    holder.wait().unwrap();
 }

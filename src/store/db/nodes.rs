@@ -25,6 +25,13 @@ pub const NEWEST_FIRST_SQL: &str =
     "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
                                     ORDER BY updated_at DESC, session_key";
 
+/// [`NEWEST_FIRST_SQL`] from a keyset position on (`list --after`): rows older than `?1`,
+/// and at `?1` those whose key sorts after `?2` (`?2` NULL: none; `?3` 1: all of them).
+pub const NEWEST_FIRST_AFTER_SQL: &str =
+    "SELECT session_key, entry_json, entry_valid, updated_at FROM session_nodes \
+     WHERE updated_at < ?1 OR (updated_at = ?1 AND (?3 = 1 OR session_key > ?2)) \
+     ORDER BY updated_at DESC, session_key";
+
 /// A node that is a session, not a tombstone (a deleted key's placeholder).
 pub const LIVE_ROW: &str = "NOT (entry_valid = -1 AND entry_json = '{}')";
 
