@@ -48,3 +48,56 @@ check_reclaim_accepted() {
   note "incremental and full vacuum: $n bytes given back, same sessions listed by OpenClaw, full acceptance after VACUUM"
 }
 CHECKS+=(reclaim_accepted)
+
+# ---- prune --enforce --fix-missing --fix-dm-scope against OpenClaw's own applied cleanup ---
+# On two copies of the live store with the same settings and the same damaged transcripts
+# (checks/tear-transcripts.mjs: one transcript gone, one reduced to its header, one whose only
+# message row is torn), OpenClaw's `sessions cleanup --enforce --fix-missing --fix-dm-scope`
+# (offline through --store) and our `prune --enforce --fix-missing --fix-dm-scope`: the same
+# summary counts, the same survivors, the same archived rows and reasons. The torn transcript
+# is where we may differ by design (ours keeps its session): what OpenClaw does is recorded.
+check_prune_cleanup_parity() {
+  local base ours_s oc_s rc m='{"pruneAfter":"1d"}' a=research
+  local gone="agent:$a:explicit:cli-research" header="agent:$a:pinned-notes" torn="agent:$a:discord:channel:987654328"
+  base="$(copy_store live cleanup-base)"
+  node_check tear-transcripts.mjs "$base/agents/$a/agent/openclaw-agent.sqlite" "$gone" "$header" "$torn" > torn.json \
+    || check_error "could not prepare the transcripts"
+  set_maintenance "$base" "$m"
+  ours_s="$CHECK_DIR/stores/cleanup-ours/.openclaw"; oc_s="$CHECK_DIR/stores/cleanup-oc/.openclaw"
+  mkdir -p "$(dirname "$ours_s")" "$(dirname "$oc_s")"; cp -a "$base" "$ours_s"; cp -a "$base" "$oc_s"
+  rc=0; oc_run oc.json "$oc_s" sessions cleanup --enforce --fix-missing --fix-dm-scope --agent "$a" \
+    --store "$oc_s/agents/$a/agent/openclaw-agent.sqlite" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw sessions cleanup --enforce exited $rc"
+  rc=0; ours_run ours.json "$ours_s" prune --agent "$a" --enforce --fix-missing --fix-dm-scope --yes --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "ours prune exited $rc"
+  local k theirs mine diffs=""
+  for k in beforeCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped; do
+    theirs="$(jsonq oc.json "j.$k")"; mine="$(jsonq ours.json "j.data.agents[0].cleanup.$k")"
+    [[ "$theirs" == "$mine" ]] || diffs+="$k: openclaw $theirs, ours $mine; "
+  done
+  # The torn transcript: does OpenClaw keep its session?
+  oc_run list-oc.json "$oc_s" sessions --agent "$a" --json --limit all || check_error "OpenClaw cannot list its cleaned store"
+  oc_run list-ours.json "$ours_s" sessions --agent "$a" --json --limit all || check_error "OpenClaw cannot list our pruned store"
+  local oc_torn ours_torn
+  oc_torn="$(jsonq list-oc.json "j.sessions.some(s => s.key === '$torn') ? 'kept' : 'removed'")"
+  ours_torn="$(jsonq list-ours.json "j.sessions.some(s => s.key === '$torn') ? 'kept' : 'removed'")"
+  [[ "$ours_torn" == kept ]] || check_error "ours removed the session of the torn transcript"
+  note "torn message row: OpenClaw $oc_torn the session, ours $ours_torn it"
+  if [[ "$oc_torn" == removed ]]; then
+    # The one difference by design: OpenClaw counts it as missing, ours does not.
+    [[ "$diffs" == "missing: openclaw $(jsonq oc.json 'j.missing'), ours $(( $(jsonq oc.json 'j.missing') - 1 )); " ]] \
+      || [[ -z "$diffs" ]] || check_error "summary differs beyond the torn transcript: $diffs"
+  else
+    [[ -z "$diffs" ]] || check_error "summary differs: $diffs"
+  fi
+  local sa sb
+  sa="$(jsonq list-ours.json "j.sessions.map(s => s.key).filter(k => k !== '$torn').sort().join(' ')")"
+  sb="$(jsonq list-oc.json "j.sessions.map(s => s.key).filter(k => k !== '$torn').sort().join(' ')")"
+  [[ "$sa" == "$sb" ]] || check_error "survivors differ: ours [$sa] / openclaw [$sb]"
+  node_check compare-archived.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" "$oc_s/agents/$a/agent/openclaw-agent.sqlite" \
+    || check_error "archived rows or reasons differ"
+  node_check compare-archive-files.mjs "$ours_s/agents/$a" "$oc_s/agents/$a" > archives.txt 2>&1 \
+    || { cat archives.txt >&2; check_error "transcript archives or files differ"; }
+  note "missing $(jsonq ours.json 'j.data.agents[0].cleanup.missing'), dmScopeRetired $(jsonq ours.json 'j.data.agents[0].cleanup.dmScopeRetired'), archived $(jsonq ours.json 'j.data.agents[0].cleanup.archived'), pruned $(jsonq ours.json 'j.data.agents[0].cleanup.pruned'): same counts, survivors, archive rows and files as openclaw sessions cleanup --enforce"
+}
+CHECKS+=(prune_cleanup_parity)

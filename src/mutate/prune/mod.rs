@@ -2,16 +2,18 @@
 //! `planSessionEntryMaintenance` as `openclaw sessions cleanup` forces it), planned read-only and
 //! applied through the same entry writer and deletion as `archive`/`delete`.
 
+mod action;
 mod artifacts;
 mod fixes;
 mod planner;
 mod rules;
 mod settings;
 
+pub use action::PruneAction;
 pub use artifacts::{plan_artifacts, ArtifactRemoval};
 pub use fixes::{missing_transcript, FIX_MISSING_FIELDS};
 pub use planner::{
-    ActionFilter, PlanBuilder, PlannedList, PruneAction, PruneCounts, PruneItem, PrunePlan,
+    ActionFilter, PlanBuilder, PlannedList, PruneCounts, PruneItem, PrunePlan,
     MODEL_RUN_PRUNE_AFTER_MS,
 };
 pub use rules::{is_main_scope_direct_key, PlannerRow, PLANNER_FIELDS};

@@ -10,59 +10,13 @@ use std::path::PathBuf;
 use rusqlite::{params, Connection};
 use serde::{Serialize, Serializer};
 
-use super::{MaintenanceSettings, PlannerRow};
+use super::{MaintenanceSettings, PlannerRow, PruneAction};
 use crate::error::{Result, ResultExt};
 use crate::store::open_scratch;
 use crate::streamed::serialize_visited;
 
 /// Model-run probes are pruned a day after their last update.
 pub const MODEL_RUN_PRUNE_AFTER_MS: i64 = 86_400_000;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PruneAction {
-    /// Removed (deleted with its transcript archived).
-    PruneModelRun,
-    ArchiveDashboard,
-    ArchiveAge,
-    PruneStale,
-    ArchiveCap,
-    PruneCap,
-    /// `--fix-missing`: no message left in the transcript (removed before planning).
-    PruneMissing,
-    /// `--fix-dm-scope`: a direct-message key from before `dmScope: main`.
-    RetireDmScope,
-}
-
-impl PruneAction {
-    const ALL: [PruneAction; 8] = [
-        PruneAction::PruneModelRun,
-        PruneAction::ArchiveDashboard,
-        PruneAction::ArchiveAge,
-        PruneAction::PruneStale,
-        PruneAction::ArchiveCap,
-        PruneAction::PruneCap,
-        PruneAction::PruneMissing,
-        PruneAction::RetireDmScope,
-    ];
-
-    pub fn archive_reason(self) -> Option<&'static str> {
-        match self {
-            PruneAction::ArchiveDashboard => Some("stale-dashboard"),
-            PruneAction::ArchiveAge => Some("age-retention"),
-            PruneAction::ArchiveCap => Some("active-session-cap"),
-            _ => None,
-        }
-    }
-
-    fn code(self) -> i64 {
-        self as i64
-    }
-
-    fn from_code(code: i64) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.code() == code)
-    }
-}
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
