@@ -695,3 +695,37 @@ fn a_failed_acpx_move_says_the_old_location_stays_in_use() {
         true
     );
 }
+
+/// Deleting an ACP session removes what OpenClaw's SDK delete removes and reports the ACPX
+/// plugin records that stay (OpenClaw's Gateway hands those to the plugin's own cleanup).
+#[test]
+fn deleting_an_acp_session_reports_the_plugin_records_that_stay() {
+    let store = Store::copy("live");
+    let key = "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9";
+    let records = store.state().join("acpx/sessions");
+    std::fs::create_dir_all(&records).unwrap();
+    let mine = records.join("rec-mine.json");
+    std::fs::write(
+        &mine,
+        format!("{{\"sessionKey\":\"{key}\",\"acpxRecordId\":\"r1\"}}"),
+    )
+    .unwrap();
+    let other = records.join("rec-other.json");
+    std::fs::write(&other, "{\"sessionKey\":\"agent:main:acp:someone-else\"}").unwrap();
+    let out = store
+        .cmd()
+        .args(["delete", key, "--yes", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(doc["data"]["results"][0]["result"], "deleted", "{doc}");
+    let warnings = doc["warnings"].to_string();
+    assert!(
+        warnings.contains("rec-mine.json") && !warnings.contains("rec-other.json"),
+        "{doc}"
+    );
+    assert!(
+        mine.exists() && other.exists(),
+        "plugin records are reported, not removed"
+    );
+}
