@@ -233,19 +233,19 @@ fn not_moved(e: &Error, source: &Path) -> Error {
         "ACPX state was not moved ({e}); the old location {} stays in use",
         source.display()
     );
-    let hint = Some(format!(
+    let hint = format!(
         "pin plugins.entries.acpx.config.stateDir to {} to keep using it, or fix the cause and run the migration again",
         source.display()
-    ));
+    );
     match e {
         Error::Io { source: io, .. } => Error::Io {
             path: source.to_path_buf(),
-            source: std::io::Error::new(
-                io.kind(),
-                format!("{message}; {}", hint.unwrap_or_default()),
-            ),
+            source: std::io::Error::new(io.kind(), format!("{message}; {hint}")),
         },
-        _ => Error::Conflict { message, hint },
+        _ => Error::Conflict {
+            message,
+            hint: Some(hint),
+        },
     }
 }
 
