@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::custody::{probe, OwnershipProbe};
-use crate::error::Result;
+use crate::error::{Result, ResultExt};
 use crate::paths::{StateDirChoice, StateLayout};
 use crate::remedy::Warning;
 use crate::store::{sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, StoreKind};
@@ -46,6 +46,190 @@ pub struct AcpxStatus {
     pub configured_state_dir: Option<String>,
     /// The old default `<workspace>/state` with `sessions/*.json` records, not yet adopted.
     pub pending_sources: Vec<PathBuf>,
+    /// Every ACPX state that hides sessions or needs a decision, each time it is there.
+    pub problems: Vec<AcpxProblem>,
+}
+
+/// The plugin state entry that records the ACPX move (OpenClaw's own marker).
+pub const ACPX_PLUGIN_ID: &str = "acpx";
+pub const ACPX_NAMESPACE: &str = "state-directory-migration";
+pub const ACPX_ENTRY_KEY: &str = "workspace-state-v1";
+
+/// An ACPX state that hides sessions from OpenClaw or waits for a decision
+/// (`docs/openclaw/ACPX.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum AcpxProblem {
+    /// Old records, empty destination, no `stateDir`: adopt them.
+    Pending { source: PathBuf, records: usize },
+    /// Old records beside an occupied destination that is not their adoption: OpenClaw reads
+    /// the destination only, so the old records are hidden.
+    HiddenBesideOccupied {
+        source: PathBuf,
+        destination: PathBuf,
+        records: usize,
+    },
+    /// The move completed and the old copy is still there (no longer read).
+    LeftoverAfterAdoption {
+        source: PathBuf,
+        destination: PathBuf,
+    },
+    /// The marker says a move started and did not complete.
+    Incomplete { destination: PathBuf },
+}
+
+impl AcpxProblem {
+    /// What it is, in a sentence.
+    pub fn describe(&self) -> String {
+        match self {
+            AcpxProblem::Pending { source, records } => format!(
+                "ACPX state at {} ({records} session record(s)) is waiting for adoption",
+                source.display()
+            ),
+            AcpxProblem::HiddenBesideOccupied {
+                source,
+                destination,
+                records,
+            } => format!(
+                "{records} ACPX session record(s) at {} are hidden: OpenClaw reads {}, which already holds other state",
+                source.display(),
+                destination.display()
+            ),
+            AcpxProblem::LeftoverAfterAdoption {
+                source,
+                destination,
+            } => format!(
+                "the old ACPX state at {} is still there after its adoption into {}; OpenClaw no longer reads it",
+                source.display(),
+                destination.display()
+            ),
+            AcpxProblem::Incomplete { destination } => format!(
+                "the ACPX move into {} started and did not complete (marker completed:false)",
+                destination.display()
+            ),
+        }
+    }
+
+    /// What resolves it (the ACPX migration named by its remedy phrase where it does).
+    pub fn resolution(&self) -> String {
+        match self {
+            AcpxProblem::Pending { source, .. } => format!(
+                "adopt it with the ACPX migration, or pin plugins.entries.acpx.config.stateDir to {}",
+                source.display()
+            ),
+            AcpxProblem::HiddenBesideOccupied { source, destination, .. } => format!(
+                "inspect both: pin plugins.entries.acpx.config.stateDir to {} to keep reading the old records, or merge them into {} by hand",
+                source.display(),
+                destination.display()
+            ),
+            AcpxProblem::LeftoverAfterAdoption { source, .. } => format!(
+                "check the adopted copy, then remove {} (or keep it as a backup; it is reported until then)",
+                source.display()
+            ),
+            AcpxProblem::Incomplete { .. } => {
+                "adopt it with the ACPX migration (it resumes or redoes the move)".to_string()
+            }
+        }
+    }
+
+    /// Whether the ACPX migration resolves it.
+    pub fn migration_resolves(&self) -> bool {
+        matches!(
+            self,
+            AcpxProblem::Pending { .. } | AcpxProblem::Incomplete { .. }
+        )
+    }
+}
+
+/// OpenClaw's ACPX move marker: its destination and whether the move completed.
+pub fn acpx_marker(layout: &StateLayout) -> Result<Option<(PathBuf, bool)>> {
+    let path = layout.state_db();
+    if !path.exists() {
+        return Ok(None);
+    }
+    let db = ReadOnlyDb::open(&path)?;
+    let value: Option<String> = crate::store::db::state::plugin_state(
+        db.conn(),
+        ACPX_PLUGIN_ID,
+        ACPX_NAMESPACE,
+        ACPX_ENTRY_KEY,
+    )
+    .at(&path)?;
+    Ok(value
+        .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
+        .and_then(|v| {
+            Some((
+                PathBuf::from(v.get("destination")?.as_str()?),
+                v.get("completed")?.as_bool()?,
+            ))
+        }))
+}
+
+/// Old-default workspace state dirs with their `sessions/*.json` record counts.
+fn acpx_old_sources(layout: &StateLayout) -> Vec<(PathBuf, usize)> {
+    let mut workspaces: Vec<PathBuf> = vec![layout.state_dir.join("workspace")];
+    let (agents, _) = layout.known_agents();
+    for a in agents {
+        if let Some(ws) = layout.config.workspace(a.as_str()) {
+            let p = match (ws.strip_prefix("~/"), &layout.home) {
+                (Some(rest), Some(home)) => home.join(rest),
+                _ => PathBuf::from(ws),
+            };
+            workspaces.push(p);
+        }
+    }
+    workspaces.sort();
+    workspaces.dedup();
+    workspaces
+        .into_iter()
+        .filter_map(|ws| {
+            let records = std::fs::read_dir(ws.join("state").join("sessions"))
+                .map(|rd| {
+                    rd.flatten()
+                        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+                        .count()
+                })
+                .unwrap_or(0);
+            (records > 0).then(|| (ws.join("state"), records))
+        })
+        .collect()
+}
+
+/// Every ACPX state that hides sessions or waits for a decision (none with an explicit
+/// `stateDir`: OpenClaw then reads exactly that).
+pub fn acpx_problems(layout: &StateLayout) -> Vec<AcpxProblem> {
+    if layout.config.acpx_state_dir().is_some() {
+        return Vec::new();
+    }
+    let dest = layout.state_dir.join("acpx");
+    let dest_empty = std::fs::read_dir(&dest)
+        .map(|mut d| d.next().is_none())
+        .unwrap_or(true);
+    let marker = acpx_marker(layout).ok().flatten();
+    let mut out = Vec::new();
+    if let Some((destination, false)) = &marker {
+        out.push(AcpxProblem::Incomplete {
+            destination: destination.clone(),
+        });
+    }
+    let adopted = matches!(&marker, Some((d, true)) if *d == dest);
+    for (source, records) in acpx_old_sources(layout) {
+        if dest_empty {
+            out.push(AcpxProblem::Pending { source, records });
+        } else if adopted {
+            out.push(AcpxProblem::LeftoverAfterAdoption {
+                source,
+                destination: dest.clone(),
+            });
+        } else if !matches!(&marker, Some((d, false)) if *d == dest) {
+            out.push(AcpxProblem::HiddenBesideOccupied {
+                source,
+                destination: dest.clone(),
+                records,
+            });
+        }
+    }
+    out
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -88,46 +272,20 @@ fn acpx_status(layout: &StateLayout) -> AcpxStatus {
     AcpxStatus {
         configured_state_dir: layout.config.acpx_state_dir().map(String::from),
         pending_sources: acpx_pending(layout),
+        problems: acpx_problems(layout),
     }
 }
 
 /// Old-default ACPX state dirs (`<workspace>/state` with `sessions/*.json`) waiting for
 /// adoption into `<state>/acpx`, when no `stateDir` is configured.
 pub fn acpx_pending(layout: &StateLayout) -> Vec<PathBuf> {
-    let configured = layout.config.acpx_state_dir();
-    let mut pending = Vec::new();
-    if configured.is_none() {
-        let dest = layout.state_dir.join("acpx");
-        let dest_empty = std::fs::read_dir(&dest)
-            .map(|mut d| d.next().is_none())
-            .unwrap_or(true);
-        let mut workspaces: Vec<PathBuf> = vec![layout.state_dir.join("workspace")];
-        let (agents, _) = layout.known_agents();
-        for a in agents {
-            if let Some(ws) = layout.config.workspace(a.as_str()) {
-                let p = match (ws.strip_prefix("~/"), &layout.home) {
-                    (Some(rest), Some(home)) => home.join(rest),
-                    _ => PathBuf::from(ws),
-                };
-                workspaces.push(p);
-            }
-        }
-        workspaces.sort();
-        workspaces.dedup();
-        for ws in workspaces {
-            let sessions = ws.join("state").join("sessions");
-            let has_records = std::fs::read_dir(&sessions)
-                .map(|rd| {
-                    rd.flatten()
-                        .any(|e| e.file_name().to_string_lossy().ends_with(".json"))
-                })
-                .unwrap_or(false);
-            if has_records && dest_empty {
-                pending.push(ws.join("state"));
-            }
-        }
-    }
-    pending
+    acpx_problems(layout)
+        .into_iter()
+        .filter_map(|p| match p {
+            AcpxProblem::Pending { source, .. } => Some(source),
+            _ => None,
+        })
+        .collect()
 }
 
 pub fn gather(layout: &StateLayout) -> Result<StatusReport> {

@@ -111,11 +111,13 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
              (run `openclaw-sessions migrate legacy`)\n"
         ))?;
     }
-    for p in &report.acpx.pending_sources {
-        ctx.printer.out(&format!(
-            "ACPX state waiting for adoption: {} (run `openclaw-sessions migrate acpx`)\n",
-            p.display()
-        ))?;
+    for p in &report.acpx.problems {
+        let how = if p.migration_resolves() {
+            "run `openclaw-sessions migrate acpx`, or pin plugins.entries.acpx.config.stateDir to the old location".to_string()
+        } else {
+            p.resolution()
+        };
+        ctx.printer.out(&format!("{} ({how})\n", p.describe()))?;
     }
     for name in &report.rejected_agent_names {
         ctx.printer.warn(format!(

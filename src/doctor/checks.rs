@@ -976,9 +976,25 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
         }
     }
     if cx.wants("acpx-pending") {
-        for p in crate::status::acpx_pending(layout) {
-            cx.add("acpx-pending", Severity::Warning, Subject::none().path(&p), format!("ACPX state at {} is waiting for adoption", p.display()), "adopt it with the ACPX migration, or pin plugins.entries.acpx.config.stateDir to it", None);
-            cx.remedy(Remedy::MigrateAcpx);
+        use crate::status::AcpxProblem;
+        for p in crate::status::acpx_problems(layout) {
+            let path = match &p {
+                AcpxProblem::Pending { source, .. }
+                | AcpxProblem::HiddenBesideOccupied { source, .. }
+                | AcpxProblem::LeftoverAfterAdoption { source, .. } => source.clone(),
+                AcpxProblem::Incomplete { destination } => destination.clone(),
+            };
+            cx.add(
+                "acpx-pending",
+                Severity::Warning,
+                Subject::none().path(&path),
+                p.describe(),
+                &p.resolution(),
+                None,
+            );
+            if p.migration_resolves() {
+                cx.remedy(Remedy::MigrateAcpx);
+            }
         }
     }
     if cx.wants("crash-state") && opts.agents.is_empty() {

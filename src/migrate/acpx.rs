@@ -13,9 +13,9 @@ use crate::mutate::WritableDb;
 use crate::paths::StateLayout;
 use crate::store::DatabaseRole;
 
-pub const PLUGIN_ID: &str = "acpx";
-pub const NAMESPACE: &str = "state-directory-migration";
-pub const ENTRY_KEY: &str = "workspace-state-v1";
+pub use crate::status::{
+    ACPX_ENTRY_KEY as ENTRY_KEY, ACPX_NAMESPACE as NAMESPACE, ACPX_PLUGIN_ID as PLUGIN_ID,
+};
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -161,22 +161,7 @@ pub fn plan(layout: &StateLayout, workspace_flag: Option<&Path>) -> Result<AcpxP
 
 /// The migration marker: its destination, and whether the move completed.
 fn read_marker(layout: &StateLayout) -> Result<Option<(PathBuf, bool)>> {
-    let path = layout.state_db();
-    if !path.exists() {
-        return Ok(None);
-    }
-    let db = crate::store::ReadOnlyDb::open(&path)?;
-    let value: Option<String> =
-        crate::store::db::state::plugin_state(db.conn(), PLUGIN_ID, NAMESPACE, ENTRY_KEY)
-            .at(&path)?;
-    Ok(value
-        .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
-        .and_then(|v| {
-            Some((
-                PathBuf::from(v.get("destination")?.as_str()?),
-                v.get("completed")?.as_bool()?,
-            ))
-        }))
+    crate::status::acpx_marker(layout)
 }
 
 /// The same files with the same bytes under both directories.
@@ -263,6 +248,29 @@ fn remove_dead_staging(state_dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A failed move, said as OpenClaw's plugin documentation says it: the old location stays in
+/// use, and how to pin it.
+fn not_moved(e: &Error, source: &Path) -> Error {
+    let message = format!(
+        "ACPX state was not moved ({e}); the old location {} stays in use",
+        source.display()
+    );
+    let hint = format!(
+        "pin plugins.entries.acpx.config.stateDir to {} to keep using it, or fix the cause and run the migration again",
+        source.display()
+    );
+    match e {
+        Error::Io { source: io, .. } => Error::Io {
+            path: source.to_path_buf(),
+            source: std::io::Error::new(io.kind(), format!("{message}; {hint}")),
+        },
+        _ => Error::Conflict {
+            message,
+            hint: Some(hint),
+        },
+    }
+}
+
 /// Apply the plan (the caller holds custody). Returns the old directory, which stays.
 pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf> {
     remove_dead_staging(&layout.state_dir)?;
@@ -290,11 +298,14 @@ pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf>
         let appeared = matches!(&e, Error::Io { source, .. }
             if source.kind() == std::io::ErrorKind::AlreadyExists);
         if !appeared {
-            return Err(e);
+            // Any failure (a full disk, a failing read): the old location stays in use, and
+            // the admin is told how to keep it so; the marker stays `completed:false`, which
+            // the next run resumes or redoes and `status`/`doctor` report.
+            return Err(not_moved(&e, &plan.source));
         }
         return Err(Error::Conflict {
             message: format!(
-                "ACPX state was not moved ({e}); {} is still the one in use",
+                "ACPX state was not moved ({e}); the old location {} stays in use",
                 plan.source.display()
             ),
             hint: Some(format!(

@@ -7,6 +7,7 @@ mod delete;
 mod entry_fields;
 mod entry_writer;
 mod patch;
+pub mod plugin_records;
 pub mod prune;
 pub mod publish;
 mod references;

@@ -124,6 +124,33 @@ impl DeleteOp {
     }
 }
 
+/// ACP and harness sessions: the plugin records OpenClaw's SDK delete leaves (its Gateway
+/// hands them to the plugin's own cleanup), reported (`mutate::plugin_records`).
+pub(crate) fn report_plugin_records(layout: &StateLayout, plan: &DeletePlan, hooks: &dyn Hooks) {
+    let Some(entry) = plan.entry.as_ref() else {
+        return;
+    };
+    if !crate::mutate::plugin_records::is_plugin_session(entry) {
+        return;
+    }
+    let left = crate::mutate::plugin_records::acpx_records_of(
+        layout,
+        &plan.session_key,
+        entry.session_id(),
+    );
+    if !left.is_empty() {
+        let paths: Vec<String> = left.iter().map(|p| p.display().to_string()).collect();
+        hooks.warn(
+            format!(
+                "session {}: ACPX plugin records stay (OpenClaw's Gateway hands them to the plugin's cleanup; offline they are kept): {}",
+                plan.session_key,
+                paths.join(", ")
+            )
+            .into(),
+        );
+    }
+}
+
 impl Operation for DeleteOp {
     type Plan = DeletePlanSet;
     type Report = DeleteReport;
@@ -274,6 +301,7 @@ impl Operation for DeleteOp {
                 match applied {
                     Ok(archived) => {
                         a.refs.forget(&p.session_key)?;
+                        report_plugin_records(layout, p, hooks);
                         let state_rows = delete_state_rows(
                             &layout.state_dir,
                             &layout.state_db(),

@@ -639,11 +639,7 @@ fn select_by_session_id(rows: &[(String, i64)], session_id: &str) -> IdSelection
 // Store reads (SQLite: indexed or streamed; legacy: the small in-memory index).
 
 /// JS `String.prototype.trim` whitespace, as OpenClaw's trimmed-id pass strips it.
-const JS_TRIM: &[char] = &[
-    '\u{9}', '\u{a}', '\u{b}', '\u{c}', '\u{d}', ' ', '\u{a0}', '\u{1680}', '\u{2000}', '\u{2001}',
-    '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}',
-    '\u{200a}', '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
-];
+use crate::marker::JS_WHITESPACE as JS_TRIM;
 
 fn entry_by_key(store: &AgentStore, key: &str) -> crate::error::Result<Option<SessionEntry>> {
     if let Some(legacy) = store.legacy() {

@@ -87,6 +87,17 @@ fn faults() -> Vec<(&'static str, &'static str, &'static str, bool, Fault)> {
             db.pragma_update(None, "foreign_keys", false).unwrap();
             db.execute("INSERT INTO transcript_event_identities (session_id, event_id, seq, created_at) VALUES (?1, 'dangling', 999, 0)", [sid(s, KEY)]).unwrap();
         }),
+        (
+            "search rows without a window",
+            "orphans",
+            "error",
+            true,
+            |s| {
+                let db = s.writable("main");
+                db.execute("INSERT INTO session_transcript_fts (rowid, text, session_id, message_id) VALUES (990001, 'ghost text', 'gone-window', 'm1')", []).unwrap();
+                db.execute("INSERT INTO session_transcript_fts_rows (id, session_id, message_id) VALUES (990001, 'gone-window', 'm1')", []).unwrap();
+            },
+        ),
         ("missing header", "transcript-header", "error", false, |s| {
             s.writable("main")
                 .execute(
@@ -262,6 +273,11 @@ fn expected_subject(
             Some("no-window"),
         ),
         "identities without events" => (SEQ, Some(KEY), None),
+        "search rows without a window" => (
+            &["agentId", "sessionId", "table", "rowids"],
+            None,
+            Some("gone-window"),
+        ),
         "missing header" | "seq gap" => (SEQ, Some(KEY), None),
         "zstd row with the wrong length" | "zstd row that does not decode" => (
             &["agentId", "sessionId", "table", "rowids", "seqRanges"],
@@ -408,6 +424,9 @@ fn each_fault_is_named_and_safe_ones_are_fixed() {
             assert_eq!(strict, 3, "{name}: --strict");
         }
         let (_, after, doc) = findings(&store, &["--fix", "--yes"]);
+        if fixable && check != "integrity" {
+            assert_sound(&store);
+        }
         let still = after
             .iter()
             .any(|f| f["check"] == check && f["message"] == hit["message"]);
@@ -441,7 +460,7 @@ fn checks_can_be_selected_and_listed() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    (faults()[7].4)(&store);
+    (faults().into_iter().find(|f| f.0 == "seq gap").unwrap().4)(&store);
     let (code, only, _) = findings(&store, &["duplicate-labels", "schema"]);
     assert_eq!(
         (code, only.len()),

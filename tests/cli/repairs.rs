@@ -575,3 +575,157 @@ fn catalog_memory_stays_within_its_page_budget() {
         eprintln!("catalog --limit {limit}: peak RSS {kib} KiB");
     }
 }
+
+fn acpx_problem_kinds(store: &Store) -> Vec<String> {
+    let status = json(&store.cmd().args(["status", "--json"]).output().unwrap());
+    status["data"]["acpx"]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn acpx_findings(store: &Store) -> Vec<Value> {
+    let doc = json(&store.cmd().args(["doctor", "--json"]).output().unwrap());
+    doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "acpx-pending")
+        .cloned()
+        .collect()
+}
+
+/// Every ACPX state that hides sessions is reported by `status` and `doctor`, each time, with
+/// what resolves it.
+#[test]
+fn acpx_states_that_hide_sessions_are_reported_every_time() {
+    // Old records beside an occupied destination: hidden.
+    let store = Store::copy("live");
+    let old = crate::migrate_acpx::plant_old_state(&store);
+    let dest = store.state().join("acpx/sessions");
+    std::fs::create_dir_all(&dest).unwrap();
+    std::fs::write(dest.join("other.json"), "{}").unwrap();
+    assert_eq!(acpx_problem_kinds(&store), ["hidden-beside-occupied"]);
+    let human = text(&store.run_ok(["status"]));
+    assert!(
+        human.contains("hidden")
+            && human.contains("stateDir")
+            && human.contains(old.to_str().unwrap()),
+        "{human}"
+    );
+    let f = acpx_findings(&store);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0]["path"], old.to_str().unwrap());
+    assert!(f[0]["hint"].as_str().unwrap().contains("stateDir"));
+
+    // After a completed adoption the old copy is reported every time, not once.
+    let store = Store::copy("live");
+    crate::migrate_acpx::plant_old_state(&store);
+    store.run_ok(["migrate", "acpx", "--yes"]);
+    for _ in 0..3 {
+        assert_eq!(acpx_problem_kinds(&store), ["leftover-after-adoption"]);
+        assert_eq!(acpx_findings(&store).len(), 1);
+    }
+
+    // A move that died before its marker said completed:true.
+    let store = Store::copy("live");
+    crate::migrate_acpx::plant_old_state(&store);
+    let out = store
+        .cmd()
+        .args(["migrate", "acpx", "--yes"])
+        .env("OPENCLAW_SESSIONS_CRASH_AT", "acpx-before-publish")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(
+        crate::migrate_acpx::marker(&store).unwrap()["completed"],
+        false
+    );
+    let kinds = acpx_problem_kinds(&store);
+    assert!(kinds.contains(&"incomplete".to_string()), "{kinds:?}");
+    let f = acpx_findings(&store);
+    assert!(
+        f.iter().any(|f| f["hint"]
+            .as_str()
+            .unwrap()
+            .contains("openclaw-sessions migrate acpx")),
+        "{f:?}"
+    );
+    // The next run finishes the move; then only the old copy is reported.
+    store.run_ok(["migrate", "acpx", "--yes"]);
+    assert_eq!(acpx_problem_kinds(&store), ["leftover-after-adoption"]);
+}
+
+/// A failed move (a file in the old state that cannot be read: a socket) says that the old
+/// location stays in use and how to pin it; the marker it leaves is reported, and once the
+/// cause is gone the next run finishes.
+#[test]
+fn a_failed_acpx_move_says_the_old_location_stays_in_use() {
+    let store = Store::copy("live");
+    let old = crate::migrate_acpx::plant_old_state(&store);
+    let socket = old.join("cache/agent.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let out = store
+        .cmd()
+        .args(["migrate", "acpx", "--yes"])
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("stays in use")
+            && said.contains("stateDir")
+            && said.contains(old.to_str().unwrap()),
+        "{said}"
+    );
+    assert!(!store.state().join("acpx").exists());
+    assert_eq!(
+        crate::migrate_acpx::marker(&store).unwrap()["completed"],
+        false
+    );
+    let kinds = acpx_problem_kinds(&store);
+    assert!(kinds.contains(&"incomplete".to_string()), "{kinds:?}");
+    drop(listener);
+    std::fs::remove_file(&socket).unwrap();
+    store.run_ok(["migrate", "acpx", "--yes"]);
+    assert_eq!(
+        crate::migrate_acpx::marker(&store).unwrap()["completed"],
+        true
+    );
+}
+
+/// Deleting an ACP session removes what OpenClaw's SDK delete removes and reports the ACPX
+/// plugin records that stay (OpenClaw's Gateway hands those to the plugin's own cleanup).
+#[test]
+fn deleting_an_acp_session_reports_the_plugin_records_that_stay() {
+    let store = Store::copy("live");
+    let key = "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9";
+    let records = store.state().join("acpx/sessions");
+    std::fs::create_dir_all(&records).unwrap();
+    let mine = records.join("rec-mine.json");
+    std::fs::write(
+        &mine,
+        format!("{{\"sessionKey\":\"{key}\",\"acpxRecordId\":\"r1\"}}"),
+    )
+    .unwrap();
+    let other = records.join("rec-other.json");
+    std::fs::write(&other, "{\"sessionKey\":\"agent:main:acp:someone-else\"}").unwrap();
+    let out = store
+        .cmd()
+        .args(["delete", key, "--yes", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(doc["data"]["results"][0]["result"], "deleted", "{doc}");
+    let warnings = doc["warnings"].to_string();
+    assert!(
+        warnings.contains("rec-mine.json") && !warnings.contains("rec-other.json"),
+        "{doc}"
+    );
+    assert!(
+        mine.exists() && other.exists(),
+        "plugin records are reported, not removed"
+    );
+}

@@ -211,3 +211,38 @@ check_prune_matches_openclaw() {
   note "applied: same survivors and archive reasons as openclaw sessions cleanup --enforce"
 }
 CHECKS+=(prune_matches_openclaw)
+
+# ---- transcript delta cursors: malformed and foreign ones reset as OpenClaw resets them -----
+# (SPEC §5). OpenClaw's SDK reader answers its own cursor with a page and a malformed one with
+# `reset`/`invalid_cursor`; ours answers a malformed one the same way, and OpenClaw's cursor
+# (which carries no store binding: foreign to us) with `reset`/`invalid_cursor` and a fresh
+# cursor that pages from seq 0.
+check_delta_cursors_match_openclaw() {
+  local s key=agent:main:pinned-notes issued c ours_kind ours_reason oc_kind oc_reason fresh
+  s="$(copy_store live openclaw)"
+  oc_sdk "$s" sdk-delta.mjs main "$key" > first.json 2> first.err || { check_error "sdk delta: $(tail -n 3 first.err)"; return 0; }
+  issued="$(jsonq first.json 'j.issued')"
+  [[ -n "$issued" && "$issued" != undefined ]] || { check_error "OpenClaw issued no cursor"; return 0; }
+  oc_sdk "$s" sdk-delta.mjs main "$key" "$issued" > oc-own.json 2>/dev/null || check_error "sdk delta with its own cursor"
+  [[ "$(jsonq oc-own.json 'j.kind')" == page ]] || check_error "OpenClaw did not page its own cursor: $(cat oc-own.json)"
+  # OpenClaw decodes base64url leniently: its cursor with a stray trailing character is still
+  # its cursor to OpenClaw (a page) and still a foreign one to us.
+  local long; long="$(printf 'A%.0s' $(seq 1 5000))"
+  for c in 'garbage!' 'e30' 'bm90IGpzb24' "$long" "$issued" "${issued}A"; do
+    oc_sdk "$s" sdk-delta.mjs main "$key" "$c" > oc.json 2>/dev/null || { check_error "sdk delta $c"; continue; }
+    ours_run ours.json "$s" --json transcript delta "$key" --cursor "$c" || { check_error "ours delta $c"; continue; }
+    oc_kind="$(jsonq oc.json 'j.kind')"; oc_reason="$(jsonq oc.json 'j.reason ?? ""')"
+    ours_kind="$(jsonq ours.json 'j.data.kind')"; ours_reason="$(jsonq ours.json 'j.data.reason ?? ""')"
+    if [[ "$c" == "$issued"* ]]; then
+      [[ "$oc_kind" == page ]] || check_error "OpenClaw did not page its cursor $c: $oc_kind/$oc_reason"
+      [[ "$ours_kind/$ours_reason" == reset/invalid_cursor ]] || check_error "OpenClaw's cursor: ours answered $ours_kind/$ours_reason"
+      fresh="$(jsonq ours.json 'j.data.cursor')"
+      ours_run again.json "$s" --json transcript delta "$key" --cursor "$fresh" || check_error "ours delta with the fresh cursor"
+      [[ "$(jsonq again.json 'j.data.events[0].seq')" == 0 ]] || check_error "the fresh cursor does not start at seq 0"
+    elif [[ "$ours_kind/$ours_reason" != "$oc_kind/$oc_reason" ]]; then
+      check_error "cursor $c: OpenClaw $oc_kind/$oc_reason, ours $ours_kind/$ours_reason"
+    fi
+  done
+  note "malformed cursors: both reset/invalid_cursor; OpenClaw's own cursor: OpenClaw pages, ours resets (invalid_cursor) with a fresh cursor"
+}
+CHECKS+=(delta_cursors_match_openclaw)
