@@ -40,7 +40,8 @@ pub struct SearchArgs {
     /// Also search archived transcripts (deleted, reset, imported, cold).
     #[arg(long)]
     archived: bool,
-    /// Only messages at or after this time (epoch ms, ISO date, or an age like 7d).
+    /// Only messages at or after this time: an age (`7d`, `1w2d`), a date, an RFC 3339 instant,
+    /// or epoch time with its unit (`@1780351215000ms`).
     #[arg(long, value_name = "TIME")]
     since: Option<String>,
     /// Only messages of this role.

@@ -437,7 +437,10 @@ fn search_matches_a_direct_fts5_match_on_the_same_database() {
         .map(|h| h["score"].as_f64().unwrap())
         .collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first");
-    let since = search_json(&store, &["cafe OR summarize", "--since", "1795989999999"]);
+    let since = search_json(
+        &store,
+        &["cafe OR summarize", "--since", "@1795989999999ms"],
+    );
     assert!(since["hits"]
         .as_array()
         .unwrap()
