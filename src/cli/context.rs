@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use openclaw_sessions::paths::{AgentPaths, DiscoverOptions, Environment, StateLayout};
-use openclaw_sessions::store::AgentStore;
+use openclaw_sessions::store::{AgentStore, OpenMode};
 
 use super::printer::{ColorChoice, Printer};
 
@@ -36,7 +36,8 @@ pub struct GlobalArgs {
     /// Only data and errors.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// More detail on stderr; repeat for more (-vv).
+    /// More detail on stderr; -vv also times each step of a mutation and names how each
+    /// database was opened.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
     /// Colors on stderr (NO_COLOR is respected).
@@ -90,6 +91,23 @@ impl Ctx {
     /// Open a store and pass its warnings on.
     pub fn open_store(&self, paths: AgentPaths) -> openclaw_sessions::Result<AgentStore> {
         let mut store = AgentStore::open(paths)?;
+        match store.db() {
+            Some(db) => self.printer.trace(format!(
+                "agent {}: {} opened read-only ({})",
+                store.paths.id,
+                db.path().display(),
+                match db.mode() {
+                    OpenMode::Immutable => "immutable: no -wal to replay",
+                    OpenMode::ReadOnlyShm => "through its -wal, -shm read-only",
+                    OpenMode::SharedReader => "as a shared reader of its -wal",
+                    OpenMode::PrivateCopy => "a private copy, where SQLite recovers it",
+                }
+            )),
+            None => self.printer.trace(format!(
+                "agent {}: no database, {:?} store",
+                store.paths.id, store.kind
+            )),
+        }
         for w in store.warnings.drain(..) {
             self.printer.warn(super::hints::warning(&w));
         }

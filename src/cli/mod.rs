@@ -189,7 +189,7 @@ pub fn main() -> i32 {
     let printer = Printer::new(
         cli.global.json,
         cli.global.quiet,
-        cli.global.verbose > 0,
+        cli.global.verbose,
         cli.global.color,
     );
     printer.set_command(cli.command.name());

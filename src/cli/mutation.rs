@@ -83,6 +83,8 @@ const SHOWN_ITEMS: usize = 20;
 pub struct CliHooks<'a> {
     ctx: &'a Ctx,
     bar: Bar,
+    /// The step in progress and when it began (`-vv`).
+    step: std::cell::Cell<(&'static str, std::time::Instant)>,
 }
 
 impl<'a> CliHooks<'a> {
@@ -90,6 +92,7 @@ impl<'a> CliHooks<'a> {
         CliHooks {
             ctx,
             bar: Bar::new(ctx, label),
+            step: std::cell::Cell::new(("start", std::time::Instant::now())),
         }
     }
 }
@@ -131,6 +134,17 @@ impl Hooks for CliHooks<'_> {
 
     fn interrupted(&self) -> bool {
         signals::interrupted()
+    }
+
+    /// `-vv`: each step ends with the time it took.
+    fn step(&self, step: &'static str) {
+        let (last, began) = self.step.replace((step, std::time::Instant::now()));
+        if last != "start" {
+            self.ctx.printer.trace(format!(
+                "step {last}: {:.3} s",
+                began.elapsed().as_secs_f64()
+            ));
+        }
     }
 }
 

@@ -110,7 +110,10 @@ impl<'p, W: Write> JsonRows<'p, W> {
 pub struct Printer {
     pub json: bool,
     pub quiet: bool,
+    /// `-v`: more detail (whole plans, debug lines).
     pub verbose: bool,
+    /// `-vv`: also each step of a mutation with its time, and how each database was opened.
+    pub trace: bool,
     color: bool,
     stdout_tty: bool,
     /// Where tables go, and whether they keep every cell whole (`--wide`).
@@ -130,7 +133,7 @@ fn map_io(e: std::io::Error) -> anyhow::Error {
 }
 
 impl Printer {
-    pub fn new(json: bool, quiet: bool, verbose: bool, color: ColorChoice) -> Self {
+    pub fn new(json: bool, quiet: bool, verbosity: u8, color: ColorChoice) -> Self {
         let stderr_tty = std::io::stderr().is_terminal();
         let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = match color {
@@ -141,7 +144,8 @@ impl Printer {
         Printer {
             json,
             quiet,
-            verbose,
+            verbose: verbosity >= 1,
+            trace: verbosity >= 2,
             color,
             stdout_tty: std::io::stdout().is_terminal(),
             table_target: super::table::Target::stdout(),
@@ -186,6 +190,13 @@ impl Printer {
     pub fn info(&self, msg: impl AsRef<str>) {
         if !self.json && !self.quiet {
             self.stderr(&format!("{}\n", msg.as_ref()));
+        }
+    }
+
+    /// A `-vv` line.
+    pub fn trace(&self, msg: impl AsRef<str>) {
+        if self.trace && !self.json {
+            self.stderr(&format!("{}\n", self.paint("2", msg.as_ref())));
         }
     }
 

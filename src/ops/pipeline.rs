@@ -56,6 +56,9 @@ pub trait Hooks {
     fn interrupted(&self) -> bool {
         false
     }
+    /// The run enters `step` (resolve, custody, recover, plan, check, confirm, snapshot,
+    /// apply, verify): for a trace of where its time goes.
+    fn step(&self, _step: &'static str) {}
 }
 
 /// Hooks that answer yes and show nothing (library callers, tests).
@@ -203,10 +206,12 @@ pub fn run<O: Operation>(
     options: &RunOptions,
     hooks: &dyn Hooks,
 ) -> Result<Run<O::Plan, O::Report>> {
+    hooks.step("resolve");
     op.resolve(layout)?;
     let custody = if options.dry_run {
         None
     } else {
+        hooks.step("custody");
         let acquire = AcquireOptions {
             wait: options.wait,
             interrupted: options.interrupted,
@@ -245,6 +250,7 @@ fn run_held<O: Operation>(
     hooks: &dyn Hooks,
 ) -> Result<Run<O::Plan, O::Report>> {
     if !options.dry_run {
+        hooks.step("recover");
         for path in super::leftovers::remove_leftovers(layout)? {
             hooks.note(format!(
                 "removed {}, left by an interrupted run",
@@ -253,7 +259,9 @@ fn run_held<O: Operation>(
         }
         op.recover(layout, hooks)?;
     }
+    hooks.step("plan");
     let mut plan = op.plan(layout, hooks)?;
+    hooks.step("check");
     // Before anything changes, and on a dry run too: it shows the refusal the run would meet.
     check_databases(&op.snapshot_sources(layout, &plan), O::DAMAGED_STORE)?;
     let summary = op.summarize(&plan, options.summary_limit.max(1))?;
@@ -272,6 +280,7 @@ fn run_held<O: Operation>(
         return Ok(ended(RunState::NothingToDo, plan, summary));
     }
     let decision = if O::ASKS_FIRST {
+        hooks.step("confirm");
         hooks.confirm(&summary)
     } else {
         Decision::Proceed
@@ -284,12 +293,16 @@ fn run_held<O: Operation>(
     if interrupted(options, hooks) {
         return Err(Error::Interrupted);
     }
+    hooks.step("snapshot");
     let snapshots = snapshot(op, layout, &plan, options, hooks)?;
     if interrupted(options, hooks) {
         return Err(Error::Interrupted);
     }
+    hooks.step("apply");
     let report = op.apply(layout, &mut plan, hooks)?;
+    hooks.step("verify");
     op.verify(layout, &plan, &report)?;
+    hooks.step("done");
     Ok(Run {
         state: RunState::Applied,
         plan,

@@ -318,6 +318,29 @@ fn usage_errors_name_the_command_and_the_argument() {
     assert_eq!(doc["error"]["hint"], "did you mean --limit?");
 }
 
+/// `-v` shows more, `-vv` more again: each step of a mutation with its time, and how each
+/// database was opened; `-q` and `-v` together are a usage error.
+#[test]
+fn each_v_shows_more() {
+    let store = Store::copy("live");
+    let run = |args: &[&str]| {
+        let out = store.cmd().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let once = run(&["-v", "archive", "agent:main:pinned-notes"]);
+    assert!(once.contains("state dir:"), "{once}");
+    assert!(!once.contains("step apply:"), "{once}");
+    let twice = run(&["-vv", "unarchive", "agent:main:pinned-notes"]);
+    for step in ["resolve", "custody", "plan", "check", "apply", "verify"] {
+        assert!(twice.contains(&format!("step {step}: ")), "{step}: {twice}");
+    }
+    let read = run(&["-vv", "list", "--limit", "1"]);
+    assert!(read.contains("opened read-only (immutable"), "{read}");
+    let both = store.cmd().args(["-q", "-v", "list"]).output().unwrap();
+    assert_eq!(both.status.code(), Some(2));
+}
+
 /// The shell at `name`, or a printed notice that its tests are skipped.
 fn shell(name: &str) -> Option<std::path::PathBuf> {
     let found = std::env::var_os("PATH").and_then(|paths| {
