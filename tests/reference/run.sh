@@ -182,6 +182,8 @@ CHECKS+=(accepts_baseline)
 source "$REF_ROOT/checks-mutations.sh"
 # shellcheck source=checks-migrate.sh
 source "$REF_ROOT/checks-migrate.sh"
+# shellcheck source=checks-hostile.sh
+source "$REF_ROOT/checks-hostile.sh"
 
 # ============================================================================================
 main() {
