@@ -91,7 +91,7 @@ impl ReadOnlyDb {
         let has_journal = sidecar(path, "-journal").exists();
         // Without frames to replay, the file alone must be a whole SQLite database.
         if matches!(wal_len, None | Some(0)) && !has_journal {
-            super::schema::require_sqlite_file(path)?;
+            super::sqlite_header::require_sqlite_file(path)?;
         }
         let mode = match (wal_len, has_shm, has_journal, shared_reader) {
             // No WAL frames to replay (no -wal, or an empty one as OpenClaw leaves it): the
