@@ -58,16 +58,43 @@ impl<'a> IndexSource<'a> {
         })
     }
 
+    /// The whole text, decoded as OpenClaw's import decodes it (Node's `utf8`): a byte that
+    /// is not UTF-8 reads as U+FFFD.
     fn whole(self) -> std::io::Result<Cow<'a, str>> {
         Ok(match self {
             IndexSource::Text(t) => Cow::Borrowed(t),
             IndexSource::File(mut f) => {
                 f.seek(SeekFrom::Start(0))?;
-                let mut text = String::new();
-                f.read_to_string(&mut text)?;
-                Cow::Owned(text)
+                let mut bytes = Vec::new();
+                f.read_to_end(&mut bytes)?;
+                Cow::Owned(match String::from_utf8(bytes) {
+                    Ok(text) => text,
+                    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                })
             }
         })
+    }
+
+    /// Whether the whole source is valid UTF-8 (read in chunks, never whole).
+    fn is_utf8(self) -> std::io::Result<bool> {
+        let mut reader = self.reader()?;
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut carried = 0;
+        loop {
+            let n = reader.read(&mut buf[carried..])?;
+            let filled = carried + n;
+            match std::str::from_utf8(&buf[..filled]) {
+                Ok(_) if n == 0 => return Ok(true),
+                Ok(_) => carried = 0,
+                // A character cut by the chunk's end: keep its bytes for the next read.
+                Err(e) if e.error_len().is_none() && n > 0 => {
+                    let valid = e.valid_up_to();
+                    buf.copy_within(valid..filled, 0);
+                    carried = filled - valid;
+                }
+                Err(_) => return Ok(false),
+            }
+        }
     }
 }
 
@@ -88,8 +115,10 @@ pub fn for_each_index_entry(
     source: IndexSource<'_>,
     mut visit: impl FnMut(String, Value) -> Result<()>,
 ) -> Result<IndexRead> {
+    // Streamed only when it is UTF-8: otherwise decoded whole, as OpenClaw decodes it.
+    let utf8 = source.is_utf8().at(path)?;
     match scan_keys(source.reader().at(path)?) {
-        Some(scan) if scan.streamable => {
+        Some(scan) if scan.streamable && utf8 => {
             let mut failed = None;
             let reader = source.reader().at(path)?;
             let mut de = serde_json::Deserializer::from_reader(reader);
@@ -104,7 +133,7 @@ pub fn for_each_index_entry(
             // The key scan read this same text without an error: only reading can fail here.
             walked.map_err(|e| match e.io_error_kind() {
                 Some(kind) => Error::io(path, std::io::Error::from(kind)),
-                None => Error::Internal(format!("{}: {e}", path.display())),
+                None => beyond_this_reader(path, source, &e),
             })?;
             Ok(IndexRead {
                 entries: scan.entries,
@@ -195,11 +224,63 @@ impl<'de, F: FnMut(String, Value) -> Result<()>> Visitor<'de> for EntryWalk<'_, 
     }
 }
 
+/// A JSON text OpenClaw's `JSON.parse` reads but this reader does not: a number beyond f64
+/// (JavaScript reads `Infinity`) or nesting deeper than 128 levels. Refused, naming the file
+/// and the byte, before anything is changed.
+fn beyond_this_reader(path: &Path, source: IndexSource<'_>, e: &serde_json::Error) -> Error {
+    let offset = source
+        .whole()
+        .ok()
+        .map(|text| byte_offset(&text, e.line(), e.column()));
+    Error::bad_input(
+        format!(
+            "{}: byte {} (line {}, column {}): {}; this tool cannot read it as OpenClaw would",
+            path.display(),
+            offset.map(|o| o.to_string()).unwrap_or_else(|| "?".into()),
+            e.line(),
+            e.column(),
+            message_of(e)
+        ),
+        Some(
+            "change that value by hand (keep a copy of the file first); nothing was changed"
+                .to_string(),
+        ),
+    )
+}
+
+/// serde_json's message without its own " at line L column C".
+fn message_of(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// The byte offset of serde_json's `line` (1-based) and `column` (bytes, 1-based) in `text`.
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    start + column.saturating_sub(1)
+}
+
+/// Whether a strict parse failed on something JSON5 would not fix either.
+fn beyond_json(e: &serde_json::Error) -> bool {
+    let text = e.to_string();
+    text.contains("number out of range") || text.contains("recursion limit exceeded")
+}
+
 /// Parse the text of a `sessions.json` (named `path` in messages): its object, and why it is
 /// not plain JSON when it was read with JSON5 rules.
 pub fn parse_index(path: &Path, text: &str) -> Result<(Map<String, Value>, Option<String>)> {
     let (root, json5): (Value, _) = match serde_json::from_str(text) {
         Ok(v) => (v, None),
+        Err(strict) if beyond_json(&strict) => {
+            return Err(beyond_this_reader(path, IndexSource::Text(text), &strict))
+        }
         Err(strict) => {
             let v = crate::json_value::parse_json5_document(text).map_err(|(msg, line, col)| {
                 Error::bad_input(

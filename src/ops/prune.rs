@@ -253,7 +253,9 @@ fn apply_agent(
     // Then a batch at a time: read with the store's reader, which is closed before the writer
     // opens (an immutable reader beside a writer would read stale pages). Archives first,
     // then deletions, each in plan order.
-    in_batches(&plan.plan, ActionFilter::Archives, |batch| {
+    // What is done so far, named when a signal stops the run between batches.
+    let (mut archived, mut deleted) = (0usize, 0usize);
+    let archives = in_batches(&plan.plan, ActionFilter::Archives, |batch| {
         if hooks.interrupted() {
             return Err(Error::Interrupted);
         }
@@ -264,27 +266,42 @@ fn apply_agent(
             let p = plan_maintenance_archive(&by_key[&item.session_key], reason, now)?;
             apply_patch(&mut db, &p)?;
         }
+        archived += batch.len();
         Ok(())
-    })?;
-    in_batches(&plan.plan, ActionFilter::Removals, |batch| {
-        if hooks.interrupted() {
-            return Err(Error::Interrupted);
+    });
+    let removals = archives.and_then(|()| {
+        in_batches(&plan.plan, ActionFilter::Removals, |batch| {
+            if hooks.interrupted() {
+                return Err(Error::Interrupted);
+            }
+            let delete_plans = {
+                let store = AgentStore::open(paths.clone())?;
+                let by_key = entries_of(&store, &batch, agent)?;
+                batch
+                    .iter()
+                    .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
+                    .collect::<Result<Vec<_>>>()?
+            };
+            let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+            for dp in &delete_plans {
+                apply_delete(&mut db, dp, refs.now(), &paths.sessions_dir, now)?;
+                refs.forget(&dp.session_key)?;
+            }
+            deleted += delete_plans.len();
+            Ok(())
+        })
+    });
+    if let Err(Error::Interrupted) = &removals {
+        if archived + deleted > 0 {
+            hooks.warn(
+                format!(
+                    "agent {agent}: pruned before the interruption: {archived} archived, {deleted} deleted; the rest of the plan is untouched"
+                )
+                .into(),
+            );
         }
-        let delete_plans = {
-            let store = AgentStore::open(paths.clone())?;
-            let by_key = entries_of(&store, &batch, agent)?;
-            batch
-                .iter()
-                .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
-                .collect::<Result<Vec<_>>>()?
-        };
-        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
-        for dp in &delete_plans {
-            apply_delete(&mut db, dp, refs.now(), &paths.sessions_dir, now)?;
-            refs.forget(&dp.session_key)?;
-        }
-        Ok(())
-    })?;
+    }
+    removals?;
     if !plan.artifacts.is_empty() {
         let db = WritableDb::open(&layout.state_dir, &paths.db)?;
         for a in &plan.artifacts {

@@ -8,6 +8,7 @@ mod open;
 pub mod resolve;
 mod schema;
 mod scratch;
+mod sqlite_header;
 
 pub use crate::formats::{SessionEntry, SessionKind};
 pub use crate::paths::read_owner;
@@ -17,7 +18,8 @@ pub use agent_store::{
 pub use newest_first::{for_each_newest_first, for_each_newest_first_after, Position};
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
 pub use schema::{
-    require_database, require_sqlite_file, DatabaseRole, SchemaInfo, SchemaStatus,
-    KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
+    require_database, DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA,
+    KNOWN_STATE_SCHEMA,
 };
 pub use scratch::open_scratch;
+pub use sqlite_header::require_sqlite_file;

@@ -93,7 +93,7 @@ impl ReadOnlyDb {
         let crash = crash_state(path);
         // Without frames to replay, the file alone must be a whole SQLite database.
         if matches!(wal_len, None | Some(0)) && !has_journal {
-            super::schema::require_sqlite_file(path)?;
+            super::sqlite_header::require_sqlite_file(path)?;
         }
         let mode = match (wal_len, has_shm, has_journal, shared_reader) {
             // What a killed writer left (a hot journal, a torn WAL index): read a private

@@ -728,3 +728,164 @@ fn a_killed_backups_staging_is_never_listed_and_is_removed_next_time() {
     let list = listed(&store, &repo);
     assert_eq!(list["data"]["snapshots"].as_array().unwrap().len(), 1);
 }
+
+/// The legacy fixture with agent work's `sessions.json` rewritten by `edit` (its text in,
+/// bytes out); returns the store and the file.
+fn legacy_with_index(edit: impl FnOnce(String) -> Vec<u8>) -> (Store, PathBuf) {
+    let store = Store::copy("legacy");
+    let index = store.state().join("agents/work/sessions/sessions.json");
+    let text = std::fs::read_to_string(&index).unwrap();
+    std::fs::write(&index, edit(text)).unwrap();
+    (store, index)
+}
+
+/// `text` with `value` added as the label of agent:work:main, a field OpenClaw keeps.
+fn with_main_label(text: &str, value: &str) -> String {
+    let marker = "\"agent:work:main\": {";
+    assert!(text.contains(marker));
+    text.replacen(marker, &format!("{marker}\"label\": {value}, "), 1)
+}
+
+fn work_main_label(store: &Store) -> String {
+    store
+        .writable("work")
+        .query_row(
+            "SELECT hex(label) FROM session_nodes WHERE session_key = 'agent:work:main'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+const IMPORT_WORK: [&str; 5] = ["--agent", "work", "migrate", "legacy", "--yes"];
+
+/// What OpenClaw 2026.9.6's own import accepts is imported with its result (checked against
+/// it on these very edits): a byte that is not UTF-8 reads as U+FFFD, and of two equal keys
+/// (entries or fields) the last one counts.
+#[test]
+fn a_sessions_json_openclaw_accepts_is_imported_as_openclaw_imports_it() {
+    let (store, _) = legacy_with_index(|t| {
+        let mut bytes = with_main_label(&t, "\"cafeXX\"").into_bytes();
+        let at = bytes.windows(6).position(|w| w == b"cafeXX").unwrap();
+        bytes.splice(at + 3..at + 6, [0xe9]);
+        bytes
+    });
+    store.run_ok(IMPORT_WORK);
+    assert_eq!(work_main_label(&store), "636166EFBFBD", "caf + U+FFFD");
+
+    let (store, _) =
+        legacy_with_index(|t| with_main_label(&t, "\"first\", \"label\": \"second\"").into_bytes());
+    store.run_ok(IMPORT_WORK);
+    assert_eq!(work_main_label(&store), hex("second"));
+
+    let (store, _) = legacy_with_index(|t| {
+        let entry = t.split("\"agent:work:main\": ").nth(1).unwrap();
+        let entry = &entry[..entry.find("\n  }").unwrap() + 4];
+        let again = with_main_label(&format!("\"agent:work:main\": {entry}"), "\"second\"");
+        let end = t.rfind('}').unwrap();
+        format!("{},\n  {again}\n}}\n", t[..end].trim_end()).into_bytes()
+    });
+    store.run_ok(IMPORT_WORK);
+    assert_eq!(work_main_label(&store), hex("second"));
+}
+
+fn hex(s: &str) -> String {
+    s.bytes().map(|b| format!("{b:02X}")).collect()
+}
+
+/// What this reader cannot read as OpenClaw would (a number beyond f64, nesting deeper than
+/// 128) is refused with exit 6, naming the file and the byte, before anything changes.
+#[test]
+fn a_sessions_json_this_tool_cannot_read_is_refused_with_its_byte_offset() {
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    for (value, says, at) in [
+        ("1e400", "number out of range", "1e400"),
+        (deep.as_str(), "recursion limit exceeded", "[[["),
+    ] {
+        let (store, index) = legacy_with_index(|t| with_main_label(&t, value).into_bytes());
+        let text = std::fs::read_to_string(&index).unwrap();
+        let start = text.find(at).unwrap();
+        let doc = refused(&store, &IMPORT_WORK, 6, "BAD_INPUT", says);
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("{}: byte ", index.display())),
+            "{message}"
+        );
+        let byte: usize = message
+            .split("byte ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        // The reader stops at the value's last byte or the one after it.
+        assert!(
+            (start..=start + value.len()).contains(&byte),
+            "{message}: the value spans bytes {start}..{}",
+            start + value.len()
+        );
+        assert!(!message.contains("bug"), "{message}");
+    }
+}
+
+/// A signal between prune's batches stops it there (exit 130) and names what was done.
+#[test]
+fn an_interrupted_prune_names_what_it_did() {
+    let store = many_sessions();
+    let db = store.agent_db("work");
+    // The database file and its WAL, looked at without opening them (a reader would disturb
+    // the run's own consistency checks): the first committed batch changes one of them.
+    let wal = db.with_file_name("openclaw-agent.sqlite-wal");
+    let written = || {
+        let look = |p: &Path| {
+            std::fs::metadata(p)
+                .ok()
+                .map(|m| (m.len(), m.modified().ok()))
+        };
+        Some((look(&db), look(&wal)))
+    };
+    let before = written();
+    let child = std_cmd(&store)
+        .env("OPENCLAW_SESSIONS_APPLY_BATCH", "5")
+        .args([
+            "--json",
+            "--agent",
+            "work",
+            "prune",
+            "--older-than",
+            "1d",
+            "--yes",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the first batch is committed, the run is between batches or in one.
+    let started = std::time::Instant::now();
+    loop {
+        if written().is_some_and(|now| Some(now) != before) {
+            break;
+        }
+        if started.elapsed().as_secs() > 60 {
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "no batch was committed: {:?} {}",
+                out.status,
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(130), "{doc}");
+    assert_eq!(doc["error"]["code"], "INTERRUPTED");
+    let warnings = doc["warnings"].to_string();
+    assert!(
+        warnings.contains("agent work: pruned before the interruption: ")
+            && warnings.contains("the rest of the plan is untouched"),
+        "{doc}"
+    );
+    // The re-run finishes the plan.
+    store.run_ok(["--agent", "work", "prune", "--older-than", "1d", "--yes"]);
+}

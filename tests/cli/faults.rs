@@ -520,29 +520,7 @@ pub(crate) fn bulk_key(i: usize) -> String {
 pub(crate) fn many_sessions() -> Store {
     static MADE: std::sync::OnceLock<Store> = std::sync::OnceLock::new();
     let made = MADE.get_or_init(|| {
-        let store = Store::copy("legacy");
-        let sessions = store.state().join("agents/work/sessions");
-        let index = sessions.join("sessions.json");
-        let mut entries: serde_json::Map<String, Value> =
-            serde_json::from_slice(&std::fs::read(&index).unwrap()).unwrap();
-        let main = entries["agent:work:main"].clone();
-        let id = main["sessionId"].as_str().unwrap().to_string();
-        let transcript = std::fs::read_to_string(sessions.join(format!("{id}.jsonl"))).unwrap();
-        for i in 0..BULK {
-            let new_id = format!("00000000-0000-4000-8000-{i:012}");
-            let mut e = main.clone();
-            e["sessionId"] = Value::from(new_id.clone());
-            e["sessionFile"] =
-                Value::from(main["sessionFile"].as_str().unwrap().replace(&id, &new_id));
-            e["updatedAt"] = Value::from(main["updatedAt"].as_i64().unwrap() + i as i64);
-            entries.insert(bulk_key(i), e);
-            std::fs::write(
-                sessions.join(format!("{new_id}.jsonl")),
-                transcript.replace(&id, &new_id),
-            )
-            .unwrap();
-        }
-        std::fs::write(&index, serde_json::to_vec(&entries).unwrap()).unwrap();
+        let store = many_legacy_sessions();
         for agent in AGENTS {
             store.run_ok(["--agent", agent, "migrate", "legacy", "--yes"]);
         }
@@ -553,6 +531,90 @@ pub(crate) fn many_sessions() -> Store {
     };
     crate::common::copy_dir(&made.state(), &store.state());
     store
+}
+
+/// The legacy fixture with `BULK` more sessions for agent work, not imported yet.
+fn many_legacy_sessions() -> Store {
+    let store = Store::copy("legacy");
+    let sessions = store.state().join("agents/work/sessions");
+    let index = sessions.join("sessions.json");
+    let mut entries: serde_json::Map<String, Value> =
+        serde_json::from_slice(&std::fs::read(&index).unwrap()).unwrap();
+    let main = entries["agent:work:main"].clone();
+    let id = main["sessionId"].as_str().unwrap().to_string();
+    let transcript = std::fs::read_to_string(sessions.join(format!("{id}.jsonl"))).unwrap();
+    for i in 0..BULK {
+        let new_id = format!("00000000-0000-4000-8000-{i:012}");
+        let mut e = main.clone();
+        e["sessionId"] = Value::from(new_id.clone());
+        e["sessionFile"] = Value::from(main["sessionFile"].as_str().unwrap().replace(&id, &new_id));
+        e["updatedAt"] = Value::from(main["updatedAt"].as_i64().unwrap() + i as i64);
+        entries.insert(bulk_key(i), e);
+        std::fs::write(
+            sessions.join(format!("{new_id}.jsonl")),
+            transcript.replace(&id, &new_id),
+        )
+        .unwrap();
+    }
+    std::fs::write(&index, serde_json::to_vec(&entries).unwrap()).unwrap();
+    store
+}
+
+/// Sessions per agent, for stores where some agents may have no database yet.
+fn session_counts(store: &Store) -> BTreeMap<&'static str, i64> {
+    AGENTS
+        .iter()
+        .filter(|a| store.agent_db(a).is_file())
+        .map(|a| {
+            let db = store.writable(a);
+            let ok: String = db
+                .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(ok, "ok", "{a}");
+            let n = db
+                .query_row("SELECT count(*) FROM session_nodes", [], |r| r.get(0))
+                .unwrap();
+            (*a, n)
+        })
+        .collect()
+}
+
+/// SIGINT and SIGTERM at moments spread over an import of 242 sessions: each run finishes or
+/// exits 130, every database passes `integrity_check`, and a re-run imports everything.
+#[test]
+fn migrate_legacy_signalled_at_many_moments() {
+    let import = |store: &Store| {
+        let mut cmd = std_bin();
+        cmd.env("HOME", store.dir.path())
+            .arg("--state-dir")
+            .arg(store.state())
+            .args(["--json", "migrate", "legacy", "--all-agents", "--yes"]);
+        cmd
+    };
+    let reference = many_legacy_sessions();
+    let start = Instant::now();
+    assert!(import(&reference).status().unwrap().success());
+    let length = start.elapsed();
+    let want = session_counts(&reference);
+    let mut stopped = 0;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        for (i, twice) in [(1, false), (3, false), (5, false), (3, true)] {
+            let step = format!("migrate legacy, signal {signal} at {i}/6 (twice: {twice})");
+            let store = many_legacy_sessions();
+            if signalled(import(&store), length * i / 6, signal, twice, &step) {
+                stopped += 1;
+            }
+            session_counts(&store);
+            let again = import(&store).output().unwrap();
+            assert!(
+                again.status.success(),
+                "{step}, re-run: {}",
+                String::from_utf8_lossy(&again.stdout)
+            );
+            assert_eq!(session_counts(&store), want, "{step}");
+        }
+    }
+    eprintln!("migrate legacy: {stopped} of 8 signalled runs stopped (a run takes {length:?})");
 }
 
 fn delete_many_case() -> Case {

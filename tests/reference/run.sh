@@ -186,6 +186,8 @@ source "$REF_ROOT/checks-migrate.sh"
 source "$REF_ROOT/checks-history.sh"
 # shellcheck source=checks-maintenance.sh
 source "$REF_ROOT/checks-maintenance.sh"
+# shellcheck source=checks-hostile.sh
+source "$REF_ROOT/checks-hostile.sh"
 
 # ============================================================================================
 main() {
