@@ -16,24 +16,18 @@ history_ids() {
   done
 }
 
-# OpenClaw's SDK deletes HISTORY_KEYS with archiveTranscript: true.
+# OpenClaw's SDK deletes HISTORY_KEYS with archiveTranscript: true (checks/sdk-history.mjs).
 history_sdk_delete() {
-  local s="$1" key n=0
-  for key in "${HISTORY_KEYS[@]}"; do
-    n=$((n + 1))
-    oc_sdk "$s" sdk-mutate.mjs delete main "$key" > "sdk-delete-$n.json" 2> "sdk-delete-$n.err" ||
-      check_error "SDK delete $key: $(tail -n 3 "sdk-delete-$n.err")"
-  done
+  oc_sdk "$1" sdk-history.mjs delete main "${HISTORY_KEYS[@]}" > sdk-delete.json 2> sdk-delete.err ||
+    check_error "SDK delete: $(cat sdk-delete.json sdk-delete.err | grep -v '"gone":true' | tail -n 3)"
 }
 
 # OpenClaw appends to each restored session and reads it back.
 history_sdk_append() {
-  local s="$1" i=0 sid
-  while read -r sid; do
-    oc_sdk "$s" sdk-append.mjs main "${HISTORY_KEYS[$i]}" "$sid" "appended after the restore" > "append-$i.json" 2> "append-$i.err" ||
-      check_error "SDK append to ${HISTORY_KEYS[$i]}: $(cat "append-$i.json" "append-$i.err" | tail -n 3)"
-    i=$((i + 1))
-  done < ids.txt
+  local pairs=() i=0 sid
+  while read -r sid; do pairs+=("${HISTORY_KEYS[$i]}=$sid"); i=$((i + 1)); done < ids.txt
+  oc_sdk "$1" sdk-history.mjs append main "${pairs[@]}" > append.json 2> append.err ||
+    check_error "SDK append after the restore: $(cat append.json append.err | grep -v '"appended":true' | tail -n 3)"
 }
 
 check_undelete_after_openclaw_delete() {

@@ -54,6 +54,12 @@ pub fn find_in_snapshot(
     .optional()
 }
 
+/// Whether the snapshot holds the key still waiting for OpenClaw's key validation.
+pub fn snapshot_pending_validation(conn: &Connection, key: &str) -> rusqlite::Result<bool> {
+    conn.prepare("SELECT 1 FROM snap.session_canonical_validation_pending WHERE session_key = ?1")?
+        .exists([key])
+}
+
 /// The session ids of a key's windows in the snapshot.
 pub fn snapshot_window_ids(conn: &Connection, key: &str) -> rusqlite::Result<Vec<String>> {
     let mut stmt = conn.prepare(
