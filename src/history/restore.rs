@@ -67,13 +67,15 @@ pub struct UndeletePlan {
     pub entry_source: EntrySource,
     #[serde(skip)]
     pub entry: Map<String, Value>,
-    /// The source's window clocks (a snapshot's), written over the entry's.
-    #[serde(skip)]
-    pub window_clocks: Option<windows::WindowClocks>,
     /// The key stays uncertified (still waiting for OpenClaw's key validation), as in the
     /// source: a snapshot that holds it so, or the import, which leaves keys so.
     #[serde(skip)]
     pub pending_validation: bool,
+    /// The snapshot database whose node and window rows are copied as they are (the entry
+    /// came from a snapshot): columns no entry writer sets (an import's ACP provenance, the
+    /// window's creation time) come back too.
+    #[serde(skip)]
+    pub copy_from: Option<PathBuf>,
     #[serde(skip)]
     pub archived: ArchivedTranscript,
 }
@@ -183,7 +185,6 @@ fn verify_archive(store: &AgentStore, a: &ArchivedTranscript) -> Result<(u64, Op
 struct FoundEntry {
     fields: Map<String, Value>,
     source: EntrySource,
-    window_clocks: Option<windows::WindowClocks>,
     pending_validation: bool,
 }
 
@@ -221,7 +222,6 @@ fn entry_from_snapshots(
             let conn = db.conn();
             return Some(FoundEntry {
                 fields: e,
-                window_clocks: windows::clocks(conn, session_id).ok().flatten(),
                 pending_validation: nodes::is_pending_validation(conn, key).unwrap_or(false),
                 source: EntrySource::Snapshot {
                     path: dir,
@@ -258,7 +258,6 @@ fn entry_from_import_index(
             return Some(FoundEntry {
                 fields: normalise_entry(key, &raw, now_ms),
                 source: EntrySource::ImportIndex { path },
-                window_clocks: None,
                 pending_validation: true,
             });
         }
@@ -323,10 +322,13 @@ pub fn plan_undelete(
             FoundEntry {
                 fields: e,
                 source: EntrySource::Minimal,
-                window_clocks: None,
                 pending_validation: false,
             }
         });
+    let copy_from = match &found.source {
+        EntrySource::Snapshot { path, .. } => Some(path.join("database.sqlite")),
+        _ => None,
+    };
     let entry_source = found.source;
     let mut entry = canonical_entry(found.fields);
     entry.insert("sessionId".into(), json!(sid));
@@ -338,8 +340,8 @@ pub fn plan_undelete(
         events,
         entry_source,
         entry,
-        window_clocks: found.window_clocks,
         pending_validation: found.pending_validation,
+        copy_from,
         archived: archived.clone(),
     })
 }
@@ -371,6 +373,24 @@ pub fn apply_undelete(
     plan: &UndeletePlan,
     now_ms: i64,
 ) -> Result<UndeleteReport> {
+    use crate::store::db::session_copy::{attach_snapshot, detach_snapshot};
+    if let Some(snapshot) = &plan.copy_from {
+        attach_snapshot(&db.conn, snapshot).at(snapshot)?;
+    }
+    let result = write_undelete(db, plan, now_ms);
+    if let Some(snapshot) = &plan.copy_from {
+        let detached = detach_snapshot(&db.conn).at(snapshot);
+        let report = result?;
+        detached?;
+        crash_point("undelete-after-commit");
+        return Ok(report);
+    }
+    let report = result?;
+    crash_point("undelete-after-commit");
+    Ok(report)
+}
+
+fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Result<UndeleteReport> {
     let path = db.path.clone();
     let tx = db.transaction()?;
     // Re-checked inside the transaction: nothing took the key or the id meanwhile.
@@ -387,7 +407,17 @@ pub fn apply_undelete(
             Some("run the command again".into()),
         ));
     }
-    write_session(&tx, &path, plan)?;
+    match &plan.copy_from {
+        Some(_) => {
+            crate::store::db::session_copy::copy_node_and_window(
+                &tx,
+                &plan.session_key,
+                &plan.session_id,
+            )
+            .at(&path)?;
+        }
+        None => write_session(&tx, &path, plan)?,
+    }
     crash_point("undelete-session");
     let sid = plan.session_id.as_str();
     let mut cursor = ProjectionCursor::load(&tx, sid).at(&path)?;
@@ -469,20 +499,20 @@ pub fn apply_undelete(
     })?;
     crash_point("undelete-events");
     cursor.finish(&tx, now_ms).at(&path)?;
-    match &plan.window_clocks {
-        Some(c) => windows::set_clocks(&tx, sid, c).at(&path).map(drop)?,
-        None => {
-            if let Some(t) = last_time {
-                windows::advance_transcript_updated_at(&tx, sid, t).at(&path)?;
-            }
+    if plan.copy_from.is_none() {
+        if let Some(t) = last_time {
+            windows::advance_transcript_updated_at(&tx, sid, t).at(&path)?;
         }
+    }
+    if plan.copy_from.is_some() {
+        // The triggers flagged the copied rows; the entry is as the snapshot certified it.
+        nodes::set_entry_valid(&tx, &plan.session_key).at(&path)?;
     }
     if !plan.pending_validation {
         certify(&tx, &path, &plan.session_key)?;
     }
     crash_point("undelete-before-commit");
     tx.commit().at(&path)?;
-    crash_point("undelete-after-commit");
     Ok(report)
 }
 

@@ -253,26 +253,3 @@ pub const COUNT_SQL: &str = "SELECT count(*) FROM session_windows";
 
 /// Doctor: rowids of windows whose node is gone.
 pub const ORPHANS_SQL: &str = "SELECT rowid FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)";
-
-/// A window's clocks: `(updated_at, transcript_updated_at, transcript_observed_at)`.
-pub type WindowClocks = (i64, Option<i64>, Option<i64>);
-
-pub fn clocks(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<WindowClocks>> {
-    conn.query_row(
-        "SELECT updated_at, transcript_updated_at, transcript_observed_at FROM session_windows WHERE session_id = ?1",
-        [session_id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )
-    .optional()
-}
-
-pub fn set_clocks(
-    conn: &Connection,
-    session_id: &str,
-    c: &WindowClocks,
-) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE session_windows SET updated_at = ?2, transcript_updated_at = ?3, transcript_observed_at = ?4 WHERE session_id = ?1",
-        params![session_id, c.0, c.1, c.2],
-    )
-}
