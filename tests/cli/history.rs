@@ -135,6 +135,11 @@ fn cat_is_byte_exact_for_rows_files_and_imports() {
     }
     // By session id (its newest archive) and by path, the same bytes.
     let by_id = store.run_ok(["archives", "cat", DELETED]).stdout;
+    assert_eq!(
+        store.run_ok(["archives", "cat", &DELETED[..8]]).stdout,
+        by_id,
+        "an 8+ character id prefix"
+    );
     let row = &archives(&store, &["--reason", "deleted"])[0];
     let by_path = store
         .run_ok(["archives", "cat", row["file"].as_str().unwrap()])
