@@ -198,7 +198,7 @@ pub fn search_archive(
             return Ok(ControlFlow::Continue(()));
         };
         if let Some((id, role, text, ts)) = searchable_text(&value, fallback) {
-            fts::scratch_insert(&scratch, &archive.session_id, &id, &role, &text, ts, ev.seq)
+            fts::scratch_insert(scratch, &archive.session_id, &id, &role, &text, ts, ev.seq)
                 .at(":memory:")?;
             pending += 1;
             if pending == ARCHIVE_BATCH {
