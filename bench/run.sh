@@ -129,6 +129,14 @@ measure prune_enforce_openclaw "$MAINT && for a in ${AGENTS//,/ }; do env OPENCL
 # in both copies (untimed work is the same in both).
 measure reclaim_ours "\"$REF_SQLITE\" free-pages $DB1 64 && \"$OURS\" --state-dir \"\$S\" reclaim --agent $FIRST"
 measure reclaim_sqlite3 "\"$REF_SQLITE\" free-pages $DB1 64 && \"$REF_SQLITE\" vacuum $DB1"
+# search: OpenClaw's FTS5 index through ours vs the same MATCH as a raw query (sqlite3,
+# immutable), best 20 first; with --archived, every archive of the store is searched too
+# (here the import archive: each imported transcript once more).
+SEARCH_QUERY="${BENCH_SEARCH_QUERY:-summarize}"
+SEARCH_SQL="for f in \"\$S\"/agents/*/agent/openclaw-agent.sqlite; do sqlite3 \"file:\$f?immutable=1\" \"SELECT session_id, message_id, snippet(session_transcript_fts, 0, '**', '**', ' … ', 48) FROM session_transcript_fts WHERE session_transcript_fts MATCH '$SEARCH_QUERY' ORDER BY bm25(session_transcript_fts) LIMIT 20\"; done"
+SHARED=1 measure search_ours "\"$OURS\" --state-dir \"\$S\" --all-agents search '$SEARCH_QUERY' --limit 20 --json"
+SHARED=1 measure search_sqlite3 "$SEARCH_SQL"
+SHARED=1 measure search_archived_ours "\"$OURS\" --state-dir \"\$S\" --all-agents search '$SEARCH_QUERY' --archived --limit 20 --json"
 
 # The legacy variant of the same store, imported by both tools.
 VARIANT=legacy measure migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes"
@@ -157,6 +165,8 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo "| \`transcript cat\` of every session of $FIRST, one process each | $(wall cat_all_ours) s | | | | $(rss cat_all_ours) kB | |"
   echo "| \`prune --enforce --yes\` vs \`openclaw sessions cleanup --enforce --store\` per agent | $(wall prune_enforce_ours) s | $(wall prune_enforce_openclaw) s | $(ratio prune_enforce_ours prune_enforce_openclaw) | ≤ 0.1 | $(rss prune_enforce_ours) kB | $(rss prune_enforce_openclaw) kB |"
   echo "| \`reclaim\` vs \`VACUUM\` + checkpoint (same SQLite; 64 MiB freed first in both) | $(wall reclaim_ours) s | $(wall reclaim_sqlite3) s | $(ratio reclaim_ours reclaim_sqlite3) | | $(rss reclaim_ours) kB | $(rss reclaim_sqlite3) kB |"
+  echo "| \`search QUERY --all-agents\` vs the same FTS5 \`MATCH\` in \`sqlite3\` | $(wall search_ours) s | $(wall search_sqlite3) s | $(ratio search_ours search_sqlite3) | | $(rss search_ours) kB | $(rss search_sqlite3) kB |"
+  echo "| \`search QUERY --all-agents --archived\` (live index and every archive) vs the live \`MATCH\` | $(wall search_archived_ours) s | $(wall search_sqlite3) s | $(ratio search_archived_ours search_sqlite3) | | $(rss search_archived_ours) kB | $(rss search_sqlite3) kB |"
   echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | $(wall migrate_ours) s | $(wall migrate_openclaw) s | $(ratio migrate_ours migrate_openclaw) | ≤ 0.1 | $(rss migrate_ours) kB | $(rss migrate_openclaw) kB |"
   echo
   echo "OpenClaw's own timings while making the store (\`report/timings.txt\`):"

@@ -4,7 +4,9 @@
 use clap::Args;
 
 use openclaw_sessions::history::archives_of;
-use openclaw_sessions::history::search::{search_archive, search_live, Hits, SearchRequest};
+use openclaw_sessions::history::search::{
+    search_archive, search_live, Hits, ScratchIndex, SearchRequest,
+};
 use openclaw_sessions::units::{iso_from_ms, now_ms, parse_time_arg};
 
 use super::exit::Outcome;
@@ -89,12 +91,17 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
     };
     let layout = ctx.layout()?;
     let mut hits = Hits::new(&req);
+    let scratch = if args.archived {
+        Some(ScratchIndex::new()?)
+    } else {
+        None
+    };
     for paths in ctx.agents(&layout)? {
         let store = ctx.open_store(paths)?;
         search_live(&store, &req, &mut hits)?;
-        if args.archived {
+        if let Some(scratch) = &scratch {
             for archive in archives_of(&store)? {
-                if let Err(e) = search_archive(&store, &archive, &req, &mut hits) {
+                if let Err(e) = search_archive(&store, &archive, &req, &mut hits, scratch) {
                     if e.kind() == openclaw_sessions::ErrorKind::InvalidArgument {
                         return Err(e.into());
                     }

@@ -430,9 +430,33 @@ pub fn pick<'a>(found: &'a [ArchivedTranscript], words: &str) -> Result<&'a Arch
         hits = found.iter().filter(|a| a.name == file_name).collect();
     }
     if hits.is_empty() {
-        // A session id: its newest archive.
-        let by_id: Vec<&ArchivedTranscript> =
+        // A session id, or a unique prefix of at least 8 characters: its newest archive.
+        let mut by_id: Vec<&ArchivedTranscript> =
             found.iter().filter(|a| a.session_id == words).collect();
+        if by_id.is_empty() && words.len() >= 8 {
+            let ids: std::collections::BTreeSet<(&str, &str)> = found
+                .iter()
+                .filter(|a| a.session_id.starts_with(words))
+                .map(|a| (a.agent_id.as_str(), a.session_id.as_str()))
+                .collect();
+            if ids.len() == 1 {
+                by_id = found
+                    .iter()
+                    .filter(|a| a.session_id.starts_with(words))
+                    .collect();
+            } else if ids.len() > 1 {
+                return Err(Error::InvalidArgument {
+                    message: format!(
+                        "{words:?} is the start of several session ids: {}",
+                        ids.iter()
+                            .map(|(a, s)| format!("{s} ({a})"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    hint: Some("give more of the id".into()),
+                });
+            }
+        }
         if let Some(newest) = by_id.iter().max_by_key(|a| a.archived_at) {
             let agents: std::collections::BTreeSet<&str> =
                 by_id.iter().map(|a| a.agent_id.as_str()).collect();

@@ -27,7 +27,11 @@ use crate::transcript::for_each_archived;
 
 /// Where the restored entry came from.
 #[derive(Debug, Clone, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum EntrySource {
     /// The newest snapshot that still holds the session.
     Snapshot { path: PathBuf, created_at: String },
@@ -63,6 +67,15 @@ pub struct UndeletePlan {
     pub entry_source: EntrySource,
     #[serde(skip)]
     pub entry: Map<String, Value>,
+    /// The key stays uncertified (still waiting for OpenClaw's key validation), as in the
+    /// source: a snapshot that holds it so, or the import, which leaves keys so.
+    #[serde(skip)]
+    pub pending_validation: bool,
+    /// The snapshot database whose node and window rows are copied as they are (the entry
+    /// came from a snapshot): columns no entry writer sets (an import's ACP provenance, the
+    /// window's creation time) come back too.
+    #[serde(skip)]
+    pub copy_from: Option<PathBuf>,
     #[serde(skip)]
     pub archived: ArchivedTranscript,
 }
@@ -168,12 +181,19 @@ fn verify_archive(store: &AgentStore, a: &ArchivedTranscript) -> Result<(u64, Op
 }
 
 /// The entry of `session_id` in the newest snapshot of `repositories` that holds it.
+/// An entry found in a source, with the window clocks and the validation state it had.
+struct FoundEntry {
+    fields: Map<String, Value>,
+    source: EntrySource,
+    pending_validation: bool,
+}
+
 fn entry_from_snapshots(
     repositories: &[PathBuf],
     agent_id: &str,
     key: &str,
     session_id: &str,
-) -> Option<(Map<String, Value>, EntrySource)> {
+) -> Option<FoundEntry> {
     let mut found: Vec<(String, PathBuf)> = Vec::new();
     for repo in repositories {
         let Ok(list) = crate::backup::list_snapshots(repo) else {
@@ -199,13 +219,15 @@ fn entry_from_snapshots(
             continue;
         };
         if e.get("sessionId").and_then(Value::as_str) == Some(session_id) {
-            return Some((
-                e,
-                EntrySource::Snapshot {
+            let conn = db.conn();
+            return Some(FoundEntry {
+                fields: e,
+                pending_validation: nodes::is_pending_validation(conn, key).unwrap_or(false),
+                source: EntrySource::Snapshot {
                     path: dir,
                     created_at,
                 },
-            ));
+            });
         }
     }
     None
@@ -217,7 +239,7 @@ fn entry_from_import_index(
     key: &str,
     session_id: &str,
     now_ms: i64,
-) -> Option<(Map<String, Value>, EntrySource)> {
+) -> Option<FoundEntry> {
     let dir = &store.paths.import_archive_dir;
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .ok()?
@@ -232,10 +254,12 @@ fn entry_from_import_index(
         };
         if let Some(e) = index.entries.iter().find(|e| e.session_id() == session_id) {
             let raw = e.fields.clone();
-            return Some((
-                normalise_entry(key, &raw, now_ms),
-                EntrySource::ImportIndex { path },
-            ));
+            // The import leaves the keys it writes waiting for validation.
+            return Some(FoundEntry {
+                fields: normalise_entry(key, &raw, now_ms),
+                source: EntrySource::ImportIndex { path },
+                pending_validation: true,
+            });
         }
     }
     None
@@ -288,16 +312,25 @@ pub fn plan_undelete(
         ));
     }
     let (events, last_time) = verify_archive(store, archived)?;
-    let (fields, entry_source) = entry_from_snapshots(repositories, &agent_id, &key, sid)
+    let found = entry_from_snapshots(repositories, &agent_id, &key, sid)
         .or_else(|| entry_from_import_index(store, &key, sid, now_ms))
         .unwrap_or_else(|| {
             let updated = last_time.or(archived.archived_at).unwrap_or(now_ms);
             let mut e = Map::new();
             e.insert("sessionId".into(), json!(sid));
             e.insert("updatedAt".into(), json!(updated));
-            (e, EntrySource::Minimal)
+            FoundEntry {
+                fields: e,
+                source: EntrySource::Minimal,
+                pending_validation: false,
+            }
         });
-    let mut entry = canonical_entry(fields);
+    let copy_from = match &found.source {
+        EntrySource::Snapshot { path, .. } => Some(path.join("database.sqlite")),
+        _ => None,
+    };
+    let entry_source = found.source;
+    let mut entry = canonical_entry(found.fields);
     entry.insert("sessionId".into(), json!(sid));
     Ok(UndeletePlan {
         agent_id,
@@ -307,6 +340,8 @@ pub fn plan_undelete(
         events,
         entry_source,
         entry,
+        pending_validation: found.pending_validation,
+        copy_from,
         archived: archived.clone(),
     })
 }
@@ -338,6 +373,24 @@ pub fn apply_undelete(
     plan: &UndeletePlan,
     now_ms: i64,
 ) -> Result<UndeleteReport> {
+    use crate::store::db::session_copy::{attach_snapshot, detach_snapshot};
+    if let Some(snapshot) = &plan.copy_from {
+        attach_snapshot(&db.conn, snapshot).at(snapshot)?;
+    }
+    let result = write_undelete(db, plan, now_ms);
+    if let Some(snapshot) = &plan.copy_from {
+        let detached = detach_snapshot(&db.conn).at(snapshot);
+        let report = result?;
+        detached?;
+        crash_point("undelete-after-commit");
+        return Ok(report);
+    }
+    let report = result?;
+    crash_point("undelete-after-commit");
+    Ok(report)
+}
+
+fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Result<UndeleteReport> {
     let path = db.path.clone();
     let tx = db.transaction()?;
     // Re-checked inside the transaction: nothing took the key or the id meanwhile.
@@ -354,7 +407,17 @@ pub fn apply_undelete(
             Some("run the command again".into()),
         ));
     }
-    write_session(&tx, &path, plan)?;
+    match &plan.copy_from {
+        Some(_) => {
+            crate::store::db::session_copy::copy_node_and_window(
+                &tx,
+                &plan.session_key,
+                &plan.session_id,
+            )
+            .at(&path)?;
+        }
+        None => write_session(&tx, &path, plan)?,
+    }
     crash_point("undelete-session");
     let sid = plan.session_id.as_str();
     let mut cursor = ProjectionCursor::load(&tx, sid).at(&path)?;
@@ -436,13 +499,20 @@ pub fn apply_undelete(
     })?;
     crash_point("undelete-events");
     cursor.finish(&tx, now_ms).at(&path)?;
-    if let Some(t) = last_time {
-        windows::advance_transcript_updated_at(&tx, sid, t).at(&path)?;
+    if plan.copy_from.is_none() {
+        if let Some(t) = last_time {
+            windows::advance_transcript_updated_at(&tx, sid, t).at(&path)?;
+        }
     }
-    certify(&tx, &path, &plan.session_key)?;
+    if plan.copy_from.is_some() {
+        // The triggers flagged the copied rows; the entry is as the snapshot certified it.
+        nodes::set_entry_valid(&tx, &plan.session_key).at(&path)?;
+    }
+    if !plan.pending_validation {
+        certify(&tx, &path, &plan.session_key)?;
+    }
     crash_point("undelete-before-commit");
     tx.commit().at(&path)?;
-    crash_point("undelete-after-commit");
     Ok(report)
 }
 
@@ -555,7 +625,9 @@ pub fn apply_session_from_snapshot(
     plan: &SnapshotSessionPlan,
     now_ms: i64,
 ) -> Result<SnapshotSessionReport> {
-    use crate::store::db::session_copy::{attach_snapshot, copy_session, detach_snapshot};
+    use crate::store::db::session_copy::{
+        attach_snapshot, copy_session, detach_snapshot, snapshot_pending_validation,
+    };
     let path = db.path.clone();
     let snapshot_db = plan.snapshot.join("database.sqlite");
     attach_snapshot(&db.conn, &snapshot_db).at(&snapshot_db)?;
@@ -589,7 +661,10 @@ pub fn apply_session_from_snapshot(
             }
         }
         nodes::set_entry_valid(&tx, &plan.session_key).at(&path)?;
-        certify(&tx, &path, &plan.session_key)?;
+        // Certified, unless the snapshot holds the key still waiting for validation.
+        if !snapshot_pending_validation(&tx, &plan.session_key).at(&path)? {
+            certify(&tx, &path, &plan.session_key)?;
+        }
         crash_point("restore-session-before-commit");
         tx.commit().at(&path)?;
         Ok(SnapshotSessionReport {

@@ -152,15 +152,29 @@ pub fn search_live(store: &AgentStore, req: &SearchRequest, into: &mut Hits) -> 
     Ok(())
 }
 
-/// Search the messages of one archive, a batch at a time, through a private in-memory
-/// index.
+/// A private in-memory FTS5 index with OpenClaw's tokenizer, emptied after each batch and
+/// reused for every archive.
+pub struct ScratchIndex(rusqlite::Connection);
+
+impl ScratchIndex {
+    pub fn new() -> Result<Self> {
+        fts::open_scratch_index()
+            .map(ScratchIndex)
+            .map_err(|e| Error::sqlite(":memory:", e))
+    }
+}
+
+/// Search the messages of one archive, a batch at a time, through the scratch index.
 pub fn search_archive(
     store: &AgentStore,
     archive: &ArchivedTranscript,
     req: &SearchRequest,
     into: &mut Hits,
+    scratch: &ScratchIndex,
 ) -> Result<()> {
-    let scratch = fts::open_scratch_index().map_err(|e| Error::sqlite(":memory:", e))?;
+    let scratch = &scratch.0;
+    // Whatever an archive that failed half-way left is not this one's.
+    fts::scratch_clear(scratch).at(":memory:")?;
     let mut q = req.fts();
     q.limit += 1;
     let fallback = archive.archived_at.unwrap_or(0);
@@ -184,18 +198,18 @@ pub fn search_archive(
             return Ok(ControlFlow::Continue(()));
         };
         if let Some((id, role, text, ts)) = searchable_text(&value, fallback) {
-            fts::scratch_insert(&scratch, &archive.session_id, &id, &role, &text, ts, ev.seq)
+            fts::scratch_insert(scratch, &archive.session_id, &id, &role, &text, ts, ev.seq)
                 .at(":memory:")?;
             pending += 1;
             if pending == ARCHIVE_BATCH {
-                flush(&scratch, into)?;
+                flush(scratch, into)?;
                 pending = 0;
             }
         }
         Ok(ControlFlow::Continue(()))
     })?;
     if pending > 0 {
-        flush(&scratch, into)?;
+        flush(scratch, into)?;
     }
     Ok(())
 }

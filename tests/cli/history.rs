@@ -135,6 +135,11 @@ fn cat_is_byte_exact_for_rows_files_and_imports() {
     }
     // By session id (its newest archive) and by path, the same bytes.
     let by_id = store.run_ok(["archives", "cat", DELETED]).stdout;
+    assert_eq!(
+        store.run_ok(["archives", "cat", &DELETED[..8]]).stdout,
+        by_id,
+        "an 8+ character id prefix"
+    );
     let row = &archives(&store, &["--reason", "deleted"])[0];
     let by_path = store
         .run_ok(["archives", "cat", row["file"].as_str().unwrap()])
@@ -437,6 +442,16 @@ fn search_matches_a_direct_fts5_match_on_the_same_database() {
         .map(|h| h["score"].as_f64().unwrap())
         .collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first");
+    let times: Vec<i64> = search_json(&store, &["summarize OR sdk", "--order", "recent"])["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["timestamp"].as_i64().unwrap())
+        .collect();
+    assert!(
+        times.len() > 10 && times.windows(2).all(|w| w[0] >= w[1]),
+        "newest first"
+    );
     let since = search_json(
         &store,
         &["cafe OR summarize", "--since", "@1795989999999ms"],

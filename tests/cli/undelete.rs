@@ -18,8 +18,6 @@ const EXEMPT: &[(&str, &str)] = &[
     ("transcript_rewrite_watermarks", "generation"),
     ("transcript_rewrite_watermarks", "updated_at"),
     ("session_transcript_fts_rows", "id"),
-    ("session_windows", "transcript_observed_at"),
-    ("session_windows", "transcript_updated_at"),
 ];
 
 fn value(v: rusqlite::types::ValueRef<'_>) -> Value {
@@ -51,6 +49,7 @@ fn session_rows(store: &Store, key: &str, sid: &str) -> BTreeMap<String, Vec<Str
         ("session_transcript_fts", "SELECT text, session_id, message_id, role, timestamp FROM session_transcript_fts WHERE session_id = ?1", sid),
         ("transcript_rewrite_watermarks", "SELECT * FROM transcript_rewrite_watermarks WHERE session_id = ?1", sid),
         ("session_conversations", "SELECT * FROM session_conversations WHERE session_id = ?1", sid),
+        ("session_canonical_validation_pending", "SELECT * FROM session_canonical_validation_pending WHERE session_key = ?1", key),
     ];
     for (table, sql, arg) in queries {
         let mut stmt = conn.prepare(sql).unwrap();

@@ -16,24 +16,18 @@ history_ids() {
   done
 }
 
-# OpenClaw's SDK deletes HISTORY_KEYS with archiveTranscript: true.
+# OpenClaw's SDK deletes HISTORY_KEYS with archiveTranscript: true (checks/sdk-history.mjs).
 history_sdk_delete() {
-  local s="$1" key n=0
-  for key in "${HISTORY_KEYS[@]}"; do
-    n=$((n + 1))
-    oc_sdk "$s" sdk-mutate.mjs delete main "$key" > "sdk-delete-$n.json" 2> "sdk-delete-$n.err" ||
-      check_error "SDK delete $key: $(tail -n 3 "sdk-delete-$n.err")"
-  done
+  oc_sdk "$1" sdk-history.mjs delete main "${HISTORY_KEYS[@]}" > sdk-delete.json 2> sdk-delete.err ||
+    check_error "SDK delete: $(cat sdk-delete.json sdk-delete.err | grep -v '"gone":true' | tail -n 3)"
 }
 
 # OpenClaw appends to each restored session and reads it back.
 history_sdk_append() {
-  local s="$1" i=0 sid
-  while read -r sid; do
-    oc_sdk "$s" sdk-append.mjs main "${HISTORY_KEYS[$i]}" "$sid" "appended after the restore" > "append-$i.json" 2> "append-$i.err" ||
-      check_error "SDK append to ${HISTORY_KEYS[$i]}: $(cat "append-$i.json" "append-$i.err" | tail -n 3)"
-    i=$((i + 1))
-  done < ids.txt
+  local pairs=() i=0 sid
+  while read -r sid; do pairs+=("${HISTORY_KEYS[$i]}=$sid"); i=$((i + 1)); done < ids.txt
+  oc_sdk "$1" sdk-history.mjs append main "${pairs[@]}" > append.json 2> append.err ||
+    check_error "SDK append after the restore: $(cat append.json append.err | grep -v '"appended":true' | tail -n 3)"
 }
 
 check_undelete_after_openclaw_delete() {
@@ -99,3 +93,51 @@ check_restore_session_from_openclaw_snapshot() {
   history_sdk_append "$s"
 }
 CHECKS+=(restore_session_from_openclaw_snapshot)
+
+# undelete_after_openclaw_maintenance: OpenClaw's own maintenance (`openclaw sessions cleanup
+# --enforce`, age and entry cap) deletes the research agent's machine-made and capped sessions,
+# archiving their transcripts; our `undelete` brings every deleted one back, row for row.
+check_undelete_after_openclaw_maintenance() {
+  local s db rc keys_before keys_after key n=0 sid
+  s="$CHECK_DIR/stores/m/.openclaw"; mkdir -p "$(dirname "$s")"
+  cp -a "$REPO_ROOT/tests/fixtures/openclaw-2026.9.6/live/.openclaw" "$s"; chmod -R u+w "$s"
+  oc_sdk "$s" prune-retime.mjs "$s" "$REF_ROOT/checks/prune-spec-research.json" > retime.json || check_error "re-timing failed"
+  node_check set-maintenance.mjs "$s" '{"pruneAfter":"1d","maxEntries":12}'
+  db="$s/agents/research/agent/openclaw-agent.sqlite"
+  ours_run before.json "$s" list --agent research --json --limit all || check_error "list before"
+  keys_before="$(jsonq before.json 'j.data.map(r=>r.sessionKey).sort().join(" ")')"
+  # shellcheck disable=SC2086
+  node_check session-rows.mjs "$db" $keys_before > rows-before.json || check_error "rows before"
+  rc=0; oc_run snap.json "$s" backup sqlite create --agent research --repository "$CHECK_DIR/snapshots" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw backup sqlite create exited $rc"
+  rc=0; oc_run cleanup.json "$s" sessions cleanup --enforce --agent research --store "$db" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw sessions cleanup --enforce exited $rc"
+  ours_run after.json "$s" list --agent research --json --limit all || check_error "list after"
+  keys_after="$(jsonq after.json 'j.data.map(r=>r.sessionKey).sort().join(" ")')"
+  local deleted=() gone=()
+  for key in $keys_before; do [[ " $keys_after " == *" $key "* ]] || gone+=("$key"); done
+  [[ ${#gone[@]} -gt 0 ]] || check_error "OpenClaw's maintenance deleted nothing"
+  for key in "${gone[@]}"; do
+    sid="$(jsonq before.json "j.data.find(r=>r.sessionKey==='$key').sessionId")"
+    ours_run "archives-$n.json" "$s" archives list --agent research --session "$sid" --reason deleted --json || check_error "archives list $sid"
+    if [[ "$(jsonq "archives-$n.json" 'j.data.length')" == 0 ]]; then
+      # A session without transcript events leaves no archive: nothing to bring back.
+      [[ "$(jsonq before.json "j.data.find(r=>r.sessionKey==='$key').transcript.events")" == 0 ]] ||
+        check_error "$key had events but OpenClaw left no archive"
+      n=$((n + 1)); continue
+    fi
+    deleted+=("$key")
+    ours_run "undelete-$n.json" "$s" --agent research undelete "$sid" --snapshots "$CHECK_DIR/snapshots" --yes --json ||
+      check_error "undelete $key ($sid)"
+    n=$((n + 1))
+  done
+  node_check session-rows.mjs "$db" "${deleted[@]}" > rows-after.json
+  jsonq rows-before.json "JSON.stringify(Object.fromEntries(Object.entries(j).filter(([k])=>$(printf '"%s",' "${deleted[@]}" | sed 's/^/[/; s/,$/]/').includes(k))))" > rows-before-deleted.json
+  if node_check compare-session-rows.mjs rows-before-deleted.json rows-after.json > cmp.txt 2> cmp.err; then
+    note "maintenance deleted ${#gone[@]} (${#deleted[@]} with a transcript); undelete: $(cat cmp.txt)"
+  else
+    cat cmp.err >&2; check_error "rows differ after undelete: $(cat cmp.txt)"
+  fi
+  openclaw_accepts "$s" after-undelete
+}
+CHECKS+=(undelete_after_openclaw_maintenance)

@@ -38,11 +38,12 @@ pub struct FtsQuery<'a> {
     pub close: &'a str,
 }
 
-fn order(q: &FtsQuery<'_>) -> &'static str {
+/// The ORDER BY of a search over the rows named `t`.
+fn order(q: &FtsQuery<'_>, t: &str) -> String {
     if q.recent_first {
-        "ORDER BY f.timestamp DESC, f.rowid DESC"
+        format!("ORDER BY {t}timestamp DESC, {t}rowid DESC")
     } else {
-        "ORDER BY rank ASC, f.timestamp DESC, f.message_id ASC"
+        format!("ORDER BY {t}rank ASC, {t}timestamp DESC, {t}message_id ASC")
     }
 }
 
@@ -62,16 +63,21 @@ fn hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<FtsHit> {
 /// Matches in the live index of an agent database, with each window's key and each
 /// message's `seq`.
 pub fn search_live(conn: &Connection, q: &FtsQuery<'_>) -> rusqlite::Result<Vec<FtsHit>> {
+    // Ranked and cut inside the index first; only the hits kept are joined to their window
+    // and identity rows.
     let sql = format!(
-        "SELECT f.session_id, f.message_id, f.role, f.timestamp, \
-                snippet(session_transcript_fts, 0, ?2, ?3, ' … ', 48), bm25(session_transcript_fts) AS rank, \
-                w.session_key, i.seq \
-         FROM session_transcript_fts f \
+        "WITH f AS (SELECT rowid, session_id, message_id, role, timestamp, \
+                snippet(session_transcript_fts, 0, ?2, ?3, ' … ', 48) AS snippet, bm25(session_transcript_fts) AS rank \
+             FROM session_transcript_fts \
+             WHERE session_transcript_fts MATCH ?1 AND (?4 IS NULL OR role = ?4) AND (?5 IS NULL OR timestamp >= ?5) \
+             {inner} LIMIT ?6) \
+         SELECT f.session_id, f.message_id, f.role, f.timestamp, f.snippet, f.rank, w.session_key, i.seq \
+         FROM f \
          LEFT JOIN session_windows w ON w.session_id = f.session_id \
          LEFT JOIN transcript_event_identities i ON i.session_id = f.session_id AND i.event_id = f.message_id \
-         WHERE session_transcript_fts MATCH ?1 AND (?4 IS NULL OR f.role = ?4) AND (?5 IS NULL OR f.timestamp >= ?5) \
-         {} LIMIT ?6",
-        order(q)
+         {outer}",
+        inner = order(q, ""),
+        outer = order(q, "f.")
     );
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt.query_map(
@@ -114,7 +120,7 @@ pub fn scratch_search(conn: &Connection, q: &FtsQuery<'_>) -> rusqlite::Result<V
          FROM scratch_fts f \
          WHERE scratch_fts MATCH ?1 AND (?4 IS NULL OR f.role = ?4) AND (?5 IS NULL OR f.timestamp >= ?5) \
          {} LIMIT ?6",
-        order(q)
+        order(q, "f.")
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(

@@ -354,3 +354,11 @@ pub const WITHOUT_CURRENT_WINDOW_SQL: &str = "SELECT n.session_key, n.current_se
 
 /// Doctor: `(label, keys as a JSON array)` of labels more than one live node uses.
 pub const DUPLICATE_LABELS_SQL: &str = "SELECT label, json_group_array(session_key) FROM session_nodes WHERE label IS NOT NULL AND entry_valid != -1 GROUP BY label HAVING count(*) > 1";
+
+/// Whether a key still waits for OpenClaw's canonical-key validation (not certified).
+pub fn is_pending_validation(conn: &Connection, key: &str) -> rusqlite::Result<bool> {
+    conn.prepare_cached(
+        "SELECT 1 FROM session_canonical_validation_pending WHERE session_key = ?1",
+    )?
+    .exists([key])
+}

@@ -10,16 +10,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 /// The alias a snapshot is attached under.
 pub const SNAPSHOT_SCHEMA: &str = "snap";
 
-/// Attach `path` read-only (outside a transaction, as SQLite requires).
+/// Attach `path` (outside a transaction, as SQLite requires). Only read: a snapshot is a
+/// standalone database without a journal or WAL, so reading it creates no sidecar.
 pub fn attach_snapshot(conn: &Connection, path: &std::path::Path) -> rusqlite::Result<()> {
-    let uri = format!(
-        "file:{}?mode=ro&immutable=1",
-        path.to_string_lossy()
-            .replace('%', "%25")
-            .replace('?', "%3f")
-            .replace('#', "%23")
-    );
-    conn.execute("ATTACH DATABASE ?1 AS snap", [uri])?;
+    conn.execute(
+        "ATTACH DATABASE ?1 AS snap",
+        [path.to_string_lossy().as_ref()],
+    )?;
     Ok(())
 }
 
@@ -52,6 +49,12 @@ pub fn find_in_snapshot(
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
     .optional()
+}
+
+/// Whether the snapshot holds the key still waiting for OpenClaw's key validation.
+pub fn snapshot_pending_validation(conn: &Connection, key: &str) -> rusqlite::Result<bool> {
+    conn.prepare("SELECT 1 FROM snap.session_canonical_validation_pending WHERE session_key = ?1")?
+        .exists([key])
 }
 
 /// The session ids of a key's windows in the snapshot.
@@ -126,6 +129,37 @@ type SearchRow = (
 pub struct Copied {
     pub rows: usize,
     pub events: usize,
+}
+
+/// Copy the node `key` (with the rows that hang off it), the window `session_id` and its
+/// conversation links from the snapshot: the session as the snapshot holds it, without its
+/// transcript (`undelete` takes the events from the archive).
+pub fn copy_node_and_window(
+    conn: &Connection,
+    key: &str,
+    session_id: &str,
+) -> rusqlite::Result<usize> {
+    conn.execute(
+        "INSERT OR IGNORE INTO main.conversations SELECT * FROM snap.conversations WHERE conversation_id IN \
+           (SELECT primary_conversation_id FROM snap.session_windows WHERE session_id = ?1 \
+            UNION SELECT conversation_id FROM snap.session_conversations WHERE session_id = ?1)",
+        [session_id],
+    )?;
+    let mut n = copy_rows(conn, "session_nodes", "session_key", key, false)?;
+    for (table, column) in children(conn, "session_nodes")? {
+        if table != "session_windows" {
+            n += copy_rows(conn, &table, &column, key, false)?;
+        }
+    }
+    n += copy_rows(conn, "session_windows", "session_id", session_id, false)?;
+    n += copy_rows(
+        conn,
+        "session_conversations",
+        "session_id",
+        session_id,
+        false,
+    )?;
+    Ok(n)
 }
 
 /// Copy the node `key` and the windows `ids` (with everything under them) from the

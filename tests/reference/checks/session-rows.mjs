@@ -10,14 +10,13 @@ const EXEMPT = {
   session_transcript_index_state: ["updated_at"],  // projection clock
   transcript_rewrite_watermarks: ["generation", "updated_at"], // random generation, clock
   session_transcript_fts_rows: ["id"],             // rowid, also the FTS rowid
-  session_windows: ["transcript_observed_at", "transcript_updated_at"], // transcript clocks
 };
 const argv = process.argv.slice(2);
 const STRICT = argv[0] === "--strict";
 if (STRICT) argv.shift();
 if (STRICT) {
   // A copy out of a snapshot keeps the clocks: only the fresh ids and generation differ.
-  for (const t of ["transcript_events", "transcript_event_identities", "session_transcript_index_state", "session_windows"]) delete EXEMPT[t];
+  for (const t of ["transcript_events", "transcript_event_identities", "session_transcript_index_state"]) delete EXEMPT[t];
 }
 import { DatabaseSync } from "node:sqlite";
 
