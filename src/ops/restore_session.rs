@@ -107,11 +107,7 @@ impl Operation for RestoreSessionOp {
     ) -> Result<()> {
         let p = &plan.plan;
         let db = crate::store::ReadOnlyDb::open(&plan.agent.db)?;
-        let current =
-            crate::store::db::nodes::current_session_id(db.conn(), &p.session_key).at(db.path())?;
-        ensure(current.as_deref() == Some(p.session_id.as_str()), || {
-            format!("{} does not name {}", p.session_key, p.session_id)
-        })?;
+        super::targets::ensure_key_names(&db, &p.session_key, &p.session_id)?;
         let mut stored = 0u64;
         for w in &p.windows {
             stored += crate::store::db::events::count(db.conn(), w).at(db.path())? as u64;

@@ -134,3 +134,16 @@ pub fn check_owned<'a>(
 pub fn check_owned_agent(layout: &StateLayout, paths: &AgentPaths) -> Result<()> {
     check_owned(layout, [paths.db.as_path(), paths.sessions_dir.as_path()])
 }
+
+/// After a session is brought back: its key names that session again (verify steps).
+pub(crate) fn ensure_key_names(
+    db: &crate::store::ReadOnlyDb,
+    key: &str,
+    session_id: &str,
+) -> Result<()> {
+    use crate::error::ResultExt;
+    let current = crate::store::db::nodes::current_session_id(db.conn(), key).at(db.path())?;
+    super::pipeline::ensure(current.as_deref() == Some(session_id), || {
+        format!("{key} does not name {session_id}")
+    })
+}

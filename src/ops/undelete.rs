@@ -142,11 +142,7 @@ impl Operation for UndeleteOp {
     ) -> Result<()> {
         let p = &plan.plan;
         let db = crate::store::ReadOnlyDb::open(&plan.agent.db)?;
-        let current =
-            crate::store::db::nodes::current_session_id(db.conn(), &p.session_key).at(db.path())?;
-        ensure(current.as_deref() == Some(p.session_id.as_str()), || {
-            format!("{} does not name {}", p.session_key, p.session_id)
-        })?;
+        super::targets::ensure_key_names(&db, &p.session_key, &p.session_id)?;
         let stored = crate::store::db::events::count(db.conn(), &p.session_id).at(db.path())?;
         ensure(
             stored as u64 == p.events && report.events == p.events,

@@ -173,27 +173,31 @@ pub struct ListedArchive {
     pub published_at: Option<i64>,
 }
 
+/// The columns [`listed_archive`] reads, in its order.
+const LISTED_SELECT: &str = "SELECT session_id, generation, session_key, reason, encoding, archive_name, \
+     archive_sha256, length(archive_blob), created_at, published_at FROM session_transcript_archives";
+
+fn listed_archive(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedArchive> {
+    Ok(ListedArchive {
+        session_id: r.get(0)?,
+        generation: r.get(1)?,
+        session_key: r.get(2)?,
+        reason: r.get(3)?,
+        encoding: r.get(4)?,
+        archive_name: r.get(5)?,
+        archive_sha256: r.get(6)?,
+        blob_bytes: r.get::<_, i64>(7)? as u64,
+        created_at: r.get(8)?,
+        published_at: r.get(9)?,
+    })
+}
+
 /// The archives recorded for a key, newest first.
 pub fn of_key(conn: &Connection, key: &str) -> rusqlite::Result<Vec<ListedArchive>> {
-    let mut stmt = conn.prepare(
-        "SELECT session_id, generation, session_key, reason, encoding, archive_name, archive_sha256, \
-                length(archive_blob), created_at, published_at \
-         FROM session_transcript_archives WHERE session_key = ?1 ORDER BY created_at DESC",
-    )?;
-    let rows = stmt.query_map([key], |r| {
-        Ok(ListedArchive {
-            session_id: r.get(0)?,
-            generation: r.get(1)?,
-            session_key: r.get(2)?,
-            reason: r.get(3)?,
-            encoding: r.get(4)?,
-            archive_name: r.get(5)?,
-            archive_sha256: r.get(6)?,
-            blob_bytes: r.get::<_, i64>(7)? as u64,
-            created_at: r.get(8)?,
-            published_at: r.get(9)?,
-        })
-    })?;
+    let mut stmt = conn.prepare(&format!(
+        "{LISTED_SELECT} WHERE session_key = ?1 ORDER BY created_at DESC"
+    ))?;
+    let rows = stmt.query_map([key], listed_archive)?;
     rows.collect()
 }
 
@@ -205,25 +209,10 @@ pub const NAMES_SQL: &str = "SELECT archive_name, published_at, rowid, session_i
 
 /// Every archive row of a database, oldest first.
 pub fn all(conn: &Connection) -> rusqlite::Result<Vec<ListedArchive>> {
-    let mut stmt = conn.prepare(
-        "SELECT session_id, generation, session_key, reason, encoding, archive_name, archive_sha256, \
-                length(archive_blob), created_at, published_at \
-         FROM session_transcript_archives ORDER BY created_at, session_id, generation",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        Ok(ListedArchive {
-            session_id: r.get(0)?,
-            generation: r.get(1)?,
-            session_key: r.get(2)?,
-            reason: r.get(3)?,
-            encoding: r.get(4)?,
-            archive_name: r.get(5)?,
-            archive_sha256: r.get(6)?,
-            blob_bytes: r.get::<_, i64>(7)? as u64,
-            created_at: r.get(8)?,
-            published_at: r.get(9)?,
-        })
-    })?;
+    let mut stmt = conn.prepare(&format!(
+        "{LISTED_SELECT} ORDER BY created_at, session_id, generation"
+    ))?;
+    let rows = stmt.query_map([], listed_archive)?;
     rows.collect()
 }
 
