@@ -115,6 +115,27 @@ measure cat_ours "\"$OURS\" --state-dir \"$BIG_STORE/.openclaw\" transcript cat 
 ALL_BYTES="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT sum(event_utf8_bytes) FROM transcript_events"; done | paste -sd+ | bc)"
 SHARED=1 measure cat_all_ours "for k in \$(\"$OURS\" --state-dir \"\$S\" list --agent $FIRST --json --limit all | python3 -c 'import json,sys; print(\"\\n\".join(r[\"sessionKey\"] for r in json.load(sys.stdin)[\"data\"]))'); do \"$OURS\" --state-dir \"\$S\" transcript cat \"\$k\"; done"
 
+# transcript delta and catalog: the first page of the largest session (1,000 events, 1 MB;
+# 50 text items from the newest 1,000 messages) against sqlite3 reading the same rows.
+BIG_DB="file:$BIG_STORE/.openclaw/agents/main/agent/openclaw-agent.sqlite?immutable=1"
+BIG_SID="$(sqlite3 "$BIG_DB" "SELECT current_session_id FROM session_nodes WHERE session_key = '$BIG_KEY'")"
+SHARED=1 measure delta_ours "\"$OURS\" --state-dir \"$BIG_STORE/.openclaw\" transcript delta '$BIG_KEY' --json"
+SHARED=1 measure delta_sqlite3 "sqlite3 -json '$BIG_DB' \"SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = '$BIG_SID' ORDER BY seq LIMIT 1000\""
+SHARED=1 measure catalog_ours "\"$OURS\" --state-dir \"$BIG_STORE/.openclaw\" transcript catalog '$BIG_KEY' --json"
+SHARED=1 measure catalog_sqlite3 "sqlite3 -json '$BIG_DB' \"SELECT seq, event_json, event_zstd FROM transcript_events WHERE session_id = '$BIG_SID' ORDER BY seq DESC LIMIT 1000\""
+
+# The history and single-session commands (no reference; their rows are for the memory table):
+# one session of the first agent (the newest), and the newest archive of that agent.
+ONE_KEY="$(sqlite3 "file:$STORE/imported/.openclaw/agents/$FIRST/agent/openclaw-agent.sqlite?immutable=1" "SELECT session_key FROM session_nodes WHERE session_key NOT LIKE '%:main' ORDER BY updated_at DESC LIMIT 1")"
+SHARED=1 measure show_ours "\"$OURS\" --state-dir \"\$S\" show '$ONE_KEY' --json"
+SHARED=1 measure archives_list_ours "\"$OURS\" --state-dir \"\$S\" archives list --all-agents --json"
+ONE_ARCHIVE="$("$OURS" --state-dir "$STORE/imported/.openclaw" archives list --agent "$FIRST" --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(max(d, key=lambda a: a.get("bytes") or 0)["name"] if d else "")')"
+SHARED=1 measure archives_cat_ours "\"$OURS\" --state-dir \"\$S\" --agent $FIRST archives cat '$ONE_ARCHIVE'"
+measure patch_ours "\"$OURS\" --state-dir \"\$S\" patch '$ONE_KEY' --set label=bench --yes"
+measure delete_ours "\"$OURS\" --state-dir \"\$S\" delete '$ONE_KEY' --yes"
+ONE_SID="$(sqlite3 "file:$STORE/imported/.openclaw/agents/$FIRST/agent/openclaw-agent.sqlite?immutable=1" "SELECT current_session_id FROM session_nodes WHERE session_key = '$ONE_KEY'")"
+measure delete_undelete_ours "\"$OURS\" --state-dir \"\$S\" delete '$ONE_KEY' --yes && \"$OURS\" --state-dir \"\$S\" --agent $FIRST undelete '$ONE_SID' --yes"
+
 SHARED=1 measure doctor_ours "\"$OURS\" --state-dir \"\$S\" doctor"
 SHARED=1 measure doctor_quickcheck "\"$REF_SQLITE\" quick-check \"\$S\"/agents/*/agent/openclaw-agent.sqlite"
 SHARED=1 measure prune_ours "\"$OURS\" --state-dir \"\$S\" prune --all-agents --dry-run --json"
@@ -163,6 +184,14 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo "| \`prune --dry-run\` vs \`openclaw sessions cleanup --dry-run\` | $(wall prune_ours) s | $(wall prune_openclaw) s | $(ratio prune_ours prune_openclaw) | | $(rss prune_ours) kB | $(rss prune_openclaw) kB |"
   echo "| \`transcript cat\` of the largest session ($BIG_BYTES bytes) | $(wall cat_ours) s ($(mbps "$BIG_BYTES" "$(wall cat_ours)")) | | | ≥ 300 MB/s | $(rss cat_ours) kB | |"
   echo "| \`transcript cat\` of every session of $FIRST, one process each | $(wall cat_all_ours) s | | | | $(rss cat_all_ours) kB | |"
+  echo "| \`transcript delta\` first page of the largest session vs \`sqlite3 -json\` of the same rows | $(wall delta_ours) s | $(wall delta_sqlite3) s | $(ratio delta_ours delta_sqlite3) | ≤ 2 | $(rss delta_ours) kB | $(rss delta_sqlite3) kB |"
+  echo "| \`transcript catalog\` first page of the largest session vs \`sqlite3 -json\` of its newest 1,000 rows | $(wall catalog_ours) s | $(wall catalog_sqlite3) s | $(ratio catalog_ours catalog_sqlite3) | ≤ 2 | $(rss catalog_ours) kB | $(rss catalog_sqlite3) kB |"
+  echo "| \`show <key> --json\` | $(wall show_ours) s | | | | $(rss show_ours) kB | |"
+  echo "| \`archives list --all-agents --json\` | $(wall archives_list_ours) s | | | | $(rss archives_list_ours) kB | |"
+  echo "| \`archives cat\` of the largest archive of $FIRST | $(wall archives_cat_ours) s | | | | $(rss archives_cat_ours) kB | |"
+  echo "| \`patch <key> --set label=bench --yes\` | $(wall patch_ours) s | | | | $(rss patch_ours) kB | |"
+  echo "| \`delete <key> --yes\` | $(wall delete_ours) s | | | | $(rss delete_ours) kB | |"
+  echo "| \`delete <key> --yes\`, then \`undelete\` of its archive | $(wall delete_undelete_ours) s | | | | $(rss delete_undelete_ours) kB | |"
   echo "| \`prune --enforce --yes\` vs \`openclaw sessions cleanup --enforce --store\` per agent | $(wall prune_enforce_ours) s | $(wall prune_enforce_openclaw) s | $(ratio prune_enforce_ours prune_enforce_openclaw) | ≤ 0.1 | $(rss prune_enforce_ours) kB | $(rss prune_enforce_openclaw) kB |"
   echo "| \`reclaim\` vs \`VACUUM\` + checkpoint (same SQLite; 64 MiB freed first in both) | $(wall reclaim_ours) s | $(wall reclaim_sqlite3) s | $(ratio reclaim_ours reclaim_sqlite3) | | $(rss reclaim_ours) kB | $(rss reclaim_sqlite3) kB |"
   echo "| \`search QUERY --all-agents\` vs the same FTS5 \`MATCH\` in \`sqlite3\` | $(wall search_ours) s | $(wall search_sqlite3) s | $(ratio search_ours search_sqlite3) | | $(rss search_ours) kB | $(rss search_sqlite3) kB |"

@@ -1,7 +1,7 @@
 //! The pipeline's guards on every database a plan changes, checked before anything changes
 //! (dry runs included, so that they show the same refusal): the database is an SQLite file of
 //! the schema this tool writes, it belongs to the agent whose place it sits in (its
-//! `schema_meta`, as OpenClaw's SDK checks before opening one), and it passes `quick_check`.
+//! `schema_meta`, as OpenClaw's SDK checks before opening one), and its B-trees pass `quick_check`.
 //! See docs/openclaw/HOSTILE.md, section 3.
 
 use crate::backup::SnapshotSource;
@@ -61,7 +61,7 @@ pub fn check_databases(sources: &[SnapshotSource], damaged: DamagedStore) -> Res
             }
         }
         if damaged == DamagedStore::Refused {
-            let problems = meta::quick_check(ro.conn(), QUOTED_PROBLEMS).at(db)?;
+            let problems = meta::btree_check(ro.conn(), QUOTED_PROBLEMS).at(db)?;
             if !problems.is_empty() {
                 return Err(Error::Conflict {
                     message: format!(

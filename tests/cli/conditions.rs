@@ -220,6 +220,40 @@ fn a_database_that_fails_quick_check_is_refused_but_for_the_doctor() {
     );
 }
 
+/// Frees pages (a filler table, dropped), then gives the first freelist trunk page a leaf
+/// count no page can hold: the freelist, which no table's check walks, is damaged.
+fn damage_the_freelist(store: &Store, db: &Path) {
+    {
+        let c = store.writable("main");
+        c.execute_batch(
+            "CREATE TABLE filler(b BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64) INSERT INTO filler SELECT zeroblob(3000) FROM n; DROP TABLE filler; PRAGMA wal_checkpoint(TRUNCATE);",
+        )
+        .unwrap();
+    }
+    let mut bytes = std::fs::read(db).unwrap();
+    let page_size = u16::from_be_bytes([bytes[16], bytes[17]]) as usize;
+    let trunk = u32::from_be_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    assert!(trunk > 0, "the freelist is empty");
+    let at = (trunk - 1) * page_size;
+    bytes[at + 4..at + 8].copy_from_slice(&0x00ff_ffffu32.to_be_bytes());
+    std::fs::write(db, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_freelist_is_refused_before_any_change() {
+    let store = Store::copy("live");
+    let db = store.agent_db("main");
+    damage_the_freelist(&store, &db);
+    let before = std::fs::read(&db).unwrap();
+    for args in MUTATIONS {
+        refused(&store, args, 5, "CONFLICT", "fails SQLite's quick_check");
+    }
+    assert!(
+        std::fs::read(&db).unwrap() == before,
+        "the database changed"
+    );
+}
+
 #[test]
 fn a_newer_schema_is_refused_before_any_change() {
     let store = Store::copy("live");

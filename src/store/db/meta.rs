@@ -77,9 +77,38 @@ pub fn identity(conn: &Connection) -> rusqlite::Result<Option<Identity>> {
     .optional()
 }
 
-/// `PRAGMA quick_check`: its first `limit` complaints, none when the database is sound.
-pub fn quick_check(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = conn.prepare(&format!("PRAGMA quick_check({})", limit.max(1)))?;
+/// `quick_check` of every B-tree, one table at a time: `sqlite_schema` first (a check that
+/// starts at page 1 also walks the freelist), then each ordinary table with its indexes, the
+/// full-text index's own tables included. What it leaves to the doctor's whole-file
+/// `quick_check` is the count of pages no B-tree uses and FTS5's re-tokenizing of every
+/// message against its index, which is most of the whole check's time on a large store
+/// (docs/openclaw/HOSTILE.md, section 3). Its first `limit` complaints.
+pub fn btree_check(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<String>> {
+    let mut tables = vec!["sqlite_schema".to_string()];
+    let mut stmt = conn.prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY rootpage",
+    )?;
+    for name in stmt.query_map([], |r| r.get::<_, String>(0))? {
+        tables.push(name?);
+    }
+    let mut found = Vec::new();
+    for table in tables {
+        let quoted = table.replace('"', "\"\"");
+        found.extend(quick_check_sql(
+            conn,
+            &format!("PRAGMA quick_check(\"{quoted}\")"),
+        )?);
+        if found.len() >= limit.max(1) {
+            found.truncate(limit.max(1));
+            break;
+        }
+    }
+    Ok(found)
+}
+
+/// The complaints of one `quick_check` statement, none when what it checked is sound.
+fn quick_check_sql(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(sql)?;
     let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
     let found: Vec<String> = rows.collect::<rusqlite::Result<_>>()?;
     // One complaint may span lines, under a "*** in database main ***" heading.
