@@ -125,19 +125,30 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         session: args.session.clone(),
         reasons: args.reason.iter().map(|r| Reason::from(*r)).collect(),
     };
+    // Listed first (an error then leaves no half-written document); counting events reads
+    // every archive, and each JSON row is written as soon as it is counted.
+    let found = gather(ctx)?;
+    let mut json = if ctx.printer.json {
+        Some(ctx.printer.json_rows()?)
+    } else {
+        None
+    };
     let mut rows = Vec::new();
-    for (store, found) in gather(ctx)? {
-        for mut a in found.into_iter().filter(|a| filter.matches(a)) {
+    for (store, archives) in found {
+        for mut a in archives.into_iter().filter(|a| filter.matches(a)) {
             a.count_events(&store);
             if let Some(p) = &a.problem {
                 ctx.printer
                     .warn(format!("archive {} of agent {}: {p}", a.name, a.agent_id));
             }
-            rows.push(a);
+            match json.as_mut() {
+                Some(out) => out.push(&a)?,
+                None => rows.push(a),
+            }
         }
     }
-    if ctx.printer.json {
-        ctx.printer.json_data(&rows)?;
+    if let Some(out) = json {
+        out.finish_with(&[])?;
         return Ok(Outcome::Done);
     }
     if rows.is_empty() {

@@ -14,7 +14,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result, ResultExt};
-use crate::legacy::{classify_session_file, ArchiveReason, LegacyIndex, SessionFile};
+use crate::formats::SessionEntry;
+use crate::legacy::{
+    classify_session_file, for_each_index_entry, is_safe_session_id, ArchiveReason, IndexSource,
+    SessionFile,
+};
 use crate::store::db::{archives, windows};
 use crate::store::AgentStore;
 use crate::transcript::{ArchiveBody, ArchiveEncoding, TranscriptSource};
@@ -186,11 +190,18 @@ fn imported_keys(dir: &Path, names: &[String]) -> HashMap<String, String> {
         .iter()
         .filter(|n| n.starts_with("legacy-store.sessions.json.imported-"))
     {
-        if let Ok(index) = LegacyIndex::load(&dir.join(n)) {
-            for e in index.entries {
-                keys.insert(e.session_id().to_string(), e.key.clone());
+        // Streamed, keeping only the pairs: a whole index costs about four times its text.
+        let path = dir.join(n);
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        let _ = for_each_index_entry(&path, IndexSource::File(&file), |key, value| {
+            let entry = SessionEntry::from_value(&key, value);
+            if let Some(e) = entry.ok().filter(|e| is_safe_session_id(e.session_id())) {
+                keys.insert(e.session_id().to_string(), key);
             }
-        }
+            Ok(())
+        });
     }
     keys
 }
