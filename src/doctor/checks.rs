@@ -247,23 +247,58 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             ))
         })
         .unwrap_or_default();
-        // One finding per table and missing parent, naming every row.
-        let mut by_table: std::collections::BTreeMap<(String, String), Vec<i64>> =
-            std::collections::BTreeMap::new();
+        // One finding per table, missing parent and session, naming every row: the admin
+        // judges (and the orphans repair archives) a session, not a rowid.
+        let mut by_session: FkBySession = std::collections::BTreeMap::new();
         for (table, rowid, parent) in fk {
-            by_table.entry((table, parent)).or_default().push(rowid);
+            let row = if rowid >= 0 {
+                meta::row_session(db.conn(), &table, rowid).unwrap_or_default()
+            } else {
+                meta::RowSession::default()
+            };
+            let key = match (&row.session_key, &row.session_id) {
+                (Some(k), _) => Some(k.clone()),
+                (None, Some(sid)) => events::key_of_session(db.conn(), sid).ok().flatten(),
+                (None, None) => None,
+            };
+            let e = by_session
+                .entry((table, parent, row.session_id, key))
+                .or_default();
+            if rowid >= 0 {
+                e.0.push(rowid);
+            }
+            e.1.extend(row.seq);
         }
-        for ((table, parent), rowids) in by_table {
+        for ((table, parent, sid, key), (rowids, seqs)) in by_session {
+            let ranges = seq_ranges(seqs);
+            let mut message = format!(
+                "{} foreign key violation(s): {table} {}",
+                rowids.len().max(1),
+                rowid_list(&rowids)
+            );
+            if let Some(sid) = &sid {
+                message.push_str(&format!(" of session id {sid}"));
+            }
+            message.push_str(&key_text(key.as_deref()));
+            message.push_str(&format!(" without their {parent} row"));
+            if !ranges.is_empty() {
+                let shown: Vec<String> = ranges.iter().take(3).map(seq_range_text).collect();
+                message.push_str(&format!(
+                    ", {}{}",
+                    shown.join(", "),
+                    if ranges.len() > 3 { ", ..." } else { "" }
+                ));
+            }
             cx.add(
                 "integrity",
                 Severity::Error,
-                Subject::agent(agent).row(&table, rowids.clone()),
-                format!(
-                    "{} foreign key violation(s): {table} {} without their {parent} row",
-                    rowids.len(),
-                    rowid_list(&rowids)
-                ),
-                "the orphans check names the sessions these rows belong to",
+                Subject::agent(agent)
+                    .key(key.as_deref())
+                    .id(sid.as_deref())
+                    .row(&table, rowids)
+                    .seqs(ranges),
+                message,
+                "the orphans check says how the doctor's repair handles these rows",
                 None,
             );
         }
@@ -569,6 +604,12 @@ type FirstRow = (
 
 /// An orphan query's row: rowid, session id, seq (events), the key it belonged to if known.
 type OrphanRow = (i64, String, Option<i64>, Option<String>);
+
+/// Foreign key violations by (table, parent, session id, session key): (rowids, seqs).
+type FkBySession = std::collections::BTreeMap<
+    (String, String, Option<String>, Option<String>),
+    (Vec<i64>, Vec<i64>),
+>;
 
 /// Orphan rows of one table by session id: (key, rowids, seqs).
 type BySession = std::collections::BTreeMap<String, (Option<String>, Vec<i64>, Vec<i64>)>;

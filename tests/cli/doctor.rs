@@ -593,3 +593,79 @@ fn orphaned_transcripts_are_archived_before_removal() {
     assert_eq!(archive_lines(&store, &name), before);
     assert_sound(&store);
 }
+
+/// The integrity check's foreign key findings name their session (agent, id, key), table,
+/// rowids and seq ranges, as fields and in the human line, one finding per session.
+#[test]
+fn foreign_key_findings_name_their_session() {
+    let store = Store::copy("live");
+    let id = sid(&store, KEY);
+    let events: i64 = store
+        .writable("main")
+        .query_row(
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            [&id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(events > 2);
+    {
+        let db = store.writable("main");
+        db.pragma_update(None, "foreign_keys", false).unwrap();
+        // A window whose node is gone, and the events of a session whose window is gone.
+        db.execute("INSERT INTO session_windows (session_id, session_key, created_at, updated_at) VALUES ('ghost-window', 'agent:main:ghost', 0, 0)", []).unwrap();
+        db.execute("DELETE FROM session_windows WHERE session_id = ?1", [&id])
+            .unwrap();
+    }
+    let (_, found, _) = findings(&store, &["integrity"]);
+    let fk = |table: &str| -> Vec<Value> {
+        found
+            .iter()
+            .filter(|f| f["check"] == "integrity" && f["table"] == table)
+            .cloned()
+            .collect()
+    };
+    let windows = fk("session_windows");
+    assert_eq!(windows.len(), 1, "{found:#?}");
+    let w = &windows[0];
+    assert_eq!(w["agentId"], "main");
+    assert_eq!(w["sessionId"], "ghost-window", "{w:#}");
+    assert_eq!(w["sessionKey"], "agent:main:ghost", "{w:#}");
+    assert_eq!(w["rowids"].as_array().map(Vec::len), Some(1), "{w:#}");
+    let ev = fk("transcript_events");
+    assert_eq!(ev.len(), 1, "one finding for the session: {found:#?}");
+    let e = &ev[0];
+    assert_eq!(e["sessionId"], id.as_str(), "{e:#}");
+    assert_eq!(
+        e["sessionKey"], KEY,
+        "the key of the node whose current id it is"
+    );
+    assert_eq!(
+        e["rowids"].as_array().map(Vec::len),
+        Some(events as usize),
+        "{e:#}"
+    );
+    assert_eq!(
+        e["seqRanges"],
+        serde_json::json!([[0, events - 1]]),
+        "{e:#}"
+    );
+
+    // The human lines say the same.
+    let out = store.cmd().args(["doctor", "integrity"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let line = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(&format!("foreign key violation(s): {needle} ")))
+            .unwrap_or_else(|| panic!("no foreign key line with {needle}:\n{text}"))
+            .to_string()
+    };
+    let w = line("session_windows");
+    assert!(
+        w.contains("ghost-window") && w.contains("agent:main:ghost"),
+        "{w}"
+    );
+    let e = line("transcript_events");
+    assert!(e.contains(&id) && e.contains(KEY), "{e}");
+    assert!(e.contains(&format!("seq 0-{}", events - 1)), "{e}");
+}

@@ -33,6 +33,59 @@ pub fn foreign_key_violations(conn: &Connection) -> rusqlite::Result<i64> {
 pub const FOREIGN_KEY_VIOLATIONS_SQL: &str =
     "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check";
 
+/// The session a row of any table belongs to, from the columns the table has: `session_id`,
+/// `session_key` and a transcript seq (`seq`, or `event_seq` in the active-event index).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowSession {
+    pub session_id: Option<String>,
+    pub session_key: Option<String>,
+    pub seq: Option<i64>,
+}
+
+/// Doctor: [`RowSession`] of row `rowid` of `table` (a table `pragma_foreign_key_check`
+/// named). Columns the table lacks, and values that are not text (or integer for the seq),
+/// stay `None`.
+pub fn row_session(conn: &Connection, table: &str, rowid: i64) -> rusqlite::Result<RowSession> {
+    let mut stmt = conn.prepare_cached("SELECT name FROM pragma_table_info(?1)")?;
+    let columns: HashSet<String> = stmt
+        .query_map([table], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let seq = ["seq", "event_seq"]
+        .into_iter()
+        .find(|c| columns.contains(*c));
+    let pick = |c: &str| {
+        if columns.contains(c) {
+            format!("\"{c}\"")
+        } else {
+            "NULL".into()
+        }
+    };
+    let sql = format!(
+        "SELECT {}, {}, {} FROM \"{}\" WHERE rowid = ?1",
+        pick("session_id"),
+        pick("session_key"),
+        seq.map(pick).unwrap_or_else(|| "NULL".into()),
+        table.replace('"', "\"\""),
+    );
+    let text = |v: rusqlite::types::Value| match v {
+        rusqlite::types::Value::Text(t) => Some(t),
+        _ => None,
+    };
+    let found = conn
+        .query_row(&sql, [rowid], |r| {
+            Ok(RowSession {
+                session_id: text(r.get(0)?),
+                session_key: text(r.get(1)?),
+                seq: match r.get(2)? {
+                    rusqlite::types::Value::Integer(n) => Some(n),
+                    _ => None,
+                },
+            })
+        })
+        .optional()?;
+    Ok(found.unwrap_or_default())
+}
+
 /// The `role` and `agent_id` the database's `schema_meta` records.
 pub fn role_and_owner<R: rusqlite::types::FromSql, O: rusqlite::types::FromSql>(
     conn: &Connection,
