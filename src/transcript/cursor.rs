@@ -43,6 +43,79 @@ pub fn decode<T: Serialize + DeserializeOwned>(raw: &str, what: &str) -> Result<
     Ok(value)
 }
 
+/// Node's `Buffer.from(raw, "base64url")`, which OpenClaw's raw transcript cursor parser uses
+/// (docs/openclaw/READERS.md, transcript delta cursors): both alphabets (`+/` and `-_`), any
+/// other character skipped, decoding stops at the first `=`, and a trailing group of 2 or 3
+/// characters yields 1 or 2 bytes (a lone trailing character yields nothing).
+pub fn node_base64url_decode(raw: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len() / 4 * 3 + 2);
+    let (mut acc, mut n) = (0u32, 0u8);
+    for c in raw.chars() {
+        let v = match c {
+            'A'..='Z' => c as u32 - 'A' as u32,
+            'a'..='z' => c as u32 - 'a' as u32 + 26,
+            '0'..='9' => c as u32 - '0' as u32 + 52,
+            '+' | '-' => 62,
+            '/' | '_' => 63,
+            '=' => break,
+            _ => continue,
+        };
+        acc = (acc << 6) | v;
+        n += 1;
+        if n == 4 {
+            out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]);
+            (acc, n) = (0, 0);
+        }
+    }
+    match n {
+        2 => out.push((acc >> 4) as u8),
+        3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
+        _ => {}
+    }
+    out
+}
+
+/// OpenClaw's loose cursor decoding (`JSON.parse(Buffer.from(raw, "base64url")
+/// .toString("utf8"))` with the 4096-unit limit): the JSON object, or `None` where OpenClaw's
+/// parse throws or yields no object. Integer-valued numbers are integers, as in JavaScript.
+pub fn decode_loose(raw: &str) -> Option<serde_json::Map<String, serde_json::Value>> {
+    if raw.encode_utf16().count() > MAX_CURSOR_LEN {
+        return None;
+    }
+    let bytes = node_base64url_decode(raw);
+    let text = String::from_utf8_lossy(&bytes);
+    match serde_json::from_str::<serde_json::Value>(&text).ok()? {
+        serde_json::Value::Object(map) => {
+            Some(map.into_iter().map(|(k, v)| (k, js_number(v))).collect())
+        }
+        _ => None,
+    }
+}
+
+/// `1.0` -> `1`: JavaScript has one number type, so `JSON.stringify` writes integral numbers
+/// as integers (top-level fields only: cursors are flat).
+fn js_number(v: serde_json::Value) -> serde_json::Value {
+    match v.as_f64() {
+        Some(f) if v.is_f64() && f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64 => {
+            serde_json::Value::from(f as i64)
+        }
+        _ => v,
+    }
+}
+
+/// JavaScript's `Number.MAX_SAFE_INTEGER`.
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// `Number.isSafeInteger(v)`.
+pub fn safe_integer(v: Option<&serde_json::Value>) -> Option<i64> {
+    v?.as_i64().filter(|n| n.abs() <= MAX_SAFE_INTEGER)
+}
+
+/// `Buffer.from(JSON.stringify(map)).toString("base64url")`.
+pub fn encode_map(map: &serde_json::Map<String, serde_json::Value>) -> String {
+    URL_SAFE_NO_PAD.encode(serde_json::to_vec(map).unwrap_or_default())
+}
+
 /// A short stable hash used to bind cursors to a store or source.
 pub fn binding(parts: &[&str]) -> String {
     use sha2::{Digest, Sha256};
@@ -80,7 +153,43 @@ mod tests {
         assert!(decode::<C>("", "t").is_err());
     }
 
+    #[test]
+    fn node_base64url_semantics() {
+        // Each answer is what Node 24's Buffer.from(x, "base64url") gives.
+        let cases: &[(&str, &[u8])] = &[
+            ("e30", b"{}"),
+            ("e30=", b"{}"),
+            ("e3 0", b"{}"),
+            ("e3!0", b"{}"),
+            ("e3=0", b"{"),
+            ("e3+0", b"{\x7f\xb4"),
+            ("eyJhIjoxfQA", b"{\"a\":1}\0"),
+            ("eyJhIjoxfQAAA", b"{\"a\":1}\0\0"),
+            ("e", b""),
+            ("=e30", b""),
+            ("e%30", b"{}"),
+            ("e3\u{e9}0", b"{}"),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(node_base64url_decode(raw), *want, "{raw:?}");
+        }
+        assert_eq!(decode_loose("e30").map(|m| m.len()), Some(0));
+        assert!(
+            decode_loose("eyJhIjoxfQA").is_none(),
+            "a trailing NUL is not JSON"
+        );
+        assert!(decode_loose("W10").is_none(), "an array is no cursor");
+        let m = decode_loose(&URL_SAFE_NO_PAD.encode(r#"{"v":1.0,"w":1.5}"#)).unwrap();
+        assert_eq!(encode_map(&m), URL_SAFE_NO_PAD.encode(r#"{"v":1,"w":1.5}"#));
+        assert!(decode_loose(&"A".repeat(MAX_CURSOR_LEN + 1)).is_none());
+    }
+
     proptest! {
+        #[test]
+        fn loose_decode_never_panics(s in ".{0,200}") {
+            let _ = decode_loose(&s);
+        }
+
         #[test]
         fn decode_never_panics(s in ".{0,200}") {
             let _ = decode::<C>(&s, "t");

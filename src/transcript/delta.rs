@@ -51,6 +51,10 @@ impl DeltaLimits {
     }
 }
 
+/// The raw delta cursor: OpenClaw's (`agentId`, `generation`, `lastSeq`, `sessionId`,
+/// `version`, in that order) plus the `store` binding of ours. A cursor without `store` is one
+/// OpenClaw issued: it pages as OpenClaw pages it, and the next cursor stays in its form
+/// (docs/openclaw/READERS.md, transcript delta cursors).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawCursor {
@@ -58,8 +62,31 @@ struct RawCursor {
     generation: String,
     last_seq: i64,
     session_id: String,
-    store: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store: Option<String>,
     version: u8,
+}
+
+impl RawCursor {
+    /// OpenClaw's `parseRawTranscriptCursor` checks on a loosely decoded cursor; a `store`
+    /// that is not a string binds to no store of ours.
+    fn from_map(map: &serde_json::Map<String, serde_json::Value>) -> Option<RawCursor> {
+        let text = |k: &str| map.get(k).and_then(|v| v.as_str()).map(String::from);
+        if cursor::safe_integer(map.get("version")) != Some(1) {
+            return None;
+        }
+        let last_seq = cursor::safe_integer(map.get("lastSeq")).filter(|n| *n >= -1)?;
+        Some(RawCursor {
+            agent_id: text("agentId")?,
+            generation: text("generation")?,
+            last_seq,
+            session_id: text("sessionId")?,
+            store: map
+                .get("store")
+                .map(|v| v.as_str().unwrap_or_default().to_string()),
+            version: 1,
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +97,10 @@ struct VisibleCursor {
     session_id: String,
     last_event_seq: i64,
     last_message_position: i64,
-    store: String,
+    /// Ours only: OpenClaw's visible cursor is these fields without `store`, in this order,
+    /// canonical (its parser re-encodes and compares, as [`cursor::decode`] does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store: Option<String>,
     version: u8,
 }
 
@@ -190,9 +220,11 @@ pub fn raw_delta(
         generation: generation.clone(),
         last_seq: -1,
         session_id: source.session_id().to_string(),
-        store: store_identity(store),
+        store: Some(store_identity(store)),
         version: 1,
     };
+    // The cursor as given, to continue in its own form (OpenClaw: `{...cursor, lastSeq}`).
+    let mut given = None;
     let cur = match cursor_arg {
         None => bootstrap.clone(),
         Some(raw) => {
@@ -202,13 +234,19 @@ pub fn raw_delta(
                     reason,
                 })
             };
-            // A malformed or foreign-format cursor starts over, as OpenClaw answers it
-            // (SPEC §5, transcript delta): it names no position we could trust.
-            let c: RawCursor = match cursor::decode::<RawCursor>(raw, "transcript delta") {
-                Ok(c) if c.version == 1 => c,
-                _ => return reset("invalid_cursor"),
+            // Decoded as loosely as OpenClaw decodes it; a malformed or foreign-format cursor
+            // starts over, as OpenClaw answers it (SPEC §5, transcript delta).
+            let Some(map) = cursor::decode_loose(raw) else {
+                return reset("invalid_cursor");
             };
-            if c.store != bootstrap.store
+            let Some(c) = RawCursor::from_map(&map) else {
+                return reset("invalid_cursor");
+            };
+            given = Some(map);
+            // Ours carries its store: used against another store, it is out of scope there.
+            if c.store
+                .as_ref()
+                .is_some_and(|s| Some(s) != bootstrap.store.as_ref())
                 || c.agent_id != bootstrap.agent_id
                 || c.session_id != bootstrap.session_id
             {
@@ -243,9 +281,15 @@ pub fn raw_delta(
         });
         Ok(ControlFlow::Continue(()))
     })?;
-    let next = RawCursor { last_seq, ..cur };
+    let next = match given {
+        Some(mut map) => {
+            map.insert("lastSeq".into(), last_seq.into());
+            cursor::encode_map(&map)
+        }
+        None => cursor::encode(&RawCursor { last_seq, ..cur }),
+    };
     Ok(DeltaPage::Page {
-        cursor: cursor::encode(&next),
+        cursor: next,
         items,
         has_more,
         serialized_bytes: bytes,
@@ -287,7 +331,7 @@ pub fn visible_delta(
         session_id: source.session_id().to_string(),
         last_event_seq: -1,
         last_message_position: -1,
-        store: store_identity(store),
+        store: Some(store_identity(store)),
         version: 1,
     };
     let path = active_path(store, source)?;
@@ -300,19 +344,23 @@ pub fn visible_delta(
                     reason,
                 })
             };
-            // Malformed, foreign-format or inconsistent: start over (SPEC §5).
+            // Malformed, foreign-format or inconsistent: start over (SPEC §5). OpenClaw's own
+            // visible cursors decode here (the same canonical check as its parser's).
             let c: VisibleCursor =
                 match cursor::decode::<VisibleCursor>(raw, "visible transcript delta") {
                     Ok(c)
                         if c.version == 1
                             && (c.last_event_seq == -1) == (c.last_message_position == -1)
-                            && c.last_event_seq >= -1 =>
+                            && c.last_event_seq >= -1
+                            && c.last_message_position >= -1 =>
                     {
                         c
                     }
                     _ => return reset("invalid_cursor"),
                 };
-            if c.store != bootstrap.store
+            if c.store
+                .as_ref()
+                .is_some_and(|s| Some(s) != bootstrap.store.as_ref())
                 || c.agent_id != bootstrap.agent_id
                 || c.session_id != bootstrap.session_id
             {

@@ -310,28 +310,15 @@ fn delta_cursors_are_bound_to_store_and_session() {
     let fresh = other_session["cursor"].as_str().unwrap().to_string();
     let restart = delta(&store, b, &["--cursor", &fresh]);
     assert_eq!(restart["events"][0]["seq"], 0);
-    // The same key in another store (a different database) resets too.
+    // The same key in another store (a different database) is out of scope there.
     let other_store = Store::copy("imported");
     let there = delta(&other_store, a, &["--cursor", &cursor]);
     assert_eq!(there["kind"], "reset");
-    // Garbage, tampered and foreign-format cursors start over (reason invalid_cursor, a fresh
-    // cursor), as OpenClaw answers them; the visible reader too. An OpenClaw-issued cursor
-    // has no store binding: foreign here.
-    let openclaw_issued = {
-        use base64::Engine;
-        let sid = session_id(&store, "main", a);
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!(
-            "{{\"agentId\":\"main\",\"generation\":\"g\",\"lastSeq\":1,\"sessionId\":\"{sid}\",\"version\":1}}"
-        ))
-    };
+    assert_eq!(there["reason"], "scope_mismatch");
+    // Garbage and foreign-format cursors start over (reason invalid_cursor, a fresh cursor),
+    // as OpenClaw answers them; the visible reader too.
     let long = "A".repeat(5000);
-    for bad in [
-        "garbage!",
-        "e30",
-        &format!("{cursor}A"),
-        &openclaw_issued,
-        &long,
-    ] {
+    for bad in ["garbage!", "e30", "bm90IGpzb24", &long] {
         for visible in [false, true] {
             let mut args = vec!["--cursor", bad];
             if visible {
@@ -348,8 +335,55 @@ fn delta_cursors_are_bound_to_store_and_session() {
             assert_eq!(delta(&store, a, &again)["kind"], "page");
         }
     }
-    // A replaced transcript (new generation) resets.
+    // Cursors OpenClaw issued (no store binding) page as OpenClaw pages them, decoded as
+    // loosely as Node decodes base64url, and the next cursor stays in OpenClaw's form.
     let sid = session_id(&store, "main", a);
+    let generation: String = store
+        .writable("main")
+        .query_row(
+            "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
+            [&sid],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let b64 = |json: String| {
+        use base64::Engine;
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json)
+    };
+    let issued = b64(format!(
+        "{{\"agentId\":\"main\",\"generation\":\"{generation}\",\"lastSeq\":1,\"sessionId\":\"{sid}\",\"version\":1}}"
+    ));
+    for given in [
+        issued.clone(),
+        format!("{issued}=="),
+        format!("{}!{}", &issued[..8], &issued[8..]),
+    ] {
+        let page = delta(&store, a, &["--cursor", &given, "--max-events", "2"]);
+        assert_eq!(page["kind"], "page", "{given}: {page}");
+        assert_eq!(page["events"][0]["seq"], 2, "{given}: {page}");
+        let next = b64(format!(
+            "{{\"agentId\":\"main\",\"generation\":\"{generation}\",\"lastSeq\":3,\"sessionId\":\"{sid}\",\"version\":1}}"
+        ));
+        assert_eq!(
+            page["cursor"],
+            next.as_str(),
+            "OpenClaw's {{...cursor, lastSeq}}"
+        );
+    }
+    let visible_issued = b64(format!(
+        "{{\"agentId\":\"main\",\"generation\":\"{generation}\",\"sessionId\":\"{sid}\",\"lastEventSeq\":-1,\"lastMessagePosition\":-1,\"version\":1}}"
+    ));
+    let page = delta(&store, a, &["--visible", "--cursor", &visible_issued]);
+    assert_eq!(page["kind"], "page", "{page}");
+    // A cursor of another session id (OpenClaw's or ours) is out of scope.
+    let foreign = b64(format!(
+        "{{\"agentId\":\"main\",\"generation\":\"{generation}\",\"lastSeq\":1,\"sessionId\":\"other\",\"version\":1}}"
+    ));
+    assert_eq!(
+        delta(&store, a, &["--cursor", &foreign])["reason"],
+        "scope_mismatch"
+    );
+    // A replaced transcript (new generation) resets.
     store.writable("main").execute("UPDATE transcript_rewrite_watermarks SET generation = 'ffffffffffffffffffffffffffffffff' WHERE session_id = ?1", [&sid]).unwrap();
     let replaced = delta(&store, a, &["--cursor", &cursor]);
     assert_eq!(replaced["reason"], "generation_mismatch");

@@ -212,37 +212,46 @@ check_prune_matches_openclaw() {
 }
 CHECKS+=(prune_matches_openclaw)
 
-# ---- transcript delta cursors: malformed and foreign ones reset as OpenClaw resets them -----
-# (SPEC §5). OpenClaw's SDK reader answers its own cursor with a page and a malformed one with
-# `reset`/`invalid_cursor`; ours answers a malformed one the same way, and OpenClaw's cursor
-# (which carries no store binding: foreign to us) with `reset`/`invalid_cursor` and a fresh
-# cursor that pages from seq 0.
+# ---- transcript delta cursors: OpenClaw's page as OpenClaw pages them, malformed ones reset ----
+# (SPEC §5, docs/openclaw/READERS.md). OpenClaw's SDK reader answers its own cursor with a
+# page and a malformed one with `reset`/`invalid_cursor`; ours answers every cursor as OpenClaw
+# does, and the pages fetched on from an OpenClaw-issued cursor are OpenClaw's (events, cursors,
+# hasMore). Our own cursor carries its store: on another copy it resets with `scope_mismatch`.
 check_delta_cursors_match_openclaw() {
-  local s key=agent:main:pinned-notes issued c ours_kind ours_reason oc_kind oc_reason fresh
+  local s key=agent:main:pinned-notes issued c ours_kind ours_reason oc_kind oc_reason next i other
   s="$(copy_store live openclaw)"
   oc_sdk "$s" sdk-delta.mjs main "$key" > first.json 2> first.err || { check_error "sdk delta: $(tail -n 3 first.err)"; return 0; }
   issued="$(jsonq first.json 'j.issued')"
   [[ -n "$issued" && "$issued" != undefined ]] || { check_error "OpenClaw issued no cursor"; return 0; }
-  oc_sdk "$s" sdk-delta.mjs main "$key" "$issued" > oc-own.json 2>/dev/null || check_error "sdk delta with its own cursor"
-  [[ "$(jsonq oc-own.json 'j.kind')" == page ]] || check_error "OpenClaw did not page its own cursor: $(cat oc-own.json)"
-  # OpenClaw decodes base64url leniently: its cursor with a stray trailing character is still
-  # its cursor to OpenClaw (a page) and still a foreign one to us.
+  # OpenClaw decodes base64url leniently (Node's Buffer.from): its cursor with a stray
+  # trailing character or padding may still be its cursor; ours must answer the same.
   local long; long="$(printf 'A%.0s' $(seq 1 5000))"
-  for c in 'garbage!' 'e30' 'bm90IGpzb24' "$long" "$issued" "${issued}A"; do
-    oc_sdk "$s" sdk-delta.mjs main "$key" "$c" > oc.json 2>/dev/null || { check_error "sdk delta $c"; continue; }
+  local cursors=('garbage!' 'e30' 'bm90IGpzb24' "$long" "$issued" "${issued}A" "${issued}==" "${issued:0:10}!${issued:10}")
+  oc_sdk "$s" sdk-delta.mjs main "$key" --each "${cursors[@]}" > oc-each.jsonl 2> oc-each.err || { check_error "sdk delta --each: $(tail -n 3 oc-each.err)"; return 0; }
+  [[ "$(sed -n 5p oc-each.jsonl)" == *'"kind":"page"'* ]] || check_error "OpenClaw did not page its own cursor: $(sed -n 5p oc-each.jsonl)"
+  i=0
+  for c in "${cursors[@]}"; do
+    i=$((i + 1)); sed -n "${i}p" oc-each.jsonl > oc.json
     ours_run ours.json "$s" --json transcript delta "$key" --cursor "$c" || { check_error "ours delta $c"; continue; }
     oc_kind="$(jsonq oc.json 'j.kind')"; oc_reason="$(jsonq oc.json 'j.reason ?? ""')"
     ours_kind="$(jsonq ours.json 'j.data.kind')"; ours_reason="$(jsonq ours.json 'j.data.reason ?? ""')"
-    if [[ "$c" == "$issued"* ]]; then
-      [[ "$oc_kind" == page ]] || check_error "OpenClaw did not page its cursor $c: $oc_kind/$oc_reason"
-      [[ "$ours_kind/$ours_reason" == reset/invalid_cursor ]] || check_error "OpenClaw's cursor: ours answered $ours_kind/$ours_reason"
-      fresh="$(jsonq ours.json 'j.data.cursor')"
-      ours_run again.json "$s" --json transcript delta "$key" --cursor "$fresh" || check_error "ours delta with the fresh cursor"
-      [[ "$(jsonq again.json 'j.data.events[0].seq')" == 0 ]] || check_error "the fresh cursor does not start at seq 0"
-    elif [[ "$ours_kind/$ours_reason" != "$oc_kind/$oc_reason" ]]; then
-      check_error "cursor $c: OpenClaw $oc_kind/$oc_reason, ours $ours_kind/$ours_reason"
-    fi
+    [[ "$ours_kind/$ours_reason" == "$oc_kind/$oc_reason" ]] || check_error "cursor ${c:0:40}: OpenClaw $oc_kind/$oc_reason, ours $ours_kind/$ours_reason"
   done
-  note "malformed cursors: both reset/invalid_cursor; OpenClaw's own cursor: OpenClaw pages, ours resets (invalid_cursor) with a fresh cursor"
+  # Page on from OpenClaw's cursor, 3 events a page, with both readers: the same pages.
+  oc_sdk "$s" sdk-delta.mjs main "$key" "$issued" 3 > oc-walk.json 2> oc-walk.err || { check_error "sdk delta walk: $(tail -n 3 oc-walk.err)"; return 0; }
+  : > ours-walk.jsonl; next="$issued"
+  for ((i = 0; i < 1000; i++)); do
+    ours_run page.json "$s" --json transcript delta "$key" --max-events 3 --cursor "$next" || { check_error "ours delta page $i"; break; }
+    cat page.json >> ours-walk.jsonl; echo >> ours-walk.jsonl
+    [[ "$(jsonq page.json 'j.data.kind + " " + j.data.hasMore')" == "page true" ]] || break
+    next="$(jsonq page.json 'j.data.cursor')"
+  done
+  node_check compare-delta-pages.mjs oc-walk.json ours-walk.jsonl > walk.txt || check_error "pages from OpenClaw's cursor differ: $(tail -n 1 walk.txt)"
+  # Our own cursor on another copy of the store: out of scope there.
+  ours_run own.json "$s" --json transcript delta "$key" --max-events 2 || check_error "ours first page"
+  other="$(copy_store live other)"
+  ours_run there.json "$other" --json transcript delta "$key" --cursor "$(jsonq own.json 'j.data.cursor')" || check_error "ours delta on the other copy"
+  [[ "$(jsonq there.json 'j.data.kind + "/" + j.data.reason')" == reset/scope_mismatch ]] || check_error "our cursor on another store: $(jsonq there.json 'j.data.kind + "/" + j.data.reason')"
+  note "8 cursors answered as OpenClaw answers them; from OpenClaw's cursor: $(cat walk.txt); our cursor on another store: reset/scope_mismatch"
 }
 CHECKS+=(delta_cursors_match_openclaw)
