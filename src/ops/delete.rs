@@ -157,6 +157,13 @@ impl Operation for DeleteOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
+    fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
+        by_agent(&self.targets)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    }
+
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.targets = resolve_targets(layout, &self.selection, &self.words)?;
         Ok(())

@@ -8,7 +8,7 @@ use super::targets::check_owned;
 use crate::backup::SnapshotSource;
 use crate::doctor::{agents_to_repair, apply_fixes, run_checks, DoctorOptions, Finding, FixReport};
 use crate::error::Result;
-use crate::paths::{AgentId, StateLayout};
+use crate::paths::{AgentId, AgentPaths, StateLayout};
 
 pub struct DoctorFixOp {
     pub options: DoctorOptions,
@@ -41,6 +41,16 @@ impl Operation for DoctorFixOp {
     /// The store is snapshotted as it is, broken foreign keys included: that is what the
     /// repair changes, and what a rollback must bring back.
     const KEEPS_BROKEN_FOREIGN_KEYS: bool = true;
+
+    /// `--agent`'s agents, else every known agent (as the checks).
+    fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {
+        let ids = if self.options.agents.is_empty() {
+            layout.known_agents().0
+        } else {
+            self.options.agents.clone()
+        };
+        ids.iter().map(|id| layout.agent(id)).collect()
+    }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DoctorFixPlan> {
         let plan = DoctorFixPlan {

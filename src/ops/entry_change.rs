@@ -180,6 +180,13 @@ impl Operation for EntryChangeOp {
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     const ASKS_FIRST: bool = false;
 
+    fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
+        by_agent(&self.targets)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    }
+
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.targets = resolve_targets(layout, &self.selection, &self.words)?;
         Ok(())

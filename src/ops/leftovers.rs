@@ -7,14 +7,13 @@ use std::path::PathBuf;
 
 use crate::error::{Result, ResultExt};
 use crate::legacy::is_interrupted_write;
-use crate::paths::StateLayout;
+use crate::paths::AgentPaths;
 
-/// Remove every leftover of every agent; returns what was removed.
-pub fn remove_leftovers(layout: &StateLayout) -> Result<Vec<PathBuf>> {
+/// Remove every leftover of `agents` (the run's scope, never another agent's); returns what
+/// was removed.
+pub fn remove_leftovers(agents: &[AgentPaths]) -> Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
-    let (agents, _) = layout.known_agents();
-    for id in agents {
-        let paths = layout.agent(&id);
+    for paths in agents {
         if let Some(dir) = paths.db.parent() {
             for ent in std::fs::read_dir(dir).into_iter().flatten().flatten() {
                 let name = ent.file_name().to_string_lossy().into_owned();

@@ -9,7 +9,7 @@ use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use crate::backup::SnapshotSource;
 use crate::error::Result;
 use crate::migrate::acpx::{self, AcpxPlan};
-use crate::paths::StateLayout;
+use crate::paths::{AgentPaths, StateLayout};
 use crate::units::format_bytes;
 
 pub struct MigrateAcpxOp {
@@ -40,6 +40,11 @@ impl Operation for MigrateAcpxOp {
     type Report = PathBuf;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
+
+    /// The ACPX move is the state dir's, not an agent's; it finishes its own staging itself.
+    fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
+        Vec::new()
+    }
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         layout.require_exists()

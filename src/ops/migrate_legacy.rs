@@ -76,6 +76,10 @@ impl Operation for MigrateLegacyOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
 
+    fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
+        self.agents.clone()
+    }
+
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         layout.require_exists()?;
         if layout.store_override.is_some() {

@@ -17,7 +17,7 @@ use super::summary::PlanSummary;
 use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
 use crate::custody::{AcquireOptions, AcquireReport, Custody};
 use crate::error::{Error, Result};
-use crate::paths::StateLayout;
+use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
 use crate::remedy::Warning;
 
@@ -103,6 +103,11 @@ pub trait Operation {
     fn resolve(&mut self, _layout: &StateLayout) -> Result<()> {
         Ok(())
     }
+
+    /// The agents this run works on, after `resolve`: the leftovers of killed runs (temporary
+    /// files, restore copies) are cleaned only inside them, so `--agent a` never touches agent
+    /// b's files (docs/openclaw/HOSTILE.md, section 5). Required: no operation can forget it.
+    fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths>;
 
     /// Under custody, before planning: finish what an interrupted run of this operation left
     /// (never on a dry run).
@@ -251,7 +256,7 @@ fn run_held<O: Operation>(
 ) -> Result<Run<O::Plan, O::Report>> {
     if !options.dry_run {
         hooks.step("recover");
-        for path in super::leftovers::remove_leftovers(layout)? {
+        for path in super::leftovers::remove_leftovers(&op.agents_in_scope(layout))? {
             hooks.note(format!(
                 "removed {}, left by an interrupted run",
                 path.display()

@@ -340,6 +340,10 @@ impl Operation for PruneOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
+    fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
+        self.agents.clone()
+    }
+
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
         Ok(())

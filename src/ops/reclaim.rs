@@ -366,6 +366,10 @@ impl Operation for ReclaimOp {
     /// Nothing a person could decline to lose: it runs without a question, as `archive` does.
     const ASKS_FIRST: bool = false;
 
+    fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
+        self.agents.clone()
+    }
+
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
         Ok(())

@@ -12,7 +12,7 @@ use crate::backup::{
     SnapshotSource,
 };
 use crate::error::{Error, Result};
-use crate::paths::{AgentId, StateLayout};
+use crate::paths::{AgentId, AgentPaths, StateLayout};
 use crate::store::{
     DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
 };
@@ -113,6 +113,20 @@ impl Operation for RestoreOp {
             .parent()
             .map(|p| p.to_path_buf())
             .unwrap_or_else(|| layout.state_dir.join("openclaw-sessions-snapshots"))
+    }
+
+    /// The agent the snapshot's manifest names (none for the state database, or a manifest
+    /// that cannot be read, which planning then refuses).
+    fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {
+        SnapshotManifest::read(&self.snapshot.join(crate::backup::MANIFEST))
+            .ok()
+            .and_then(|m| match m.database {
+                DatabaseManifest::Agent { agent_id, .. } => AgentId::parse(&agent_id).ok(),
+                DatabaseManifest::Global { .. } => None,
+            })
+            .map(|id| layout.agent(&id))
+            .into_iter()
+            .collect()
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestorePlan> {

@@ -57,6 +57,10 @@ impl Operation for UndeleteOp {
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
     /// The archive the words name, among the selected agents' archives.
+    fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
+        self.found.iter().map(|(p, _)| p.clone()).collect()
+    }
+
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         let mut all: Vec<(AgentPaths, ArchivedTranscript)> = Vec::new();
         for paths in layout.select_agents(&self.selection.agents, self.selection.all_agents)? {

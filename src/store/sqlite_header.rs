@@ -22,12 +22,25 @@ pub fn require_sqlite_file(path: &Path) -> Result<()> {
         "is empty (0 bytes)".to_string()
     } else if read < head.len() || &head[..16] != SQLITE_HEADER {
         format!("is not an SQLite database ({size} bytes)")
-    } else if let Some(whole) = header_size(&head).filter(|whole| size < *whole) {
+    } else if let Some(whole) = header_size(&head)
+        .filter(|whole| size < *whole)
+        .filter(|_| !wal_has_frames(path))
+    {
         format!("is cut short ({size} of the {whole} bytes its header counts)")
     } else {
         return Ok(());
     };
     Err(not_a_database(path, &what))
+}
+
+/// Whether the database's `-wal` holds at least one frame (its 32-byte header, then 24 bytes
+/// and a page per frame). A writer killed before a checkpoint can leave a main file shorter
+/// than its header counts with the rest in the WAL, which SQLite replays on open: such a file
+/// is not cut short (docs/openclaw/HOSTILE.md, section 3).
+pub fn wal_has_frames(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).is_ok_and(|m| m.len() >= 32 + 24 + 512)
 }
 
 /// The database size the header records (page size times page count), when SQLite itself
@@ -51,4 +64,48 @@ pub(super) fn not_a_database(path: &Path, what: &str) -> Error {
         ),
     }
     .with_remedy(Remedy::DamagedDatabase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A main file whose header counts 4 pages of 4096 bytes but holds one.
+    fn short_main(dir: &Path) -> std::path::PathBuf {
+        let path = dir.join("openclaw-agent.sqlite");
+        let mut page = vec![0u8; 4096];
+        page[..16].copy_from_slice(SQLITE_HEADER);
+        page[16..18].copy_from_slice(&4096u16.to_be_bytes());
+        page[24..28].copy_from_slice(&7u32.to_be_bytes());
+        page[28..32].copy_from_slice(&4u32.to_be_bytes());
+        page[92..96].copy_from_slice(&7u32.to_be_bytes());
+        std::fs::write(&path, page).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_short_main_file_is_cut_short_without_a_wal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = short_main(dir.path());
+        let err = require_sqlite_file(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("is cut short (4096 of the 16384 bytes"),
+            "{err}"
+        );
+        // An empty WAL (its header only) recovers nothing either.
+        std::fs::write(dir.path().join("openclaw-agent.sqlite-wal"), [0u8; 32]).unwrap();
+        assert!(require_sqlite_file(&path).is_err());
+    }
+
+    #[test]
+    fn a_short_main_file_with_wal_frames_is_left_to_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = short_main(dir.path());
+        std::fs::write(
+            dir.path().join("openclaw-agent.sqlite-wal"),
+            vec![0u8; 32 + 24 + 4096],
+        )
+        .unwrap();
+        require_sqlite_file(&path).unwrap();
+    }
 }

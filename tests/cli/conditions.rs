@@ -699,6 +699,70 @@ fn the_next_delete_removes_what_a_killed_one_left() {
     assert!(err.contains("left by an interrupted run"), "{err}");
 }
 
+/// Leftovers of a killed run are cleaned by the next run only inside its own agent scope:
+/// `--agent work` leaves agent main's `.tmp` file and restore copy alone; the next run on
+/// main removes both.
+#[test]
+fn the_next_run_cleans_leftovers_only_in_its_agent_scope() {
+    let store = Store::copy("live");
+    let sessions = store.state().join("agents/main/sessions");
+    let agent_dir = store.state().join("agents/main/agent");
+    crashed_at(
+        &store,
+        "publish-temp-written",
+        &["delete", "agent:main:pinned-notes", "--yes"],
+    );
+    let copy = agent_dir.join(".tmp-restore-left-by-a-kill");
+    std::fs::create_dir(&copy).unwrap();
+    std::fs::write(copy.join("database.sqlite"), b"half a copy").unwrap();
+    assert_eq!(named(&sessions, ".tmp").len(), 1);
+    for args in [
+        &[
+            "--agent",
+            "work",
+            "delete",
+            "agent:work:sdk-made-2",
+            "--yes",
+        ][..],
+        &[
+            "--agent",
+            "work",
+            "patch",
+            "agent:work:sdk-made-1",
+            "--set",
+            "label=\"x\"",
+        ],
+        &["--agent", "work", "doctor", "--fix", "--yes"],
+    ] {
+        let out = store.cmd().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(
+            !err.contains("left by an interrupted run"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(named(&sessions, ".tmp").len(), 1, "{args:?}");
+        assert!(copy.is_dir(), "{args:?}");
+    }
+    let out = store
+        .cmd()
+        .args([
+            "--agent",
+            "main",
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"y\"",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("left by an interrupted run"), "{err}");
+    assert!(named(&sessions, ".tmp").is_empty());
+    assert!(!copy.exists());
+}
+
 /// A kill before the swap leaves the restore's staging copy beside the database; the next
 /// restore removes it and finishes.
 #[test]
