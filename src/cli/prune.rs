@@ -92,7 +92,7 @@ struct CleanupSummary<'a> {
     mode: &'a str,
     dry_run: bool,
     #[serde(flatten)]
-    counts: &'a PruneCounts,
+    counts: PruneCounts,
     unreferenced_artifacts: ArtifactSummary<'a>,
     disk_budget: Option<DiskBudget>,
     would_mutate: bool,
@@ -213,6 +213,17 @@ fn report<'a>(
         removed: &b.removed,
     });
     let would_mutate = p.work() > 0;
+    // An applied run counts the rows left after the disk budget, as OpenClaw's does.
+    let mut summary_counts = counts.clone();
+    if p.budget_outcome.is_some() {
+        let evicted = p.budget.as_ref().map_or(0, |b| {
+            b.removed
+                .iter()
+                .filter(|r| r.step == openclaw_sessions::mutate::prune::BudgetStep::ArchivedSession)
+                .count()
+        });
+        summary_counts.after_count = summary_counts.after_count.saturating_sub(evicted);
+    }
     Ok(AgentReport {
         agent_id,
         mode: &s.mode,
@@ -233,7 +244,7 @@ fn report<'a>(
             store_path: &p.paths.db,
             mode: &s.mode,
             dry_run,
-            counts,
+            counts: summary_counts,
             unreferenced_artifacts,
             disk_budget,
             would_mutate,

@@ -500,9 +500,18 @@ impl Operation for PruneOp {
         // Every removed session is gone and every archived one reads as archived.
         for a in plan.agents.iter().filter(|a| a.applied) {
             let store = AgentStore::open(a.paths.clone())?;
+            // Sessions the disk budget deleted after archiving them.
+            let evicted: std::collections::HashSet<&str> = a
+                .budget
+                .iter()
+                .flat_map(|b| &b.removed)
+                .filter(|r| r.step == BudgetStep::ArchivedSession)
+                .map(|r| r.name.as_str())
+                .collect();
             a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
                 let now = store.entry_by_exact_key(&i.session_key)?;
                 let as_planned = match i.action.archive_reason() {
+                    _ if evicted.contains(i.session_key.as_str()) => now.is_none(),
                     Some(_) => now.as_ref().is_some_and(|e| e.archived()),
                     None => now.is_none(),
                 };

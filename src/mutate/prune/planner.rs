@@ -219,7 +219,7 @@ impl PlanBuilder {
 fn evictable() -> String {
     format!(
         "budget_kept = 0 AND ((archived = 1 AND archived_at IS NOT NULL AND cap_archived = 1) \
-         OR action = {})",
+         OR coalesce(action, -1) = {})",
         PruneAction::ArchiveCap.code()
     )
 }
@@ -322,7 +322,8 @@ impl PrunePlan {
     pub fn retains_windows_of(&self, key: &str) -> Result<bool> {
         use rusqlite::OptionalExtension;
         let sql = format!(
-            "SELECT pinned OR recent OR ((archived = 1 OR action IN ({}, {}, {})) AND NOT ({})) \
+            "SELECT pinned OR recent OR ((archived = 1 OR coalesce(action, -1) IN ({}, {}, {})) \
+               AND NOT ({})) \
              FROM planned WHERE key = ?1 AND (action IS NULL OR action IN ({0}, {1}, {2}))",
             PruneAction::ArchiveDashboard.code(),
             PruneAction::ArchiveAge.code(),
