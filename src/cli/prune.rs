@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use openclaw_sessions::du::over_budget_warning;
 use openclaw_sessions::mutate::prune::{
-    ActionFilter, ArtifactRemoval, MaintenanceSettings, PlannedList, PruneCounts,
+    ActionFilter, ArtifactRemoval, BudgetRemoval, MaintenanceSettings, PlannedList, PruneCounts,
 };
 use openclaw_sessions::ops::prune::{action_words, AgentPrune, PruneOp};
 use openclaw_sessions::ops::{RunState, SnapshotTaken};
@@ -28,7 +28,9 @@ pub struct PruneArgs {
     /// Keep at most N unarchived sessions per agent (default: maxEntries, 5000).
     #[arg(long, value_name = "N")]
     max_entries: Option<i64>,
-    /// Disk budget per agent (default: maxDiskBytes, 10gb; reported).
+    /// Disk budget per agent (default: maxDiskBytes, 10gb): over it, archives, retained
+    /// archive files, historical windows and sessions archived by the cap are removed, in
+    /// OpenClaw's order, down to 80% of it (highWaterBytes).
     #[arg(long, value_name = "SIZE")]
     max_disk_bytes: Option<String>,
     /// Also remove archive files past resetArchiveRetention (unreferenced transcripts and
@@ -73,6 +75,8 @@ struct AgentReport<'a> {
     max_disk_bytes: Option<u64>,
     over_budget: bool,
     applied: bool,
+    /// The disk-budget pass: what it removes (or removed), in order.
+    budget: Option<BudgetReport<'a>>,
     /// The summary `openclaw sessions cleanup --json` prints for this agent, field for field.
     cleanup: CleanupSummary<'a>,
     /// The keys behind each of its counts.
@@ -88,7 +92,7 @@ struct CleanupSummary<'a> {
     mode: &'a str,
     dry_run: bool,
     #[serde(flatten)]
-    counts: &'a PruneCounts,
+    counts: PruneCounts,
     unreferenced_artifacts: ArtifactSummary<'a>,
     disk_budget: Option<DiskBudget>,
     would_mutate: bool,
@@ -106,8 +110,18 @@ struct ArtifactSummary<'a> {
     files: Vec<&'a std::path::Path>,
 }
 
-/// Measured at plan time, as OpenClaw's dry run measures it; the budget pass itself is not
-/// carried out here yet, so nothing is removed for it.
+/// The budget pass of one agent (docs/openclaw/MAINTENANCE.md §3.3 step 4).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BudgetReport<'a> {
+    /// The byte figures are the plan's estimates (a dry run, or an agent the run did not
+    /// change); a real run reports what it measured.
+    estimated: bool,
+    removed: &'a [BudgetRemoval],
+}
+
+/// OpenClaw's `diskBudget` block. OpenClaw's dry run only measures; ours simulates the pass
+/// (`budget.estimated`), and a real run measures before and after it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct DiskBudget {
@@ -178,17 +192,38 @@ fn report<'a>(
         archived_files: p.artifacts.len() - removed.len(),
         files: p.artifacts.iter().map(|a| a.path.as_path()).collect(),
     };
-    let disk_budget = s.max_disk_bytes.map(|max| DiskBudget {
-        total_bytes_before: p.disk_bytes,
-        total_bytes_after: p.disk_bytes,
-        removed_files: 0,
-        removed_entries: 0,
-        freed_bytes: 0,
-        max_bytes: max,
-        high_water_bytes: s.high_water_bytes.unwrap_or(max),
-        over_budget: p.over_budget,
+    let disk_budget = p.budget.as_ref().map(|b| {
+        let (before, after) = match &p.budget_outcome {
+            Some(o) => (o.total_bytes_before, o.total_bytes_after),
+            None => (b.total_bytes_before, b.total_bytes_after),
+        };
+        DiskBudget {
+            total_bytes_before: before,
+            total_bytes_after: after,
+            removed_files: b.removed_files(),
+            removed_entries: b.removed_entries(),
+            freed_bytes: before.saturating_sub(after),
+            max_bytes: b.max_bytes,
+            high_water_bytes: b.high_water_bytes,
+            over_budget: before > b.max_bytes,
+        }
     });
-    let would_mutate = !this.plan.is_empty() || !p.artifacts.is_empty();
+    let budget = p.budget.as_ref().map(|b| BudgetReport {
+        estimated: p.budget_outcome.is_none(),
+        removed: &b.removed,
+    });
+    let would_mutate = p.work() > 0;
+    // An applied run counts the rows left after the disk budget, as OpenClaw's does.
+    let mut summary_counts = counts.clone();
+    if p.budget_outcome.is_some() {
+        let evicted = p.budget.as_ref().map_or(0, |b| {
+            b.removed
+                .iter()
+                .filter(|r| r.step == openclaw_sessions::mutate::prune::BudgetStep::ArchivedSession)
+                .count()
+        });
+        summary_counts.after_count = summary_counts.after_count.saturating_sub(evicted);
+    }
     Ok(AgentReport {
         agent_id,
         mode: &s.mode,
@@ -203,12 +238,13 @@ fn report<'a>(
         max_disk_bytes: s.max_disk_bytes,
         over_budget: this.over_budget,
         applied: this.applied,
+        budget,
         cleanup: CleanupSummary {
             agent_id,
             store_path: &p.paths.db,
             mode: &s.mode,
             dry_run,
-            counts,
+            counts: summary_counts,
             unreferenced_artifacts,
             disk_budget,
             would_mutate,
@@ -337,6 +373,17 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Done)
 }
 
+fn budget_words(r: &BudgetRemoval) -> &'static str {
+    use openclaw_sessions::mutate::prune::BudgetStep;
+    match r.step {
+        BudgetStep::Archive if r.written_by_this_run => "archive written by this run",
+        BudgetStep::Archive => "archive",
+        BudgetStep::RetainedFile => "retained archive file",
+        BudgetStep::Window => "historical window, archived",
+        BudgetStep::ArchivedSession => "session archived by the cap, transcript archived",
+    }
+}
+
 fn print_prune(
     ctx: &Ctx,
     run: &openclaw_sessions::ops::Run<openclaw_sessions::ops::prune::PrunePlanSet, ()>,
@@ -381,6 +428,13 @@ fn print_prune(
                     },
                     a.why
                 ),
+            ]);
+        }
+        for r in p.budget.iter().flat_map(|b| &b.removed) {
+            t.add_row(vec![
+                agent.clone(),
+                r.name.clone(),
+                format!("did remove: disk budget ({})", budget_words(r)),
             ]);
         }
     }

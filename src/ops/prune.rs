@@ -12,8 +12,9 @@ use super::targets::{check_owned_agent, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result};
 use crate::mutate::prune::{
-    is_main_scope_direct_key, missing_transcript, plan_artifacts, ActionFilter, ArtifactRemoval,
-    MaintenanceSettings, PlanBuilder, PlannerRow, PruneAction, PruneItem, PrunePlan,
+    apply_budget, is_main_scope_direct_key, missing_transcript, plan_artifacts, plan_budget,
+    ActionFilter, ArtifactEffect, ArtifactRemoval, BudgetInput, BudgetOutcome, BudgetPlan,
+    BudgetStep, MaintenanceSettings, PlanBuilder, PlannerRow, PruneAction, PruneItem, PrunePlan,
     FIX_MISSING_FIELDS, PLANNER_FIELDS,
 };
 use crate::mutate::{
@@ -46,12 +47,16 @@ pub struct AgentPrune {
     pub artifacts: Vec<ArtifactRemoval>,
     pub disk_bytes: u64,
     pub over_budget: bool,
+    /// The disk-budget pass, planned (with `maxDiskBytes`; docs/openclaw/MAINTENANCE.md §3.3).
+    pub budget: Option<BudgetPlan>,
+    /// What the budget pass measured when it ran.
+    pub budget_outcome: Option<BudgetOutcome>,
     pub applied: bool,
 }
 
 impl AgentPrune {
     pub fn work(&self) -> usize {
-        self.plan.len() + self.artifacts.len()
+        self.plan.len() + self.artifacts.len() + self.budget.as_ref().map_or(0, |b| b.removed.len())
     }
 }
 
@@ -158,12 +163,45 @@ impl PruneOp {
         let du =
             crate::du::agent_disk_use(paths, &store, &crate::paths::MaintenanceConfig::default())?;
         let disk = du.budget_bytes;
+        let budget = match s.max_disk_bytes {
+            None => None,
+            // The plan's archives can add at most half the transcripts it removes (file and
+            // row): under that, the pass has nothing to do and nothing need be read for it.
+            Some(max) if disk + du.transcript_bytes / 2 <= max => Some(BudgetPlan {
+                total_bytes_before: disk,
+                total_bytes_after: disk,
+                max_bytes: max,
+                high_water_bytes: s.high_water_bytes.unwrap_or(max),
+                removed: Vec::new(),
+            }),
+            Some(max) => {
+                let effects: Vec<ArtifactEffect> = artifacts
+                    .iter()
+                    .map(|a| ArtifactEffect {
+                        path: a.path.clone(),
+                        archive_to: a.archive_to.clone(),
+                    })
+                    .collect();
+                Some(plan_budget(&BudgetInput {
+                    paths,
+                    store: &store,
+                    plan: &plan,
+                    artifacts: &effects,
+                    measured: disk,
+                    max_bytes: max,
+                    high_water_bytes: s.high_water_bytes.unwrap_or(max),
+                    now,
+                })?)
+            }
+        };
         Ok(Some(AgentPrune {
             paths: paths.clone(),
             plan,
             artifacts,
             disk_bytes: disk,
             over_budget: s.max_disk_bytes.is_some_and(|m| disk > m),
+            budget,
+            budget_outcome: None,
             applied: false,
         }))
     }
@@ -320,6 +358,15 @@ fn apply_agent(
             }
         }
     }
+    if let Some(budget) = &plan.budget {
+        plan.budget_outcome = Some(apply_budget(
+            &layout.state_dir,
+            &paths,
+            budget,
+            now,
+            &|| hooks.interrupted(),
+        )?);
+    }
     plan.applied = true;
     Ok(())
 }
@@ -368,7 +415,11 @@ impl Operation for PruneOp {
 
     fn summarize(&self, plan: &PrunePlanSet, limit: usize) -> Result<PlanSummary> {
         let sessions: usize = plan.agents.iter().map(|a| a.plan.len()).sum();
-        let files: usize = plan.agents.iter().map(|a| a.artifacts.len()).sum();
+        let files: usize = plan
+            .agents
+            .iter()
+            .map(|a| a.artifacts.len() + a.budget.as_ref().map_or(0, |b| b.removed.len()))
+            .sum();
         let mut summary = PlanSummary::new(format!(
             "archive or delete {} and remove or archive {}",
             count(sessions, "session"),
@@ -406,6 +457,24 @@ impl Operation for PruneOp {
                     limit,
                 );
             }
+            for r in a.budget.iter().flat_map(|b| &b.removed) {
+                let (verb, why) = match r.step {
+                    BudgetStep::Archive if r.written_by_this_run => {
+                        ("remove", "disk budget: archive written by this run")
+                    }
+                    BudgetStep::Archive => ("remove", "disk budget: oldest archive"),
+                    BudgetStep::RetainedFile => ("remove", "disk budget: retained archive file"),
+                    BudgetStep::Window => ("evict", "disk budget: historical window, archived"),
+                    BudgetStep::ArchivedSession => (
+                        "delete",
+                        "disk budget: archived by the cap, transcript archived",
+                    ),
+                };
+                group.push(
+                    PlanItem::change(verb, r.name.clone(), Some(why.to_string())),
+                    limit,
+                );
+            }
             summary.add(group);
         }
         Ok(summary)
@@ -435,9 +504,18 @@ impl Operation for PruneOp {
         // Every removed session is gone and every archived one reads as archived.
         for a in plan.agents.iter().filter(|a| a.applied) {
             let store = AgentStore::open(a.paths.clone())?;
+            // Sessions the disk budget deleted after archiving them.
+            let evicted: std::collections::HashSet<&str> = a
+                .budget
+                .iter()
+                .flat_map(|b| &b.removed)
+                .filter(|r| r.step == BudgetStep::ArchivedSession)
+                .map(|r| r.name.as_str())
+                .collect();
             a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
                 let now = store.entry_by_exact_key(&i.session_key)?;
                 let as_planned = match i.action.archive_reason() {
+                    _ if evicted.contains(i.session_key.as_str()) => now.is_none(),
                     Some(_) => now.as_ref().is_some_and(|e| e.archived()),
                     None => now.is_none(),
                 };

@@ -101,3 +101,65 @@ check_prune_cleanup_parity() {
   note "missing $(jsonq ours.json 'j.data.agents[0].cleanup.missing'), dmScopeRetired $(jsonq ours.json 'j.data.agents[0].cleanup.dmScopeRetired'), archived $(jsonq ours.json 'j.data.agents[0].cleanup.archived'), pruned $(jsonq ours.json 'j.data.agents[0].cleanup.pruned'): same counts, survivors, archive rows and files as openclaw sessions cleanup --enforce"
 }
 CHECKS+=(prune_cleanup_parity)
+
+# ---- prune's disk-budget pass against OpenClaw's own enforceSqliteSessionHistoryDiskBudget ----
+# One aged copy of the live store (checks/budget-history.mjs: two sessions get new session ids
+# twice through OpenClaw's SDK, leaving two historical windows with transcripts; then the rows
+# are re-timed as in the cleanup checks), with maxEntries 5 (sessions removed, so archives
+# written by the same run, and six archived by the cap) and a 1 KiB budget that no store
+# meets, so every sub-step runs to its end: archives, the retained .reset file, both windows,
+# the cap's archived sessions. OpenClaw's `sessions cleanup --enforce --json` (offline through
+# --store) on one copy, our `prune --enforce` on the other: the same summary counts and
+# diskBudget counts, the same survivors, the same archives and files, except by design the
+# archives ours keeps of the sessions the budget deletes (OpenClaw drops those transcripts;
+# docs/openclaw/MAINTENANCE.md §3.3).
+check_prune_budget_parity() {
+  local base ours_s oc_s rc a=research m='{"maxEntries":5,"maxDiskBytes":"1kb"}'
+  # The re-timing names the committed fixture's keys (tests/fixtures), so it starts from that store.
+  base="$CHECK_DIR/stores/budget-base/.openclaw"; mkdir -p "$(dirname "$base")"
+  cp -a "$REPO_ROOT/tests/fixtures/openclaw-2026.9.6/live/.openclaw" "$base"; chmod -R u+w "$base"
+  oc_sdk "$base" budget-history.mjs "$a" "agent:$a:main" "agent:$a:telegram:direct:123458" > history.json \
+    || check_error "could not give sessions historical windows"
+  oc_sdk "$base" prune-retime.mjs "$base" "$REF_ROOT/checks/prune-spec-research.json" > retime.json || check_error "re-timing failed"
+  node_check set-maintenance.mjs "$base" "$m"
+  ours_s="$CHECK_DIR/stores/budget-ours/.openclaw"; oc_s="$CHECK_DIR/stores/budget-oc/.openclaw"
+  mkdir -p "$(dirname "$ours_s")" "$(dirname "$oc_s")"; cp -a "$base" "$ours_s"; cp -a "$base" "$oc_s"
+  rc=0; oc_run oc.json "$oc_s" sessions cleanup --enforce --agent "$a" \
+    --store "$oc_s/agents/$a/agent/openclaw-agent.sqlite" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw sessions cleanup --enforce exited $rc"
+  # Ours reads the re-timing instant as "now" (OpenClaw ran seconds after it: no row is within
+  # an hour of a threshold).
+  local now; now="$(jsonq retime.json 'j.now')"
+  rc=0; OURS_NOW_MS="$now" ours_run ours.json "$ours_s" prune --agent "$a" --enforce --yes --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "ours prune exited $rc"
+  local k theirs mine diffs=""
+  for k in beforeCount afterCount modelRunPruned archived capArchived pruned capped; do
+    theirs="$(jsonq oc.json "j.$k")"; mine="$(jsonq ours.json "j.data.agents[0].cleanup.$k")"
+    [[ "$theirs" == "$mine" ]] || diffs+="$k: openclaw $theirs, ours $mine; "
+  done
+  for k in removedFiles removedEntries overBudget maxBytes highWaterBytes; do
+    theirs="$(jsonq oc.json "j.diskBudget.$k")"; mine="$(jsonq ours.json "j.data.agents[0].cleanup.diskBudget.$k")"
+    [[ "$theirs" == "$mine" ]] || diffs+="diskBudget.$k: openclaw $theirs, ours $mine; "
+  done
+  [[ -z "$diffs" ]] || check_error "summary differs: $diffs"
+  # Every sub-step ran.
+  local steps
+  steps="$(jsonq ours.json '[...new Set(j.data.agents[0].budget.removed.map(r => r.step))].sort().join(" ")')"
+  [[ "$steps" == "archive archived-session retained-file window" ]] || check_error "not every sub-step ran: [$steps]"
+  oc_run list-oc.json "$oc_s" sessions --agent "$a" --json --limit all || check_error "OpenClaw cannot list its cleaned store"
+  oc_run list-ours.json "$ours_s" sessions --agent "$a" --json --limit all || check_error "OpenClaw cannot list our pruned store"
+  local sa sb
+  sa="$(jsonq list-ours.json "j.sessions.map(s => s.key).sort().join(' ')")"
+  sb="$(jsonq list-oc.json "j.sessions.map(s => s.key).sort().join(' ')")"
+  [[ "$sa" == "$sb" ]] || check_error "survivors differ: ours [$sa] / openclaw [$sb]"
+  node_check compare-archived.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" "$oc_s/agents/$a/agent/openclaw-agent.sqlite" \
+    || check_error "archived rows or reasons differ"
+  local evicted
+  evicted="$(jsonq ours.json 'JSON.stringify(j.data.agents[0].budget.removed.filter(r => r.step === "archived-session").map(r => r.name))')"
+  node_check compare-archive-files.mjs "$ours_s/agents/$a" "$oc_s/agents/$a" "$evicted" > archives.txt 2>&1 \
+    || { cat archives.txt >&2; check_error "transcript archives or files differ"; }
+  node_check integrity.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" > integrity.txt 2>&1 \
+    || check_error "integrity: $(head -n 3 integrity.txt)"
+  note "disk budget: removedFiles $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedFiles'), removedEntries $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedEntries') as OpenClaw's; bytes before/after ours $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.totalBytesBefore')/$(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.totalBytesAfter'), openclaw $(jsonq oc.json 'j.diskBudget.totalBytesBefore')/$(jsonq oc.json 'j.diskBudget.totalBytesAfter')"
+}
+CHECKS+=(prune_budget_parity)

@@ -4,6 +4,7 @@
 
 mod action;
 mod artifacts;
+mod budget;
 mod fixes;
 mod planner;
 mod rules;
@@ -11,6 +12,10 @@ mod settings;
 
 pub use action::PruneAction;
 pub use artifacts::{plan_artifacts, ArtifactRemoval};
+pub use budget::{
+    apply_budget, is_retained_archive_name, plan_budget, simulate, ArtifactEffect, BudgetInput,
+    BudgetOutcome, BudgetPlan, BudgetRemoval, BudgetStep, Candidate, Candidates,
+};
 pub use fixes::{missing_transcript, FIX_MISSING_FIELDS};
 pub use planner::{
     ActionFilter, PlanBuilder, PlannedList, PruneCounts, PruneItem, PrunePlan,

@@ -61,6 +61,11 @@ impl PlanBuilder {
                model_run INTEGER NOT NULL,
                dashboard INTEGER NOT NULL,
                fix INTEGER,
+               archived_at INTEGER,
+               cap_archived INTEGER NOT NULL,
+               pinned INTEGER NOT NULL,
+               recent INTEGER NOT NULL,
+               budget_kept INTEGER NOT NULL,
                step INTEGER,
                rank INTEGER,
                action INTEGER
@@ -74,8 +79,9 @@ impl PlanBuilder {
         self.conn
             .prepare_cached(
                 "INSERT INTO planned (key, updated_at, activity_at, archived, preserved, \
-                 synthetic, model_run, dashboard, fix) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                 synthetic, model_run, dashboard, fix, archived_at, cap_archived, pinned, \
+                 recent, budget_kept) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             )
             .and_then(|mut s| {
                 s.execute(params![
@@ -87,7 +93,12 @@ impl PlanBuilder {
                     row.synthetic,
                     row.model_run,
                     row.dashboard,
-                    row.fix.map(PruneAction::code)
+                    row.fix.map(PruneAction::code),
+                    row.archived_at,
+                    row.cap_archived,
+                    row.pinned,
+                    row.recent,
+                    row.budget_kept
                 ])
             })
             .at(&self.at)?;
@@ -204,6 +215,15 @@ impl PlanBuilder {
     }
 }
 
+/// A row the disk budget may delete once the plan is applied (the archive of the cap).
+fn evictable() -> String {
+    format!(
+        "budget_kept = 0 AND ((archived = 1 AND archived_at IS NOT NULL AND cap_archived = 1) \
+         OR coalesce(action, -1) = {})",
+        PruneAction::ArchiveCap.code()
+    )
+}
+
 /// One agent's planned actions, read back in application order as often as needed.
 pub struct PrunePlan {
     conn: Connection,
@@ -292,6 +312,46 @@ impl PrunePlan {
             .flatten()
             .and_then(PruneAction::from_code)
             .is_some_and(|a| a.archive_reason().is_none()))
+    }
+
+    /// Whether the windows of this key are kept by its session after the plan: the session
+    /// stays and is pinned, recent, or archived for good (an archive of the cap that no other
+    /// rule preserves may itself be evicted, so it keeps nothing). OpenClaw's
+    /// `addRetainedWindowSessionReferences` and `collectRecentSessionHistoryIds`
+    /// (docs/openclaw/MAINTENANCE.md §3.3 4b).
+    pub fn retains_windows_of(&self, key: &str) -> Result<bool> {
+        use rusqlite::OptionalExtension;
+        let sql = format!(
+            "SELECT pinned OR recent OR ((archived = 1 OR coalesce(action, -1) IN ({}, {}, {})) \
+               AND NOT ({})) \
+             FROM planned WHERE key = ?1 AND (action IS NULL OR action IN ({0}, {1}, {2}))",
+            PruneAction::ArchiveDashboard.code(),
+            PruneAction::ArchiveAge.code(),
+            PruneAction::ArchiveCap.code(),
+            evictable(),
+        );
+        let kept: Option<bool> = self
+            .conn
+            .prepare_cached(&sql)
+            .and_then(|mut s| s.query_row([key], |r| r.get(0)).optional())
+            .at(&self.at)?;
+        Ok(kept.unwrap_or(false))
+    }
+
+    /// The sessions the disk budget may delete after the plan, in its order: archived by the
+    /// cap (before, or by this plan at `now`) and preserved by no rule, by `archived_at`, then
+    /// key (`isSessionEntryDiskBudgetEvictable`, docs/openclaw/MAINTENANCE.md §3.3 4d).
+    pub fn budget_evictable(&self, now: i64) -> Result<Vec<String>> {
+        let sql = format!(
+            "SELECT key FROM planned WHERE {} \
+             ORDER BY CASE WHEN archived = 1 THEN archived_at ELSE ?1 END, key",
+            evictable()
+        );
+        let mut stmt = self.conn.prepare_cached(&sql).at(&self.at)?;
+        let rows = stmt
+            .query_map([now], |r| r.get::<_, String>(0))
+            .at(&self.at)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.at)
     }
 
     /// Record a session id that a session kept by this plan refers to (`--artifacts`).
@@ -490,6 +550,7 @@ mod tests {
                 } else {
                     PruneAction::RetireDmScope
                 }),
+                ..Default::default()
             },
         )
     }
@@ -555,6 +616,7 @@ mod tests {
                     model_run: h % 25 == 0,
                     dashboard: h % 7 == 0,
                     fix: None,
+                    ..Default::default()
                 }
             })
             .collect();
@@ -596,6 +658,7 @@ mod tests {
             model_run: false,
             dashboard: false,
             fix: None,
+            ..Default::default()
         };
         let settings = MaintenanceSettings {
             mode: "enforce".into(),

@@ -173,6 +173,14 @@ fn is_protected(key: &str, e: &SessionEntry) -> bool {
         || matches!(chat.as_deref(), Some("group" | "channel" | "thread"))
 }
 
+/// `isRecentSessionMaintenanceEntry`: active within `preserveRecent` (never a machine-made key).
+fn is_recent(key: &str, e: &SessionEntry, settings: &MaintenanceSettings, now: i64) -> bool {
+    settings.preserve_recent_ms.is_some_and(|window| {
+        let a = activity_at(e);
+        !is_synthetic_key(key) && a > 0 && now - a <= window
+    })
+}
+
 /// `shouldPreserveMaintenanceEntry` for an unarchived row.
 fn preserved(
     key: &str,
@@ -181,10 +189,7 @@ fn preserved(
     now: i64,
     active_key: Option<&str>,
 ) -> bool {
-    let recent = settings.preserve_recent_ms.is_some_and(|window| {
-        let a = activity_at(e);
-        !is_synthetic_key(key) && a > 0 && now - a <= window
-    });
+    let recent = is_recent(key, e, settings, now);
     (e.fields.contains_key("pinnedAt") && is_pinnable(key, e))
         || e.locked()
         || e.text("status") == Some("running")
@@ -199,6 +204,7 @@ pub const PLANNER_FIELDS: &[&str] = &[
     "sessionId",
     "updatedAt",
     "archivedAt",
+    "archiveReason",
     "lastInteractionAt",
     "lastActivityAt",
     "sessionStartedAt",
@@ -214,7 +220,7 @@ pub const PLANNER_FIELDS: &[&str] = &[
 /// What the planner needs of one session, reduced as the session is read: the key and a few
 /// words. Planning must see the whole store (the cap orders every session), so this is what
 /// memory follows: about 100 bytes a session, where a kept entry took about 600.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct PlannerRow {
     pub key: Box<str>,
     pub(super) updated_at: i64,
@@ -227,6 +233,14 @@ pub struct PlannerRow {
     pub(super) dashboard: bool,
     /// Removed before planning by `--fix-missing` or `--fix-dm-scope`.
     pub(super) fix: Option<PruneAction>,
+    /// For the disk budget (docs/openclaw/MAINTENANCE.md §3.3 4): `archivedAt` as a number,
+    /// archived by the cap, pinned, active within `preserveRecent`, and preserved by a rule
+    /// other than `--active-key` (`shouldPreserveNonArchivedMaintenanceEntry` without keys).
+    pub(super) archived_at: Option<i64>,
+    pub(super) cap_archived: bool,
+    pub(super) pinned: bool,
+    pub(super) recent: bool,
+    pub(super) budget_kept: bool,
 }
 
 impl PlannerRow {
@@ -254,6 +268,15 @@ impl PlannerRow {
             model_run: is_model_run_key(&e.key),
             dashboard: rest.as_deref().is_some_and(|r| r.starts_with("dashboard:")),
             fix: None,
+            archived_at: e
+                .fields
+                .get("archivedAt")
+                .and_then(Value::as_f64)
+                .map(|v| v as i64),
+            cap_archived: e.text("archiveReason") == Some("active-session-cap"),
+            pinned: e.fields.get("pinnedAt").and_then(Value::as_f64).is_some(),
+            recent: is_recent(&e.key, e, settings, now),
+            budget_kept: preserved(&e.key, e, settings, now, None),
         })
     }
 

@@ -305,3 +305,45 @@ pub fn cold_blob_reader<'c>(
         })
         .transpose()
 }
+
+/// A published archive as the disk budget removes them, oldest first:
+/// `(archive_name, session_id, generation, blob bytes)` (docs/openclaw/MAINTENANCE.md §3.3 4a).
+pub type PublishedArchive = (String, String, String, i64);
+
+/// The published archives in the order OpenClaw's disk budget removes them: `created_at`,
+/// then `session_id`, then `generation`.
+pub fn published_in_budget_order(conn: &Connection) -> rusqlite::Result<Vec<PublishedArchive>> {
+    let mut stmt = conn.prepare(
+        "SELECT archive_name, session_id, generation, coalesce(length(archive_blob), 0) \
+         FROM session_transcript_archives \
+         WHERE published_at IS NOT NULL ORDER BY created_at, session_id, generation",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    rows.collect()
+}
+
+/// Names of the archives not yet published (the disk budget leaves their files alone).
+pub fn unpublished_names(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT archive_name FROM session_transcript_archives WHERE published_at IS NULL",
+    )?;
+    let v = stmt.query_map([], |r| r.get::<_, String>(0))?.collect();
+    v
+}
+
+/// The archive rows of one session written at one instant (by one run): `(archive_name,
+/// generation)`, in generation order.
+pub fn of_session_created_at(
+    conn: &Connection,
+    session_id: &str,
+    created_at: i64,
+) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT archive_name, generation FROM session_transcript_archives \
+         WHERE session_id = ?1 AND created_at = ?2 ORDER BY generation",
+    )?;
+    let rows = stmt.query_map(params![session_id, created_at], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
+    rows.collect()
+}

@@ -254,3 +254,14 @@ pub const COUNT_SQL: &str = "SELECT count(*) FROM session_windows";
 /// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of windows whose node is gone
 /// (the key from a surviving window, else from a node whose current id it is).
 pub const ORPHANS_SQL: &str = "SELECT rowid, session_id, NULL, session_key FROM session_windows w WHERE NOT EXISTS (SELECT 1 FROM session_nodes n WHERE n.session_key = w.session_key)";
+
+/// Every window as the disk budget visits them: `(session_id, session_key, updated_at)`, by
+/// `updated_at`, then `session_id` (docs/openclaw/MAINTENANCE.md §3.3 4b).
+pub fn in_budget_order(conn: &Connection) -> rusqlite::Result<Vec<(String, String, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT session_id, session_key, updated_at FROM session_windows \
+         ORDER BY updated_at, session_id",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    rows.collect()
+}
