@@ -255,3 +255,38 @@ check_delta_cursors_match_openclaw() {
   note "8 cursors answered as OpenClaw answers them; from OpenClaw's cursor: $(cat walk.txt); our cursor on another store: reset/scope_mismatch"
 }
 CHECKS+=(delta_cursors_match_openclaw)
+
+# ---- the main session: OpenClaw's refusals are ours ----------------------------------------------
+# (docs/openclaw/REFUSALS.md). OpenClaw's own Gateway handlers, run in-process
+# (checks/gateway-method.mjs: `sessions.delete`, and `sessions.patch` with `archived: true` as
+# `openclaw sessions archive` sends it), refuse the agent's main session; ours refuses the same
+# words with result `refused`, exit 5, and writes nothing.
+check_main_session_refused() {
+  local s before cases i words method params oc_msg rc result reason
+  s="$(copy_store live openclaw)"
+  # words TAB our command TAB OpenClaw's method TAB its params
+  cases=(
+    $'main\tdelete\tsessions.delete\t{"key":"main"}'
+    $'AGENT:MAIN:MAIN\tdelete\tsessions.delete\t{"key":"AGENT:MAIN:MAIN"}'
+    $'agent:work:main\tdelete\tsessions.delete\t{"key":"agent:work:main"}'
+    $'agent:main:main\tarchive\tsessions.patch\t{"key":"agent:main:main","archived":true}'
+  )
+  local gw_args=()
+  for c in "${cases[@]}"; do IFS=$'\t' read -r words cmd method params <<< "$c"; gw_args+=("$method" "$params"); done
+  oc_sdk "$s" gateway-method.mjs "${gw_args[@]}" > oc.jsonl 2> oc.err || { check_error "gateway handlers: $(tail -n 3 oc.err)"; return 0; }
+  before="$(tree_manifest "$s" | grep -v ' ./tmp/')"   # after OpenClaw's run (its quarantine db)
+  i=0
+  for c in "${cases[@]}"; do
+    IFS=$'\t' read -r words cmd method params <<< "$c"
+    i=$((i + 1)); sed -n "${i}p" oc.jsonl > oc.json
+    [[ "$(jsonq oc.json 'j.ok + " " + j.error?.code')" == "false INVALID_REQUEST" ]] || { check_error "$method $params: OpenClaw answered $(cat oc.json)"; continue; }
+    oc_msg="$(jsonq oc.json 'j.error.message')"
+    rc=0; ours_run ours.json "$s" --json "$cmd" "$words" --yes || rc=$?
+    result="$(jsonq ours.json 'j.data.results[0].result')"; reason="$(jsonq ours.json 'j.data.results[0].reason')"
+    [[ "$rc/$result" == 5/refused ]] || check_error "$cmd $words: ours exit $rc, result $result (OpenClaw: $oc_msg)"
+    [[ "$reason" == "$oc_msg" ]] || check_error "$cmd $words: ours says \"$reason\", OpenClaw \"$oc_msg\""
+  done
+  [[ "$(tree_manifest "$s" | grep -v ' ./tmp/')" == "$before" ]] || check_error "the store changed: $(diff <(echo "$before") <(tree_manifest "$s" | grep -v ' ./tmp/') | head -n 4 | tr '\n' ' ')"
+  note "${#cases[@]} refusals (delete main by 3 spellings, archive main): same words as OpenClaw's handlers, ours exit 5 refused, nothing written"
+}
+CHECKS+=(main_session_refused)
