@@ -290,3 +290,36 @@ check_main_session_refused() {
   note "${#cases[@]} refusals (delete main by 3 spellings, archive main): same words as OpenClaw's handlers, ours exit 5 refused, nothing written"
 }
 CHECKS+=(main_session_refused)
+
+# ---- archive and unarchive that change nothing -------------------------------------------------
+# (docs/openclaw/REFUSALS.md). `openclaw sessions archive` answers `already_archived` for an
+# archived session before calling anything (checks/gateway-method.mjs `lifecycle.archive`, its
+# rule checked in the bundle); OpenClaw has no unarchive command, and its Gateway's
+# `sessions.patch` with `archived: false` on an active session (run in-process) answers ok and
+# bumps `updatedAt` (no `already_active`). Ours: `already_archived` and `already_active`, exit 0,
+# nothing written on a copy of the same store (so maintenance ages the session as before).
+check_noop_archive_matches_openclaw() {
+  local oc_s ours_s archived=agent:main:scratch-2 active=agent:main:sdk-made-0 sid before rc
+  oc_s="$(copy_store live openclaw)"; ours_s="$(copy_store live ours)"
+  ours_run show.json "$ours_s" --json show "$active" || { check_error "ours show $active"; return 0; }
+  sid="$(jsonq show.json 'j.data.entry.sessionId')"
+  oc_sdk "$oc_s" gateway-method.mjs \
+    lifecycle.archive "{\"agentId\":\"main\",\"sessionKey\":\"$archived\"}" \
+    sdk.getSessionEntry "{\"agentId\":\"main\",\"sessionKey\":\"$active\"}" \
+    sessions.patch "{\"key\":\"$active\",\"archived\":false,\"expectedSessionId\":\"$sid\"}" \
+    sdk.getSessionEntry "{\"agentId\":\"main\",\"sessionKey\":\"$active\"}" > oc.jsonl 2> oc.err || { check_error "OpenClaw: $(tail -n 3 oc.err)"; return 0; }
+  for i in 1 2 3 4; do sed -n "${i}p" oc.jsonl > "oc$i.json"; done
+  [[ "$(jsonq oc1.json 'j.payload?.status')" == already_archived ]] || check_error "OpenClaw's archive of $archived: $(cat oc1.json)"
+  [[ "$(jsonq oc3.json 'j.ok')" == true ]] || check_error "OpenClaw's unarchive of $active: $(cat oc3.json)"
+  local rest='(({updatedAt, ...r}) => JSON.stringify(r))(j.payload)' bumped
+  bumped="$(( $(jsonq oc4.json 'j.payload.updatedAt') > $(jsonq oc2.json 'j.payload.updatedAt') )) $([[ "$(jsonq oc2.json "$rest")" == "$(jsonq oc4.json "$rest")" ]] && echo same || echo differs)"
+  [[ "$bumped" == "1 same" ]] || check_error "OpenClaw's no-op unarchive: expected only updatedAt bumped, got [$bumped]"
+  before="$(tree_manifest "$ours_s" | grep -v ' ./tmp/')"
+  rc=0; ours_run a.json "$ours_s" --json archive "$archived" --yes || rc=$?
+  [[ "$rc/$(jsonq a.json 'j.data.results[0].result')" == 0/already_archived ]] || check_error "ours archive $archived: exit $rc, $(jsonq a.json 'j.data.results[0].result')"
+  rc=0; ours_run u.json "$ours_s" --json unarchive "$active" --yes || rc=$?
+  [[ "$rc/$(jsonq u.json 'j.data.results[0].result')" == 0/already_active ]] || check_error "ours unarchive $active: exit $rc, $(jsonq u.json 'j.data.results[0].result')"
+  [[ "$(tree_manifest "$ours_s" | grep -v ' ./tmp/')" == "$before" ]] || check_error "ours wrote something for a no-op"
+  note "archive of an archived session: already_archived on both sides, nothing written; unarchive of an active one: OpenClaw's Gateway bumps only updatedAt, ours already_active and writes nothing"
+}
+CHECKS+=(noop_archive_matches_openclaw)
