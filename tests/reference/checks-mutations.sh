@@ -323,3 +323,69 @@ check_noop_archive_matches_openclaw() {
   note "archive of an archived session: already_archived on both sides, nothing written; unarchive of an active one: OpenClaw's Gateway bumps only updatedAt, ours already_active and writes nothing"
 }
 CHECKS+=(noop_archive_matches_openclaw)
+
+# ---- doctor --fix on a fault corpus: OpenClaw accepts the store, nothing is lost ----------------
+# One copy of the store broken in each way (checks/break-corpus.mjs for the database faults:
+# orphan window, orphan events, orphan identity and search rows, lineage and label columns out
+# of step, seq gap, unreadable entry_json, duplicate label; here: a stale lock, an archive row
+# without its file, an archive file without its row, a stray -wal). `doctor` names each fault's
+# agent, session and table; `doctor --fix` repairs the safe ones; integrity and foreign key
+# checks pass; what is left for a human is still named; OpenClaw accepts the store; every
+# orphaned or removed transcript reads back with `archives cat`.
+check_doctor_fix_corpus_accepted() {
+  local s rc lock zst fake sid faults missing left fixable unreadable
+  s="$(copy_store live corpus)"
+  ours_run window-before.jsonl "$s" transcript cat agent:main:sdk-made-1 || check_error "ours transcript cat before the faults"
+  node_check break-corpus.mjs "$s" > corpus.json || { check_error "could not build the faults"; return 0; }
+  # File faults.
+  lock="$s/tmp/openclaw-$(id -u)/gateway.state.lock"; mkdir -p "${lock%/*}"
+  printf '{"pid": 2147483000, "createdAt": "2026-01-01T00:00:00.000Z", "configPath": "x", "startTime": 1}\n' > "$lock"
+  touch -d '-2 minutes' "$lock"
+  zst="$(find "$s/agents/main/sessions" -name '*.jsonl.deleted.*.zst' | head -n 1)"
+  [[ -n "$zst" ]] || { check_error "the store has no archive file to move"; return 0; }
+  # main's archive file moves to work: a row without its file there, a file without its row here.
+  fake="$s/agents/work/sessions/${zst##*/}"
+  mv "$zst" "$fake"
+  ours_run fake-before.jsonl "$s" archives cat "$fake" || check_error "archives cat of the moved archive file"
+  mkdir -p "$s/agents/ghost/agent"; printf 'x' > "$s/agents/ghost/agent/openclaw-agent.sqlite-wal"
+  local file_faults='[{"name":"stale lock","check":"stale-locks"},{"name":"archive row without its file","check":"archive-files","agentId":"main"},{"name":"archive file without its row","check":"archive-files","agentId":"work"},{"name":"stray -wal","check":"stray-sidecars"}]'
+  faults="$(jsonq corpus.json "JSON.stringify(j.faults.concat($file_faults))")"
+  # Each fault is named, with its agent, session and table as fields.
+  ours_run doctor-before.json "$s" doctor --json || true
+  missing="$(FAULTS="$faults" jsonq doctor-before.json '
+    JSON.parse(process.env.FAULTS).filter((x) => !j.data.findings.some((f) => f.check === x.check && f.severity !== "info"
+      && ["agentId", "sessionKey", "sessionId", "table"].every((k) => x[k] === undefined || f[k] === x[k]))).map((x) => x.name).join(", ")')"
+  [[ -z "$missing" ]] || check_error "doctor does not name: $missing"
+  # The safe repairs.
+  rc=0; ours_run fix.json "$s" doctor --fix --yes --json || rc=$?
+  node_check integrity.mjs "$s"/agents/*/agent/openclaw-agent.sqlite > integrity.txt || check_error "after --fix: $(head -n 3 integrity.txt | tr '\n' ' ')"
+  # What is left is named still, and nothing fixable is left.
+  ours_run doctor-after.json "$s" doctor --json || true
+  left="$(jsonq doctor-after.json '[...new Set(j.data.findings.filter((f) => f.severity !== "info").map((f) => f.check))].sort().join(" ")')"
+  fixable="$(jsonq doctor-after.json 'j.data.findings.filter((f) => f.fixable).map((f) => f.check + ": " + f.message).join("; ")')"
+  [[ -z "$fixable" ]] || check_error "fixable findings left after --fix: $fixable"
+  [[ "$left" == "archive-files duplicate-labels entry-json seq-gaps stray-sidecars" ]] || check_error "left after --fix: [$left]"
+  # OpenClaw refuses a whole store with an unreadable entry ("invalid persisted session row
+  # requires repair"); the doctor leaves it to a human, who deletes it as its hint says (the
+  # transcript is archived), then OpenClaw accepts the store.
+  unreadable="$(jsonq corpus.json 'j.faults.find((f) => f.check === "entry-json").sessionKey')"
+  ours_run unreadable-show.json "$s" --json show "$unreadable" || check_error "ours show of the unreadable entry"
+  ours_run unreadable-before.jsonl "$s" transcript cat "$(jsonq unreadable-show.json 'j.data.sessionId')" --agent work || check_error "ours transcript cat of the unreadable session"
+  ours_run delete.json "$s" delete "$unreadable" --yes --json || check_error "ours delete of the unreadable entry"
+  openclaw_accepts "$s" after-fix
+  # Every transcript the faults orphaned or the human removed reads back from an archive.
+  ours_run window-archive.jsonl "$s" archives cat "$(jsonq corpus.json 'j.faults[0].sessionId')" --agent main || check_error "archives cat of the orphaned window"
+  cmp -s window-before.jsonl window-archive.jsonl || check_error "the orphaned window's archive differs from its transcript before the fault"
+  sid="$(jsonq corpus.json 'j.orphanEvents.sessionId')"
+  jsonq corpus.json 'j.orphanEvents.lines.join("\n")' > events-before.jsonl
+  ours_run events-archive.jsonl "$s" archives cat "$sid" --agent main || check_error "archives cat of the orphaned events"
+  cmp -s events-before.jsonl events-archive.jsonl || check_error "the orphaned events' archive differs from the events"
+  ours_run fake-after.jsonl "$s" archives cat "$fake" || check_error "archives cat of the file without its row"
+  cmp -s fake-before.jsonl fake-after.jsonl || check_error "the archive file without its row does not read back"
+  ours_run published.jsonl "$s" archives cat "${zst##*/}" --agent main || check_error "archives cat of the republished archive (row without its file)"
+  cmp -s fake-before.jsonl published.jsonl || check_error "the republished archive differs from the file it replaces"
+  ours_run unreadable-archive.jsonl "$s" archives cat "$(jsonq unreadable-show.json 'j.data.sessionId')" --agent work || check_error "archives cat of the deleted unreadable session"
+  cmp -s unreadable-before.jsonl unreadable-archive.jsonl || check_error "the deleted unreadable session's archive differs from its transcript"
+  note "$(jsonq <(echo "$faults") 'j.length') faults named; doctor --fix $(jsonq fix.json 'j.data.fixed.length') repair(s), exit $rc; left for a human: $left (the unreadable entry then deleted as the hint says, transcript archived); OpenClaw accepts; every orphaned or removed transcript reads back"
+}
+CHECKS+=(doctor_fix_corpus_accepted)
