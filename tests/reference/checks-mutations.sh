@@ -246,7 +246,7 @@ check_delta_cursors_match_openclaw() {
     [[ "$(jsonq page.json 'j.data.kind + " " + j.data.hasMore')" == "page true" ]] || break
     next="$(jsonq page.json 'j.data.cursor')"
   done
-  node_check compare-delta-pages.mjs oc-walk.json ours-walk.jsonl > walk.txt || check_error "pages from OpenClaw's cursor differ: $(tail -n 1 walk.txt)"
+  node_check compare-delta-pages.mjs oc-walk.json ours-walk.jsonl > walk.txt 2>&1 || check_error "pages from OpenClaw's cursor differ: $(tail -n 1 walk.txt)"
   # Our own cursor on another copy of the store: out of scope there.
   ours_run own.json "$s" --json transcript delta "$key" --max-events 2 || check_error "ours first page"
   other="$(copy_store live other)"
