@@ -247,12 +247,22 @@ check_delta_cursors_match_openclaw() {
     next="$(jsonq page.json 'j.data.cursor')"
   done
   node_check compare-delta-pages.mjs oc-walk.json ours-walk.jsonl > walk.txt 2>&1 || check_error "pages from OpenClaw's cursor differ: $(tail -n 1 walk.txt)"
+  # The visible reader too, from the cursor of OpenClaw's first visible page of 3 messages.
+  oc_sdk "$s" sdk-delta.mjs main "$key" "" 3 visible > oc-vwalk.json 2> oc-vwalk.err || { check_error "sdk visible walk: $(tail -n 3 oc-vwalk.err)"; return 0; }
+  : > ours-vwalk.jsonl; next="$(jsonq oc-vwalk.json 'j.pages[0].start')"
+  for ((i = 0; i < 1000; i++)); do
+    ours_run page.json "$s" --json transcript delta "$key" --visible --max-events 3 --cursor "$next" || { check_error "ours visible delta page $i"; break; }
+    cat page.json >> ours-vwalk.jsonl; echo >> ours-vwalk.jsonl
+    [[ "$(jsonq page.json 'j.data.kind + " " + j.data.hasMore')" == "page true" ]] || break
+    next="$(jsonq page.json 'j.data.cursor')"
+  done
+  node_check compare-delta-pages.mjs oc-vwalk.json ours-vwalk.jsonl > vwalk.txt 2>&1 || check_error "visible pages from OpenClaw's cursor differ: $(tail -n 1 vwalk.txt)"
   # Our own cursor on another copy of the store: out of scope there.
   ours_run own.json "$s" --json transcript delta "$key" --max-events 2 || check_error "ours first page"
   other="$(copy_store live other)"
   ours_run there.json "$other" --json transcript delta "$key" --cursor "$(jsonq own.json 'j.data.cursor')" || check_error "ours delta on the other copy"
   [[ "$(jsonq there.json 'j.data.kind + "/" + j.data.reason')" == reset/scope_mismatch ]] || check_error "our cursor on another store: $(jsonq there.json 'j.data.kind + "/" + j.data.reason')"
-  note "8 cursors answered as OpenClaw answers them; from OpenClaw's cursor: $(cat walk.txt); our cursor on another store: reset/scope_mismatch"
+  note "8 cursors answered as OpenClaw answers them; from OpenClaw's cursor: raw $(cat walk.txt), visible $(cat vwalk.txt); our cursor on another store: reset/scope_mismatch"
 }
 CHECKS+=(delta_cursors_match_openclaw)
 
