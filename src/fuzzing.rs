@@ -11,7 +11,7 @@ use crate::migrate::legacy::convert::{js_stringify, TranscriptConverter};
 use crate::migrate::legacy::normalise_entry;
 use crate::migrate::legacy::payload::{is_recognised_record, report_facts};
 use crate::store::SessionEntry;
-use crate::transcript::cursor::decode as decode_cursor;
+use crate::transcript::cursor::{decode as decode_cursor, decode_loose as decode_cursor_loose};
 use crate::transcript::decode_event_row;
 
 /// A legacy JSONL transcript: each line converted into an import event (with the facts and
@@ -56,9 +56,15 @@ pub fn sessions_json(data: &[u8]) {
     });
 }
 
-/// An opaque page cursor: strict base64url, JSON, canonical re-encoding.
+/// An opaque page cursor: strict base64url, JSON, canonical re-encoding; and the loose decoding
+/// of OpenClaw's raw delta cursors.
 pub fn cursor(data: &[u8]) {
-    let _ = decode_cursor::<Value>(&String::from_utf8_lossy(data), "cursor");
+    let text = String::from_utf8_lossy(data);
+    let _ = decode_cursor::<Value>(&text, "cursor");
+    // OpenClaw's raw cursor decoding (Node's forgiving base64url), as `transcript delta` uses it.
+    if let Some(map) = decode_cursor_loose(&text) {
+        let _ = crate::transcript::cursor::encode_map(&map);
+    }
 }
 
 /// A stored `entry_json`, and entry normalisation of any object.

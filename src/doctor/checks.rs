@@ -250,6 +250,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
         // One finding per table, missing parent and session, naming every row: the admin
         // judges (and the orphans repair archives) a session, not a rowid.
         let mut by_session: FkBySession = std::collections::BTreeMap::new();
+        let mut keys: std::collections::HashMap<String, Option<String>> = Default::default();
         for (table, rowid, parent) in fk {
             let row = if rowid >= 0 {
                 meta::row_session(db.conn(), &table, rowid).unwrap_or_default()
@@ -258,7 +259,10 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             };
             let key = match (&row.session_key, &row.session_id) {
                 (Some(k), _) => Some(k.clone()),
-                (None, Some(sid)) => events::key_of_session(db.conn(), sid).ok().flatten(),
+                (None, Some(sid)) => keys
+                    .entry(sid.clone())
+                    .or_insert_with(|| events::key_of_session(db.conn(), sid).ok().flatten())
+                    .clone(),
                 (None, None) => None,
             };
             let e = by_session

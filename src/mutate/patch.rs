@@ -403,17 +403,7 @@ pub fn plan_archive(entry: &SessionEntry, now: i64) -> Result<PatchPlan> {
     if entry.fields.contains_key("archivedAt") {
         return Ok(unchanged(entry));
     }
-    let rest = entry
-        .key
-        .strip_prefix("agent:")
-        .and_then(|r| r.split_once(':'))
-        .map(|(_, r)| r);
-    if rest == Some("main") || entry.key == "global" {
-        return Err(Error::Conflict {
-            message: "Cannot archive an agent's main session.".into(),
-            hint: None,
-        });
-    }
+    // The main session (`session.mainKey`) is refused by the caller, which knows the config.
     if entry.key == "unknown" {
         return Err(Error::Conflict {
             message: "Cannot archive the unknown session sentinel.".into(),

@@ -94,9 +94,13 @@ impl EntryChangeOp {
     fn plan_agent(
         &self,
         paths: &AgentPaths,
+        main_key: &str,
         targets: &[&Target],
         out: &mut Vec<EntryItem>,
     ) -> Result<()> {
+        // The agent's main session as OpenClaw names it (`agent:<id>:<session.mainKey>`), as
+        // `delete` finds it (docs/openclaw/REFUSALS.md).
+        let main = format!("agent:{}:{main_key}", paths.id);
         let mut store = AgentStore::open(paths.clone())?;
         if store.db().is_none() {
             return Err(Error::UnsupportedSchema {
@@ -128,7 +132,17 @@ impl EntryChangeOp {
                         };
                         match &self.change {
                             EntryChange::Patch(ops) => plan_patch(entry, ops, &taken, self.now),
-                            EntryChange::Archive => plan_archive(entry, self.now),
+                            // After `already_archived`, as OpenClaw's lifecycle command.
+                            EntryChange::Archive => plan_archive(entry, self.now).and_then(|p| {
+                                if !p.changes.is_empty() && (*key == main || key == "global") {
+                                    Err(Error::LockedSession {
+                                        message: "Cannot archive an agent's main session.".into(),
+                                        hint: None,
+                                    })
+                                } else {
+                                    Ok(p)
+                                }
+                            }),
                             EntryChange::Unarchive => plan_unarchive(entry, self.now),
                         }
                     }
@@ -195,7 +209,8 @@ impl Operation for EntryChangeOp {
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<EntryChangePlan> {
         let mut items = Vec::with_capacity(self.targets.len());
         for (paths, targets) in by_agent(&self.targets) {
-            self.plan_agent(&paths, &targets, &mut items)?;
+            let main_key = crate::store::resolve::main_key(layout);
+            self.plan_agent(&paths, &main_key, &targets, &mut items)?;
         }
         check_owned(
             layout,

@@ -227,6 +227,52 @@ fn the_main_session_cannot_be_deleted() {
     assert_eq!(changed(&store, &before), Vec::<String>::new());
 }
 
+/// Archiving the agent's main session is refused as OpenClaw refuses it, exit 5, nothing
+/// written; "main" is `agent:<id>:<session.mainKey>`, not any key ending in `:main`.
+#[test]
+fn the_main_session_cannot_be_archived() {
+    let store = Store::copy("live");
+    let before = checksums(&store.state());
+    let archive = |key: &str, extra: &[&str]| {
+        let out = store
+            .cmd()
+            .args(["archive", key, "--yes", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let doc = json(&out);
+        (out.status.code(), doc["data"]["results"][0].clone())
+    };
+    for key in ["agent:main:main", "agent:work:main"] {
+        for extra in [&[][..], &["--dry-run"][..]] {
+            let (code, r) = archive(key, extra);
+            assert_eq!(code, Some(5), "{key} {extra:?}: {r}");
+            assert_eq!(r["result"], "refused", "{key}: {r}");
+            assert_eq!(r["reason"], "Cannot archive an agent's main session.");
+        }
+    }
+    assert_eq!(changed(&store, &before), Vec::<String>::new());
+
+    // With session.mainKey = pinned-notes, that session is the main one and `agent:main:main`
+    // an ordinary session.
+    let config = store.state().join("openclaw.json");
+    let mut cfg: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
+    cfg["session"] = serde_json::json!({ "mainKey": "pinned-notes" });
+    std::fs::write(&config, serde_json::to_vec_pretty(&cfg).unwrap()).unwrap();
+    let (code, r) = archive("agent:main:pinned-notes", &[]);
+    assert_eq!(
+        (code, r["result"].as_str()),
+        (Some(5), Some("refused")),
+        "{r}"
+    );
+    let (code, r) = archive("agent:main:main", &[]);
+    assert_eq!(
+        (code, r["result"].as_str()),
+        (Some(0), Some("archived")),
+        "{r}"
+    );
+}
+
 #[test]
 fn archive_and_unarchive_that_change_nothing_write_nothing() {
     let store = Store::copy("live");

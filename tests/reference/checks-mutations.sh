@@ -246,12 +246,156 @@ check_delta_cursors_match_openclaw() {
     [[ "$(jsonq page.json 'j.data.kind + " " + j.data.hasMore')" == "page true" ]] || break
     next="$(jsonq page.json 'j.data.cursor')"
   done
-  node_check compare-delta-pages.mjs oc-walk.json ours-walk.jsonl > walk.txt || check_error "pages from OpenClaw's cursor differ: $(tail -n 1 walk.txt)"
+  node_check compare-delta-pages.mjs oc-walk.json ours-walk.jsonl > walk.txt 2>&1 || check_error "pages from OpenClaw's cursor differ: $(tail -n 1 walk.txt)"
+  # The visible reader too, from the cursor of OpenClaw's first visible page of 3 messages.
+  oc_sdk "$s" sdk-delta.mjs main "$key" "" 3 visible > oc-vwalk.json 2> oc-vwalk.err || { check_error "sdk visible walk: $(tail -n 3 oc-vwalk.err)"; return 0; }
+  : > ours-vwalk.jsonl; next="$(jsonq oc-vwalk.json 'j.pages[0].start')"
+  for ((i = 0; i < 1000; i++)); do
+    ours_run page.json "$s" --json transcript delta "$key" --visible --max-events 3 --cursor "$next" || { check_error "ours visible delta page $i"; break; }
+    cat page.json >> ours-vwalk.jsonl; echo >> ours-vwalk.jsonl
+    [[ "$(jsonq page.json 'j.data.kind + " " + j.data.hasMore')" == "page true" ]] || break
+    next="$(jsonq page.json 'j.data.cursor')"
+  done
+  node_check compare-delta-pages.mjs oc-vwalk.json ours-vwalk.jsonl > vwalk.txt 2>&1 || check_error "visible pages from OpenClaw's cursor differ: $(tail -n 1 vwalk.txt)"
   # Our own cursor on another copy of the store: out of scope there.
   ours_run own.json "$s" --json transcript delta "$key" --max-events 2 || check_error "ours first page"
   other="$(copy_store live other)"
   ours_run there.json "$other" --json transcript delta "$key" --cursor "$(jsonq own.json 'j.data.cursor')" || check_error "ours delta on the other copy"
   [[ "$(jsonq there.json 'j.data.kind + "/" + j.data.reason')" == reset/scope_mismatch ]] || check_error "our cursor on another store: $(jsonq there.json 'j.data.kind + "/" + j.data.reason')"
-  note "8 cursors answered as OpenClaw answers them; from OpenClaw's cursor: $(cat walk.txt); our cursor on another store: reset/scope_mismatch"
+  note "8 cursors answered as OpenClaw answers them; from OpenClaw's cursor: raw $(cat walk.txt), visible $(cat vwalk.txt); our cursor on another store: reset/scope_mismatch"
 }
 CHECKS+=(delta_cursors_match_openclaw)
+
+# ---- the main session: OpenClaw's refusals are ours ----------------------------------------------
+# (docs/openclaw/REFUSALS.md). OpenClaw's own Gateway handlers, run in-process
+# (checks/gateway-method.mjs: `sessions.delete`, and `sessions.patch` with `archived: true` as
+# `openclaw sessions archive` sends it), refuse the agent's main session; ours refuses the same
+# words with result `refused`, exit 5, and writes nothing.
+check_main_session_refused() {
+  local s before cases i words method params oc_msg rc result reason
+  s="$(copy_store live openclaw)"
+  # words TAB our command TAB OpenClaw's method TAB its params
+  cases=(
+    $'main\tdelete\tsessions.delete\t{"key":"main"}'
+    $'AGENT:MAIN:MAIN\tdelete\tsessions.delete\t{"key":"AGENT:MAIN:MAIN"}'
+    $'agent:work:main\tdelete\tsessions.delete\t{"key":"agent:work:main"}'
+    $'agent:main:main\tarchive\tsessions.patch\t{"key":"agent:main:main","archived":true}'
+  )
+  local gw_args=()
+  for c in "${cases[@]}"; do IFS=$'\t' read -r words cmd method params <<< "$c"; gw_args+=("$method" "$params"); done
+  oc_sdk "$s" gateway-method.mjs "${gw_args[@]}" > oc.jsonl 2> oc.err || { check_error "gateway handlers: $(tail -n 3 oc.err)"; return 0; }
+  before="$(tree_manifest "$s" | grep -v ' ./tmp/')"   # after OpenClaw's run (its quarantine db)
+  i=0
+  for c in "${cases[@]}"; do
+    IFS=$'\t' read -r words cmd method params <<< "$c"
+    i=$((i + 1)); sed -n "${i}p" oc.jsonl > oc.json
+    [[ "$(jsonq oc.json 'j.ok + " " + j.error?.code')" == "false INVALID_REQUEST" ]] || { check_error "$method $params: OpenClaw answered $(cat oc.json)"; continue; }
+    oc_msg="$(jsonq oc.json 'j.error.message')"
+    rc=0; ours_run ours.json "$s" --json "$cmd" "$words" --yes || rc=$?
+    result="$(jsonq ours.json 'j.data.results[0].result')"; reason="$(jsonq ours.json 'j.data.results[0].reason')"
+    [[ "$rc/$result" == 5/refused ]] || check_error "$cmd $words: ours exit $rc, result $result (OpenClaw: $oc_msg)"
+    [[ "$reason" == "$oc_msg" ]] || check_error "$cmd $words: ours says \"$reason\", OpenClaw \"$oc_msg\""
+  done
+  [[ "$(tree_manifest "$s" | grep -v ' ./tmp/')" == "$before" ]] || check_error "the store changed: $(diff <(echo "$before") <(tree_manifest "$s" | grep -v ' ./tmp/') | head -n 4 | tr '\n' ' ')"
+  note "${#cases[@]} refusals (delete main by 3 spellings, archive main): same words as OpenClaw's handlers, ours exit 5 refused, nothing written"
+}
+CHECKS+=(main_session_refused)
+
+# ---- archive and unarchive that change nothing -------------------------------------------------
+# (docs/openclaw/REFUSALS.md). `openclaw sessions archive` answers `already_archived` for an
+# archived session before calling anything (checks/gateway-method.mjs `lifecycle.archive`, its
+# rule checked in the bundle); OpenClaw has no unarchive command, and its Gateway's
+# `sessions.patch` with `archived: false` on an active session (run in-process) answers ok and
+# bumps `updatedAt` (no `already_active`). Ours: `already_archived` and `already_active`, exit 0,
+# nothing written on a copy of the same store (so maintenance ages the session as before).
+check_noop_archive_matches_openclaw() {
+  local oc_s ours_s archived=agent:main:scratch-2 active=agent:main:sdk-made-0 sid before rc
+  oc_s="$(copy_store live openclaw)"; ours_s="$(copy_store live ours)"
+  ours_run show.json "$ours_s" --json show "$active" || { check_error "ours show $active"; return 0; }
+  sid="$(jsonq show.json 'j.data.entry.sessionId')"
+  oc_sdk "$oc_s" gateway-method.mjs \
+    lifecycle.archive "{\"agentId\":\"main\",\"sessionKey\":\"$archived\"}" \
+    sdk.getSessionEntry "{\"agentId\":\"main\",\"sessionKey\":\"$active\"}" \
+    sessions.patch "{\"key\":\"$active\",\"archived\":false,\"expectedSessionId\":\"$sid\"}" \
+    sdk.getSessionEntry "{\"agentId\":\"main\",\"sessionKey\":\"$active\"}" > oc.jsonl 2> oc.err || { check_error "OpenClaw: $(tail -n 3 oc.err)"; return 0; }
+  for i in 1 2 3 4; do sed -n "${i}p" oc.jsonl > "oc$i.json"; done
+  [[ "$(jsonq oc1.json 'j.payload?.status')" == already_archived ]] || check_error "OpenClaw's archive of $archived: $(cat oc1.json)"
+  [[ "$(jsonq oc3.json 'j.ok')" == true ]] || check_error "OpenClaw's unarchive of $active: $(cat oc3.json)"
+  local rest='(({updatedAt, ...r}) => JSON.stringify(r))(j.payload)' bumped
+  bumped="$(( $(jsonq oc4.json 'j.payload.updatedAt') > $(jsonq oc2.json 'j.payload.updatedAt') )) $([[ "$(jsonq oc2.json "$rest")" == "$(jsonq oc4.json "$rest")" ]] && echo same || echo differs)"
+  [[ "$bumped" == "1 same" ]] || check_error "OpenClaw's no-op unarchive: expected only updatedAt bumped, got [$bumped]"
+  before="$(tree_manifest "$ours_s" | grep -v ' ./tmp/')"
+  rc=0; ours_run a.json "$ours_s" --json archive "$archived" --yes || rc=$?
+  [[ "$rc/$(jsonq a.json 'j.data.results[0].result')" == 0/already_archived ]] || check_error "ours archive $archived: exit $rc, $(jsonq a.json 'j.data.results[0].result')"
+  rc=0; ours_run u.json "$ours_s" --json unarchive "$active" --yes || rc=$?
+  [[ "$rc/$(jsonq u.json 'j.data.results[0].result')" == 0/already_active ]] || check_error "ours unarchive $active: exit $rc, $(jsonq u.json 'j.data.results[0].result')"
+  [[ "$(tree_manifest "$ours_s" | grep -v ' ./tmp/')" == "$before" ]] || check_error "ours wrote something for a no-op"
+  note "archive of an archived session: already_archived on both sides, nothing written; unarchive of an active one: OpenClaw's Gateway bumps only updatedAt, ours already_active and writes nothing"
+}
+CHECKS+=(noop_archive_matches_openclaw)
+
+# ---- doctor --fix on a fault corpus: OpenClaw accepts the store, nothing is lost ----------------
+# One copy of the store broken in each way (checks/break-corpus.mjs for the database faults:
+# orphan window, orphan events, orphan identity and search rows, lineage and label columns out
+# of step, seq gap, unreadable entry_json, duplicate label; here: a stale lock, an archive row
+# without its file, an archive file without its row, a stray -wal). `doctor` names each fault's
+# agent, session and table; `doctor --fix` repairs the safe ones; integrity and foreign key
+# checks pass; what is left for a human is still named; OpenClaw accepts the store; every
+# orphaned or removed transcript reads back with `archives cat`.
+check_doctor_fix_corpus_accepted() {
+  local s rc lock zst fake sid faults missing left fixable unreadable
+  s="$(copy_store live corpus)"
+  ours_run window-before.jsonl "$s" transcript cat agent:main:sdk-made-1 || check_error "ours transcript cat before the faults"
+  node_check break-corpus.mjs "$s" > corpus.json || { check_error "could not build the faults"; return 0; }
+  # File faults.
+  lock="$s/tmp/openclaw-$(id -u)/gateway.state.lock"; mkdir -p "${lock%/*}"
+  printf '{"pid": 2147483000, "createdAt": "2026-01-01T00:00:00.000Z", "configPath": "x", "startTime": 1}\n' > "$lock"
+  touch -d '-2 minutes' "$lock"
+  zst="$(find "$s/agents/main/sessions" -name '*.jsonl.deleted.*.zst' | head -n 1)"
+  [[ -n "$zst" ]] || { check_error "the store has no archive file to move"; return 0; }
+  # main's archive file moves to work: a row without its file there, a file without its row here.
+  fake="$s/agents/work/sessions/${zst##*/}"
+  mv "$zst" "$fake"
+  ours_run fake-before.jsonl "$s" archives cat "$fake" || check_error "archives cat of the moved archive file"
+  mkdir -p "$s/agents/ghost/agent"; printf 'x' > "$s/agents/ghost/agent/openclaw-agent.sqlite-wal"
+  local file_faults='[{"name":"stale lock","check":"stale-locks"},{"name":"archive row without its file","check":"archive-files","agentId":"main"},{"name":"archive file without its row","check":"archive-files","agentId":"work"},{"name":"stray -wal","check":"stray-sidecars"}]'
+  faults="$(jsonq corpus.json "JSON.stringify(j.faults.concat($file_faults))")"
+  # Each fault is named, with its agent, session and table as fields.
+  ours_run doctor-before.json "$s" doctor --json || true
+  missing="$(FAULTS="$faults" jsonq doctor-before.json '
+    JSON.parse(process.env.FAULTS).filter((x) => !j.data.findings.some((f) => f.check === x.check && f.severity !== "info"
+      && ["agentId", "sessionKey", "sessionId", "table"].every((k) => x[k] === undefined || f[k] === x[k]))).map((x) => x.name).join(", ")')"
+  [[ -z "$missing" ]] || check_error "doctor does not name: $missing"
+  # The safe repairs.
+  rc=0; ours_run fix.json "$s" doctor --fix --yes --json || rc=$?
+  node_check integrity.mjs "$s"/agents/*/agent/openclaw-agent.sqlite > integrity.txt || check_error "after --fix: $(head -n 3 integrity.txt | tr '\n' ' ')"
+  # What is left is named still, and nothing fixable is left.
+  ours_run doctor-after.json "$s" doctor --json || true
+  left="$(jsonq doctor-after.json '[...new Set(j.data.findings.filter((f) => f.severity !== "info").map((f) => f.check))].sort().join(" ")')"
+  fixable="$(jsonq doctor-after.json 'j.data.findings.filter((f) => f.fixable).map((f) => f.check + ": " + f.message).join("; ")')"
+  [[ -z "$fixable" ]] || check_error "fixable findings left after --fix: $fixable"
+  [[ "$left" == "archive-files duplicate-labels entry-json seq-gaps stray-sidecars" ]] || check_error "left after --fix: [$left]"
+  # OpenClaw refuses a whole store with an unreadable entry ("invalid persisted session row
+  # requires repair"); the doctor leaves it to a human, who deletes it as its hint says (the
+  # transcript is archived), then OpenClaw accepts the store.
+  unreadable="$(jsonq corpus.json 'j.faults.find((f) => f.check === "entry-json").sessionKey')"
+  ours_run unreadable-show.json "$s" --json show "$unreadable" || check_error "ours show of the unreadable entry"
+  ours_run unreadable-before.jsonl "$s" transcript cat "$(jsonq unreadable-show.json 'j.data.sessionId')" --agent work || check_error "ours transcript cat of the unreadable session"
+  ours_run delete.json "$s" delete "$unreadable" --yes --json || check_error "ours delete of the unreadable entry"
+  openclaw_accepts "$s" after-fix
+  # Every transcript the faults orphaned or the human removed reads back from an archive.
+  ours_run window-archive.jsonl "$s" archives cat "$(jsonq corpus.json 'j.faults[0].sessionId')" --agent main || check_error "archives cat of the orphaned window"
+  cmp -s window-before.jsonl window-archive.jsonl || check_error "the orphaned window's archive differs from its transcript before the fault"
+  sid="$(jsonq corpus.json 'j.orphanEvents.sessionId')"
+  jsonq corpus.json 'j.orphanEvents.lines.join("\n")' > events-before.jsonl
+  ours_run events-archive.jsonl "$s" archives cat "$sid" --agent main || check_error "archives cat of the orphaned events"
+  cmp -s events-before.jsonl events-archive.jsonl || check_error "the orphaned events' archive differs from the events"
+  ours_run fake-after.jsonl "$s" archives cat "$fake" || check_error "archives cat of the file without its row"
+  cmp -s fake-before.jsonl fake-after.jsonl || check_error "the archive file without its row does not read back"
+  ours_run published.jsonl "$s" archives cat "${zst##*/}" --agent main || check_error "archives cat of the republished archive (row without its file)"
+  cmp -s fake-before.jsonl published.jsonl || check_error "the republished archive differs from the file it replaces"
+  ours_run unreadable-archive.jsonl "$s" archives cat "$(jsonq unreadable-show.json 'j.data.sessionId')" --agent work || check_error "archives cat of the deleted unreadable session"
+  cmp -s unreadable-before.jsonl unreadable-archive.jsonl || check_error "the deleted unreadable session's archive differs from its transcript"
+  note "$(jsonq <(echo "$faults") 'j.length') faults named; doctor --fix $(jsonq fix.json 'j.data.fixed.length') repair(s), exit $rc; left for a human: $left (the unreadable entry then deleted as the hint says, transcript archived); OpenClaw accepts; every orphaned or removed transcript reads back"
+}
+CHECKS+=(doctor_fix_corpus_accepted)

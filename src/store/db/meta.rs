@@ -72,7 +72,8 @@ pub fn row_session(conn: &Connection, table: &str, rowid: i64) -> rusqlite::Resu
         _ => None,
     };
     let found = conn
-        .query_row(&sql, [rowid], |r| {
+        .prepare_cached(&sql)?
+        .query_row([rowid], |r| {
             Ok(RowSession {
                 session_id: text(r.get(0)?),
                 session_key: text(r.get(1)?),
