@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{json, Store, FIXTURES};
+use crate::common::{budget_store, json, Store, FIXTURES};
 
 /// The moment OpenClaw made the fixture's cleanup report (report/sessions-cleanup-dry-run.json).
 const REPORT_NOW: &str = "1795994700000";
@@ -750,30 +750,6 @@ fn unreferenced_artifacts_go_as_openclaw_says_and_transcripts_stay_as_archives()
         std::fs::read_to_string(dir.join(archive)).unwrap(),
         "{\"type\":\"session\"}\n"
     );
-}
-
-/// The research agent of the live fixture made to need every sub-step of the disk budget: a
-/// historical window with a transcript (a copy of main's window under a new session id that
-/// no session refers to) and `scratch-2` archived by the cap rather than by hand.
-fn budget_store() -> Store {
-    let store = Store::copy("live");
-    let db = store.writable("research");
-    db.execute_batch(
-        "CREATE TEMP TABLE w AS SELECT * FROM session_windows WHERE session_key = 'agent:research:main';
-         UPDATE w SET session_id = '00000000-0000-4000-8000-00000000b0d6', updated_at = 1;
-         INSERT INTO session_windows SELECT * FROM w;
-         CREATE TEMP TABLE e AS SELECT * FROM transcript_events WHERE session_id =
-           (SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:research:main');
-         UPDATE e SET session_id = '00000000-0000-4000-8000-00000000b0d6';
-         INSERT INTO transcript_events SELECT * FROM e;
-         DELETE FROM session_canonical_validation_pending;
-         UPDATE session_nodes SET entry_json = json_set(entry_json, '$.archiveReason', 'active-session-cap')
-           WHERE session_key = 'agent:research:scratch-2';
-         UPDATE session_nodes SET entry_valid = 1 WHERE session_key = 'agent:research:scratch-2';
-         DELETE FROM session_canonical_validation_pending;",
-    )
-    .unwrap();
-    store
 }
 
 fn budget_of(doc: &Value) -> (Vec<(String, String)>, Value) {
