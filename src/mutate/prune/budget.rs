@@ -388,6 +388,22 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
             archive_bytes: 0,
         })
         .collect();
+    let free = if shrinks {
+        pages.free_bytes() + freed_by_plan
+    } else {
+        0
+    };
+    let (max, high_water) = (input.max_bytes, input.high_water_bytes);
+    // The later steps are read only when the earlier ones cannot reach the mark: each step
+    // runs to its end before the next one starts.
+    let after = |t: u64, list: &[Candidate]| {
+        list.iter()
+            .fold(t, |t, c| (t + c.archive_bytes).saturating_sub(c.frees))
+    };
+    let after_a = after(after(start.saturating_sub(free), &c.archives), &c.retained);
+    if start <= max || after_a <= high_water {
+        return Ok(simulate(start, free, max, high_water, c));
+    }
     // b. Historical windows: no session refers to them and no kept session retains them.
     let removes: HashSet<&str> = removed_keys.iter().map(String::as_str).collect();
     let mut evicted: HashSet<String> = HashSet::new();
@@ -412,6 +428,14 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
             archive_bytes: archive + db_bytes(archive),
         });
         evicted.insert(sid);
+    }
+    // Each window's archive is pruned again at once while over the mark.
+    let after_b = c
+        .windows
+        .iter()
+        .fold(after_a, |t, w| t.saturating_sub(w.frees));
+    if after_b <= high_water {
+        return Ok(simulate(start, free, max, high_water, c));
     }
     // d. Sessions archived by the cap (their windows not already evicted above).
     for key in plan.budget_evictable(input.now)? {
@@ -441,18 +465,7 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
             archive_bytes: archive,
         });
     }
-    let free = if shrinks {
-        pages.free_bytes() + freed_by_plan
-    } else {
-        0
-    };
-    Ok(simulate(
-        start,
-        free,
-        input.max_bytes,
-        input.high_water_bytes,
-        c,
-    ))
+    Ok(simulate(start, free, max, high_water, c))
 }
 
 /// What the pass did, measured.
@@ -502,6 +515,12 @@ pub fn apply_budget(
     interrupted: &dyn Fn() -> bool,
 ) -> Result<BudgetOutcome> {
     let before = measure(paths)?;
+    if plan.removed.is_empty() {
+        return Ok(BudgetOutcome {
+            total_bytes_before: before,
+            total_bytes_after: before,
+        });
+    }
     let dir = &paths.sessions_dir;
     let opts = DeleteOptions {
         archive: true,
