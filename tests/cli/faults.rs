@@ -890,6 +890,16 @@ fn prune_with_a_disk_budget_killed_at_many_moments() {
 }
 
 #[test]
+fn prune_with_a_disk_budget_on_a_full_disk() {
+    on_a_full_disk(prune_budget_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_signalled_at_many_moments() {
+    signalled_at_many_moments(prune_budget_case());
+}
+
+#[test]
 fn delete_of_many_keys_signalled_at_many_moments() {
     signalled_at_many_moments(delete_many_case());
 }
