@@ -339,6 +339,10 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
         .collect();
     let mut c = Candidates::default();
     for (name, sid, _generation, blob) in &published {
+        // An archive past its retention goes with the artifact pass (`--artifacts`) already.
+        if artifact_paths.contains(paths.sessions_dir.join(name).as_path()) {
+            continue;
+        }
         let file = std::fs::metadata(paths.sessions_dir.join(name))
             .map(|m| m.len())
             .unwrap_or(0);
