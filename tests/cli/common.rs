@@ -186,3 +186,27 @@ fn regex_escape(s: &str) -> String {
     }
     out
 }
+
+/// The research agent of the live fixture made to need every sub-step of the disk budget: a
+/// historical window with a transcript (a copy of main's window under a new session id that
+/// no session refers to) and `scratch-2` archived by the cap rather than by hand.
+pub fn budget_store() -> Store {
+    let store = Store::copy("live");
+    let db = store.writable("research");
+    db.execute_batch(
+        "CREATE TEMP TABLE w AS SELECT * FROM session_windows WHERE session_key = 'agent:research:main';
+         UPDATE w SET session_id = '00000000-0000-4000-8000-00000000b0d6', updated_at = 1;
+         INSERT INTO session_windows SELECT * FROM w;
+         CREATE TEMP TABLE e AS SELECT * FROM transcript_events WHERE session_id =
+           (SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:research:main');
+         UPDATE e SET session_id = '00000000-0000-4000-8000-00000000b0d6';
+         INSERT INTO transcript_events SELECT * FROM e;
+         DELETE FROM session_canonical_validation_pending;
+         UPDATE session_nodes SET entry_json = json_set(entry_json, '$.archiveReason', 'active-session-cap')
+           WHERE session_key = 'agent:research:scratch-2';
+         UPDATE session_nodes SET entry_valid = 1 WHERE session_key = 'agent:research:scratch-2';
+         DELETE FROM session_canonical_validation_pending;",
+    )
+    .unwrap();
+    store
+}

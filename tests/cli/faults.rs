@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use rusqlite::OptionalExtension;
 use serde_json::Value;
 
-use crate::common::{checksums, json, limit_file_size, std_bin, Store};
+use crate::common::{budget_store, checksums, json, limit_file_size, std_bin, Store};
 
 /// From nothing at all to more than any file these commands write.
 const LIMITS: [u64; 8] = [
@@ -681,6 +681,74 @@ fn prune_case() -> Case {
     }
 }
 
+/// `prune` with a disk budget no store meets: every sub-step of the budget pass runs after
+/// the sessions are pruned (tests/cli/common.rs `budget_store`).
+const PRUNE_BUDGET: [&str; 6] = [
+    "prune",
+    "--agent",
+    "research",
+    "--max-disk-bytes",
+    "1kb",
+    "--yes",
+];
+
+/// The machine-made sessions of research the prune deletes: their transcripts become archives,
+/// which the budget then removes, as OpenClaw's does (an archive evicted by the budget is the
+/// one removal that leaves nothing; docs/openclaw/MAINTENANCE.md §3.3).
+const BUDGET_EVICTED_ARCHIVES: [&str; 4] = [
+    "agent:research:acp:83e7d05a-78a4-472d-8b5d-3ba236d74e7b",
+    "agent:research:cron:nightly:run:888",
+    "agent:research:hook:663e71ef-4473-485e-aacc-29a6fa55442b",
+    "agent:research:subagent:a5b74b91-dac7-4797-a272-631ebdf79266",
+];
+
+fn prune_budget_case() -> Case {
+    Case {
+        name: "prune with a disk budget",
+        prepare: budget_store,
+        args: |_| PRUNE_BUDGET.map(String::from).to_vec(),
+        agent: "research",
+        // Archived in place; removed with its transcript archived (the session the budget
+        // deletes too); or a machine-made session whose archive the budget evicted.
+        allowed: |key, (was, n), now, archived| match now {
+            Some((e, m)) => m == n && archived_in_place(was, e),
+            None => archived || BUDGET_EVICTED_ARCHIVES.contains(&key),
+        },
+        appear: &[],
+        rerun_exits: &[0],
+        done: |s| {
+            let db = s.writable("research");
+            let left: i64 = db
+                .query_row(
+                    "SELECT (SELECT count(*) FROM session_windows \
+                       WHERE session_id = '00000000-0000-4000-8000-00000000b0d6') \
+                     + (SELECT count(*) FROM session_nodes WHERE session_key = 'agent:research:scratch-2')",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(left, 0, "the window or the cap's archived session is left");
+            let out = s
+                .cmd()
+                .args(&PRUNE_BUDGET[..5])
+                .args(["--dry-run", "--json"])
+                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+                .output()
+                .unwrap();
+            let doc = json(&out);
+            let left = &doc["data"]["agents"][0]["actions"];
+            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
+            // Only archives can be left for the budget (the transcript of scratch-2).
+            for r in doc["data"]["agents"][0]["budget"]["removed"]
+                .as_array()
+                .unwrap()
+            {
+                assert_eq!(r["step"], "archive", "left to do: {r}");
+            }
+        },
+    }
+}
+
 fn snapshot_then_delete_pinned() -> Store {
     let store = live();
     let repo = store.dir.path().join("repo");
@@ -814,6 +882,21 @@ fn prune_on_a_full_disk() {
 #[test]
 fn prune_killed_at_many_moments() {
     killed_at_many_moments(prune_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_killed_at_many_moments() {
+    killed_at_many_moments(prune_budget_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_on_a_full_disk() {
+    on_a_full_disk(prune_budget_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_signalled_at_many_moments() {
+    signalled_at_many_moments(prune_budget_case());
 }
 
 #[test]

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{json, Store, FIXTURES};
+use crate::common::{budget_store, json, Store, FIXTURES};
 
 /// The moment OpenClaw made the fixture's cleanup report (report/sessions-cleanup-dry-run.json).
 const REPORT_NOW: &str = "1795994700000";
@@ -750,4 +750,98 @@ fn unreferenced_artifacts_go_as_openclaw_says_and_transcripts_stay_as_archives()
         std::fs::read_to_string(dir.join(archive)).unwrap(),
         "{\"type\":\"session\"}\n"
     );
+}
+
+fn budget_of(doc: &Value) -> (Vec<(String, String)>, Value) {
+    let a = &doc["data"]["agents"][0];
+    let removed = a["budget"]["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["step"].as_str().unwrap().to_string(),
+                r["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (removed, a["cleanup"]["diskBudget"].clone())
+}
+
+#[test]
+fn the_disk_budget_removes_in_openclaws_order_and_the_dry_run_shows_the_real_run() {
+    let store = budget_store();
+    let args = ["--agent", "research", "--max-disk-bytes", "1kb", "--json"];
+    let (code, plan, _) = prune(&store, &[&args[..], &["--dry-run"]].concat());
+    assert_eq!(code, 0, "{plan}");
+    let (planned, estimate) = budget_of(&plan);
+    assert_eq!(plan["data"]["agents"][0]["budget"]["estimated"], true);
+    // Every sub-step, in OpenClaw's order: the archives this same prune writes (it deletes the
+    // machine-made sessions), the retained .reset file, the window (archived, then that
+    // archive pruned), the session archived by the cap.
+    let steps: Vec<&str> = planned.iter().map(|(s, _)| s.as_str()).collect();
+    let first = |s: &str| steps.iter().position(|x| *x == s).unwrap();
+    assert!(
+        first("archive") < first("retained-file")
+            && first("retained-file") < first("window")
+            && first("window") < first("archived-session"),
+        "{steps:?}"
+    );
+    assert!(planned.contains(&(
+        "window".to_string(),
+        "00000000-0000-4000-8000-00000000b0d6".to_string()
+    )));
+    assert!(planned.contains(&(
+        "archived-session".to_string(),
+        "agent:research:scratch-2".to_string()
+    )));
+    assert_eq!(estimate["overBudget"], true);
+    assert_eq!(estimate["removedEntries"], 2);
+    // The real run does what the dry run showed, and measures.
+    let (code, done, _) = prune(&store, &[&args[..], &["--yes"]].concat());
+    assert_eq!(code, 0, "{done}");
+    let (removed, measured) = budget_of(&done);
+    assert_eq!(removed, planned);
+    assert_eq!(done["data"]["agents"][0]["budget"]["estimated"], false);
+    assert_eq!(measured["removedFiles"], estimate["removedFiles"]);
+    assert_eq!(measured["removedEntries"], 2);
+    assert!(measured["totalBytesAfter"].as_u64() < measured["totalBytesBefore"].as_u64());
+    assert_eq!(
+        done["data"]["agents"][0]["cleanup"]["afterCount"],
+        plan["data"]["agents"][0]["cleanup"]["afterCount"]
+            .as_u64()
+            .unwrap()
+            - 1
+    );
+    let db = store.writable("research");
+    let count = |sql: &str| -> i64 { db.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(
+        count("SELECT count(*) FROM session_windows WHERE session_id = '00000000-0000-4000-8000-00000000b0d6'"),
+        0
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM session_nodes WHERE session_key = 'agent:research:scratch-2'"),
+        0
+    );
+    // Nothing of the removed session is lost: its transcript is an archive, file and row.
+    let name: String = db
+        .query_row(
+            "SELECT archive_name FROM session_transcript_archives WHERE session_key = 'agent:research:scratch-2' AND published_at IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let sessions = store.state().join("agents/research/sessions");
+    assert!(sessions.join(&name).is_file());
+    // Every other archive went, as OpenClaw's budget removes them.
+    assert_eq!(count("SELECT count(*) FROM session_transcript_archives"), 1);
+    let files: Vec<String> = std::fs::read_dir(&sessions)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, vec![name]);
+    let ok: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
 }

@@ -105,6 +105,8 @@ pub struct Candidate {
     pub frees: u64,
     /// Bytes of the archive written before the removal (0: none is written).
     pub archive_bytes: u64,
+    /// The name that archive gets (its generation shown as `*` when it will be new).
+    pub archive_name: String,
 }
 
 /// Every candidate of the pass, each list in OpenClaw's order.
@@ -167,11 +169,12 @@ pub fn simulate(start: u64, free: u64, max: u64, high_water: u64, c: Candidates)
         if t > high_water && w.archive_bytes > 0 {
             let archive = Candidate {
                 step: BudgetStep::Archive,
-                name: w.name.clone(),
+                name: w.archive_name.clone(),
                 session_id: w.session_id.clone(),
                 written_by_this_run: true,
                 frees: w.archive_bytes,
                 archive_bytes: 0,
+                archive_name: String::new(),
             };
             take(&mut t, &mut plan.removed, &archive);
         }
@@ -188,6 +191,20 @@ pub fn simulate(start: u64, free: u64, max: u64, high_water: u64, c: Candidates)
     }
     plan.total_bytes_after = t;
     plan
+}
+
+/// The name the archive of a transcript written by this run gets: its generation is the
+/// transcript's rewrite generation, else a new one (shown as `*`).
+fn new_archive_name(
+    conn: &rusqlite::Connection,
+    path: &Path,
+    sid: &str,
+    now: i64,
+) -> Result<String> {
+    let generation = events::watermark_generation(conn, sid)
+        .at(path)?
+        .unwrap_or_else(|| "*".to_string());
+    Ok(crate::mutate::archive_name(sid, now, &generation, true))
 }
 
 /// An archive holds about a quarter of the transcript it was made from (zstd over JSONL).
@@ -285,7 +302,7 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
         Ok(std::ops::ControlFlow::Continue(()))
     })?;
     let mut gone_ids: HashSet<String> = HashSet::new();
-    let mut new_archives: Vec<(String, u64)> = Vec::new();
+    let mut new_archives: Vec<(String, u64, String)> = Vec::new();
     let mut start = input.measured;
     let mut freed_by_plan = 0u64;
     for key in &removed_keys {
@@ -301,7 +318,8 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
                 let a = archive_estimate(g.bytes);
                 // The file, and the same bytes as the row's blob.
                 start += a + a;
-                new_archives.push((g.session_id.clone(), a));
+                let name = new_archive_name(conn, path, &g.session_id, input.now)?;
+                new_archives.push((g.session_id.clone(), a, name));
             }
         }
     }
@@ -339,6 +357,10 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
         .collect();
     let mut c = Candidates::default();
     for (name, sid, _generation, blob) in &published {
+        // An archive past its retention goes with the artifact pass (`--artifacts`) already.
+        if artifact_paths.contains(paths.sessions_dir.join(name).as_path()) {
+            continue;
+        }
         let file = std::fs::metadata(paths.sessions_dir.join(name))
             .map(|m| m.len())
             .unwrap_or(0);
@@ -349,16 +371,18 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
             written_by_this_run: false,
             frees: file + db_bytes(*blob as u64),
             archive_bytes: 0,
+            archive_name: String::new(),
         });
     }
-    for (sid, bytes) in &new_archives {
+    for (sid, bytes, name) in &new_archives {
         c.archives.push(Candidate {
             step: BudgetStep::Archive,
-            name: sid.clone(),
+            name: name.clone(),
             session_id: Some(sid.clone()),
             written_by_this_run: true,
             frees: bytes + db_bytes(*bytes),
             archive_bytes: 0,
+            archive_name: String::new(),
         });
     }
     if let Ok(rd) = std::fs::read_dir(&paths.sessions_dir) {
@@ -386,8 +410,25 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
             written_by_this_run: false,
             frees: bytes,
             archive_bytes: 0,
+            archive_name: String::new(),
         })
         .collect();
+    let free = if shrinks {
+        pages.free_bytes() + freed_by_plan
+    } else {
+        0
+    };
+    let (max, high_water) = (input.max_bytes, input.high_water_bytes);
+    // The later steps are read only when the earlier ones cannot reach the mark: each step
+    // runs to its end before the next one starts.
+    let after = |t: u64, list: &[Candidate]| {
+        list.iter()
+            .fold(t, |t, c| (t + c.archive_bytes).saturating_sub(c.frees))
+    };
+    let after_a = after(after(start.saturating_sub(free), &c.archives), &c.retained);
+    if start <= max || after_a <= high_water {
+        return Ok(simulate(start, free, max, high_water, c));
+    }
     // b. Historical windows: no session refers to them and no kept session retains them.
     let removes: HashSet<&str> = removed_keys.iter().map(String::as_str).collect();
     let mut evicted: HashSet<String> = HashSet::new();
@@ -410,8 +451,17 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
             written_by_this_run: false,
             frees: db_bytes(bytes),
             archive_bytes: archive + db_bytes(archive),
+            archive_name: new_archive_name(conn, path, &sid, input.now)?,
         });
         evicted.insert(sid);
+    }
+    // Each window's archive is pruned again at once while over the mark.
+    let after_b = c
+        .windows
+        .iter()
+        .fold(after_a, |t, w| t.saturating_sub(w.frees));
+    if after_b <= high_water {
+        return Ok(simulate(start, free, max, high_water, c));
     }
     // d. Sessions archived by the cap (their windows not already evicted above).
     for key in plan.budget_evictable(input.now)? {
@@ -439,20 +489,10 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
             written_by_this_run: false,
             frees,
             archive_bytes: archive,
+            archive_name: String::new(),
         });
     }
-    let free = if shrinks {
-        pages.free_bytes() + freed_by_plan
-    } else {
-        0
-    };
-    Ok(simulate(
-        start,
-        free,
-        input.max_bytes,
-        input.high_water_bytes,
-        c,
-    ))
+    Ok(simulate(start, free, max, high_water, c))
 }
 
 /// What the pass did, measured.
@@ -502,6 +542,12 @@ pub fn apply_budget(
     interrupted: &dyn Fn() -> bool,
 ) -> Result<BudgetOutcome> {
     let before = measure(paths)?;
+    if plan.removed.is_empty() {
+        return Ok(BudgetOutcome {
+            total_bytes_before: before,
+            total_bytes_after: before,
+        });
+    }
     let dir = &paths.sessions_dir;
     let opts = DeleteOptions {
         archive: true,
@@ -582,6 +628,7 @@ mod tests {
             written_by_this_run: false,
             frees,
             archive_bytes,
+            archive_name: format!("{name}.jsonl.deleted.<stamp>.*.zst"),
         }
     }
 
@@ -648,9 +695,9 @@ mod tests {
                 (BudgetStep::Archive, "a2".into()),
                 (BudgetStep::RetainedFile, "r1".into()),
                 (BudgetStep::Window, "w1".into()),
-                (BudgetStep::Archive, "w1".into()),
+                (BudgetStep::Archive, "w1.jsonl.deleted.<stamp>.*.zst".into()),
                 (BudgetStep::Window, "w2".into()),
-                (BudgetStep::Archive, "w2".into()),
+                (BudgetStep::Archive, "w2.jsonl.deleted.<stamp>.*.zst".into()),
                 (BudgetStep::ArchivedSession, "s1".into()),
                 (BudgetStep::ArchivedSession, "s2".into()),
             ]
