@@ -637,6 +637,23 @@ fn an_empty_or_foreign_file_as_database_is_a_finding_and_a_clear_refusal() {
         assert!(text.contains(says), "{name}: {text}");
         assert!(!text.contains("schema version 0"), "{name}: {text}");
         assert!(!text.contains("no such table"), "{name}: {text}");
+        // Unreadable, never "empty" (it may hold sessions), with the doctor named.
+        let doc = json(&out);
+        let main = doc["data"]["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["agentId"] == "main")
+            .unwrap();
+        assert_eq!(main["store"], "unreadable", "{name}: {main}");
+        assert!(
+            doc["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("doctor")),
+            "{name}: {doc}"
+        );
     }
 }
 
