@@ -953,6 +953,39 @@ fn prune_signalled_at_named_points() {
     );
 }
 
+/// A signal while the first agent's last batch is applied stops the run before the next
+/// agent, and names the agent pruned in full.
+#[test]
+fn prune_of_every_agent_signalled_names_the_agents_done() {
+    let store = live();
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .env("OPENCLAW_SESSIONS_SIGNAL_AT", "delete-before-commit@1")
+        .args([
+            "--json",
+            "prune",
+            "--all-agents",
+            "--enforce",
+            "--older-than",
+            "1d",
+        ])
+        .arg("--yes")
+        .output()
+        .unwrap();
+    stopped_by_signal(&out, "prune --all-agents");
+    let doc = json(&out);
+    assert!(
+        doc["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w == "pruned in full before the interruption: agent main"),
+        "{doc}"
+    );
+    sound(&store, "prune --all-agents");
+}
+
 /// Before the swap, after the safety snapshot, after the staged copy, after the checkpoint:
 /// nothing of the live database changes, and a re-run restores.
 #[test]
