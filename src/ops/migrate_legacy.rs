@@ -77,6 +77,9 @@ pub fn stopped_import(agents: &[StoppedAgent], manifest: &std::path::Path) -> St
         .map(|a| {
             let what = match (a.imported, a.moved) {
                 (true, true) => "imported, sources moved".to_string(),
+                (true, false) if a.validation_failed => {
+                    "imported, validation failed: sources stay".to_string()
+                }
                 (true, false) => "imported, sources not moved yet".to_string(),
                 (false, _) if a.sessions_written > 0 => format!(
                     "{} written, the rest not yet",

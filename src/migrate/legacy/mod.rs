@@ -514,8 +514,10 @@ pub struct StoppedAgent {
     pub agent_id: String,
     /// Sessions committed before the signal (all of them when `imported`).
     pub sessions_written: usize,
-    /// Imported and validated whole.
+    /// Imported whole.
     pub imported: bool,
+    /// Imported, but the database does not hold what the sources say: they stay in place.
+    pub validation_failed: bool,
     /// Its sources moved into the import archive.
     pub moved: bool,
 }
@@ -575,6 +577,7 @@ pub fn apply<'a>(
             agent_id: t.agent_id.clone(),
             sessions_written: 0,
             imported: false,
+            validation_failed: false,
             moved: false,
         })
         .collect();
@@ -604,7 +607,8 @@ pub fn apply<'a>(
             Err(Error::Interrupted) => interrupted = true,
             Err(e) => return Err(e),
             Ok(r) => {
-                stopped[i].imported = r.2;
+                stopped[i].imported = true;
+                stopped[i].validation_failed = !r.2;
                 results.push(r);
             }
         }
