@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::custody::{probe, OwnershipProbe};
 use crate::error::{Result, ResultExt};
 use crate::paths::{StateDirChoice, StateLayout};
-use crate::remedy::Warning;
+use crate::remedy::{Remedy, Warning};
 use crate::store::{sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, StoreKind};
 
 #[derive(Debug, Clone, Serialize)]
@@ -326,6 +326,14 @@ pub fn gather(layout: &StateLayout) -> Result<StatusReport> {
                         .map(|i| i.entries.len() as u64);
                 }
                 status.warnings = store.warnings;
+            }
+            Err(e) if status.database.exists => {
+                // Sessions may well be in it: never "empty".
+                status.store = StoreKind::Unreadable;
+                status.warnings.push(Warning::with_remedy(
+                    format!("{e}; run the doctor to see what it is and how to repair it"),
+                    Remedy::RunDoctor,
+                ));
             }
             Err(e) => status.warnings.push(e.to_string().into()),
         }

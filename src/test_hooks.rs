@@ -4,6 +4,9 @@
 //!
 //! - `OPENCLAW_SESSIONS_CRASH_AT=<name>` aborts at that crash point, as `kill -9` would;
 //!   `OPENCLAW_SESSIONS_CRASH_AFTER=<n>` at the n-th point reached, whatever its name.
+//! - `OPENCLAW_SESSIONS_SIGNAL_AT=<name>[@n][:TERM]` sends the process SIGINT (SIGTERM with
+//!   `:TERM`) the n-th time (the first by default) the crash point `<name>` is reached, so a
+//!   signal lands at a known moment instead of after a guessed delay.
 //! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
 //! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies cross batch boundaries on
 //!   small fixtures.
@@ -19,8 +22,34 @@ mod enabled {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     static REACHED: AtomicU64 = AtomicU64::new(0);
+    static SIGNAL_REACHED: AtomicU64 = AtomicU64::new(0);
+
+    /// `OPENCLAW_SESSIONS_SIGNAL_AT`: the point, the how-many-th arrival, the signal.
+    fn signal_at() -> Option<(String, u64, libc::c_int)> {
+        let spec = std::env::var("OPENCLAW_SESSIONS_SIGNAL_AT").ok()?;
+        let (spec, signal) = match spec.strip_suffix(":TERM") {
+            Some(s) => (s, libc::SIGTERM),
+            None => (spec.as_str(), libc::SIGINT),
+        };
+        let (point, n) = match spec.split_once('@') {
+            Some((p, n)) => (p, n.parse().ok()?),
+            None => (spec, 1),
+        };
+        Some((point.to_string(), n, signal))
+    }
+
+    fn signal_point(name: &str) {
+        if let Some((point, n, signal)) = signal_at() {
+            if point == name && SIGNAL_REACHED.fetch_add(1, Ordering::SeqCst) + 1 == n {
+                // SAFETY: raise(3) only delivers a signal to this thread; the handler the
+                // binary installed (or the default action) runs as for one from outside.
+                unsafe { libc::raise(signal) };
+            }
+        }
+    }
 
     pub fn crash_point(name: &str) {
+        signal_point(name);
         if let Some(at) = std::env::var_os("OPENCLAW_SESSIONS_CRASH_AT") {
             if at == name {
                 std::process::abort();

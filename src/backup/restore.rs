@@ -147,12 +147,14 @@ pub fn check_restorable(
 /// custody and has snapshotted the current database): fold its WAL away, swap the restored
 /// file in by rename, and remove the old sidecars so SQLite can never replay a stale WAL over
 /// the restored file. The staged copy must hash to the manifest's sha256, so what is
-/// installed is what was verified.
+/// installed is what was verified. When `stop` says so (a signal) before the swap, the
+/// staged copy is removed and nothing is changed: `Error::Interrupted`.
 pub fn restore_in_place(
     snapshot: &Path,
     manifest: &SnapshotManifest,
     source: &SnapshotSource,
     state_dir: &Path,
+    stop: &dyn Fn() -> bool,
 ) -> Result<()> {
     check_restorable(snapshot, manifest, source, state_dir)?;
     let live = source.db().to_path_buf();
@@ -161,6 +163,10 @@ pub fn restore_in_place(
         .ok_or_else(|| Error::invalid("database has no directory"))?;
     let (staging, staged) = stage_copy(snapshot, manifest, dir)?;
     let result = (|| {
+        crate::mutate::crash_point("restore-staged");
+        if stop() {
+            return Err(Error::Interrupted);
+        }
         // 1. Fold the live WAL into its file (custody excludes every writer).
         if live.exists() {
             let conn = rusqlite::Connection::open(&live).at(&live)?;
@@ -169,6 +175,10 @@ pub fn restore_in_place(
             conn.close().map_err(|(_, e)| Error::sqlite(&live, e))?;
         }
         crate::mutate::crash_point("restore-before-swap");
+        // The last moment to stop with nothing changed (the copy took the time).
+        if stop() {
+            return Err(Error::Interrupted);
+        }
         // 2. Atomic swap, then 3. no sidecar of the old file survives.
         std::fs::rename(&staged, &live).at(&live)?;
         for s in sidecars(&live) {

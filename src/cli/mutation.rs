@@ -136,6 +136,10 @@ impl Hooks for CliHooks<'_> {
         signals::interrupted()
     }
 
+    fn interruption_flag(&self) -> Option<&'static std::sync::atomic::AtomicBool> {
+        Some(&signals::INTERRUPTED)
+    }
+
     /// `-vv`: each step ends with the time it took.
     fn step(&self, step: &'static str) {
         let (last, began) = self.step.replace((step, std::time::Instant::now()));

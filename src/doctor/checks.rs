@@ -202,6 +202,17 @@ where
     Ok(())
 }
 
+/// A zero-byte database whose `-wal` and `-journal` are empty or absent: nothing anywhere
+/// holds content (SQLite itself drops a WAL beside an empty file), so setting it aside loses
+/// nothing (docs/openclaw/HOSTILE.md, section 3).
+pub fn empty_without_content(db: &Path) -> bool {
+    let empty = |p: &Path| std::fs::metadata(p).map_or(true, |m| m.len() == 0);
+    std::fs::metadata(db).is_ok_and(|m| m.is_file() && m.len() == 0)
+        && ["-wal", "-journal"]
+            .iter()
+            .all(|s| empty(&sidecar_path(db, s)))
+}
+
 /// Returns whether the file itself is damaged (then deeper checks are not attempted).
 fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
     let mut damaged = false;
@@ -1062,6 +1073,19 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
                 .and_then(|db| crate::store::require_database(&db).map(|()| db));
             match opened {
                 Ok(db) => Some(db),
+                Err(e) if empty_without_content(&paths.db) => {
+                    cx.add(
+                        "integrity",
+                        Severity::Error,
+                        Subject::agent(id.as_str()).path(&paths.db),
+                        e.to_string(),
+                        "it holds nothing: the doctor's repair sets it aside as <name>.empty-<stamp>, and OpenClaw creates a new database on its next start",
+                        Some(Repair::SetAsideEmpty {
+                            path: paths.db.clone(),
+                        }),
+                    );
+                    None
+                }
                 Err(e) => {
                     cx.add(
                         "integrity",

@@ -40,6 +40,7 @@ pub fn agents_to_repair(findings: &[Finding]) -> Vec<String> {
                 None | Some(Repair::ClearStaleLocks)
                     | Some(Repair::RemoveLeftover { .. })
                     | Some(Repair::RecoverCrashState { .. })
+                    | Some(Repair::SetAsideEmpty { .. })
             )
         })
         .map(|f| f.subject.agent_id.clone().unwrap_or_default())
@@ -47,6 +48,41 @@ pub fn agents_to_repair(findings: &[Finding]) -> Vec<String> {
     agents.sort();
     agents.dedup();
     agents
+}
+
+/// Rename the zero-byte database `path` to `<name>.empty-<stamp>` and drop its empty `-wal`
+/// and `-journal` and its `-shm` (an index of the WAL, never content), checked again under
+/// custody; `None` when it is no longer an empty database.
+fn set_aside_empty(
+    layout: &StateLayout,
+    path: &Path,
+    now_ms: i64,
+) -> Result<Option<std::path::PathBuf>> {
+    crate::mutate::check_owned_path(&layout.state_dir, path)?;
+    if !super::checks::empty_without_content(path) {
+        return Ok(None);
+    }
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".empty-{now_ms}"));
+    let to = path.with_file_name(name);
+    if to.symlink_metadata().is_ok() {
+        return Err(crate::fsutil::target_exists(&to));
+    }
+    std::fs::rename(path, &to).at(path)?;
+    for s in ["-wal", "-journal", "-shm"] {
+        let p = crate::store::sidecar_path(path, s);
+        match std::fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&p, e)),
+        }
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .at(dir)?;
+    }
+    Ok(Some(to))
 }
 
 /// Apply the repairs of `findings`. The caller holds custody and has snapshotted every
@@ -71,6 +107,16 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                     Err(e) => report.failed.push(e.to_string()),
                 }
             }
+            // Nothing to snapshot: the file and its journals are empty.
+            Some(Repair::SetAsideEmpty { path }) => match set_aside_empty(layout, path, now_ms) {
+                Ok(Some(to)) => report.fixed.push(format!(
+                    "set the empty database {} aside as {}; OpenClaw creates a new one on its next start",
+                    path.display(),
+                    to.display()
+                )),
+                Ok(None) => {}
+                Err(e) => report.failed.push(e.to_string()),
+            },
             Some(Repair::RemoveLeftover { path }) => {
                 // Removed only where the path, and everything on the way, is the store's own.
                 if let Err(e) = crate::mutate::check_owned_path(&layout.state_dir, path) {

@@ -51,6 +51,11 @@ pub enum Repair {
     RemoveLeftover {
         path: std::path::PathBuf,
     },
+    /// Rename a zero-byte agent database (with no content in a `-wal` or `-journal`) to
+    /// `<name>.empty-<stamp>`, so that OpenClaw creates a new one on its next open.
+    SetAsideEmpty {
+        path: std::path::PathBuf,
+    },
 }
 
 /// What a finding is about: as many of these as exist, so that a script (and the admin) can

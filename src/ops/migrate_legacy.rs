@@ -9,7 +9,7 @@ use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::{check_owned, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result};
-use crate::migrate::legacy::{self, AgentImportPlan, AgentImportReport};
+use crate::migrate::legacy::{self, AgentImportPlan, AgentImportReport, Applied, StoppedAgent};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::units::format_bytes;
 
@@ -68,6 +68,33 @@ pub fn describe(t: &AgentImportPlan) -> Result<String> {
         s.push_str(&format!("; creates {}", t.sqlite_path.display()));
     }
     Ok(s)
+}
+
+/// What an import a signal stopped had done and had not, agent by agent.
+pub fn stopped_import(agents: &[StoppedAgent], manifest: &std::path::Path) -> String {
+    let each: Vec<String> = agents
+        .iter()
+        .map(|a| {
+            let what = match (a.imported, a.moved) {
+                (true, true) => "imported, sources moved".to_string(),
+                (true, false) if a.validation_failed => {
+                    "imported, validation failed: sources stay".to_string()
+                }
+                (true, false) => "imported, sources not moved yet".to_string(),
+                (false, _) if a.sessions_written > 0 => format!(
+                    "{} written, the rest not yet",
+                    count(a.sessions_written, "session")
+                ),
+                (false, _) => "not begun".to_string(),
+            };
+            format!("{} ({what})", a.agent_id)
+        })
+        .collect();
+    format!(
+        "import stopped by a signal: {}; every database holds whole sessions and every source is in place (run manifest {}); run the same command again to finish",
+        each.join(", "),
+        manifest.display()
+    )
 }
 
 impl Operation for MigrateLegacyOp {
@@ -175,12 +202,22 @@ impl Operation for MigrateLegacyOp {
         plan: &mut MigrateLegacyPlan,
         hooks: &dyn Hooks,
     ) -> Result<MigrateLegacyReport> {
-        let (reports, manifest) = legacy::apply(
+        let flag = hooks.interruption_flag();
+        let stop = move || flag.is_some_and(|f| f.load(std::sync::atomic::Ordering::SeqCst));
+        let applied = legacy::apply(
             layout,
             &plan.targets,
             &crate::units::now_ms,
             hooks.progress(),
+            &stop,
         )?;
+        let (reports, manifest) = match applied {
+            Applied::Done(reports, manifest) => (reports, manifest),
+            Applied::Stopped { agents, manifest } => {
+                hooks.warn(stopped_import(&agents, &manifest).into());
+                return Err(Error::Interrupted);
+            }
+        };
         Ok(MigrateLegacyReport {
             agents: reports.into_iter().map(AgentImportReport::detach).collect(),
             manifest,

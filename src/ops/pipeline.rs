@@ -56,6 +56,11 @@ pub trait Hooks {
     fn interrupted(&self) -> bool {
         false
     }
+    /// The flag behind `interrupted`, for work spread over threads, which cannot share the
+    /// hooks themselves.
+    fn interruption_flag(&self) -> Option<&'static AtomicBool> {
+        None
+    }
     /// The run enters `step` (resolve, custody, recover, plan, check, confirm, snapshot,
     /// apply, verify): for a trace of where its time goes.
     fn step(&self, _step: &'static str) {}

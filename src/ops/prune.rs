@@ -494,8 +494,22 @@ impl Operation for PruneOp {
         plan: &mut PrunePlanSet,
         hooks: &dyn Hooks,
     ) -> Result<()> {
+        // Agents pruned in full, named when a signal stops the run before the next one.
+        let mut done: Vec<String> = Vec::new();
         for a in plan.agents.iter_mut().filter(|a| a.work() > 0) {
-            apply_agent(layout, a, self.now, hooks)?;
+            if let Err(e) = apply_agent(layout, a, self.now, hooks) {
+                if matches!(e, Error::Interrupted) && !done.is_empty() {
+                    hooks.warn(
+                        format!(
+                            "pruned in full before the interruption: agent {}",
+                            done.join(", ")
+                        )
+                        .into(),
+                    );
+                }
+                return Err(e);
+            }
+            done.push(a.paths.id.to_string());
         }
         Ok(())
     }

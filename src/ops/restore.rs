@@ -174,13 +174,14 @@ impl Operation for RestoreOp {
         &mut self,
         layout: &StateLayout,
         plan: &mut RestorePlan,
-        _hooks: &dyn Hooks,
+        hooks: &dyn Hooks,
     ) -> Result<()> {
         restore_in_place(
             &self.snapshot,
             &plan.manifest,
             &plan.source,
             &layout.state_dir,
+            &|| hooks.interrupted(),
         )
     }
 

@@ -23,6 +23,9 @@ pub enum StoreKind {
     Legacy,
     /// Neither a database nor a legacy index: no sessions yet.
     Empty,
+    /// A database file that cannot be read (empty, not SQLite, cut short, damaged): `status`
+    /// says so and points to the doctor (docs/openclaw/HOSTILE.md, section 3).
+    Unreadable,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

@@ -637,6 +637,116 @@ fn an_empty_or_foreign_file_as_database_is_a_finding_and_a_clear_refusal() {
         assert!(text.contains(says), "{name}: {text}");
         assert!(!text.contains("schema version 0"), "{name}: {text}");
         assert!(!text.contains("no such table"), "{name}: {text}");
+        // Unreadable, never "empty" (it may hold sessions), with the doctor named.
+        let doc = json(&out);
+        let main = doc["data"]["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["agentId"] == "main")
+            .unwrap();
+        assert_eq!(main["store"], "unreadable", "{name}: {main}");
+        assert!(
+            doc["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("doctor")),
+            "{name}: {doc}"
+        );
+    }
+}
+
+/// The doctor's finding on agent main's database, and whether `doctor --fix` offers a repair.
+fn main_database_finding(store: &Store) -> (String, String, bool) {
+    let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
+    let doc = json(&out);
+    let f = doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["agentId"] == "main" && f["check"] == "integrity")
+        .unwrap_or_else(|| panic!("no finding: {doc}"))
+        .clone();
+    (
+        f["message"].as_str().unwrap().to_string(),
+        f["hint"].as_str().unwrap().to_string(),
+        f["fixable"].as_bool().unwrap(),
+    )
+}
+
+fn wal_of(db: &Path) -> PathBuf {
+    let mut p = db.as_os_str().to_owned();
+    p.push("-wal");
+    PathBuf::from(p)
+}
+
+/// Entries of agent main's database directory whose name holds `.empty-`.
+fn set_aside(store: &Store) -> Vec<PathBuf> {
+    named(store.agent_db("main").parent().unwrap(), ".empty-")
+}
+
+/// A zero-byte agent database (no content in a -wal or -journal either) is set aside by
+/// `doctor --fix` as `<name>.empty-<stamp>`, so OpenClaw creates a new one; `doctor` names
+/// the repair; the other agents are untouched.
+#[test]
+fn doctor_fix_sets_a_zero_byte_database_aside() {
+    let store = with_main_database(b"");
+    std::fs::write(wal_of(&store.agent_db("main")), b"").unwrap();
+    let others = checksums(&store.state().join("agents/work"));
+    let (message, hint, fixable) = main_database_finding(&store);
+    assert!(message.contains("is empty (0 bytes)"), "{message}");
+    assert!(fixable && hint.contains(".empty-"), "{hint}");
+    let out = store.run_ok(["doctor", "--fix", "--yes"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("set the empty database"), "{text}");
+    let aside = set_aside(&store);
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(std::fs::metadata(&aside[0]).unwrap().len(), 0);
+    assert!(!store.agent_db("main").exists());
+    assert!(!wal_of(&store.agent_db("main")).exists());
+    assert_eq!(checksums(&store.state().join("agents/work")), others);
+    // Nothing is left to repair; a read of the agent finds no database, not an error.
+    let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("is empty (0 bytes)"));
+}
+
+/// Not set aside: a zero-byte file whose -wal holds bytes, a truncated database, a file that
+/// is not SQLite. Each is a finding without that repair, and `doctor --fix` leaves it as is.
+#[test]
+fn doctor_fix_sets_aside_only_an_empty_database_without_content() {
+    let whole = std::fs::read(Store::copy("live").agent_db("main")).unwrap();
+    let wal_with_bytes = with_main_database(b"");
+    std::fs::write(wal_of(&wal_with_bytes.agent_db("main")), vec![7u8; 4096]).unwrap();
+    for (name, store, says) in [
+        (
+            "zero bytes, -wal with bytes",
+            wal_with_bytes,
+            "is empty (0 bytes)",
+        ),
+        (
+            "truncated",
+            with_main_database(&whole[..whole.len() / 2]),
+            "is cut short",
+        ),
+        (
+            "text",
+            with_main_database(&b"not a database\n".repeat(300)),
+            "is not an SQLite database",
+        ),
+    ] {
+        let (message, hint, fixable) = main_database_finding(&store);
+        assert!(message.contains(says), "{name}: {message}");
+        assert!(!fixable && !hint.contains(".empty-"), "{name}: {hint}");
+        let db = store.agent_db("main");
+        let before = std::fs::read(&db).unwrap();
+        let _ = store
+            .cmd()
+            .args(["doctor", "--fix", "--yes"])
+            .output()
+            .unwrap();
+        assert_eq!(std::fs::read(&db).unwrap(), before, "{name}");
+        assert!(set_aside(&store).is_empty(), "{name}");
     }
 }
 

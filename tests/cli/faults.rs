@@ -3,7 +3,9 @@
 //!   full disk); the command completes, or fails with an I/O error in its JSON document;
 //! - `kill -9` at moments spread over the length of an uninterrupted run;
 //! - SIGINT and SIGTERM at such moments: the run stops at its next consistent point and exits
-//!   130 (INTERRUPTED, what was done named), or it had finished before the signal.
+//!   130 (INTERRUPTED, what was done named), or it had finished before the signal;
+//! - a signal at named points inside the run (the test hook `OPENCLAW_SESSIONS_SIGNAL_AT`),
+//!   where the run must stop: exit 130 every time.
 //!
 //! After each: every database passes `integrity_check` and `foreign_key_check`, every session
 //! is as it was or as the command means to leave it (nothing half-done, nothing lost), no
@@ -127,6 +129,9 @@ enum Fault {
         signal: i32,
         twice: bool,
     },
+    /// A signal the n-th time the run reaches a crash point (`<point>[@n][:TERM]`, the test
+    /// hook `OPENCLAW_SESSIONS_SIGNAL_AT`), in batches of two where a command batches.
+    SignalAt(&'static str),
 }
 
 fn command(store: &Store, case: &Case) -> std::process::Command {
@@ -173,6 +178,15 @@ fn run(store: &Store, case: &Case, fault: Fault, step: &str) -> bool {
             signal,
             twice,
         } => return signalled(cmd, delay, signal, twice, step),
+        Fault::SignalAt(point) => {
+            let out = cmd
+                .env("OPENCLAW_SESSIONS_SIGNAL_AT", point)
+                .env("OPENCLAW_SESSIONS_APPLY_BATCH", "2")
+                .output()
+                .unwrap();
+            stopped_by_signal(&out, step);
+            return true;
+        }
     };
     if out.status.success() {
         return false;
@@ -221,8 +235,9 @@ fn signalled(
     match out.status.code() {
         Some(0) => false,
         Some(130) => {
-            // A second signal ends the run at once, without a document.
-            if out.stdout.is_empty() && twice {
+            // A second signal ends the run at once, without a document or in the middle of
+            // writing one (a run that had finished and was printing its report).
+            if twice && serde_json::from_slice::<Value>(&out.stdout).is_err() {
                 return true;
             }
             let doc = json(&out);
@@ -239,6 +254,20 @@ fn signalled(
             String::from_utf8_lossy(&out.stderr)
         ),
     }
+}
+
+/// A run a signal reached after its handler was installed: exit 130 with an INTERRUPTED
+/// document, never a finished run or another failure.
+fn stopped_by_signal(out: &std::process::Output, step: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{step}: not stopped: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = json(out);
+    assert_eq!(doc["error"]["code"], "INTERRUPTED", "{step}: {doc}");
 }
 
 /// A run without a fault, which must end with one of the case's exit codes (never stopped).
@@ -624,6 +653,84 @@ fn migrate_legacy_signalled_at_many_moments() {
     eprintln!("migrate legacy: {stopped} of 8 signalled runs stopped (a run takes {length:?})");
 }
 
+/// A signal at each named point (each on a fresh store): every run stops with exit 130, the
+/// store is sound and holds only what the command means, and a re-run finishes.
+fn signalled_at_points(case: Case, points: &[&'static str]) {
+    let faults: Vec<Fault> = points.iter().map(|p| Fault::SignalAt(p)).collect();
+    assert_eq!(check(&case, &faults), points.len());
+}
+
+/// SIGINT or SIGTERM at named points of an import of 242 sessions into three agents: between
+/// agents (as each database is made ready), between sessions (inside the first batch, after
+/// it commits), after validation and before the sources move, between agents' moves. Every
+/// run exits 130 naming what it did, every database passes `integrity_check`, no legacy
+/// index is half moved, and a re-run imports everything.
+#[test]
+fn migrate_legacy_signalled_at_each_unit() {
+    let import = |store: &Store| {
+        let mut cmd = std_bin();
+        cmd.env("HOME", store.dir.path())
+            .arg("--state-dir")
+            .arg(store.state())
+            .args(["--json", "migrate", "legacy", "--all-agents", "--yes"]);
+        cmd
+    };
+    let reference = many_legacy_sessions();
+    assert!(import(&reference).output().unwrap().status.success());
+    let want = session_counts(&reference);
+    for point in [
+        "import-database-ready@1",
+        "import-database-ready@2:TERM",
+        "import-record@1",
+        "import-record@120:TERM",
+        "import-batch-committed@1",
+        "import-validated:TERM",
+        "import-move-link@1",
+        "import-move-unlink@40:TERM",
+    ] {
+        let step = format!("migrate legacy, signal at {point}");
+        let store = many_legacy_sessions();
+        let out = import(&store)
+            .env("OPENCLAW_SESSIONS_SIGNAL_AT", point)
+            .output()
+            .unwrap();
+        stopped_by_signal(&out, &step);
+        let doc = json(&out);
+        assert!(
+            doc["warnings"][0]
+                .as_str()
+                .is_some_and(|w| w.starts_with("import stopped by a signal")),
+            "{step}: {doc}"
+        );
+        let counts = session_counts(&store);
+        for (agent, n) in &counts {
+            assert!(*n <= want[agent], "{step}: {agent} has {n} sessions");
+        }
+        // Each agent's index is in place or moved whole, never both or neither.
+        for agent in AGENTS {
+            let index = store
+                .state()
+                .join(format!("agents/{agent}/sessions/sessions.json"));
+            let archive = store
+                .state()
+                .join(format!("agents/{agent}/session-sqlite-import-archive"));
+            let archived = std::fs::read_dir(&archive)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().contains("sessions.json"));
+            assert!(index.is_file() != archived, "{step}: {agent}'s index");
+        }
+        let again = import(&store).output().unwrap();
+        assert!(
+            again.status.success(),
+            "{step}, re-run: {}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+        assert_eq!(session_counts(&store), want, "{step}");
+    }
+}
+
 fn delete_many_case() -> Case {
     Case {
         name: "delete of 200 keys",
@@ -907,6 +1014,73 @@ fn delete_of_many_keys_signalled_at_many_moments() {
 #[test]
 fn prune_signalled_at_many_moments() {
     signalled_at_many_moments(prune_case());
+}
+
+#[test]
+fn delete_of_many_keys_signalled_at_named_points() {
+    signalled_at_points(
+        delete_many_case(),
+        &[
+            "delete-before-commit@1",
+            "publish-temp-written@60:TERM",
+            "delete-before-publish@199",
+        ],
+    );
+}
+
+#[test]
+fn prune_signalled_at_named_points() {
+    signalled_at_points(
+        prune_case(),
+        &["delete-before-commit@1", "delete-before-publish@2:TERM"],
+    );
+}
+
+/// A signal while the first agent's last batch is applied stops the run before the next
+/// agent, and names the agent pruned in full.
+#[test]
+fn prune_of_every_agent_signalled_names_the_agents_done() {
+    let store = live();
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .env("OPENCLAW_SESSIONS_SIGNAL_AT", "delete-before-commit@1")
+        .args([
+            "--json",
+            "prune",
+            "--all-agents",
+            "--enforce",
+            "--older-than",
+            "1d",
+        ])
+        .arg("--yes")
+        .output()
+        .unwrap();
+    stopped_by_signal(&out, "prune --all-agents");
+    let doc = json(&out);
+    assert!(
+        doc["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w == "pruned in full before the interruption: agent main"),
+        "{doc}"
+    );
+    sound(&store, "prune --all-agents");
+}
+
+/// Before the swap, after the safety snapshot, after the staged copy, after the checkpoint:
+/// nothing of the live database changes, and a re-run restores.
+#[test]
+fn backup_restore_signalled_at_named_points() {
+    signalled_at_points(
+        backup_restore_case(),
+        &[
+            "backup-after-copy",
+            "restore-staged:TERM",
+            "restore-before-swap",
+        ],
+    );
 }
 
 #[test]

@@ -59,3 +59,98 @@ check_newer_schema_snapshot_refused() {
   note "OpenClaw: '$(grep -ho 'Use a build that supports schema 24 or newer' oc.json oc.json.err | head -n 1)'; ours: exit 6 UNSUPPORTED_SCHEMA"
 }
 CHECKS+=(newer_schema_snapshot_refused)
+
+# Our mutations stopped by SIGINT or SIGTERM at named points inside the run (our test hook,
+# OURS_SIGNAL_AT): each run exits 130 (INTERRUPTED), every database passes integrity_check and
+# foreign_key_check, OpenClaw's SDK reads every session and transcript of the store as it was
+# left (the whole of openclaw_accepts, CLI list, backups and preflight, on one of them: each
+# costs tens of seconds), and a re-run of the same command finishes (docs/openclaw/HOSTILE.md,
+# section 5).
+check_signalled_mutations_accepted() {
+  local n=0 s spec rc keys snap gone
+  # signalled_run LABEL STATE SPEC ARGS... : one signalled run, then the store's checks
+  # (openclaw_accepts in full when FULL_ACCEPTS is set).
+  signalled_run() {
+    local label="$1" state="$2" at="$3" db; shift 3
+    n=$((n + 1))
+    rc=0; OURS_SIGNAL_AT="$at" ours_run "$label.json" "$state" --json "$@" || rc=$?
+    [[ $rc -eq 130 && "$(jsonq "$label.json" 'j.error.code' 2>/dev/null)" == INTERRUPTED ]] ||
+      check_error "$label: signalled at $at, exited $rc: $(head -c 300 "$label.json")"
+    local dbs=(); for db in "$state"/agents/*/agent/openclaw-agent.sqlite "$state"/state/openclaw.sqlite; do
+      [[ -f "$db" ]] && dbs+=("$db"); done
+    node_check integrity.mjs "${dbs[@]}" > "$label-integrity.txt" 2>&1 ||
+      { head -n 5 "$label-integrity.txt" >&2; check_error "$label: a database fails its integrity check"; }
+    if [[ -n "${FULL_ACCEPTS:-}" ]]; then
+      openclaw_accepts "$state" "$label"
+    else
+      oc_sdk "$state" sdk-readback.mjs > "$label-readback.json" 2> "$label-readback.err" ||
+        check_error "$label: OpenClaw's SDK cannot read the store back: $(jsonq "$label-readback.json" 'j.errors.slice(0,3).join("; ")' 2>/dev/null || tail -n 2 "$label-readback.err")"
+    fi
+  }
+  # main_keys STATE : agent main's live session keys, one a line.
+  main_keys() { node_check list-keys.mjs "$1/agents/main/agent/openclaw-agent.sqlite"; }
+  # rerun LABEL STATE ARGS... : the same command again, without the signal.
+  rerun() {
+    local label="$1" state="$2"; shift 2
+    rc=0; ours_run "$label-rerun.json" "$state" --json "$@" || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$label: the re-run exited $rc: $(head -c 300 "$label-rerun.json")"
+  }
+
+  # delete: four keys of main, stopped between keys.
+  local listed; listed="$(main_keys "$STORE/live/.openclaw")"
+  mapfile -t keys < <(grep -v ':main$' <<< "$listed" | head -n 4)
+  [[ ${#keys[@]} -eq 4 ]] || { check_error "agent main has fewer than 4 sessions"; return 0; }
+  for spec in delete-before-commit@2 delete-before-publish@3:TERM; do
+    s="$(copy_store live "delete-${spec//[@:]/-}")"
+    signalled_run "delete-$spec" "$s" "$spec" --agent main delete "${keys[@]}" --yes
+    gone=0; listed="$(main_keys "$s")"
+    for k in "${keys[@]}"; do grep -qxF "$k" <<< "$listed" || gone=$((gone + 1)); done
+    [[ $gone -ge 1 && $gone -lt 4 ]] || check_error "delete-$spec: $gone of 4 keys deleted before the signal took effect"
+    # The deleted keys are now unknown: the re-run deletes the rest (exit 0) or names them (3).
+    rc=0; ours_run "delete-$spec-rerun.json" "$s" --json --agent main delete "${keys[@]}" --yes || rc=$?
+    [[ $rc -eq 0 || $rc -eq 3 ]] || check_error "delete-$spec: the re-run exited $rc"
+    listed="$(main_keys "$s")"
+    for k in "${keys[@]}"; do
+      if grep -qxF "$k" <<< "$listed"; then check_error "delete-$spec: $k left after the re-run"; fi
+    done
+  done
+
+  # prune of every agent: stopped after the first archive, and after the first deletions.
+  for spec in patch-before-commit@1 delete-before-commit@1:TERM; do
+    s="$(copy_store live "prune-${spec//[@:]/-}")"
+    signalled_run "prune-$spec" "$s" "$spec" prune --all-agents --enforce --older-than 1d --yes
+    rerun "prune-$spec" "$s" prune --all-agents --enforce --older-than 1d --yes
+    [[ "$(jsonq "prune-$spec-rerun.json" 'j.data.agents.reduce((n,a)=>n+a.actions.length,0)')" -gt 0 ]] ||
+      check_error "prune-$spec: the re-run had nothing left to do"
+  done
+
+  # migrate legacy: stopped between sessions, and between two agents' moves.
+  for spec in import-record@5 import-move-link@1:TERM; do
+    s="$(copy_store legacy "import-${spec//[@:]/-}")"
+    local full=; if [[ $spec == import-record@5 ]]; then full=1; fi
+    FULL_ACCEPTS=$full signalled_run "import-$spec" "$s" "$spec" migrate legacy --all-agents --yes
+    [[ -n "$(find "$s/agents" -name sessions.json)" ]] || check_error "import-$spec: every index moved before the signal took effect"
+    rerun "import-$spec" "$s" migrate legacy --all-agents --yes
+    [[ -z "$(find "$s/agents" -name sessions.json)" ]] || check_error "import-$spec: a sessions.json was left after the re-run"
+  done
+
+  # backup restore --in-place: stopped after the staged copy, and just before the swap; the
+  # sessions are as they were until the re-run brings the deleted one back.
+  for spec in restore-staged restore-before-swap:TERM; do
+    s="$(copy_store live "restore-${spec//[@:]/-}")"
+    ours_run "restore-$spec-made.json" "$s" --json backup create --agent main --repository "$CHECK_DIR/private/repo-$spec" ||
+      { check_error "backup create failed"; continue; }
+    snap="$(jsonq "restore-$spec-made.json" 'j.data.snapshots[0].path')"
+    ours_run "restore-$spec-del.json" "$s" --json --agent main delete "${keys[0]}" --yes || check_error "delete ${keys[0]} failed"
+    local before; before="$(main_keys "$s")"
+    signalled_run "restore-$spec" "$s" "$spec" backup restore "$snap" --in-place --yes
+    [[ "$(main_keys "$s")" == "$before" ]] ||
+      check_error "restore-$spec: the signalled restore changed the sessions"
+    rerun "restore-$spec" "$s" backup restore "$snap" --in-place --yes
+    listed="$(main_keys "$s")"
+    grep -qxF "${keys[0]}" <<< "$listed" ||
+      check_error "restore-$spec: ${keys[0]} not back after the re-run"
+  done
+  note "$n signalled runs (delete, prune, migrate legacy, backup restore --in-place): each exited 130, every store sound and read back by OpenClaw's SDK (one through the whole openclaw_accepts), every re-run finished"
+}
+CHECKS+=(signalled_mutations_accepted)

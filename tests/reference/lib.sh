@@ -126,18 +126,20 @@ tree_manifest() {
 
 # ---- running the tools ----------------------------------------------------------------------
 # Both tools run with a neutral environment: private empty HOMEs, UTC, no colour, and a timeout.
-# Our test hooks (a fixed clock, crash points) are unset too: one left exported in the caller's
+# Our test hooks (a fixed clock, crash and signal points) are unset too: one left exported in the caller's
 # shell once made every prune plan disagree with OpenClaw's.
 NEUTRAL_ENV=(env -u OPENCLAW_STATE_DIR -u OPENCLAW_CONFIG_PATH -u OPENCLAW_HOME -u OPENCLAW_PROFILE
-  -u OPENCLAW_SESSIONS_NOW_MS -u OPENCLAW_SESSIONS_CRASH_AT -u OPENCLAW_SESSIONS_CRASH_AFTER -u OPENCLAW_SESSIONS_CUSTODY -u OPENCLAW_SESSIONS_APPLY_BATCH
+  -u OPENCLAW_SESSIONS_NOW_MS -u OPENCLAW_SESSIONS_CRASH_AT -u OPENCLAW_SESSIONS_CRASH_AFTER -u OPENCLAW_SESSIONS_SIGNAL_AT -u OPENCLAW_SESSIONS_CUSTODY -u OPENCLAW_SESSIONS_APPLY_BATCH
   -u XDG_CONFIG_HOME -u XDG_CACHE_HOME -u XDG_DATA_HOME -u XDG_STATE_HOME -u NODE_OPTIONS
   TZ=UTC LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 FORCE_COLOR=0 DO_NOT_TRACK=1 OPENCLAW_NO_AUTO_UPDATE=1)
 
 # ours STATE ARGS...  : openclaw-sessions --state-dir STATE ARGS... (stdout/stderr passed through)
-# OURS_NOW_MS, when set, fixes our clock (OPENCLAW_SESSIONS_NOW_MS) for that one run.
+# OURS_NOW_MS, when set, fixes our clock (OPENCLAW_SESSIONS_NOW_MS) for that one run;
+# OURS_SIGNAL_AT, when set, signals that run at a named point (OPENCLAW_SESSIONS_SIGNAL_AT,
+# `<point>[@n][:TERM]`).
 ours() {
   local state="$1"; shift
-  "${NEUTRAL_ENV[@]}" HOME="$WORK/home-ours" ${OURS_NOW_MS:+"OPENCLAW_SESSIONS_NOW_MS=$OURS_NOW_MS"} timeout -k 10 "$CMD_TIMEOUT" "$OURS" --state-dir "$state" "$@" < /dev/null
+  "${NEUTRAL_ENV[@]}" HOME="$WORK/home-ours" ${OURS_NOW_MS:+"OPENCLAW_SESSIONS_NOW_MS=$OURS_NOW_MS"} ${OURS_SIGNAL_AT:+"OPENCLAW_SESSIONS_SIGNAL_AT=$OURS_SIGNAL_AT"} timeout -k 10 "$CMD_TIMEOUT" "$OURS" --state-dir "$state" "$@" < /dev/null
 }
 # ours_run OUT STATE ARGS... : stdout to OUT, stderr to OUT.err; returns the exit code (never set -e fatal).
 ours_run() {

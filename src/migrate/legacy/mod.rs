@@ -179,12 +179,16 @@ struct Imported {
     events: u64,
 }
 
-/// Write every planned record, in transactions of `BATCH` sessions.
+/// Write every planned record, in transactions of `BATCH` sessions. When `stop` says so (a
+/// signal), the sessions written so far are committed and the rest left for a re-run:
+/// `Error::Interrupted`, with `written` counting what was committed.
 fn import_rows(
     target: &AgentImportPlan,
     now_ms: i64,
     state_dir: &Path,
     progress: &dyn Progress,
+    stop: &Stop,
+    written: &mut usize,
 ) -> Result<Imported> {
     let mut db = WritableDb::open(state_dir, &target.sqlite_path)?;
     let path = target.sqlite_path.clone();
@@ -205,8 +209,18 @@ fn import_rows(
         Some(target.transcript_bytes),
     );
     target.ledger.record_pages(|batch| {
+        if stop() {
+            return Err(Error::Interrupted);
+        }
         let tx = db.transaction()?;
+        let mut in_tx = 0;
         for (record, _) in &batch {
+            // Between sessions: each one is whole in the transaction, which commits as is.
+            if stop() {
+                tx.commit().at(&path)?;
+                *written += in_tx;
+                return Err(Error::Interrupted);
+            }
             let out =
                 write::write_record(&tx, &path, &target.store_path, record, now_ms, progress)?;
             if out.written {
@@ -224,10 +238,12 @@ fn import_rows(
                 .ledger
                 .set_outcome(record.seq, out.events_expected, class.code())?;
             result.issues.extend(out.issues);
+            in_tx += 1;
             crash_point("import-record");
         }
         crash_point("import-before-commit");
         tx.commit().at(&path)?;
+        *written += in_tx;
         crash_point("import-batch-committed");
         Ok(())
     })?;
@@ -416,15 +432,20 @@ fn classify_moves(target: &AgentImportPlan, imported: &Imported, stamp_ms: i64) 
 
 type TargetOutcome = Result<(Imported, Vec<ImportIssue>, bool)>;
 
+/// Whether a signal asks the run to stop at its next consistent point.
+pub type Stop = dyn Fn() -> bool + Sync;
+
 /// One agent: rows, validation, compaction. Returns the import, every issue, and whether
-/// validation passed.
+/// validation passed; `written` counts the sessions committed, also when `stop` cut it short.
 fn import_target(
     target: &AgentImportPlan,
     now_ms: i64,
     state_dir: &Path,
     progress: &dyn Progress,
+    stop: &Stop,
+    written: &mut usize,
 ) -> TargetOutcome {
-    let imported = import_rows(target, now_ms, state_dir, progress)?;
+    let imported = import_rows(target, now_ms, state_dir, progress, stop, written)?;
     let mut issues: Vec<ImportIssue> = target.issues.clone();
     issues.extend(imported.issues.clone());
     let problems = validate(target)?;
@@ -451,22 +472,29 @@ fn import_in_parallel(
     clock: &(dyn Fn() -> i64 + Sync),
     state_dir: &Path,
     progress: &dyn Progress,
-) -> Vec<TargetOutcome> {
+    stop: &Stop,
+) -> Vec<(TargetOutcome, usize)> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let threads = (2 * std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(targets.len())
         .max(1);
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<TargetOutcome>>> =
+    let results: Mutex<Vec<Option<(TargetOutcome, usize)>>> =
         Mutex::new((0..targets.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(target) = targets.get(i) else { break };
-                let outcome = import_target(target, clock(), state_dir, progress);
-                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(outcome);
+                let mut written = 0;
+                // Between agents: one not begun when the signal came is not begun at all.
+                let outcome = if stop() {
+                    Err(Error::Interrupted)
+                } else {
+                    import_target(target, clock(), state_dir, progress, stop, &mut written)
+                };
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some((outcome, written));
             });
         }
     });
@@ -474,17 +502,47 @@ fn import_in_parallel(
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(Error::Internal("an import thread stopped".into()))))
+        .map(|r| r.unwrap_or_else(|| (Err(Error::Internal("an import thread stopped".into())), 0)))
         .collect()
 }
 
-/// Import every planned agent, then move the sources; `clock` gives the current time.
+/// What an import stopped by a signal had done, agent by agent (docs/openclaw/HOSTILE.md,
+/// section 5).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoppedAgent {
+    pub agent_id: String,
+    /// Sessions committed before the signal (all of them when `imported`).
+    pub sessions_written: usize,
+    /// Imported whole.
+    pub imported: bool,
+    /// Imported, but the database does not hold what the sources say: they stay in place.
+    pub validation_failed: bool,
+    /// Its sources moved into the import archive.
+    pub moved: bool,
+}
+
+/// How an import ended: done, or stopped by a signal at a consistent point.
+pub enum Applied<'a> {
+    Done(Vec<AgentImportReport<'a>>, PathBuf),
+    /// Every database holds whole sessions and every source is in place or wholly moved; a
+    /// re-run skips what is imported and finishes the rest.
+    Stopped {
+        agents: Vec<StoppedAgent>,
+        manifest: PathBuf,
+    },
+}
+
+/// Import every planned agent, then move the sources; `clock` gives the current time. When
+/// `stop` says so (a signal), the run ends at its next consistent point: between agents,
+/// between sessions, before the sources of the next agent move.
 pub fn apply<'a>(
     layout: &StateLayout,
     targets: &'a [AgentImportPlan],
     clock: &(dyn Fn() -> i64 + Sync),
     progress: &dyn Progress,
-) -> Result<(Vec<AgentImportReport<'a>>, PathBuf)> {
+    stop: &Stop,
+) -> Result<Applied<'a>> {
     // Sources move out of sessions/ into the import archive: neither may lead elsewhere.
     for t in targets {
         if let Some(sessions) = t.store_path.parent() {
@@ -513,7 +571,24 @@ pub fn apply<'a>(
     let mut reports = Vec::new();
     let mut imports = Vec::new();
     let mut created = Vec::with_capacity(targets.len());
+    let mut stopped: Vec<StoppedAgent> = targets
+        .iter()
+        .map(|t| StoppedAgent {
+            agent_id: t.agent_id.clone(),
+            sessions_written: 0,
+            imported: false,
+            validation_failed: false,
+            moved: false,
+        })
+        .collect();
+    let stopped_run = |manifest: &MigrationManifest, agents| Applied::Stopped {
+        agents,
+        manifest: manifest.path.clone(),
+    };
     for target in targets {
+        if stop() {
+            return Ok(stopped_run(&manifest, stopped));
+        }
         created.push(ensure_database(layout, target, clock())?);
         crash_point("import-database-ready");
     }
@@ -522,10 +597,29 @@ pub fn apply<'a>(
         "importing",
         Some(targets.iter().map(|t| t.transcript_bytes).sum()),
     );
-    let outcomes = import_in_parallel(targets, clock, &layout.state_dir, progress);
+    let outcomes = import_in_parallel(targets, clock, &layout.state_dir, progress, stop);
     progress.finish();
-    for (i, (target, outcome)) in targets.iter().zip(outcomes).enumerate() {
-        let (imported, issues, passed) = outcome?;
+    let mut interrupted = false;
+    let mut results = Vec::with_capacity(targets.len());
+    for (i, (outcome, written)) in outcomes.into_iter().enumerate() {
+        stopped[i].sessions_written = written;
+        match outcome {
+            Err(Error::Interrupted) => interrupted = true,
+            Err(e) => return Err(e),
+            Ok(r) => {
+                stopped[i].imported = true;
+                stopped[i].validation_failed = !r.2;
+                results.push(r);
+            }
+        }
+    }
+    if interrupted {
+        // Whatever else was imported stays; its sources stay in place until a re-run, which
+        // skips every stored session and moves them.
+        return Ok(stopped_run(&manifest, stopped));
+    }
+    for (i, (target, outcome)) in targets.iter().zip(results).enumerate() {
+        let (imported, issues, passed) = outcome;
         manifest.targets[i].validation_before_archive =
             Some(if passed { "passed" } else { "failed" });
         manifest.targets[i].issues = issues.clone();
@@ -566,10 +660,15 @@ pub fn apply<'a>(
         manifest.write()?;
     }
     for (i, _) in targets.iter().enumerate() {
+        // Before the sources of each agent move; an agent's moves run whole.
+        if stop() {
+            return Ok(stopped_run(&manifest, stopped));
+        }
         let planned = manifest.targets[i].planned_moves;
         archive::perform_moves(planned)?;
         manifest.targets[i].completed_moves = planned;
         reports[i].moved = planned;
+        stopped[i].moved = planned.0.is_some();
         manifest.write()?;
     }
     let failures: Vec<ImportIssue> = reports
@@ -589,7 +688,7 @@ pub fn apply<'a>(
     }
     manifest.completed_at = Some(now);
     manifest.write()?;
-    Ok((reports, manifest.path.clone()))
+    Ok(Applied::Done(reports, manifest.path.clone()))
 }
 
 /// Before planning under custody: finish moves an earlier run left half done.
