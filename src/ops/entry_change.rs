@@ -1,6 +1,8 @@
 //! `patch`, `archive`, `unarchive`: one entry change per target, through OpenClaw's entry
 //! writer. Snapshot on request: the change is one row, re-read before it is written.
 
+use std::ops::ControlFlow;
+
 use serde_json::Value;
 
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
@@ -101,7 +103,7 @@ impl EntryChangeOp {
         // The agent's main session as OpenClaw names it (`agent:<id>:<session.mainKey>`), as
         // `delete` finds it (docs/openclaw/REFUSALS.md).
         let main = format!("agent:{}:{main_key}", paths.id);
-        let mut store = AgentStore::open(paths.clone())?;
+        let store = AgentStore::open(paths.clone())?;
         if store.db().is_none() {
             return Err(Error::UnsupportedSchema {
                 message: format!("agent {} has no SQLite store to change", paths.id),
@@ -109,7 +111,15 @@ impl EntryChangeOp {
             }
             .with_remedy(Remedy::ImportLegacy));
         }
-        let sessions = store.sessions()?;
+        // Only each labelled session's key and label are held (whole entries were 25 MB at
+        // 5,000 sessions); rows that do not decode own no label here, as before.
+        let mut labelled: Vec<(String, String)> = Vec::new();
+        store.for_each_session(Some(&["sessionId", "updatedAt", "label"]), |e| {
+            if let Some(label) = e.label() {
+                labelled.push((e.key.clone(), label.to_string()));
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
         for t in targets {
             let outcome = match &t.key {
                 None => Err(Error::not_found(
@@ -125,11 +135,8 @@ impl EntryChangeOp {
                         None,
                     )),
                     Some(ref entry) => {
-                        let taken = |label: &str| {
-                            sessions
-                                .iter()
-                                .any(|e| &e.key != key && e.label() == Some(label))
-                        };
+                        let taken =
+                            |label: &str| labelled.iter().any(|(k, l)| k != key && l == label);
                         match &self.change {
                             EntryChange::Patch(ops) => plan_patch(entry, ops, &taken, self.now),
                             // After `already_archived`, as OpenClaw's lifecycle command.
