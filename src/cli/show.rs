@@ -2,6 +2,7 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use openclaw_sessions::doctor::quarantine::{self, QuarantinedEntry};
 use openclaw_sessions::store::{ArchiveRow, WindowRow};
 use openclaw_sessions::units::{format_bytes, iso_from_ms};
 
@@ -35,6 +36,10 @@ struct ShowData {
     archives: Vec<ArchiveRow>,
     acp: Option<Value>,
     cli_bindings: Option<Value>,
+    /// Rows of this key that `doctor --fix` found unreadable and rebuilt, as they were
+    /// (docs/openclaw/REFUSALS.md, "An unreadable entry").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    quarantined: Vec<QuarantinedEntry>,
 }
 
 pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
@@ -70,6 +75,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         archives: store.archives(&e.key)?,
         acp,
         cli_bindings: cli,
+        quarantined: quarantine::entries_for(&layout, &store.paths.id.to_string(), &e.key)?,
     };
     if ctx.printer.json {
         ctx.printer.json_data(&data)?;
@@ -166,6 +172,21 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
             ]);
         }
         ctx.printer.print_table(&t)?;
+    }
+    for q in &data.quarantined {
+        let raw = match (&q.entry_json, &q.entry_json_hex) {
+            (Some(text), _) => text.clone(),
+            (None, Some(hex)) => format!("(not UTF-8, hex) {hex}"),
+            (None, None) => String::new(),
+        };
+        ctx.printer.out(&format!(
+            "\nUnreadable entry rebuilt by doctor --fix at {} (session id {}, rowid {}; {}), kept in {}:\n{raw}\n",
+            iso_from_ms(q.quarantined_at),
+            q.session_id,
+            q.rowid,
+            q.parse_error,
+            q.file.display()
+        ))?;
     }
     Ok(Outcome::Done)
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Finding, Repair};
+use super::{quarantine, Finding, Repair};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{certify, write_node, WritableDb};
 use crate::paths::{AgentId, StateLayout};
@@ -28,6 +28,63 @@ fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<(
     write_node(tx, path, key, &entry.fields, None)?;
     certify(tx, path, key)?;
     Ok(())
+}
+
+/// Keep the unreadable row in our quarantine directory, then write the entry OpenClaw's
+/// doctor rebuilds from the row's columns (same key, same session id: the transcript stays).
+/// `None` when the row is gone or readable by now.
+fn rebuild_unreadable(
+    tx: &rusqlite::Transaction<'_>,
+    path: &Path,
+    layout: &StateLayout,
+    agent: &str,
+    key: &str,
+    now_ms: i64,
+) -> Result<Option<String>> {
+    let Some(row) = crate::store::db::nodes::repair_row(tx, key).at(path)? else {
+        return Ok(None);
+    };
+    let why = match std::str::from_utf8(&row.raw_entry) {
+        Ok(text) => match SessionEntry::parse(key, text) {
+            Ok(_) => return Ok(None),
+            Err(why) => why,
+        },
+        Err(e) => format!("entry_json is not UTF-8: {e}"),
+    };
+    let rebuilt = quarantine::hydrate_entry(&row);
+    let session_id = rebuilt
+        .get("sessionId")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let previous = SessionEntry {
+        key: key.to_string(),
+        fields: rebuilt
+            .iter()
+            .filter(|(k, _)| matches!(k.as_str(), "sessionId" | "updatedAt"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        stored_json: None,
+        unreadable: Some(why.clone()),
+    };
+    let entry = SessionEntry {
+        key: key.to_string(),
+        fields: rebuilt,
+        stored_json: None,
+        unreadable: None,
+    };
+    // Kept before the transaction commits: a failed commit leaves a record of an entry
+    // that is still there, never a changed entry without its record.
+    let mut record =
+        quarantine::QuarantinedEntry::new(agent, key, &row, &why, serde_json::Value::Null, now_ms);
+    let written = crate::mutate::write_entry(tx, path, key, &entry, &previous)?;
+    record.rebuilt_entry = serde_json::Value::Object(written);
+    let file = quarantine::write(layout, &record)?;
+    Ok(Some(format!(
+        "agent {agent}: rebuilt the unreadable entry of {key} (id {session_id}, session_nodes rowid {}) from its row's columns as OpenClaw's doctor does; the row as it was is kept in {} (show {key} prints it)",
+        row.rowid,
+        file.display()
+    )))
 }
 
 /// The agents whose databases the repairs of `findings` change (snapshotted first).
@@ -190,6 +247,13 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                         ));
                         // The archive row is published as a file after the commit.
                         publish |= archived.is_some();
+                    }
+                    Some(Repair::RebuildUnreadableEntry { key }) => {
+                        if let Some(done) =
+                            rebuild_unreadable(&tx, &path, layout, &agent, key, now_ms)?
+                        {
+                            report.fixed.push(done);
+                        }
                     }
                     Some(Repair::PublishArchives) => publish = true,
                     _ => {}

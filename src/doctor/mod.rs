@@ -3,6 +3,7 @@
 
 mod checks;
 mod fix;
+pub mod quarantine;
 
 use serde::Serialize;
 
@@ -44,6 +45,11 @@ pub enum Repair {
     /// opening the database read-write and closing it, as the next writer would.
     RecoverCrashState {
         path: std::path::PathBuf,
+    },
+    /// Rebuild an unreadable entry from its row's columns as OpenClaw's doctor does, after
+    /// keeping the row as it was in our quarantine directory (`quarantine`).
+    RebuildUnreadableEntry {
+        key: String,
     },
     /// Publish archive files from their rows.
     PublishArchives,

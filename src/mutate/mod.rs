@@ -23,7 +23,7 @@ pub use entry_writer::{
     canonical_entry, certify, project_node_columns, write_node, LINEAGE_COLUMNS,
 };
 pub(crate) use entry_writer::{
-    session_scope, write_window, ARCHIVE_REASONS, LEGACY_DELIVERY_FIELDS,
+    session_scope, write_entry, write_window, ARCHIVE_REASONS, LEGACY_DELIVERY_FIELDS,
 };
 pub use patch::{
     apply_patch, plan_archive, plan_maintenance_archive, plan_patch, plan_unarchive, FieldChange,

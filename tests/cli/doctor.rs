@@ -41,7 +41,7 @@ const KEY: &str = "agent:main:cron:nightly:run:884";
 
 fn faults() -> Vec<(&'static str, &'static str, &'static str, bool, Fault)> {
     vec![
-        ("invalid entry_json", "entry-json", "error", false, |s| {
+        ("invalid entry_json", "entry-json", "error", true, |s| {
             s.writable("main")
                 .execute(
                     "UPDATE session_nodes SET entry_json = '{\"oops\":' WHERE session_key = ?1",

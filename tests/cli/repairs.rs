@@ -194,6 +194,111 @@ fn an_unreadable_entry_can_be_deleted_with_its_transcript_archived() {
     assert_eq!(lines as i64, events);
 }
 
+/// `doctor --fix` repairs an unreadable entry as OpenClaw's doctor does (rebuilt from the
+/// row's columns, same key and session id, transcript untouched), after keeping the row as it
+/// was where `show` prints it back. The dry run writes nothing.
+#[test]
+fn doctor_fix_rebuilds_an_unreadable_entry_and_keeps_the_row() {
+    let store = Store::copy("live");
+    let keys = [
+        "agent:main:pinned-notes",
+        "agent:main:subagent:461fb4b4-4eee-4160-baf0-ce3d5dbdd820",
+    ];
+    let events = |id: &str| -> i64 {
+        store
+            .writable("main")
+            .query_row(
+                "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    let mut before = Vec::new();
+    for key in keys {
+        let shown = json(&store.run_ok(["show", key, "--json"]));
+        let id = sid(&store, key);
+        before.push((shown["data"].clone(), events(&id)));
+        break_entry(&store, key);
+    }
+    let doctor = json(
+        &store
+            .cmd()
+            .args(["doctor", "entry-json", "--json"])
+            .output()
+            .unwrap(),
+    );
+    let findings = doctor["data"]["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 2, "{doctor}");
+    assert!(findings.iter().all(|f| f["fixable"] == true), "{doctor}");
+    // The dry run writes nothing.
+    let sums = checksums(&store.state());
+    let dry = store
+        .cmd()
+        .args(["doctor", "entry-json", "--fix", "--dry-run", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        changed(&store, &sums),
+        Vec::<String>::new(),
+        "{}",
+        text(&dry)
+    );
+    let fix = store
+        .cmd()
+        .args(["doctor", "entry-json", "--fix", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let doc = json(&fix);
+    assert_eq!(fix.status.code(), Some(0), "{doc}");
+    assert!(doc["data"]["fixed"][0]
+        .as_str()
+        .unwrap()
+        .contains("rebuilt the unreadable entry"));
+    for (key, (old, old_events)) in keys.iter().zip(&before) {
+        let shown = json(&store.run_ok(["show", key, "--json"]));
+        let d = &shown["data"];
+        assert!(d["entryError"].is_null(), "{shown}");
+        assert_eq!(d["sessionId"], old["sessionId"]);
+        // Every projected column is as it was before the entry broke.
+        assert_eq!(d["columns"], old["columns"], "{key}");
+        // (A `parentSessionKey` equal to `spawnedBy` is left out, as OpenClaw's rebuild does:
+        // it reads as `spawnedBy` and the column above says the same.)
+        for field in [
+            "label",
+            "pinnedAt",
+            "spawnedBy",
+            "updatedAt",
+            "chatType",
+            "model",
+        ] {
+            assert_eq!(d["entry"][field], old["entry"][field], "{key} {field}");
+        }
+        assert_eq!(events(d["sessionId"].as_str().unwrap()), *old_events);
+        // The row as it was, read back.
+        let q = &d["quarantined"][0];
+        assert_eq!(q["entryJson"], "{\"oops\":", "{shown}");
+        assert_eq!(q["sessionKey"], *key);
+        assert_eq!(q["sessionId"], old["sessionId"]);
+        assert!(q["parseError"].as_str().unwrap().contains("not valid JSON"));
+        assert!(std::path::Path::new(q["file"].as_str().unwrap()).is_file());
+        let human = text(&store.run_ok(["show", key]));
+        assert!(
+            human.contains("Unreadable entry rebuilt by doctor --fix")
+                && human.contains("{\"oops\":"),
+            "{human}"
+        );
+    }
+    let after = json(
+        &store
+            .cmd()
+            .args(["doctor", "entry-json", "projected-columns", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(after["data"]["findings"], serde_json::json!([]), "{after}");
+}
+
 #[test]
 fn the_main_session_cannot_be_deleted() {
     let store = Store::copy("live");

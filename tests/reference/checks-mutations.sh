@@ -340,13 +340,16 @@ CHECKS+=(noop_archive_matches_openclaw)
 # of step, seq gap, unreadable entry_json, duplicate label; here: a stale lock, an archive row
 # without its file, an archive file without its row, a stray -wal). `doctor` names each fault's
 # agent, session and table; `doctor --fix` repairs the safe ones; integrity and foreign key
-# checks pass; what is left for a human is still named; OpenClaw accepts the store; every
+# checks pass; what is left for a human is still named; the unreadable entry is rebuilt as
+# OpenClaw's doctor rebuilds it, its row kept and shown back; OpenClaw accepts the store; every
 # orphaned or removed transcript reads back with `archives cat`.
 check_doctor_fix_corpus_accepted() {
   local s rc lock zst fake sid faults missing left fixable unreadable
   s="$(copy_store live corpus)"
   ours_run window-before.jsonl "$s" transcript cat agent:main:sdk-made-1 || check_error "ours transcript cat before the faults"
   node_check break-corpus.mjs "$s" > corpus.json || { check_error "could not build the faults"; return 0; }
+  unreadable="$(jsonq corpus.json 'j.faults.find((f) => f.check === "entry-json").sessionKey')"
+  ours_run unreadable-before.jsonl "$s" transcript cat "$unreadable" --agent work || check_error "ours transcript cat of the unreadable session"
   # File faults.
   lock="$s/tmp/openclaw-$(id -u)/gateway.state.lock"; mkdir -p "${lock%/*}"
   printf '{"pid": 2147483000, "createdAt": "2026-01-01T00:00:00.000Z", "configPath": "x", "startTime": 1}\n' > "$lock"
@@ -374,14 +377,17 @@ check_doctor_fix_corpus_accepted() {
   left="$(jsonq doctor-after.json '[...new Set(j.data.findings.filter((f) => f.severity !== "info").map((f) => f.check))].sort().join(" ")')"
   fixable="$(jsonq doctor-after.json 'j.data.findings.filter((f) => f.fixable).map((f) => f.check + ": " + f.message).join("; ")')"
   [[ -z "$fixable" ]] || check_error "fixable findings left after --fix: $fixable"
-  [[ "$left" == "archive-files duplicate-labels entry-json seq-gaps stray-sidecars" ]] || check_error "left after --fix: [$left]"
+  [[ "$left" == "archive-files duplicate-labels seq-gaps stray-sidecars" ]] || check_error "left after --fix: [$left]"
   # OpenClaw refuses a whole store with an unreadable entry ("invalid persisted session row
-  # requires repair"); the doctor leaves it to a human, who deletes it as its hint says (the
-  # transcript is archived), then OpenClaw accepts the store.
+  # requires repair"); --fix rebuilds it from the row's columns as OpenClaw's doctor does
+  # (same key and session id, transcript untouched) and keeps the row as it was, which
+  # `show` prints back.
   unreadable="$(jsonq corpus.json 'j.faults.find((f) => f.check === "entry-json").sessionKey')"
-  ours_run unreadable-show.json "$s" --json show "$unreadable" || check_error "ours show of the unreadable entry"
-  ours_run unreadable-before.jsonl "$s" transcript cat "$(jsonq unreadable-show.json 'j.data.sessionId')" --agent work || check_error "ours transcript cat of the unreadable session"
-  ours_run delete.json "$s" delete "$unreadable" --yes --json || check_error "ours delete of the unreadable entry"
+  ours_run unreadable-show.json "$s" --json show "$unreadable" || check_error "ours show of the rebuilt entry"
+  [[ "$(jsonq unreadable-show.json 'j.data.quarantined.length === 1 && j.data.quarantined[0].entryJson === "{\"oops\":" && j.data.quarantined[0].sessionKey === j.data.sessionKey && j.data.entryError === undefined')" == true ]] \
+    || check_error "show does not print the quarantined row back: $(head -c 400 unreadable-show.json)"
+  ours_run unreadable-after.jsonl "$s" transcript cat "$(jsonq unreadable-show.json 'j.data.sessionId')" --agent work || check_error "ours transcript cat of the rebuilt session"
+  cmp -s unreadable-before.jsonl unreadable-after.jsonl || check_error "the rebuilt session's transcript changed"
   openclaw_accepts "$s" after-fix
   # Every transcript the faults orphaned or the human removed reads back from an archive.
   ours_run window-archive.jsonl "$s" archives cat "$(jsonq corpus.json 'j.faults[0].sessionId')" --agent main || check_error "archives cat of the orphaned window"
@@ -394,8 +400,6 @@ check_doctor_fix_corpus_accepted() {
   cmp -s fake-before.jsonl fake-after.jsonl || check_error "the archive file without its row does not read back"
   ours_run published.jsonl "$s" archives cat "${zst##*/}" --agent main || check_error "archives cat of the republished archive (row without its file)"
   cmp -s fake-before.jsonl published.jsonl || check_error "the republished archive differs from the file it replaces"
-  ours_run unreadable-archive.jsonl "$s" archives cat "$(jsonq unreadable-show.json 'j.data.sessionId')" --agent work || check_error "archives cat of the deleted unreadable session"
-  cmp -s unreadable-before.jsonl unreadable-archive.jsonl || check_error "the deleted unreadable session's archive differs from its transcript"
-  note "$(jsonq <(echo "$faults") 'j.length') faults named; doctor --fix $(jsonq fix.json 'j.data.fixed.length') repair(s), exit $rc; left for a human: $left (the unreadable entry then deleted as the hint says, transcript archived); OpenClaw accepts; every orphaned or removed transcript reads back"
+  note "$(jsonq <(echo "$faults") 'j.length') faults named; doctor --fix $(jsonq fix.json 'j.data.fixed.length') repair(s), exit $rc; left for a human: $left; the unreadable entry rebuilt (row kept, shown back, transcript unchanged); OpenClaw accepts; every orphaned or removed transcript reads back"
 }
 CHECKS+=(doctor_fix_corpus_accepted)

@@ -293,6 +293,18 @@ fn delivery_state(route: Option<&Value>, context: Option<&Ctx>, origin: Option<&
     json!({"kind": "external", "route": r, "context": merged.to_json(), "origin": o})
 }
 
+/// `normalizeSessionDeliveryState({ context })`: the delivery OpenClaw's doctor rebuilds
+/// from a conversation's columns (channel, target, account, thread).
+pub fn delivery_from_context(
+    channel: Option<&Value>,
+    to: Option<&Value>,
+    account_id: Option<&Value>,
+    thread_id: Option<&Value>,
+) -> Value {
+    let ctx = Ctx::normalise(channel, to, account_id, thread_id);
+    delivery_state(None, ctx.as_ref(), None)
+}
+
 fn origin_ctx(origin: Option<&Value>) -> Option<Ctx> {
     let o = origin?.as_object()?;
     Ctx::normalise(

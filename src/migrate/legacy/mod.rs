@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use conversation::{conversation_of, link_conversation, write_conversation};
+pub use delivery::delivery_from_context;
 pub use entry::normalise_entry;
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};

@@ -362,3 +362,59 @@ pub fn is_pending_validation(conn: &Connection, key: &str) -> rusqlite::Result<b
     )?
     .exists([key])
 }
+
+/// The row OpenClaw's doctor rebuilds an unreadable entry from (its `canonicalRepairQuery`):
+/// the node's columns, its current window's and that window's conversation's, by name,
+/// plus `rowid` and the stored `entry_json` as raw bytes (whatever its encoding).
+pub struct RepairRow {
+    pub rowid: i64,
+    pub raw_entry: Vec<u8>,
+    pub columns: std::collections::BTreeMap<String, rusqlite::types::Value>,
+}
+
+pub fn repair_row(conn: &Connection, key: &str) -> rusqlite::Result<Option<RepairRow>> {
+    const SQL: &str = "SELECT n.rowid, CAST(n.entry_json AS BLOB), n.current_session_id, \
+        n.updated_at, n.status, n.created_at, n.created_via, n.created_actor_type, \
+        n.created_actor_id, n.owner_actor_type, n.owner_actor_id, n.owner_assigned_by_type, \
+        n.owner_assigned_by_id, n.owner_assigned_at, n.parent_session_key, n.spawned_by, \
+        n.fork_source_session_key, n.fork_source_session_id, n.fork_source_entry_id, n.label, \
+        n.display_name, n.category, n.icon, n.pinned_at, n.archived_at, n.last_read_at, \
+        n.last_interaction_at, n.last_activity_at, \
+        w.started_at AS current_started_at, w.ended_at AS current_ended_at, \
+        w.chat_type AS current_chat_type, w.model_provider AS current_model_provider, \
+        w.model AS current_model, w.previous_session_id AS current_previous_session_id, \
+        w.agent_harness_id AS current_agent_harness_id, c.channel AS delivery_channel, \
+        c.account_id AS delivery_account_id, c.delivery_target, \
+        c.thread_id AS delivery_thread_id \
+        FROM session_nodes n \
+        LEFT JOIN session_windows w ON w.session_id = n.current_session_id \
+          AND w.session_key = n.session_key \
+        LEFT JOIN conversations c ON c.conversation_id = w.primary_conversation_id \
+        WHERE n.session_key = ?1";
+    let mut stmt = conn.prepare_cached(SQL)?;
+    let names: Vec<String> = stmt
+        .column_names()
+        .iter()
+        .map(|n| n.rsplit('.').next().unwrap_or(n).to_string())
+        .collect();
+    stmt.query_row([key], |r| {
+        let mut columns = std::collections::BTreeMap::new();
+        for (i, name) in names.iter().enumerate().skip(2) {
+            use rusqlite::types::{Value as V, ValueRef};
+            let v = match r.get_ref(i)? {
+                ValueRef::Null => V::Null,
+                ValueRef::Integer(n) => V::Integer(n),
+                ValueRef::Real(f) => V::Real(f),
+                ValueRef::Text(t) => V::Text(String::from_utf8_lossy(t).into_owned()),
+                ValueRef::Blob(b) => V::Blob(b.to_vec()),
+            };
+            columns.insert(name.clone(), v);
+        }
+        Ok(RepairRow {
+            rowid: r.get(0)?,
+            raw_entry: r.get::<_, Option<Vec<u8>>>(1)?.unwrap_or_default(),
+            columns,
+        })
+    })
+    .optional()
+}
