@@ -67,7 +67,7 @@ CHECKS+=(newer_schema_snapshot_refused)
 # costs tens of seconds), and a re-run of the same command finishes (docs/openclaw/HOSTILE.md,
 # section 5).
 check_signalled_mutations_accepted() {
-  local n=0 s spec rc keys snap gone
+  local n=0 s spec rc keys snap gone t=$SECONDS times=()
   # signalled_run LABEL STATE SPEC ARGS... : one signalled run, then the store's checks
   # (openclaw_accepts in full when FULL_ACCEPTS is set).
   signalled_run() {
@@ -115,6 +115,7 @@ check_signalled_mutations_accepted() {
     done
   done
 
+  times+=("delete $((SECONDS - t)) s"); t=$SECONDS
   # prune of every agent: stopped after the first archive, and after the first deletions.
   for spec in patch-before-commit@1 delete-before-commit@1:TERM; do
     s="$(copy_store live "prune-${spec//[@:]/-}")"
@@ -124,6 +125,7 @@ check_signalled_mutations_accepted() {
       check_error "prune-$spec: the re-run had nothing left to do"
   done
 
+  times+=("prune $((SECONDS - t)) s"); t=$SECONDS
   # migrate legacy: stopped between sessions, and between two agents' moves.
   for spec in import-record@5 import-move-link@1:TERM; do
     s="$(copy_store legacy "import-${spec//[@:]/-}")"
@@ -134,6 +136,7 @@ check_signalled_mutations_accepted() {
     [[ -z "$(find "$s/agents" -name sessions.json)" ]] || check_error "import-$spec: a sessions.json was left after the re-run"
   done
 
+  times+=("import $((SECONDS - t)) s"); t=$SECONDS
   # backup restore --in-place: stopped after the staged copy, and just before the swap; the
   # sessions are as they were until the re-run brings the deleted one back.
   for spec in restore-staged restore-before-swap:TERM; do
@@ -151,6 +154,6 @@ check_signalled_mutations_accepted() {
     grep -qxF "${keys[0]}" <<< "$listed" ||
       check_error "restore-$spec: ${keys[0]} not back after the re-run"
   done
-  note "$n signalled runs (delete, prune, migrate legacy, backup restore --in-place): each exited 130, every store sound and read back by OpenClaw's SDK (one through the whole openclaw_accepts), every re-run finished"
+  note "$n signalled runs (delete, prune, migrate legacy, backup restore --in-place): each exited 130, every store sound and read back by OpenClaw's SDK (one through the whole openclaw_accepts), every re-run finished (${times[*]/%/,} restore $((SECONDS - t)) s)"
 }
 CHECKS+=(signalled_mutations_accepted)
