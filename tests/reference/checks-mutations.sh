@@ -403,3 +403,35 @@ check_doctor_fix_corpus_accepted() {
   note "$(jsonq <(echo "$faults") 'j.length') faults named; doctor --fix $(jsonq fix.json 'j.data.fixed.length') repair(s), exit $rc; left for a human: $left; the unreadable entry rebuilt (row kept, shown back, transcript unchanged); OpenClaw accepts; every orphaned or removed transcript reads back"
 }
 CHECKS+=(doctor_fix_corpus_accepted)
+
+# ---- an unreadable entry: our --fix rebuilds what OpenClaw's own doctor --fix rebuilds -----------
+# The same three entries broken on two copies; OpenClaw's `doctor --fix` (its canonical-key
+# repair, hydrateCanonicalRepairEntry) on one, ours on the other: the rebuilt entry_json is the
+# same text. OpenClaw's doctor also runs its session-title repair, which adds a `displayName`
+# to sessions without one; that field aside (only when ours has none), they are identical.
+check_unreadable_entry_rebuilt_as_openclaw() {
+  local a b keys=(agent:work:pinned-notes agent:work:telegram:group:-100123456784 agent:work:subagent:dabaf245-23e5-4383-8533-5d1ad297b08c) rc diff
+  a="$(copy_store live oc-fix)"; b="$(copy_store live ours-fix)"
+  node_check entry-json.mjs break "$a/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" || { check_error "could not break the entries"; return 0; }
+  node_check entry-json.mjs break "$b/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" || { check_error "could not break the entries"; return 0; }
+  rc=0; oc_run oc-doctor.txt "$a" doctor --fix --non-interactive --yes || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw doctor --fix exited $rc"
+  rc=0; ours_run ours-fix.json "$b" doctor entry-json --fix --yes --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "ours doctor --fix exited $rc"
+  node_check entry-json.mjs get "$a/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" > oc-entries.json
+  node_check entry-json.mjs get "$b/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" > ours-entries.json
+  diff="$(OURS="$(cat ours-entries.json)" jsonq oc-entries.json '
+    const ours = JSON.parse(process.env.OURS);
+    Object.keys(j).flatMap((k) => {
+      let oc = j[k];
+      try {
+        const o = JSON.parse(j[k]), m = JSON.parse(ours[k] ?? "null");
+        if (m && !("displayName" in m)) { delete o.displayName; oc = JSON.stringify(o); }
+      } catch {}
+      return oc === ours[k] ? [] : [k + ": openclaw " + j[k] + " / ours " + ours[k]];
+    }).join("; ")')"
+  [[ -z "$diff" ]] || check_error "rebuilt entries differ: $diff"
+  # (That OpenClaw accepts the store ours rebuilt is doctor_fix_corpus_accepted's.)
+  note "${#keys[@]} unreadable entries: ours rebuilt the same entry_json as openclaw doctor --fix (its title repair's displayName aside)"
+}
+CHECKS+=(unreadable_entry_rebuilt_as_openclaw)
