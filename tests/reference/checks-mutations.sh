@@ -270,7 +270,8 @@ CHECKS+=(delta_cursors_match_openclaw)
 # (docs/openclaw/REFUSALS.md). OpenClaw's own Gateway handlers, run in-process
 # (checks/gateway-method.mjs: `sessions.delete`, and `sessions.patch` with `archived: true` as
 # `openclaw sessions archive` sends it), refuse the agent's main session; ours refuses the same
-# words with result `refused`, exit 5, and writes nothing.
+# words with result `refused` (a `patch --set archivedAt=...`: its error), exit 5, and writes
+# nothing.
 check_main_session_refused() {
   local s before cases i words method params oc_msg rc result reason
   s="$(copy_store live openclaw)"
@@ -280,6 +281,8 @@ check_main_session_refused() {
     $'AGENT:MAIN:MAIN\tdelete\tsessions.delete\t{"key":"AGENT:MAIN:MAIN"}'
     $'agent:work:main\tdelete\tsessions.delete\t{"key":"agent:work:main"}'
     $'agent:main:main\tarchive\tsessions.patch\t{"key":"agent:main:main","archived":true}'
+    $'agent:main:main\tpatch\tsessions.patch\t{"key":"agent:main:main","archived":true}'
+    $'main\tpatch-dry\tsessions.patch\t{"key":"main","archived":true}'
   )
   local gw_args=()
   for c in "${cases[@]}"; do IFS=$'\t' read -r words cmd method params <<< "$c"; gw_args+=("$method" "$params"); done
@@ -291,13 +294,21 @@ check_main_session_refused() {
     i=$((i + 1)); sed -n "${i}p" oc.jsonl > oc.json
     [[ "$(jsonq oc.json 'j.ok + " " + j.error?.code')" == "false INVALID_REQUEST" ]] || { check_error "$method $params: OpenClaw answered $(cat oc.json)"; continue; }
     oc_msg="$(jsonq oc.json 'j.error.message')"
-    rc=0; ours_run ours.json "$s" --json "$cmd" "$words" --yes || rc=$?
-    result="$(jsonq ours.json 'j.data.results[0].result')"; reason="$(jsonq ours.json 'j.data.results[0].reason')"
+    rc=0
+    if [[ "$cmd" == patch* ]]; then
+      # A patch that sets archivedAt archives: one target, so the refusal is the error.
+      local dry=(); [[ "$cmd" == patch-dry ]] && dry=(--dry-run)
+      ours_run ours.json "$s" --json patch "$words" --set archivedAt=1780000000000 --yes "${dry[@]}" || rc=$?
+      result="$(jsonq ours.json 'j.error?.code === "LOCKED_SESSION" ? "refused" : JSON.stringify(j)')"; reason="$(jsonq ours.json 'j.error?.message')"
+    else
+      ours_run ours.json "$s" --json "$cmd" "$words" --yes || rc=$?
+      result="$(jsonq ours.json 'j.data.results[0].result')"; reason="$(jsonq ours.json 'j.data.results[0].reason')"
+    fi
     [[ "$rc/$result" == 5/refused ]] || check_error "$cmd $words: ours exit $rc, result $result (OpenClaw: $oc_msg)"
     [[ "$reason" == "$oc_msg" ]] || check_error "$cmd $words: ours says \"$reason\", OpenClaw \"$oc_msg\""
   done
   [[ "$(tree_manifest "$s" | grep -v ' ./tmp/')" == "$before" ]] || check_error "the store changed: $(diff <(echo "$before") <(tree_manifest "$s" | grep -v ' ./tmp/') | head -n 4 | tr '\n' ' ')"
-  note "${#cases[@]} refusals (delete main by 3 spellings, archive main): same words as OpenClaw's handlers, ours exit 5 refused, nothing written"
+  note "${#cases[@]} refusals (delete main by 3 spellings, archive main, patch archivedAt on main and its dry run): same words as OpenClaw's handlers, ours exit 5 refused, nothing written"
 }
 CHECKS+=(main_session_refused)
 
