@@ -468,7 +468,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                 Ok(e) => e,
                 Err(why) => {
                     if cx.wants("entry-json") {
-                        cx.add("entry-json", Severity::Error, subject, format!("session {key} (id {session_id}, session_nodes rowid {rowid}): the entry is unreadable: {why}"), "OpenClaw cannot read this agent's sessions; doctor --fix rebuilds the entry from the row's columns as OpenClaw's doctor does (the row as it was is kept, see show); or replace the entry (patch --replace-entry), or delete the session", Some(Repair::RebuildUnreadableEntry { key: key.clone() }));
+                        cx.add("entry-json", Severity::Error, subject, format!("session {key} (id {session_id}, session_nodes rowid {rowid}): the entry is unreadable: {why}"), "OpenClaw cannot read this agent's sessions; the repair rebuilds the entry from the row's columns as OpenClaw's doctor does and keeps the row as it was (show prints it); or replace the entry (patch --replace-entry), or delete the session", Some(Repair::RebuildUnreadableEntry { key: key.clone() }));
                     }
                     return Ok(());
                 }

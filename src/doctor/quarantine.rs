@@ -310,3 +310,85 @@ fn read(path: &Path) -> Option<QuarantinedEntry> {
     let q: QuarantinedEntry = serde_json::from_str(&text).ok()?;
     (q.format == FORMAT).then_some(q)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(cols: &[(&str, Sql)], raw: &str) -> RepairRow {
+        RepairRow {
+            rowid: 7,
+            raw_entry: raw.as_bytes().to_vec(),
+            columns: cols
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        }
+    }
+
+    fn t(s: &str) -> Sql {
+        Sql::Text(s.into())
+    }
+
+    #[test]
+    fn hydrates_every_projection_as_openclaw_does() {
+        let r = row(
+            &[
+                ("current_session_id", t("s1")),
+                ("updated_at", Sql::Integer(5)),
+                ("status", t("")),
+                ("label", t("L")),
+                ("pinned_at", Sql::Integer(0)),
+                ("created_actor_type", t("human")),
+                ("created_actor_id", t("u1")),
+                ("spawned_by", t("agent:main:main")),
+                ("parent_session_key", t("agent:main:main")),
+                ("fork_source_session_key", t("agent:main:x")),
+                ("fork_source_session_id", t("s0")),
+                ("owner_actor_type", t("agent")),
+                ("owner_actor_id", t(" a1 ")),
+                ("owner_assigned_at", Sql::Integer(3)),
+                ("delivery_channel", t("telegram")),
+                ("delivery_target", t("42")),
+                ("delivery_account_id", t("default")),
+            ],
+            "{\"oops\":",
+        );
+        let e = Value::Object(hydrate_entry(&r));
+        assert_eq!(e["sessionId"], "s1");
+        assert_eq!(e["updatedAt"], 5);
+        assert!(e.get("status").is_none(), "an empty text is not projected");
+        assert_eq!(e["pinnedAt"], 0, "a number column is, even 0");
+        assert_eq!(
+            e["createdActor"],
+            json!({"type": "human", "source": "unknown", "id": "u1"})
+        );
+        assert_eq!(e["spawnedBy"], "agent:main:main");
+        assert!(
+            e.get("parentSessionKey").is_none(),
+            "equal to spawnedBy: left out"
+        );
+        assert_eq!(
+            e["forkSource"],
+            json!({"sessionKey": "agent:main:x", "sessionId": "s0"})
+        );
+        assert_eq!(
+            e["owner"],
+            json!({"actor": {"type": "agent", "id": "a1"}, "assignedAt": 3})
+        );
+        assert_eq!(e["delivery"]["kind"], "external");
+        assert_eq!(
+            e["delivery"]["context"],
+            json!({"channel": "telegram", "to": "42", "accountId": "default"})
+        );
+        // What the stored text still says as an object is kept under the columns.
+        let r = row(
+            &[("current_session_id", t("s1")), ("label", t("col"))],
+            "{\"label\":\"old\",\"note\":1,\"sessionId\":7}",
+        );
+        let e = hydrate_entry(&r);
+        assert_eq!(e["label"], "col");
+        assert_eq!(e["note"], 1);
+        assert_eq!(e["sessionId"], "s1");
+    }
+}

@@ -137,15 +137,30 @@ impl EntryChangeOp {
                     Some(ref entry) => {
                         let taken =
                             |label: &str| labelled.iter().any(|(k, l)| k != key && l == label);
+                        let is_main = *key == main || key == "global";
+                        let refuse_main = || Error::LockedSession {
+                            message: "Cannot archive an agent's main session.".into(),
+                            hint: None,
+                        };
                         match &self.change {
-                            EntryChange::Patch(ops) => plan_patch(entry, ops, &taken, self.now),
+                            // A patch that archives the main session (`archivedAt` set where
+                            // it was not, or changed) is refused as `archive` is.
+                            EntryChange::Patch(ops) => plan_patch(entry, ops, &taken, self.now)
+                                .and_then(|p| {
+                                    let archives = p.changes.iter().any(|c| {
+                                        c.field == "archivedAt"
+                                            && c.after.as_ref().is_some_and(|v| !v.is_null())
+                                    });
+                                    if is_main && archives {
+                                        Err(refuse_main())
+                                    } else {
+                                        Ok(p)
+                                    }
+                                }),
                             // After `already_archived`, as OpenClaw's lifecycle command.
                             EntryChange::Archive => plan_archive(entry, self.now).and_then(|p| {
-                                if !p.changes.is_empty() && (*key == main || key == "global") {
-                                    Err(Error::LockedSession {
-                                        message: "Cannot archive an agent's main session.".into(),
-                                        hint: None,
-                                    })
+                                if !p.changes.is_empty() && is_main {
+                                    Err(refuse_main())
                                 } else {
                                     Ok(p)
                                 }

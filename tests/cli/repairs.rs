@@ -378,6 +378,50 @@ fn the_main_session_cannot_be_archived() {
     );
 }
 
+/// `patch --set archivedAt=...` on the main session archives it as `archive` would, so it is
+/// refused the same way (same words, exit 5, nothing written), dry run included.
+#[test]
+fn patching_archived_at_on_the_main_session_is_refused_as_archive_is() {
+    let store = Store::copy("live");
+    let before = checksums(&store.state());
+    let archived = store
+        .cmd()
+        .args(["archive", "agent:main:main", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let words = json(&archived)["data"]["results"][0]["reason"].clone();
+    assert_eq!(words, "Cannot archive an agent's main session.");
+    for key in ["agent:main:main", "main", "agent:work:main"] {
+        for extra in [&[][..], &["--dry-run"][..]] {
+            let out = store
+                .cmd()
+                .args([
+                    "patch",
+                    key,
+                    "--set",
+                    "archivedAt=1780000000000",
+                    "--yes",
+                    "--json",
+                ])
+                .args(extra)
+                .output()
+                .unwrap();
+            let doc = json(&out);
+            assert_eq!(out.status.code(), Some(5), "{key} {extra:?}: {doc}");
+            assert_eq!(doc["error"]["message"], words, "{key} {extra:?}: {doc}");
+        }
+    }
+    assert_eq!(changed(&store, &before), Vec::<String>::new());
+    // Another session takes the same patch; the main session takes other patches.
+    let other = patch(
+        &store,
+        &["agent:main:scratch-1", "--set", "archivedAt=1780000000000"],
+    );
+    assert_eq!(other.status.code(), Some(0), "{}", text(&other));
+    let label = patch(&store, &["agent:main:main", "--set", "label=\"Home\""]);
+    assert_eq!(label.status.code(), Some(0), "{}", text(&label));
+}
+
 #[test]
 fn archive_and_unarchive_that_change_nothing_write_nothing() {
     let store = Store::copy("live");

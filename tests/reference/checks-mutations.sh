@@ -270,7 +270,8 @@ CHECKS+=(delta_cursors_match_openclaw)
 # (docs/openclaw/REFUSALS.md). OpenClaw's own Gateway handlers, run in-process
 # (checks/gateway-method.mjs: `sessions.delete`, and `sessions.patch` with `archived: true` as
 # `openclaw sessions archive` sends it), refuse the agent's main session; ours refuses the same
-# words with result `refused`, exit 5, and writes nothing.
+# words with result `refused` (a `patch --set archivedAt=...`: its error), exit 5, and writes
+# nothing.
 check_main_session_refused() {
   local s before cases i words method params oc_msg rc result reason
   s="$(copy_store live openclaw)"
@@ -280,6 +281,8 @@ check_main_session_refused() {
     $'AGENT:MAIN:MAIN\tdelete\tsessions.delete\t{"key":"AGENT:MAIN:MAIN"}'
     $'agent:work:main\tdelete\tsessions.delete\t{"key":"agent:work:main"}'
     $'agent:main:main\tarchive\tsessions.patch\t{"key":"agent:main:main","archived":true}'
+    $'agent:main:main\tpatch\tsessions.patch\t{"key":"agent:main:main","archived":true}'
+    $'main\tpatch-dry\tsessions.patch\t{"key":"main","archived":true}'
   )
   local gw_args=()
   for c in "${cases[@]}"; do IFS=$'\t' read -r words cmd method params <<< "$c"; gw_args+=("$method" "$params"); done
@@ -291,13 +294,21 @@ check_main_session_refused() {
     i=$((i + 1)); sed -n "${i}p" oc.jsonl > oc.json
     [[ "$(jsonq oc.json 'j.ok + " " + j.error?.code')" == "false INVALID_REQUEST" ]] || { check_error "$method $params: OpenClaw answered $(cat oc.json)"; continue; }
     oc_msg="$(jsonq oc.json 'j.error.message')"
-    rc=0; ours_run ours.json "$s" --json "$cmd" "$words" --yes || rc=$?
-    result="$(jsonq ours.json 'j.data.results[0].result')"; reason="$(jsonq ours.json 'j.data.results[0].reason')"
+    rc=0
+    if [[ "$cmd" == patch* ]]; then
+      # A patch that sets archivedAt archives: one target, so the refusal is the error.
+      local dry=(); [[ "$cmd" == patch-dry ]] && dry=(--dry-run)
+      ours_run ours.json "$s" --json patch "$words" --set archivedAt=1780000000000 --yes "${dry[@]}" || rc=$?
+      result="$(jsonq ours.json 'j.error?.code === "LOCKED_SESSION" ? "refused" : JSON.stringify(j)')"; reason="$(jsonq ours.json 'j.error?.message')"
+    else
+      ours_run ours.json "$s" --json "$cmd" "$words" --yes || rc=$?
+      result="$(jsonq ours.json 'j.data.results[0].result')"; reason="$(jsonq ours.json 'j.data.results[0].reason')"
+    fi
     [[ "$rc/$result" == 5/refused ]] || check_error "$cmd $words: ours exit $rc, result $result (OpenClaw: $oc_msg)"
     [[ "$reason" == "$oc_msg" ]] || check_error "$cmd $words: ours says \"$reason\", OpenClaw \"$oc_msg\""
   done
   [[ "$(tree_manifest "$s" | grep -v ' ./tmp/')" == "$before" ]] || check_error "the store changed: $(diff <(echo "$before") <(tree_manifest "$s" | grep -v ' ./tmp/') | head -n 4 | tr '\n' ' ')"
-  note "${#cases[@]} refusals (delete main by 3 spellings, archive main): same words as OpenClaw's handlers, ours exit 5 refused, nothing written"
+  note "${#cases[@]} refusals (delete main by 3 spellings, archive main, patch archivedAt on main and its dry run): same words as OpenClaw's handlers, ours exit 5 refused, nothing written"
 }
 CHECKS+=(main_session_refused)
 
@@ -403,3 +414,35 @@ check_doctor_fix_corpus_accepted() {
   note "$(jsonq <(echo "$faults") 'j.length') faults named; doctor --fix $(jsonq fix.json 'j.data.fixed.length') repair(s), exit $rc; left for a human: $left; the unreadable entry rebuilt (row kept, shown back, transcript unchanged); OpenClaw accepts; every orphaned or removed transcript reads back"
 }
 CHECKS+=(doctor_fix_corpus_accepted)
+
+# ---- an unreadable entry: our --fix rebuilds what OpenClaw's own doctor --fix rebuilds -----------
+# The same three entries broken on two copies; OpenClaw's `doctor --fix` (its canonical-key
+# repair, hydrateCanonicalRepairEntry) on one, ours on the other: the rebuilt entry_json is the
+# same text. OpenClaw's doctor also runs its session-title repair, which adds a `displayName`
+# to sessions without one; that field aside (only when ours has none), they are identical.
+check_unreadable_entry_rebuilt_as_openclaw() {
+  local a b keys=(agent:work:pinned-notes agent:work:telegram:group:-100123456784 agent:work:subagent:dabaf245-23e5-4383-8533-5d1ad297b08c) rc diff
+  a="$(copy_store live oc-fix)"; b="$(copy_store live ours-fix)"
+  node_check entry-json.mjs break "$a/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" || { check_error "could not break the entries"; return 0; }
+  node_check entry-json.mjs break "$b/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" || { check_error "could not break the entries"; return 0; }
+  rc=0; oc_run oc-doctor.txt "$a" doctor --fix --non-interactive --yes || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw doctor --fix exited $rc"
+  rc=0; ours_run ours-fix.json "$b" doctor entry-json --fix --yes --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "ours doctor --fix exited $rc"
+  node_check entry-json.mjs get "$a/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" > oc-entries.json
+  node_check entry-json.mjs get "$b/agents/work/agent/openclaw-agent.sqlite" "${keys[@]}" > ours-entries.json
+  diff="$(OURS="$(cat ours-entries.json)" jsonq oc-entries.json '
+    const ours = JSON.parse(process.env.OURS);
+    Object.keys(j).flatMap((k) => {
+      let oc = j[k];
+      try {
+        const o = JSON.parse(j[k]), m = JSON.parse(ours[k] ?? "null");
+        if (m && !("displayName" in m)) { delete o.displayName; oc = JSON.stringify(o); }
+      } catch {}
+      return oc === ours[k] ? [] : [k + ": openclaw " + j[k] + " / ours " + ours[k]];
+    }).join("; ")')"
+  [[ -z "$diff" ]] || check_error "rebuilt entries differ: $diff"
+  # (That OpenClaw accepts the store ours rebuilt is doctor_fix_corpus_accepted's.)
+  note "${#keys[@]} unreadable entries: ours rebuilt the same entry_json as openclaw doctor --fix (its title repair's displayName aside)"
+}
+CHECKS+=(unreadable_entry_rebuilt_as_openclaw)
