@@ -629,7 +629,7 @@ fn migrate_legacy_signalled_at_many_moments() {
     };
     let reference = many_legacy_sessions();
     let start = Instant::now();
-    assert!(import(&reference).status().unwrap().success());
+    assert!(import(&reference).output().unwrap().status.success());
     let length = start.elapsed();
     let want = session_counts(&reference);
     let mut stopped = 0;
