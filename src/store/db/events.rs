@@ -42,6 +42,28 @@ pub fn count(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
         .query_row([session_id], |r| r.get(0))
 }
 
+/// Every transcript's event count in one walk of the primary key, in `session_id` order:
+/// the same numbers as [`count`] for each (a transcript with no event has no row). Returns
+/// whether the walk ended (`visit` may stop it).
+pub fn counts(
+    conn: &Connection,
+    mut visit: impl FnMut(&str, i64) -> ControlFlow<()>,
+) -> rusqlite::Result<bool> {
+    let mut stmt =
+        conn.prepare("SELECT session_id, count(*) FROM transcript_events GROUP BY session_id")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        // An id that is not UTF-8 names no session of a listing: skip it.
+        let Ok(id) = row.get_ref(0)?.as_str() else {
+            continue;
+        };
+        if visit(id, row.get(1)?).is_break() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Events and serialized bytes of a transcript.
 pub fn stats(conn: &Connection, session_id: &str) -> rusqlite::Result<(i64, i64)> {
     conn.prepare_cached(
