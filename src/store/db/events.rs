@@ -396,3 +396,42 @@ pub fn key_of_session(conn: &Connection, session_id: &str) -> rusqlite::Result<O
         |r| r.get(0),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grouped pass gives each transcript the number `count` gives it, and can stop.
+    #[test]
+    fn grouped_counts_equal_the_single_counts() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE transcript_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL,
+               PRIMARY KEY (session_id, seq));
+             INSERT INTO transcript_events VALUES ('a', 0), ('a', 1), ('a', 5), ('B', 0),
+               ('b', 0), ('b', 1), ('c', 7);",
+        )
+        .unwrap();
+        let mut seen = Vec::new();
+        let done = counts(&conn, |id, n| {
+            seen.push((id.to_string(), n));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert!(done);
+        let single: Vec<_> = ["B", "a", "b", "c"]
+            .iter()
+            .map(|id| (id.to_string(), count(&conn, id).unwrap()))
+            .collect();
+        assert_eq!(seen, single);
+        assert_eq!(single[1].1, 3);
+        let mut calls = 0;
+        let done = counts(&conn, |_, _| {
+            calls += 1;
+            ControlFlow::Break(())
+        })
+        .unwrap();
+        assert!(!done);
+        assert_eq!(calls, 1);
+    }
+}
