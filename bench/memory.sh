@@ -15,7 +15,7 @@ def read(path):
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 7 and cells[5].endswith("kB"):
+        if len(cells) == 7 and cells[5].endswith("kB") and cells[5].split()[0].isdigit():
             name = re.sub(r" \(.*\)$", "", cells[0].split(" vs ")[0])
             rows.setdefault(name, int(cells[5].split()[0]))
     return (int(store.group(1)), int(store.group(2))), rows
