@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde_json::json;
 
 use openclaw_sessions::store::{
-    for_each_newest_first_after, AgentStore, Position, SessionEntry, SessionKind,
+    for_each_newest_first_after, AgentStore, EventCounts, Position, SessionEntry, SessionKind,
 };
 use openclaw_sessions::units::{format_age, format_bytes, parse_time_arg};
 
@@ -98,15 +98,24 @@ struct Transcript {
     bytes: Option<u64>,
 }
 
-/// Fill in what the output needs: the event count from the index, bytes only if wanted.
-fn fill(stores: &[AgentStore], row: &mut Row, bytes: bool) -> openclaw_sessions::Result<()> {
+/// Fill in what the output needs: the event count from the index (from `counts` when the
+/// store's were read in one pass), bytes only if wanted.
+fn fill(
+    stores: &[AgentStore],
+    counts: &[Option<EventCounts>],
+    row: &mut Row,
+    bytes: bool,
+) -> openclaw_sessions::Result<()> {
     let store = &stores[row.store];
     if bytes && row.bytes.is_none() {
         let s = store.transcript_stats(row.entry.session_id())?;
         row.events = Some(s.events);
         row.bytes = Some(s.bytes);
     } else if row.events.is_none() {
-        row.events = Some(store.transcript_event_count(row.entry.session_id())?);
+        row.events = Some(match counts.get(row.store) {
+            Some(Some(c)) => c.get(row.entry.session_id()),
+            _ => store.transcript_event_count(row.entry.session_id())?,
+        });
     }
     Ok(())
 }
@@ -236,6 +245,10 @@ fn open_stores(
     Ok(stores)
 }
 
+/// From how many rows a page counts events in one pass a store rather than a session at a
+/// time.
+const GROUPED_COUNT_FROM: usize = 1000;
+
 /// `--json` newest first: the agents' rows merged as they are read and written as they
 /// come, so memory stays flat however many sessions the stores hold. Past the limit the rest
 /// is only counted (for `page.total`).
@@ -247,6 +260,17 @@ fn stream_json(
     after: Option<&Position>,
     bytes: bool,
 ) -> anyhow::Result<Outcome> {
+    // A long page counts every store's transcripts in one walk of the primary key (one
+    // lookup a session costs more once most sessions are listed); memory stays bounded
+    // (EventCounts::CAP).
+    let counts = match limit {
+        Some(n) if n <= GROUPED_COUNT_FROM => Vec::new(),
+        _ if bytes => Vec::new(),
+        _ => stores
+            .iter()
+            .map(|s| s.transcript_event_counts())
+            .collect::<openclaw_sessions::Result<Vec<_>>>()?,
+    };
     let mut out = ctx.printer.json_rows()?;
     let mut written = 0;
     let mut beyond = 0;
@@ -272,7 +296,7 @@ fn stream_json(
             events: None,
             bytes: None,
         };
-        fill(stores, &mut row, bytes)?;
+        fill(stores, &counts, &mut row, bytes)?;
         if let Err(e) = out.push(&list_row(stores, row)) {
             failed = Some(e);
             return Ok(ControlFlow::Break(()));
@@ -372,7 +396,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     let want_bytes = args.bytes || !ctx.printer.json || matches!(args.sort, SortKey::Bytes);
     if matches!(args.sort, SortKey::Events | SortKey::Bytes) {
         for row in rows.iter_mut() {
-            fill(&stores, row, matches!(args.sort, SortKey::Bytes))?;
+            fill(&stores, &[], row, matches!(args.sort, SortKey::Bytes))?;
         }
     }
     // Stable sort, newest first; ties keep agent order then key order (as OpenClaw).
@@ -389,7 +413,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         rows.truncate(n);
     }
     for row in rows.iter_mut() {
-        fill(&stores, row, want_bytes)?;
+        fill(&stores, &[], row, want_bytes)?;
     }
     // A cursor only where the order is a keyset (newest first).
     let next = rows

@@ -310,6 +310,26 @@ impl AgentStore {
             .at(db.path())
     }
 
+    /// Every transcript's event count read in one pass (for a listing that covers most
+    /// sessions: one walk of the primary key instead of one lookup a session). `None` for a
+    /// store without a database, a legacy one, or one with more than [`EventCounts::CAP`]
+    /// transcripts: count those with [`Self::transcript_event_count`].
+    pub fn transcript_event_counts(&self) -> Result<Option<EventCounts>> {
+        let Some(db) = self.db.as_ref().filter(|_| self.legacy.is_none()) else {
+            return Ok(None);
+        };
+        let mut counts = HashMap::new();
+        let complete = events::counts(db.conn(), |id, n| {
+            if counts.len() >= EventCounts::CAP {
+                return ControlFlow::Break(());
+            }
+            counts.insert(Box::from(id), n as u64);
+            ControlFlow::Continue(())
+        })
+        .at(db.path())?;
+        Ok(complete.then_some(EventCounts { counts }))
+    }
+
     /// The promoted `session_nodes` columns of a key, as stored.
     pub fn columns(&self, key: &str) -> Result<Map<String, Value>> {
         let Some(db) = &self.db else {
@@ -390,6 +410,24 @@ impl AgentStore {
             out.insert(name, n.unwrap_or(0) as u64);
         }
         Ok(out)
+    }
+}
+
+/// Event counts by transcript, read in one pass, for at most [`EventCounts::CAP`]
+/// transcripts a store so that memory stays bounded (about 80 bytes a transcript).
+#[derive(Debug, Default)]
+pub struct EventCounts {
+    counts: HashMap<Box<str>, u64>,
+}
+
+impl EventCounts {
+    /// The most transcripts a table holds; a store with more is counted one by one.
+    pub const CAP: usize = 16_384;
+
+    /// The events of `session_id` (0 for a transcript with none): exact, as
+    /// [`AgentStore::transcript_event_count`].
+    pub fn get(&self, session_id: &str) -> u64 {
+        self.counts.get(session_id).copied().unwrap_or(0)
     }
 }
 

@@ -42,6 +42,28 @@ pub fn count(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
         .query_row([session_id], |r| r.get(0))
 }
 
+/// Every transcript's event count in one walk of the primary key, in `session_id` order:
+/// the same numbers as [`count`] for each (a transcript with no event has no row). Returns
+/// whether the walk ended (`visit` may stop it).
+pub fn counts(
+    conn: &Connection,
+    mut visit: impl FnMut(&str, i64) -> ControlFlow<()>,
+) -> rusqlite::Result<bool> {
+    let mut stmt =
+        conn.prepare("SELECT session_id, count(*) FROM transcript_events GROUP BY session_id")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        // An id that is not UTF-8 names no session of a listing: skip it.
+        let Ok(id) = row.get_ref(0)?.as_str() else {
+            continue;
+        };
+        if visit(id, row.get(1)?).is_break() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Events and serialized bytes of a transcript.
 pub fn stats(conn: &Connection, session_id: &str) -> rusqlite::Result<(i64, i64)> {
     conn.prepare_cached(
@@ -373,4 +395,43 @@ pub fn key_of_session(conn: &Connection, session_id: &str) -> rusqlite::Result<O
         [session_id],
         |r| r.get(0),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grouped pass gives each transcript the number `count` gives it, and can stop.
+    #[test]
+    fn grouped_counts_equal_the_single_counts() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE transcript_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL,
+               PRIMARY KEY (session_id, seq));
+             INSERT INTO transcript_events VALUES ('a', 0), ('a', 1), ('a', 5), ('B', 0),
+               ('b', 0), ('b', 1), ('c', 7);",
+        )
+        .unwrap();
+        let mut seen = Vec::new();
+        let done = counts(&conn, |id, n| {
+            seen.push((id.to_string(), n));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert!(done);
+        let single: Vec<_> = ["B", "a", "b", "c"]
+            .iter()
+            .map(|id| (id.to_string(), count(&conn, id).unwrap()))
+            .collect();
+        assert_eq!(seen, single);
+        assert_eq!(single[1].1, 3);
+        let mut calls = 0;
+        let done = counts(&conn, |_, _| {
+            calls += 1;
+            ControlFlow::Break(())
+        })
+        .unwrap();
+        assert!(!done);
+        assert_eq!(calls, 1);
+    }
 }
