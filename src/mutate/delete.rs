@@ -294,6 +294,46 @@ fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
     Ok(true)
 }
 
+/// One planned deletion inside the caller's transaction: archive rows for the generations it
+/// owns, then its rows. Returns the archives written (not yet published).
+fn delete_in_tx(
+    tx: &Transaction<'_>,
+    path: &Path,
+    plan: &DeletePlan,
+    expected: &SessionEntry,
+    refs: ReferenceView<'_>,
+    now: i64,
+) -> Result<Vec<ArchivedFile>> {
+    let key = plan.session_key.as_str();
+    let current: Option<String> = nodes::entry_json(tx, key).at(path)?;
+    if !expected.matches_stored(current.as_deref()) {
+        return Err(Error::Conflict {
+            message: format!("session {key} changed while the deletion was being planned"),
+            hint: Some("run the command again".into()),
+        });
+    }
+    let mut archived = Vec::new();
+    for g in &plan.generations {
+        if let Some(a) = archive_generation(tx, path, key, &g.session_id, now)? {
+            archived.push(a);
+            super::crash_point("delete-archive-row");
+        }
+        delete_generation(tx, path, &g.session_id)?;
+        super::crash_point("delete-generation");
+    }
+    // Generations another session still refers to move to that session.
+    for id in &plan.kept_generations {
+        if let Some(owner) = refs.other_owner(id, key)? {
+            windows::reassign(tx, id, &owner).at(path)?;
+        }
+    }
+    if !tombstone(tx, path, key)? {
+        delete_node_artifacts(tx, path, key)?;
+        nodes::delete(tx, key).at(path)?;
+    }
+    Ok(archived)
+}
+
 /// Apply one planned deletion in one transaction, then publish its archive files.
 /// Returns the archives written (published or left pending with the reason recorded).
 pub fn apply_delete(
@@ -309,34 +349,8 @@ pub fn apply_delete(
     // Archives go into sessions/: refused before anything changes if that is not ours.
     super::check_owned_path(&db.state_dir, sessions_dir)?;
     let path = db.path.clone();
-    let key = plan.session_key.as_str();
     let tx = db.transaction()?;
-    let current: Option<String> = nodes::entry_json(&tx, key).at(&path)?;
-    if !expected.matches_stored(current.as_deref()) {
-        return Err(Error::Conflict {
-            message: format!("session {key} changed while the deletion was being planned"),
-            hint: Some("run the command again".into()),
-        });
-    }
-    let mut archived = Vec::new();
-    for g in &plan.generations {
-        if let Some(a) = archive_generation(&tx, &path, key, &g.session_id, now)? {
-            archived.push(a);
-            super::crash_point("delete-archive-row");
-        }
-        delete_generation(&tx, &path, &g.session_id)?;
-        super::crash_point("delete-generation");
-    }
-    // Generations another session still refers to move to that session.
-    for id in &plan.kept_generations {
-        if let Some(owner) = refs.other_owner(id, key)? {
-            windows::reassign(&tx, id, &owner).at(&path)?;
-        }
-    }
-    if !tombstone(&tx, &path, key)? {
-        delete_node_artifacts(&tx, &path, key)?;
-        nodes::delete(&tx, key).at(&path)?;
-    }
+    let mut archived = delete_in_tx(&tx, &path, plan, expected, refs, now)?;
     super::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
     super::crash_point("delete-before-publish");
@@ -345,6 +359,40 @@ pub fn apply_delete(
         a.published = published.contains(&a.archive_name);
     }
     Ok(archived)
+}
+
+/// Apply a batch of planned deletions, in order, in one transaction (each as
+/// [`apply_delete`] would: a crash leaves either the whole batch or none of it, and every
+/// transcript removed has its archive row in the same commit), then publish the batch's
+/// archive files together. Each key is forgotten in `refs` once its deletion is applied, so
+/// the next ones see the references as a run of single deletions would.
+pub fn apply_delete_batch(
+    db: &mut WritableDb,
+    plans: &[DeletePlan],
+    refs: &mut super::References,
+    sessions_dir: &Path,
+    now: i64,
+) -> Result<()> {
+    if plans.iter().all(|p| p.entry.is_none()) {
+        return Ok(());
+    }
+    super::check_owned_path(&db.state_dir, sessions_dir)?;
+    let path = db.path.clone();
+    let tx = db.transaction()?;
+    for plan in plans {
+        let Some(expected) = &plan.entry else {
+            continue;
+        };
+        delete_in_tx(&tx, &path, plan, expected, refs.now(), now)?;
+        refs.forget(&plan.session_key)?;
+        super::crash_point("delete-before-commit");
+    }
+    tx.commit().at(&path)?;
+    for _ in plans.iter().filter(|p| p.entry.is_some()) {
+        super::crash_point("delete-before-publish");
+    }
+    publish_checked(db, sessions_dir, crate::units::now_ms())?;
+    Ok(())
 }
 
 /// The state-database rows the Gateway's `sessions.delete` removes with a session

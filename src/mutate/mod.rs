@@ -15,8 +15,8 @@ mod writable;
 
 pub use crash::crash_point;
 pub use delete::{
-    apply_delete, archive_name, archive_orphan_transcript, delete_state_rows, plan_delete,
-    ArchivePlan, ArchivedFile, DeleteOptions, DeletePlan, DeleteResult,
+    apply_delete, apply_delete_batch, archive_name, archive_orphan_transcript, delete_state_rows,
+    plan_delete, ArchivePlan, ArchivedFile, DeleteOptions, DeletePlan, DeleteResult,
 };
 pub use entry_fields::{field_type_error, is_known_field, suggest_field};
 pub use entry_writer::{
@@ -26,8 +26,8 @@ pub(crate) use entry_writer::{
     session_scope, write_entry, write_window, ARCHIVE_REASONS, LEGACY_DELIVERY_FIELDS,
 };
 pub use patch::{
-    apply_patch, plan_archive, plan_maintenance_archive, plan_patch, plan_unarchive, FieldChange,
-    PatchOps, PatchPlan,
+    apply_patch, apply_patch_batch, plan_archive, plan_maintenance_archive, plan_patch,
+    plan_unarchive, FieldChange, PatchOps, PatchPlan,
 };
 pub use references::{ReferenceView, References};
 pub use writable::{check_owned_path, WritableDb};

@@ -477,6 +477,27 @@ fn finish(entry: &SessionEntry, new: Map<String, Value>) -> Result<PatchPlan> {
     })
 }
 
+/// Apply plans in order in one `BEGIN IMMEDIATE` transaction, each re-reading its row first as
+/// [`apply_patch`] does: if any changed since its plan was made, nothing is written.
+pub fn apply_patch_batch(db: &mut WritableDb, plans: &[PatchPlan]) -> Result<()> {
+    let path = db.path.clone();
+    let tx = db.transaction()?;
+    for plan in plans {
+        let current: Option<String> =
+            crate::store::db::nodes::entry_json(&tx, &plan.key).at(&path)?;
+        if !plan.before.matches_stored(current.as_deref()) {
+            return Err(conflict(format!(
+                "session {} changed while the patch was being planned",
+                plan.key
+            )));
+        }
+        write_entry(&tx, &path, &plan.key, &plan.after, &plan.before)?;
+        super::crash_point("patch-before-commit");
+    }
+    tx.commit().at(&path)?;
+    Ok(())
+}
+
 /// Apply a plan in one `BEGIN IMMEDIATE` transaction that first re-reads the row: if it
 /// changed since the plan was made, nothing is written (`CONFLICT`).
 pub fn apply_patch(db: &mut WritableDb, plan: &PatchPlan) -> Result<SessionEntry> {

@@ -84,6 +84,9 @@ impl WritableDb {
             "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA trusted_schema = OFF;",
         )
         .at(path)?;
+        // Every statement of a batched mutation stays prepared (the store's SQL modules use
+        // prepare_cached).
+        conn.set_prepared_statement_cache_capacity(64);
         Ok(WritableDb {
             conn,
             path: path.to_path_buf(),

@@ -18,8 +18,8 @@ use crate::mutate::prune::{
     FIX_MISSING_FIELDS, PLANNER_FIELDS,
 };
 use crate::mutate::{
-    apply_delete, apply_patch, plan_delete, plan_maintenance_archive, DeleteOptions, References,
-    WritableDb,
+    apply_delete_batch, apply_patch_batch, plan_delete, plan_maintenance_archive, DeleteOptions,
+    References, WritableDb,
 };
 use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::{Remedy, Warning};
@@ -298,12 +298,18 @@ fn apply_agent(
             return Err(Error::Interrupted);
         }
         let by_key = entries_of(&AgentStore::open(paths.clone())?, &batch, agent)?;
-        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
-        for item in &batch {
-            let reason = item.action.archive_reason().expect("an archive action");
-            let p = plan_maintenance_archive(&by_key[&item.session_key], reason, now)?;
-            apply_patch(&mut db, &p)?;
-        }
+        let patches = batch
+            .iter()
+            .map(|item| {
+                let reason = item.action.archive_reason().expect("an archive action");
+                plan_maintenance_archive(&by_key[&item.session_key], reason, now)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // One transaction per batch: a crash leaves all of it or none.
+        apply_patch_batch(
+            &mut WritableDb::open(&layout.state_dir, &paths.db)?,
+            &patches,
+        )?;
         archived += batch.len();
         Ok(())
     });
@@ -321,10 +327,9 @@ fn apply_agent(
                     .collect::<Result<Vec<_>>>()?
             };
             let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
-            for dp in &delete_plans {
-                apply_delete(&mut db, dp, refs.now(), &paths.sessions_dir, now)?;
-                refs.forget(&dp.session_key)?;
-            }
+            // One transaction and one publication per batch (crash-safe as one per session:
+            // docs/openclaw/CRASH-STATES.md).
+            apply_delete_batch(&mut db, &delete_plans, &mut refs, &paths.sessions_dir, now)?;
             deleted += delete_plans.len();
             Ok(())
         })

@@ -15,11 +15,10 @@ pub fn is_cold(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
 
 /// The name of a transcript's cold archive.
 pub fn cold_archive_name(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.prepare_cached(
         "SELECT archive_name FROM session_transcript_cold_archives WHERE session_id = ?1",
-        [session_id],
-        |r| r.get(0),
-    )
+    )?
+    .query_row([session_id], |r| r.get(0))
     .optional()
 }
 
@@ -28,27 +27,20 @@ pub fn cold_archive(
     conn: &Connection,
     session_id: &str,
 ) -> rusqlite::Result<Option<(String, i64)>> {
-    conn.query_row(
-        "SELECT archive_name, event_count FROM session_transcript_cold_archives WHERE session_id = ?1",
-        [session_id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
+    conn.prepare_cached("SELECT archive_name, event_count FROM session_transcript_cold_archives WHERE session_id = ?1")?.query_row([session_id],|r| Ok((r.get(0)?, r.get(1)?)))
     .optional()
 }
 
 /// Cold archives kept in files: `(session_id, archive_name, archive_sha256, archive_bytes)`.
 pub fn cold_files(conn: &Connection) -> rusqlite::Result<Vec<(String, String, String, i64)>> {
-    let mut stmt = conn.prepare("SELECT session_id, archive_name, archive_sha256, archive_bytes FROM session_transcript_cold_archives WHERE storage = 'file' ORDER BY session_id")?;
+    let mut stmt = conn.prepare_cached("SELECT session_id, archive_name, archive_sha256, archive_bytes FROM session_transcript_cold_archives WHERE storage = 'file' ORDER BY session_id")?;
     let r = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
     r.collect()
 }
 
 /// Keep a cold archive's bytes in the database instead of its file.
 pub fn embed_cold(conn: &Connection, session_id: &str, bytes: &[u8]) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE session_transcript_cold_archives SET storage = 'sqlite', archive_blob = ?2 WHERE session_id = ?1",
-        params![session_id, bytes],
-    )
+    conn.prepare_cached("UPDATE session_transcript_cold_archives SET storage = 'sqlite', archive_blob = ?2 WHERE session_id = ?1")?.execute(params![session_id, bytes])
 }
 
 /// The sha256 of a generation's archive, when it has one.
@@ -57,11 +49,7 @@ pub fn sha256_of(
     session_id: &str,
     generation: &str,
 ) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
-        "SELECT archive_sha256 FROM session_transcript_archives WHERE session_id = ?1 AND generation = ?2",
-        [session_id, generation],
-        |r| r.get(0),
-    )
+    conn.prepare_cached("SELECT archive_sha256 FROM session_transcript_archives WHERE session_id = ?1 AND generation = ?2")?.query_row([session_id, generation],|r| r.get(0))
     .optional()
 }
 
@@ -77,12 +65,9 @@ pub struct NewArchive<'a> {
 }
 
 pub fn insert_deleted(conn: &Connection, a: &NewArchive<'_>) -> rusqlite::Result<usize> {
-    conn.execute(
-        "INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, \
+    conn.prepare_cached("INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, \
             archive_sha256, archive_name, created_at, published_at, publish_attempts) \
-         VALUES (?1, ?2, ?3, 'deleted', 'zstd', ?4, ?5, ?6, ?7, NULL, 0)",
-        params![a.session_id, a.generation, a.session_key, a.blob, a.sha256, a.name, a.created_at],
-    )
+         VALUES (?1, ?2, ?3, 'deleted', 'zstd', ?4, ?5, ?6, ?7, NULL, 0)")?.execute(params![a.session_id, a.generation, a.session_key, a.blob, a.sha256, a.name, a.created_at])
 }
 
 /// Whether an archive row has this name.
@@ -92,25 +77,28 @@ pub fn exists_named(conn: &Connection, archive_name: &str) -> rusqlite::Result<b
 }
 
 pub fn delete_named(conn: &Connection, archive_name: &str) -> rusqlite::Result<usize> {
-    conn.execute(
-        "DELETE FROM session_transcript_archives WHERE archive_name = ?1",
-        [archive_name],
-    )
+    conn.prepare_cached("DELETE FROM session_transcript_archives WHERE archive_name = ?1")?
+        .execute([archive_name])
 }
 
 /// Archives waiting for their file, oldest first: `(session_id, generation, archive_name,
 /// archive_blob, archive_sha256)`.
 pub type PendingArchive = (String, String, String, Vec<u8>, String);
 
-pub fn pending(conn: &Connection) -> rusqlite::Result<Vec<PendingArchive>> {
-    let mut stmt = conn.prepare(
+/// Each archive waiting for its file, oldest first, one row (and blob) at a time.
+pub fn for_each_pending(
+    conn: &Connection,
+    mut f: impl FnMut(PendingArchive),
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare_cached(
         "SELECT session_id, generation, archive_name, archive_blob, archive_sha256 FROM session_transcript_archives \
          WHERE published_at IS NULL ORDER BY created_at, session_id, generation",
     )?;
-    let rows = stmt.query_map([], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-    })?;
-    rows.collect()
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        f((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
+    }
+    Ok(())
 }
 
 pub fn mark_published(
@@ -119,11 +107,8 @@ pub fn mark_published(
     generation: &str,
     now: i64,
 ) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE session_transcript_archives SET published_at = ?3, publish_attempts = publish_attempts + 1, \
-            last_publish_attempt_at = ?3, last_publish_error = NULL WHERE session_id = ?1 AND generation = ?2",
-        params![session_id, generation, now],
-    )
+    conn.prepare_cached("UPDATE session_transcript_archives SET published_at = ?3, publish_attempts = publish_attempts + 1, \
+            last_publish_attempt_at = ?3, last_publish_error = NULL WHERE session_id = ?1 AND generation = ?2")?.execute(params![session_id, generation, now])
 }
 
 pub fn mark_publish_failed(
@@ -133,16 +118,13 @@ pub fn mark_publish_failed(
     now: i64,
     error: &str,
 ) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE session_transcript_archives SET publish_attempts = publish_attempts + 1, \
-            last_publish_attempt_at = ?3, last_publish_error = ?4 WHERE session_id = ?1 AND generation = ?2",
-        params![session_id, generation, now, error],
-    )
+    conn.prepare_cached("UPDATE session_transcript_archives SET publish_attempts = publish_attempts + 1, \
+            last_publish_attempt_at = ?3, last_publish_error = ?4 WHERE session_id = ?1 AND generation = ?2")?.execute(params![session_id, generation, now, error])
 }
 
 /// Names of the archives recorded as published.
 pub fn published_names(conn: &Connection) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT archive_name FROM session_transcript_archives WHERE published_at IS NOT NULL",
     )?;
     let v = stmt.query_map([], |r| r.get::<_, String>(0))?.collect();
@@ -151,10 +133,10 @@ pub fn published_names(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 
 /// Publish an archive again.
 pub fn mark_unpublished(conn: &Connection, archive_name: &str) -> rusqlite::Result<usize> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE session_transcript_archives SET published_at = NULL WHERE archive_name = ?1",
-        [archive_name],
-    )
+    )?
+    .execute([archive_name])
 }
 
 /// An archive row as `show` lists it (the blob as its length).
@@ -194,7 +176,7 @@ fn listed_archive(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedArchive> {
 
 /// The archives recorded for a key, newest first.
 pub fn of_key(conn: &Connection, key: &str) -> rusqlite::Result<Vec<ListedArchive>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "{LISTED_SELECT} WHERE session_key = ?1 ORDER BY created_at DESC"
     ))?;
     let rows = stmt.query_map([key], listed_archive)?;
@@ -209,7 +191,7 @@ pub const NAMES_SQL: &str = "SELECT archive_name, published_at, rowid, session_i
 
 /// Every archive row of a database, oldest first.
 pub fn all(conn: &Connection) -> rusqlite::Result<Vec<ListedArchive>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "{LISTED_SELECT} ORDER BY created_at, session_id, generation"
     ))?;
     let rows = stmt.query_map([], listed_archive)?;
@@ -233,7 +215,7 @@ pub struct ListedColdArchive {
 }
 
 pub fn cold_all(conn: &Connection) -> rusqlite::Result<Vec<ListedColdArchive>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT session_id, generation, archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, \
                 last_seq, archived_at, storage \
          FROM session_transcript_cold_archives ORDER BY archived_at, session_id",
@@ -313,7 +295,7 @@ pub type PublishedArchive = (String, String, String, i64);
 /// The published archives in the order OpenClaw's disk budget removes them: `created_at`,
 /// then `session_id`, then `generation`.
 pub fn published_in_budget_order(conn: &Connection) -> rusqlite::Result<Vec<PublishedArchive>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT archive_name, session_id, generation, coalesce(length(archive_blob), 0) \
          FROM session_transcript_archives \
          WHERE published_at IS NOT NULL ORDER BY created_at, session_id, generation",
@@ -324,7 +306,7 @@ pub fn published_in_budget_order(conn: &Connection) -> rusqlite::Result<Vec<Publ
 
 /// Names of the archives not yet published (the disk budget leaves their files alone).
 pub fn unpublished_names(conn: &Connection) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT archive_name FROM session_transcript_archives WHERE published_at IS NULL",
     )?;
     let v = stmt.query_map([], |r| r.get::<_, String>(0))?.collect();

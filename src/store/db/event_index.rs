@@ -20,11 +20,7 @@ pub fn state(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<Ind
 
 /// `(indexed_seq, needs_rebuild)` of a transcript.
 pub fn freshness(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<(i64, i64)>> {
-    conn.query_row(
-        "SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?1",
-        [session_id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
+    conn.prepare_cached("SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?1")?.query_row([session_id],|r| Ok((r.get(0)?, r.get(1)?)))
     .optional()
 }
 
@@ -50,10 +46,8 @@ pub fn write_state(
 
 /// Mark every transcript's projection for a rebuild.
 pub fn mark_all_for_rebuild(conn: &Connection) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE session_transcript_index_state SET needs_rebuild = 1",
-        [],
-    )
+    conn.prepare_cached("UPDATE session_transcript_index_state SET needs_rebuild = 1")?
+        .execute([])
 }
 
 /// Index a message's text: its `session_transcript_fts_rows` row, then the FTS row under
@@ -112,18 +106,14 @@ pub fn delete_for_session(conn: &Connection, session_id: &str) -> rusqlite::Resu
         "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
         "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
     ] {
-        conn.execute(sql, [session_id])?;
+        conn.prepare_cached(sql)?.execute([session_id])?;
     }
     Ok(())
 }
 
 /// Whether an active row still waits for its context eligibility.
 pub fn context_pending(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT EXISTS(SELECT 1 FROM session_transcript_active_events WHERE session_id = ?1 AND context_eligible IS NULL)",
-        [session_id],
-        |r| r.get(0),
-    )
+    conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM session_transcript_active_events WHERE session_id = ?1 AND context_eligible IS NULL)")?.query_row([session_id],|r| r.get(0))
 }
 
 /// The active branch in order, as `(event_seq, event_id, message_position)`.

@@ -29,11 +29,10 @@ pub fn next_seq(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
 
 /// Highest `seq`, or -1 for an empty transcript.
 pub fn last_seq(conn: &Connection, session_id: &str) -> rusqlite::Result<i64> {
-    conn.query_row(
+    conn.prepare_cached(
         "SELECT coalesce(max(seq), -1) FROM transcript_events WHERE session_id = ?1",
-        [session_id],
-        |r| r.get(0),
-    )
+    )?
+    .query_row([session_id], |r| r.get(0))
 }
 
 /// Events of a transcript, counted on the primary-key index (no event is read).
@@ -75,11 +74,7 @@ pub fn stats(conn: &Connection, session_id: &str) -> rusqlite::Result<(i64, i64)
 
 /// Events and serialized bytes of every transcript.
 pub fn totals(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
-    conn.query_row(
-        "SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) FROM transcript_events",
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
+    conn.prepare_cached("SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) FROM transcript_events")?.query_row([],|r| Ok((r.get(0)?, r.get(1)?)))
 }
 
 /// An event's stored payload: `event_json`, `event_zstd`, `event_utf8_bytes`.
@@ -185,7 +180,7 @@ pub fn for_each_navigation(
     session_id: &str,
     mut visit: impl FnMut(i64, i64, String),
 ) -> rusqlite::Result<()> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT seq, created_at, coalesce(event_json, json_extract(navigation_json, '$.navigation')) \
          FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
     )?;
@@ -234,11 +229,10 @@ pub fn watermark_generation(
     conn: &Connection,
     session_id: &str,
 ) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.prepare_cached(
         "SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?1",
-        [session_id],
-        |r| r.get(0),
-    )
+    )?
+    .query_row([session_id], |r| r.get(0))
     .optional()
 }
 
@@ -249,10 +243,7 @@ pub fn set_watermark_generation(
     generation: &str,
     updated_at: i64,
 ) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE transcript_rewrite_watermarks SET generation = ?2, updated_at = ?3 WHERE session_id = ?1",
-        params![session_id, generation, updated_at],
-    )
+    conn.prepare_cached("UPDATE transcript_rewrite_watermarks SET generation = ?2, updated_at = ?3 WHERE session_id = ?1")?.execute(params![session_id, generation, updated_at])
 }
 
 /// Record the transcript's generation unless it has one.
@@ -355,7 +346,7 @@ pub fn missing_seq_ranges(
     conn: &Connection,
     session_id: &str,
 ) -> rusqlite::Result<Vec<(i64, i64)>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT -1, min(seq) FROM transcript_events WHERE session_id = ?1 \
          UNION ALL SELECT seq, next FROM (SELECT seq, lead(seq) OVER (ORDER BY seq) AS next \
          FROM transcript_events WHERE session_id = ?1) WHERE next > seq + 1",
@@ -389,12 +380,11 @@ pub fn delete_orphan_transcript(conn: &Connection, session_id: &str) -> rusqlite
 
 /// Doctor: the key a transcript belongs to: its window's, else a node's whose current id it is.
 pub fn key_of_session(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.prepare_cached(
         "SELECT COALESCE((SELECT session_key FROM session_windows WHERE session_id = ?1), \
          (SELECT session_key FROM session_nodes WHERE current_session_id = ?1 LIMIT 1))",
-        [session_id],
-        |r| r.get(0),
-    )
+    )?
+    .query_row([session_id], |r| r.get(0))
 }
 
 #[cfg(test)]

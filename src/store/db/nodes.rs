@@ -8,12 +8,9 @@ use serde_json::{Map, Value};
 
 /// The stored `entry_json` of a key.
 pub fn entry_json(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
-        "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
-        [key],
-        |r| r.get(0),
-    )
-    .optional()
+    conn.prepare_cached("SELECT entry_json FROM session_nodes WHERE session_key = ?1")?
+        .query_row([key], |r| r.get(0))
+        .optional()
 }
 
 /// Every node as `session_key, entry_json, entry_valid`, in storage order.
@@ -37,14 +34,11 @@ pub const LIVE_ROW: &str = "NOT (entry_valid = -1 AND entry_json = '{}')";
 
 /// The freshest live key equal to `key` ignoring ASCII case.
 pub fn live_key_nocase(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
-        &format!(
-            "SELECT session_key FROM session_nodes WHERE session_key = ?1 COLLATE NOCASE \
+    conn.prepare_cached(&format!(
+        "SELECT session_key FROM session_nodes WHERE session_key = ?1 COLLATE NOCASE \
              AND {LIVE_ROW} ORDER BY updated_at DESC, session_key LIMIT 1"
-        ),
-        [key],
-        |r| r.get(0),
-    )
+    ))?
+    .query_row([key], |r| r.get(0))
     .optional()
 }
 
@@ -67,7 +61,7 @@ pub fn live_keys_by_session_id(
              AND {LIVE_ROW} ORDER BY session_key LIMIT {limit}"
         )
     };
-    let mut stmt = conn.prepare(&sql)?;
+    let mut stmt = conn.prepare_cached(&sql)?;
     let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?));
     let rows = match trim_chars {
         Some(chars) => stmt
@@ -87,7 +81,7 @@ pub fn live_keys_by_session_id_range(
     upper: &str,
     limit: usize,
 ) -> rusqlite::Result<Vec<(String, String)>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT session_key, current_session_id FROM session_nodes \
          WHERE current_session_id >= ?1 AND current_session_id < ?2 AND {LIVE_ROW} \
          ORDER BY current_session_id LIMIT {limit}"
@@ -128,11 +122,7 @@ pub fn entry_row(
     conn: &Connection,
     key: &str,
 ) -> rusqlite::Result<Option<(String, i64, String, i64)>> {
-    conn.query_row(
-        "SELECT entry_json, entry_valid, current_session_id, updated_at FROM session_nodes WHERE session_key = ?1",
-        [key],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-    )
+    conn.prepare_cached("SELECT entry_json, entry_valid, current_session_id, updated_at FROM session_nodes WHERE session_key = ?1")?.query_row([key],|r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
     .optional()
 }
 
@@ -141,7 +131,7 @@ pub fn stored_columns(
     conn: &Connection,
     key: &str,
 ) -> rusqlite::Result<Option<Map<String, Value>>> {
-    let mut stmt = conn.prepare("SELECT * FROM session_nodes WHERE session_key = ?1")?;
+    let mut stmt = conn.prepare_cached("SELECT * FROM session_nodes WHERE session_key = ?1")?;
     let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
     stmt.query_row([key], |r| {
         let mut map = Map::new();
@@ -263,26 +253,22 @@ pub fn write_tombstone(
     session_id: &str,
     updated_at: i64,
 ) -> rusqlite::Result<()> {
-    conn.execute(
-        "UPDATE session_nodes SET legacy_acp_migration_json = NULL, current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
+    conn.prepare_cached("UPDATE session_nodes SET legacy_acp_migration_json = NULL, current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
             updated_at = ?3, status = NULL, created_at = NULL, created_via = NULL, created_actor_type = NULL, \
             created_actor_id = NULL, project_id = NULL, parent_session_key = NULL, spawned_by = NULL, \
             fork_source_session_key = NULL, fork_source_session_id = NULL, fork_source_entry_id = NULL, label = NULL, \
             display_name = NULL, category = NULL, icon = NULL, pinned_at = NULL, archived_at = NULL, last_read_at = NULL, \
             last_interaction_at = NULL, last_activity_at = NULL, owner_actor_type = NULL, owner_actor_id = NULL, \
             owner_assigned_by_type = NULL, owner_assigned_by_id = NULL, owner_assigned_at = NULL \
-         WHERE session_key = ?1",
-        params![key, session_id, updated_at],
-    )?;
-    conn.execute(
-        "UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1",
-        [key],
-    )?;
+         WHERE session_key = ?1")?.execute(params![key, session_id, updated_at])?;
+    conn.prepare_cached("UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1")?
+        .execute([key])?;
     Ok(())
 }
 
 pub fn delete(conn: &Connection, key: &str) -> rusqlite::Result<usize> {
-    conn.execute("DELETE FROM session_nodes WHERE session_key = ?1", [key])
+    conn.prepare_cached("DELETE FROM session_nodes WHERE session_key = ?1")?
+        .execute([key])
 }
 
 /// Tables whose rows belong to a session key and go with its node.
@@ -304,17 +290,13 @@ pub fn delete_artifacts(
     key: &str,
 ) -> rusqlite::Result<()> {
     if present.contains("session_pending_inputs") {
-        conn.execute(
-            "DELETE FROM session_pending_inputs WHERE session_key = ?1",
-            [key],
-        )?;
+        conn.prepare_cached("DELETE FROM session_pending_inputs WHERE session_key = ?1")?
+            .execute([key])?;
     }
     for table in NODE_ARTIFACT_TABLES {
         if present.contains(table) {
-            conn.execute(
-                &format!("DELETE FROM {table} WHERE session_key = ?1"),
-                [key],
-            )?;
+            conn.prepare_cached(&format!("DELETE FROM {table} WHERE session_key = ?1"))?
+                .execute([key])?;
         }
     }
     Ok(())

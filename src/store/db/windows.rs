@@ -142,21 +142,15 @@ pub fn session_ids_of_key(conn: &Connection, key: &str) -> rusqlite::Result<Vec<
 }
 
 pub fn exists(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT EXISTS(SELECT 1 FROM session_windows WHERE session_id = ?1)",
-        [session_id],
-        |r| r.get(0),
-    )
+    conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM session_windows WHERE session_id = ?1)")?
+        .query_row([session_id], |r| r.get(0))
 }
 
 /// The key a window belongs to.
 pub fn session_key_of(conn: &Connection, session_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
-        "SELECT session_key FROM session_windows WHERE session_id = ?1",
-        [session_id],
-        |r| r.get(0),
-    )
-    .optional()
+    conn.prepare_cached("SELECT session_key FROM session_windows WHERE session_id = ?1")?
+        .query_row([session_id], |r| r.get(0))
+        .optional()
 }
 
 /// Up to `limit` `(key, session id)` of windows with `lower <= id < upper`, in id order.
@@ -166,7 +160,7 @@ pub fn by_session_id_range(
     upper: &str,
     limit: usize,
 ) -> rusqlite::Result<Vec<(String, String)>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT session_key, session_id FROM session_windows \
          WHERE session_id >= ?1 AND session_id < ?2 ORDER BY session_id LIMIT {limit}"
     ))?;
@@ -176,27 +170,19 @@ pub fn by_session_id_range(
 
 /// `(session_id, updated_at)` of a key's most recently updated window.
 pub fn latest_of_key(conn: &Connection, key: &str) -> rusqlite::Result<Option<(String, i64)>> {
-    conn.query_row(
-        "SELECT session_id, updated_at FROM session_windows WHERE session_key = ?1 ORDER BY updated_at DESC, session_id ASC LIMIT 1",
-        [key],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
+    conn.prepare_cached("SELECT session_id, updated_at FROM session_windows WHERE session_key = ?1 ORDER BY updated_at DESC, session_id ASC LIMIT 1")?.query_row([key],|r| Ok((r.get(0)?, r.get(1)?)))
     .optional()
 }
 
 /// Give a window to another key.
 pub fn reassign(conn: &Connection, session_id: &str, key: &str) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE session_windows SET session_key = ?2 WHERE session_id = ?1",
-        [session_id, key],
-    )
+    conn.prepare_cached("UPDATE session_windows SET session_key = ?2 WHERE session_id = ?1")?
+        .execute([session_id, key])
 }
 
 pub fn delete(conn: &Connection, session_id: &str) -> rusqlite::Result<usize> {
-    conn.execute(
-        "DELETE FROM session_windows WHERE session_id = ?1",
-        [session_id],
-    )
+    conn.prepare_cached("DELETE FROM session_windows WHERE session_id = ?1")?
+        .execute([session_id])
 }
 
 /// A window as `show` lists it, with its cold archive's name.
@@ -223,7 +209,7 @@ pub fn of_key_or_id(
     key: &str,
     session_id: &str,
 ) -> rusqlite::Result<Vec<ListedWindow>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT w.session_id, w.session_key, w.previous_session_id, w.reason, w.session_scope, \
                 w.created_at, w.updated_at, w.transcript_updated_at, w.acp_owned, w.agent_harness_id, \
                 c.archive_name \
@@ -258,7 +244,7 @@ pub const ORPHANS_SQL: &str = "SELECT rowid, session_id, NULL, session_key FROM 
 /// Every window as the disk budget visits them: `(session_id, session_key, updated_at)`, by
 /// `updated_at`, then `session_id` (docs/openclaw/MAINTENANCE.md §3.3 4b).
 pub fn in_budget_order(conn: &Connection) -> rusqlite::Result<Vec<(String, String, i64)>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT session_id, session_key, updated_at FROM session_windows \
          ORDER BY updated_at, session_id",
     )?;
