@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use openclaw_sessions::history::{
-    archives_named, archives_of, pick, ArchiveFilter, ArchivedTranscript, Reason,
+    archives_named, archives_of, for_each_archive, pick, ArchiveFilter, ArchivedTranscript, Reason,
 };
 use openclaw_sessions::store::{AgentStore, SessionEntry};
 use openclaw_sessions::transcript::export::{export_jsonl, export_markdown};
@@ -134,14 +134,15 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         session: args.session.clone(),
         reasons: args.reason.iter().map(|r| Reason::from(*r)).collect(),
     };
-    // Listed first (an error then leaves no half-written document), one agent at a time and
-    // then dropped: only one agent's list is held, while it is listed again to be printed.
-    // Counting events reads every archive, and each JSON row is written as soon as it is
-    // counted.
+    // Listed first (an error then leaves no half-written document), each agent walked
+    // without holding its archives; then walked again to print. Counting events reads
+    // every archive, and each JSON row is written as soon as it is counted.
     let layout = ctx.layout()?;
     let agents = ctx.agents(&layout)?;
     for paths in &agents {
-        archives_of(&ctx.open_store(paths.clone())?)?;
+        for_each_archive(&ctx.open_store(paths.clone())?, &mut |_| {
+            ControlFlow::Continue(())
+        })?;
     }
     let mut json = if ctx.printer.json {
         Some(ctx.printer.json_rows()?)
@@ -149,22 +150,32 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         None
     };
     let mut rows = Vec::new();
+    let mut failure: Option<anyhow::Error> = None;
     for paths in agents {
         // Opened again without its warnings: the first pass gave them.
         let store = AgentStore::open(paths)?;
-        for mut a in archives_of(&store)?
-            .into_iter()
-            .filter(|a| filter.matches(a))
-        {
+        for_each_archive(&store, &mut |mut a| {
+            if !filter.matches(&a) {
+                return ControlFlow::Continue(());
+            }
             a.count_events(&store);
             if let Some(p) = &a.problem {
                 ctx.printer
                     .warn(format!("archive {} of agent {}: {p}", a.name, a.agent_id));
             }
             match json.as_mut() {
-                Some(out) => out.push(&a)?,
+                Some(out) => {
+                    if let Err(e) = out.push(&a) {
+                        failure = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                }
                 None => rows.push(a),
             }
+            ControlFlow::Continue(())
+        })?;
+        if let Some(e) = failure {
+            return Err(e);
         }
     }
     if let Some(out) = json {

@@ -217,6 +217,15 @@ pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
     archives_where(store, &|_| true)
 }
 
+/// Visit every archived transcript of one agent, oldest first (the order of
+/// [`archives_of`]), without holding them all; `visit` may stop the walk.
+pub fn for_each_archive(
+    store: &AgentStore,
+    visit: &mut dyn FnMut(ArchivedTranscript) -> ControlFlow<()>,
+) -> Result<()> {
+    walk_archives(store, &|_| true, visit)
+}
+
 /// The archives of one agent that `words` may name (see [`pick`]), oldest first: `pick`
 /// over them chooses what it chooses over all of them, and only these are kept in memory.
 pub fn archives_named(store: &AgentStore, words: &str) -> Result<Vec<ArchivedTranscript>> {
@@ -267,6 +276,20 @@ fn archives_where(
     store: &AgentStore,
     keep: &dyn Fn(&ArchivedTranscript) -> bool,
 ) -> Result<Vec<ArchivedTranscript>> {
+    let mut found = Vec::new();
+    walk_archives(store, keep, &mut |a| {
+        found.push(a);
+        ControlFlow::Continue(())
+    })?;
+    Ok(found)
+}
+
+/// The walk under [`archives_where`] and [`for_each_archive`].
+fn walk_archives(
+    store: &AgentStore,
+    keep: &dyn Fn(&ArchivedTranscript) -> bool,
+    visit: &mut dyn FnMut(ArchivedTranscript) -> ControlFlow<()>,
+) -> Result<()> {
     let agent_id = store.paths.id.to_string();
     let sessions_dir = &store.paths.sessions_dir;
     let mut out = Vec::new();
@@ -423,34 +446,30 @@ fn archives_where(
             body: ArchiveBody::File(path),
         });
     }
-    for name in &import_names {
-        let Some((session_id, ms)) = imported_name(name) else {
+    // The import's files, the bulk of a large agent, are held as sort keys only (the time,
+    // the name's index, where its session id sits in it) and built again as they are
+    // visited: one agent's archives are never all held.
+    let mut imports: Vec<(i64, usize, usize, usize)> = Vec::new();
+    let mut wanted_ids: HashSet<String> = HashSet::new();
+    for (i, name) in import_names.iter().enumerate() {
+        let Some(item) = imported_item(&agent_id, import_dir, name, None) else {
             continue;
         };
-        let path = import_dir.join(name);
-        push!(ArchivedTranscript {
-            agent_id: agent_id.clone(),
-            session_key: key_of(&session_id)?,
-            name: name.clone(),
-            session_id,
-            reason: Reason::Imported,
-            archived_at: Some(ms),
-            bytes: file_len(&path),
-            encoding: ArchiveEncoding::Identity,
-            generation: None,
-            sha256: None,
-            row: false,
-            file: Some(path.clone()),
-            agreement: Agreement::FileOnly,
-            events: None,
-            problem: None,
-            body: ArchiveBody::File(path),
-        });
+        if !keep(&item) {
+            continue;
+        }
+        if key_of(&item.session_id)?.is_none() {
+            wanted_ids.insert(item.session_id.clone());
+        }
+        let stem_end = name.rfind(".jsonl.imported-").unwrap_or(0);
+        let sid_start = name[..stem_end].rfind('.').map_or(0, |d| d + 1);
+        imports.push((item.archived_at.unwrap_or(0), i, sid_start, stem_end));
     }
     let wanted: HashSet<&str> = out[files_from..]
         .iter()
         .filter(|a| a.session_key.is_none())
         .map(|a| a.session_id.as_str())
+        .chain(wanted_ids.iter().map(String::as_str))
         .collect();
     let mut keys = imported_keys(import_dir, &import_names, &wanted);
     if let Some(legacy) = store.legacy() {
@@ -463,6 +482,7 @@ fn archives_where(
         }
     }
     drop(wanted);
+    drop(wanted_ids);
     for a in &mut out[files_from..] {
         if a.session_key.is_none() {
             a.session_key = keys.get(&a.session_id).cloned();
@@ -471,7 +491,72 @@ fn archives_where(
     out.sort_by(|a, b| {
         (a.archived_at, &a.session_id, &a.name).cmp(&(b.archived_at, &b.session_id, &b.name))
     });
-    Ok(out)
+    let import_key = |&(ms, i, from, to): &(i64, usize, usize, usize)| {
+        let name = import_names[i].as_str();
+        (Some(ms), &name[from..to], name)
+    };
+    imports.sort_by(|x, y| import_key(x).cmp(&import_key(y)));
+    // Merged in the order one sort of all of them gives (ties: rows, cold, sessions/ files,
+    // then the import's files, the order they were gathered in).
+    let mut imports = imports.into_iter().peekable();
+    let mut early = out.into_iter().peekable();
+    loop {
+        let take_early = match (early.peek(), imports.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(a), Some(k)) => {
+                (a.archived_at, a.session_id.as_str(), a.name.as_str()) <= import_key(k)
+            }
+        };
+        let next = if take_early {
+            early.next()
+        } else {
+            imports.next().and_then(|(_, i, _, _)| {
+                imported_item(&agent_id, import_dir, &import_names[i], None)
+            })
+        };
+        let Some(mut a) = next else { continue };
+        if !take_early {
+            a.session_key = match key_of(&a.session_id)? {
+                Some(k) => Some(k),
+                None => keys.get(&a.session_id).cloned(),
+            };
+        }
+        if visit(a).is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The import's file `name`, when it is one of its transcripts.
+fn imported_item(
+    agent_id: &str,
+    import_dir: &Path,
+    name: &str,
+    session_key: Option<String>,
+) -> Option<ArchivedTranscript> {
+    let (session_id, ms) = imported_name(name)?;
+    let path = import_dir.join(name);
+    Some(ArchivedTranscript {
+        agent_id: agent_id.to_string(),
+        session_key,
+        name: name.to_string(),
+        session_id,
+        reason: Reason::Imported,
+        archived_at: Some(ms),
+        bytes: file_len(&path),
+        encoding: ArchiveEncoding::Identity,
+        generation: None,
+        sha256: None,
+        row: false,
+        file: Some(path.clone()),
+        agreement: Agreement::FileOnly,
+        events: None,
+        problem: None,
+        body: ArchiveBody::File(path),
+    })
 }
 
 /// Filters of `archives list`.
