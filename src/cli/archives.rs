@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use openclaw_sessions::history::{archives_of, pick, ArchiveFilter, ArchivedTranscript, Reason};
+use openclaw_sessions::history::{
+    archives_named, archives_of, for_each_archive, pick, ArchiveFilter, ArchivedTranscript, Reason,
+};
 use openclaw_sessions::store::{AgentStore, SessionEntry};
 use openclaw_sessions::transcript::export::{export_jsonl, export_markdown};
 use openclaw_sessions::units::{format_bytes, iso_from_ms};
@@ -108,13 +110,20 @@ pub fn run(ctx: &Ctx, cmd: &ArchivesCommand) -> anyhow::Result<Outcome> {
     }
 }
 
-/// Every selected agent's store with its archives.
-fn gather(ctx: &Ctx) -> anyhow::Result<Vec<(AgentStore, Vec<ArchivedTranscript>)>> {
+/// Every selected agent's store with its archives that `words` may name (all of them
+/// without words).
+fn gather(
+    ctx: &Ctx,
+    words: Option<&str>,
+) -> anyhow::Result<Vec<(AgentStore, Vec<ArchivedTranscript>)>> {
     let layout = ctx.layout()?;
     let mut out = Vec::new();
     for paths in ctx.agents(&layout)? {
         let store = ctx.open_store(paths)?;
-        let found = archives_of(&store)?;
+        let found = match words {
+            Some(w) => archives_named(&store, w)?,
+            None => archives_of(&store)?,
+        };
         out.push((store, found));
     }
     Ok(out)
@@ -125,26 +134,48 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         session: args.session.clone(),
         reasons: args.reason.iter().map(|r| Reason::from(*r)).collect(),
     };
-    // Listed first (an error then leaves no half-written document); counting events reads
+    // Listed first (an error then leaves no half-written document), each agent walked
+    // without holding its archives; then walked again to print. Counting events reads
     // every archive, and each JSON row is written as soon as it is counted.
-    let found = gather(ctx)?;
+    let layout = ctx.layout()?;
+    let agents = ctx.agents(&layout)?;
+    for paths in &agents {
+        for_each_archive(&ctx.open_store(paths.clone())?, &mut |_| {
+            ControlFlow::Continue(())
+        })?;
+    }
     let mut json = if ctx.printer.json {
         Some(ctx.printer.json_rows()?)
     } else {
         None
     };
     let mut rows = Vec::new();
-    for (store, archives) in found {
-        for mut a in archives.into_iter().filter(|a| filter.matches(a)) {
+    let mut failure: Option<anyhow::Error> = None;
+    for paths in agents {
+        // Opened again without its warnings: the first pass gave them.
+        let store = AgentStore::open(paths)?;
+        for_each_archive(&store, &mut |mut a| {
+            if !filter.matches(&a) {
+                return ControlFlow::Continue(());
+            }
             a.count_events(&store);
             if let Some(p) = &a.problem {
                 ctx.printer
                     .warn(format!("archive {} of agent {}: {p}", a.name, a.agent_id));
             }
             match json.as_mut() {
-                Some(out) => out.push(&a)?,
+                Some(out) => {
+                    if let Err(e) = out.push(&a) {
+                        failure = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                }
                 None => rows.push(a),
             }
+            ControlFlow::Continue(())
+        })?;
+        if let Some(e) = failure {
+            return Err(e);
         }
     }
     if let Some(out) = json {
@@ -187,8 +218,9 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
 
 /// The one archive ARCHIVE names, with its store.
 fn find(ctx: &Ctx, words: &str) -> anyhow::Result<(AgentStore, ArchivedTranscript)> {
-    let mut all = gather(ctx)?;
-    let flat: Vec<ArchivedTranscript> = all.iter().flat_map(|(_, f)| f.clone()).collect();
+    // Only the archives the words may name are kept: one agent's archives at a time.
+    let mut all = gather(ctx, Some(words))?;
+    let flat: Vec<ArchivedTranscript> = all.iter_mut().flat_map(|(_, f)| f.drain(..)).collect();
     let chosen = pick(&flat, words)?.clone();
     let i = all
         .iter()

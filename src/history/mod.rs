@@ -7,7 +7,7 @@
 pub mod restore;
 pub mod search;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -182,15 +182,19 @@ fn imported_name(name: &str) -> Option<(String, i64)> {
     (!sid.is_empty()).then(|| (sid.to_string(), ms))
 }
 
-/// Session ids to keys, from the index the import moved aside
+/// Keys of the session ids in `wanted`, from the index the import moved aside
 /// (`legacy-store.sessions.json.imported-<ms>`, newest last so it wins).
-fn imported_keys(dir: &Path, names: &[String]) -> HashMap<String, String> {
+fn imported_keys(dir: &Path, names: &[String], wanted: &HashSet<&str>) -> HashMap<String, String> {
     let mut keys = HashMap::new();
+    if wanted.is_empty() {
+        return keys;
+    }
     for n in names
         .iter()
         .filter(|n| n.starts_with("legacy-store.sessions.json.imported-"))
     {
-        // Streamed, keeping only the pairs: a whole index costs about four times its text.
+        // Streamed, keeping only the pairs asked for: a whole index costs about four times
+        // its text, and every pair of it as much again.
         let path = dir.join(n);
         let Ok(file) = std::fs::File::open(&path) else {
             continue;
@@ -198,7 +202,9 @@ fn imported_keys(dir: &Path, names: &[String]) -> HashMap<String, String> {
         let _ = for_each_index_entry(&path, IndexSource::File(&file), |key, value| {
             let entry = SessionEntry::from_value(&key, value);
             if let Some(e) = entry.ok().filter(|e| is_safe_session_id(e.session_id())) {
-                keys.insert(e.session_id().to_string(), key);
+                if wanted.contains(e.session_id()) {
+                    keys.insert(e.session_id().to_string(), key);
+                }
             }
             Ok(())
         });
@@ -208,10 +214,94 @@ fn imported_keys(dir: &Path, names: &[String]) -> HashMap<String, String> {
 
 /// Every archived transcript of one agent, oldest first. Events are not counted here.
 pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
+    archives_where(store, &|_| true)
+}
+
+/// Visit every archived transcript of one agent, oldest first (the order of
+/// [`archives_of`]), without holding them all; `visit` may stop the walk.
+pub fn for_each_archive(
+    store: &AgentStore,
+    visit: &mut dyn FnMut(ArchivedTranscript) -> ControlFlow<()>,
+) -> Result<()> {
+    walk_archives(store, &|_| true, visit)
+}
+
+/// The archives of one agent that `words` may name (see [`pick`]), oldest first: `pick`
+/// over them chooses what it chooses over all of them, and only these are kept in memory.
+pub fn archives_named(store: &AgentStore, words: &str) -> Result<Vec<ArchivedTranscript>> {
+    let names = Naming::of(words);
+    archives_where(store, &|a| names.may_name(a))
+}
+
+/// What an archive's words are compared with (see [`pick`]).
+struct Naming<'w> {
+    words: &'w str,
+    file_name: &'w str,
+    canonical: Option<PathBuf>,
+}
+
+impl<'w> Naming<'w> {
+    fn of(words: &'w str) -> Self {
+        let as_path = Path::new(words);
+        Naming {
+            words,
+            file_name: as_path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(words),
+            canonical: std::fs::canonicalize(as_path).ok(),
+        }
+    }
+
+    /// The name or the file is the one named.
+    fn names(&self, a: &ArchivedTranscript) -> bool {
+        a.name == self.words
+            || (self.canonical.is_some()
+                && a.file.as_ref().and_then(|f| std::fs::canonicalize(f).ok()) == self.canonical)
+    }
+
+    /// Any of [`pick`]'s ways of naming an archive: name, file, file name, session id or
+    /// its prefix.
+    fn may_name(&self, a: &ArchivedTranscript) -> bool {
+        self.names(a)
+            || a.name == self.file_name
+            || a.session_id == self.words
+            || (self.words.len() >= 8 && a.session_id.starts_with(self.words))
+    }
+}
+
+/// The archives of one agent that `keep` keeps, oldest first (each is built, then kept or
+/// dropped). The keys of legacy and imported files are looked up after `keep`.
+fn archives_where(
+    store: &AgentStore,
+    keep: &dyn Fn(&ArchivedTranscript) -> bool,
+) -> Result<Vec<ArchivedTranscript>> {
+    let mut found = Vec::new();
+    walk_archives(store, keep, &mut |a| {
+        found.push(a);
+        ControlFlow::Continue(())
+    })?;
+    Ok(found)
+}
+
+/// The walk under [`archives_where`] and [`for_each_archive`].
+fn walk_archives(
+    store: &AgentStore,
+    keep: &dyn Fn(&ArchivedTranscript) -> bool,
+    visit: &mut dyn FnMut(ArchivedTranscript) -> ControlFlow<()>,
+) -> Result<()> {
     let agent_id = store.paths.id.to_string();
     let sessions_dir = &store.paths.sessions_dir;
     let mut out = Vec::new();
-    let mut by_name: HashMap<String, usize> = HashMap::new();
+    macro_rules! push {
+        ($a:expr) => {{
+            let a = $a;
+            if keep(&a) {
+                out.push(a);
+            }
+        }};
+    }
+    let mut by_name: HashSet<String> = HashSet::new();
     let db = store.db();
     if let Some(db) = db {
         let conn = db.conn();
@@ -225,8 +315,8 @@ pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
                     (false, true) => Agreement::FileMissing,
                     (false, false) => Agreement::Unpublished,
                 };
-                by_name.insert(r.archive_name.clone(), out.len());
-                out.push(ArchivedTranscript {
+                by_name.insert(r.archive_name.clone());
+                push!(ArchivedTranscript {
                     agent_id: agent_id.clone(),
                     name: r.archive_name.clone(),
                     session_id: r.session_id.clone(),
@@ -272,8 +362,8 @@ pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
                     (ArchiveBody::File(file.clone()), Some(file), agreement)
                 };
                 let key = windows::session_key_of(conn, &c.session_id).at(db.path())?;
-                by_name.insert(c.archive_name.clone(), out.len());
-                out.push(ArchivedTranscript {
+                by_name.insert(c.archive_name.clone());
+                push!(ArchivedTranscript {
                     agent_id: agent_id.clone(),
                     name: c.archive_name,
                     session_id: c.session_id,
@@ -294,26 +384,22 @@ pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
             }
         }
     }
-    // Keys of sessions the files belonged to: a window that still names it, the import's
-    // index, the live legacy index.
+    // Keys of sessions the files belonged to: a window that still names it, else the live
+    // legacy index, else the import's index (looked up afterwards, only for the files no
+    // window names).
     let import_dir = &store.paths.import_archive_dir;
     let import_names = list_dir(import_dir)?;
-    let mut keys = imported_keys(import_dir, &import_names);
-    if let Some(legacy) = store.legacy() {
-        for e in &legacy.entries {
-            keys.insert(e.session_id().to_string(), e.key.clone());
-        }
-    }
     let key_of = |sid: &str| -> Result<Option<String>> {
         if let Some(db) = db {
             if let Some(k) = windows::session_key_of(db.conn(), sid).at(db.path())? {
                 return Ok(Some(k));
             }
         }
-        Ok(keys.get(sid).cloned())
+        Ok(None)
     };
+    let files_from = out.len();
     for name in list_dir(sessions_dir)? {
-        if by_name.contains_key(&name) {
+        if by_name.contains(&name) {
             continue;
         }
         let SessionFile::Archive {
@@ -333,7 +419,7 @@ pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
         } else {
             Agreement::FileOnly
         };
-        out.push(ArchivedTranscript {
+        push!(ArchivedTranscript {
             agent_id: agent_id.clone(),
             session_key: key_of(&session_id)?,
             name,
@@ -360,34 +446,117 @@ pub fn archives_of(store: &AgentStore) -> Result<Vec<ArchivedTranscript>> {
             body: ArchiveBody::File(path),
         });
     }
-    for name in import_names {
-        let Some((session_id, ms)) = imported_name(&name) else {
+    // The import's files, the bulk of a large agent, are held as sort keys only (the time,
+    // the name's index, where its session id sits in it) and built again as they are
+    // visited: one agent's archives are never all held.
+    let mut imports: Vec<(i64, usize, usize, usize)> = Vec::new();
+    let mut wanted_ids: HashSet<String> = HashSet::new();
+    for (i, name) in import_names.iter().enumerate() {
+        let Some(item) = imported_item(&agent_id, import_dir, name, None) else {
             continue;
         };
-        let path = import_dir.join(&name);
-        out.push(ArchivedTranscript {
-            agent_id: agent_id.clone(),
-            session_key: key_of(&session_id)?,
-            name,
-            session_id,
-            reason: Reason::Imported,
-            archived_at: Some(ms),
-            bytes: file_len(&path),
-            encoding: ArchiveEncoding::Identity,
-            generation: None,
-            sha256: None,
-            row: false,
-            file: Some(path.clone()),
-            agreement: Agreement::FileOnly,
-            events: None,
-            problem: None,
-            body: ArchiveBody::File(path),
-        });
+        if !keep(&item) {
+            continue;
+        }
+        if key_of(&item.session_id)?.is_none() {
+            wanted_ids.insert(item.session_id.clone());
+        }
+        let stem_end = name.rfind(".jsonl.imported-").unwrap_or(0);
+        let sid_start = name[..stem_end].rfind('.').map_or(0, |d| d + 1);
+        imports.push((item.archived_at.unwrap_or(0), i, sid_start, stem_end));
+    }
+    let wanted: HashSet<&str> = out[files_from..]
+        .iter()
+        .filter(|a| a.session_key.is_none())
+        .map(|a| a.session_id.as_str())
+        .chain(wanted_ids.iter().map(String::as_str))
+        .collect();
+    let mut keys = imported_keys(import_dir, &import_names, &wanted);
+    if let Some(legacy) = store.legacy() {
+        for e in legacy
+            .entries
+            .iter()
+            .filter(|e| wanted.contains(e.session_id()))
+        {
+            keys.insert(e.session_id().to_string(), e.key.clone());
+        }
+    }
+    drop(wanted);
+    drop(wanted_ids);
+    for a in &mut out[files_from..] {
+        if a.session_key.is_none() {
+            a.session_key = keys.get(&a.session_id).cloned();
+        }
     }
     out.sort_by(|a, b| {
         (a.archived_at, &a.session_id, &a.name).cmp(&(b.archived_at, &b.session_id, &b.name))
     });
-    Ok(out)
+    let import_key = |&(ms, i, from, to): &(i64, usize, usize, usize)| {
+        let name = import_names[i].as_str();
+        (Some(ms), &name[from..to], name)
+    };
+    imports.sort_by(|x, y| import_key(x).cmp(&import_key(y)));
+    // Merged in the order one sort of all of them gives (ties: rows, cold, sessions/ files,
+    // then the import's files, the order they were gathered in).
+    let mut imports = imports.into_iter().peekable();
+    let mut early = out.into_iter().peekable();
+    loop {
+        let take_early = match (early.peek(), imports.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(a), Some(k)) => {
+                (a.archived_at, a.session_id.as_str(), a.name.as_str()) <= import_key(k)
+            }
+        };
+        let next = if take_early {
+            early.next()
+        } else {
+            imports.next().and_then(|(_, i, _, _)| {
+                imported_item(&agent_id, import_dir, &import_names[i], None)
+            })
+        };
+        let Some(mut a) = next else { continue };
+        if !take_early {
+            a.session_key = match key_of(&a.session_id)? {
+                Some(k) => Some(k),
+                None => keys.get(&a.session_id).cloned(),
+            };
+        }
+        if visit(a).is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The import's file `name`, when it is one of its transcripts.
+fn imported_item(
+    agent_id: &str,
+    import_dir: &Path,
+    name: &str,
+    session_key: Option<String>,
+) -> Option<ArchivedTranscript> {
+    let (session_id, ms) = imported_name(name)?;
+    let path = import_dir.join(name);
+    Some(ArchivedTranscript {
+        agent_id: agent_id.to_string(),
+        session_key,
+        name: name.to_string(),
+        session_id,
+        reason: Reason::Imported,
+        archived_at: Some(ms),
+        bytes: file_len(&path),
+        encoding: ArchiveEncoding::Identity,
+        generation: None,
+        sha256: None,
+        row: false,
+        file: Some(path.clone()),
+        agreement: Agreement::FileOnly,
+        events: None,
+        problem: None,
+        body: ArchiveBody::File(path),
+    })
 }
 
 /// Filters of `archives list`.

@@ -14,7 +14,8 @@ use serde_json::{json, Map, Value};
 
 use super::{ArchivedTranscript, Reason};
 use crate::error::{Error, Remedy, Result, ResultExt};
-use crate::legacy::LegacyIndex;
+use crate::formats::SessionEntry;
+use crate::legacy::{for_each_index_entry, is_safe_session_id, IndexSource};
 use crate::migrate::legacy::payload::{prepare, StoredPayload};
 use crate::migrate::legacy::{
     conversation_of, event_time, link_conversation, normalise_entry, write_conversation,
@@ -249,11 +250,25 @@ fn entry_from_import_index(
     names.sort();
     for name in names.iter().rev() {
         let path = dir.join(name);
-        let Ok(index) = LegacyIndex::load(&path) else {
+        // Streamed, keeping only the first valid entry of this session (the index's order):
+        // a whole index costs about four times its text. An index that does not read to
+        // its end is passed over, as a whole load of it would be.
+        let Ok(file) = std::fs::File::open(&path) else {
             continue;
         };
-        if let Some(e) = index.entries.iter().find(|e| e.session_id() == session_id) {
-            let raw = e.fields.clone();
+        let mut hit: Option<SessionEntry> = None;
+        let read = for_each_index_entry(&path, IndexSource::File(&file), |k, value| {
+            if hit.is_none() {
+                if let Ok(e) = SessionEntry::from_value(&k, value) {
+                    if is_safe_session_id(e.session_id()) && e.session_id() == session_id {
+                        hit = Some(e);
+                    }
+                }
+            }
+            Ok(())
+        });
+        if let (Ok(_), Some(e)) = (read, hit) {
+            let raw = e.fields;
             // The import leaves the keys it writes waiting for validation.
             return Some(FoundEntry {
                 fields: normalise_entry(key, &raw, now_ms),

@@ -10,7 +10,7 @@ use super::targets::{check_owned_agent, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result, ResultExt};
 use crate::history::restore::{apply_undelete, plan_undelete, UndeletePlan, UndeleteReport};
-use crate::history::{archives_of, pick, ArchivedTranscript};
+use crate::history::{archives_named, pick, ArchivedTranscript};
 use crate::mutate::WritableDb;
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::AgentStore;
@@ -65,7 +65,8 @@ impl Operation for UndeleteOp {
         let mut all: Vec<(AgentPaths, ArchivedTranscript)> = Vec::new();
         for paths in layout.select_agents(&self.selection.agents, self.selection.all_agents)? {
             let store = AgentStore::open(paths.clone())?;
-            for a in archives_of(&store)? {
+            // Only the archives the words may name: pick chooses among them as among all.
+            for a in archives_named(&store, &self.words)? {
                 all.push((paths.clone(), a));
             }
         }
