@@ -318,16 +318,18 @@ impl AgentStore {
         let Some(db) = self.db.as_ref().filter(|_| self.legacy.is_none()) else {
             return Ok(None);
         };
-        let mut counts = HashMap::new();
+        let mut counts = EventCounts::default();
         let complete = events::counts(db.conn(), |id, n| {
             if counts.len() >= EventCounts::CAP {
                 return ControlFlow::Break(());
             }
-            counts.insert(Box::from(id), n as u64);
+            if !counts.push(id, n) {
+                return ControlFlow::Break(());
+            }
             ControlFlow::Continue(())
         })
         .at(db.path())?;
-        Ok(complete.then_some(EventCounts { counts }))
+        Ok(complete.then(|| counts.finish()))
     }
 
     /// The promoted `session_nodes` columns of a key, as stored.
@@ -414,21 +416,90 @@ impl AgentStore {
 }
 
 /// Event counts by transcript, read in one pass, for at most [`EventCounts::CAP`]
-/// transcripts a store so that memory stays bounded (about 80 bytes a transcript).
+/// transcripts a store so that memory stays bounded. A session id that is a canonical
+/// lowercase UUID (as OpenClaw writes them) is held as a `u128` key in a sorted table
+/// beside a `u32` count (20 bytes a transcript, found by binary search); any other id, or
+/// a count beyond `u32`, is held by name in a side map of at most [`EventCounts::CAP_NAMED`].
 #[derive(Debug, Default)]
 pub struct EventCounts {
-    counts: HashMap<Box<str>, u64>,
+    keys: Vec<u128>,
+    counts: Vec<u32>,
+    named: HashMap<Box<str>, u64>,
 }
 
 impl EventCounts {
     /// The most transcripts a table holds; a store with more is counted one by one.
-    pub const CAP: usize = 16_384;
+    pub const CAP: usize = 262_144;
+    /// The most transcripts held by name (ids that are not canonical UUIDs).
+    pub const CAP_NAMED: usize = 16_384;
+
+    fn len(&self) -> usize {
+        self.keys.len() + self.named.len()
+    }
+
+    /// Holds the count of one transcript (each id once, as a GROUP BY yields them).
+    /// `false` when the side map is full.
+    fn push(&mut self, session_id: &str, n: i64) -> bool {
+        match (uuid_key(session_id), u32::try_from(n)) {
+            (Some(key), Ok(n)) => {
+                self.keys.push(key);
+                self.counts.push(n);
+            }
+            _ if self.named.len() >= Self::CAP_NAMED => return false,
+            _ => {
+                self.named.insert(Box::from(session_id), n.max(0) as u64);
+            }
+        }
+        true
+    }
+
+    /// Sorts the table by key for [`Self::get`] and gives back unused capacity.
+    fn finish(mut self) -> Self {
+        if self.keys.windows(2).any(|w| w[0] > w[1]) {
+            let mut pairs: Vec<(u128, u32)> = self
+                .keys
+                .iter()
+                .copied()
+                .zip(self.counts.iter().copied())
+                .collect();
+            pairs.sort_unstable_by_key(|p| p.0);
+            (self.keys, self.counts) = pairs.into_iter().unzip();
+        }
+        self.keys.shrink_to_fit();
+        self.counts.shrink_to_fit();
+        self
+    }
 
     /// The events of `session_id` (0 for a transcript with none): exact, as
     /// [`AgentStore::transcript_event_count`].
     pub fn get(&self, session_id: &str) -> u64 {
-        self.counts.get(session_id).copied().unwrap_or(0)
+        if let Some(key) = uuid_key(session_id) {
+            if let Ok(i) = self.keys.binary_search(&key) {
+                return u64::from(self.counts[i]);
+            }
+        }
+        self.named.get(session_id).copied().unwrap_or(0)
     }
+}
+
+/// The 128 bits of a canonical lowercase UUID (`8-4-4-4-12` hex digits); `None` for any
+/// other text, so that two ids share a key only if they are the same text.
+fn uuid_key(id: &str) -> Option<u128> {
+    let b = id.as_bytes();
+    if b.len() != 36 {
+        return None;
+    }
+    let mut key = 0u128;
+    for (i, &c) in b.iter().enumerate() {
+        let digit = match c {
+            b'-' if matches!(i, 8 | 13 | 18 | 23) => continue,
+            b'0'..=b'9' if !matches!(i, 8 | 13 | 18 | 23) => c - b'0',
+            b'a'..=b'f' if !matches!(i, 8 | 13 | 18 | 23) => c - b'a' + 10,
+            _ => return None,
+        };
+        key = key << 4 | u128::from(digit);
+    }
+    Some(key)
 }
 
 fn legacy_stats(path: &Path) -> Result<TranscriptStats> {
@@ -455,4 +526,44 @@ fn legacy_stats(path: &Path) -> Result<TranscriptStats> {
         events,
         bytes: bytes - newlines,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{uuid_key, EventCounts};
+
+    #[test]
+    fn event_counts_key_canonical_uuids_and_name_the_rest() {
+        let a = "0006f7d7-ea41-46a3-80ef-21debf16de00";
+        assert_eq!(uuid_key(a), Some(0x0006f7d7_ea41_46a3_80ef_21debf16de00));
+        for other in [
+            "0006F7D7-EA41-46A3-80EF-21DEBF16DE00",
+            "0006f7d7ea4146a380ef21debf16de00",
+            "0006f7d7-ea41-46a3-80ef-21debf16de0g",
+            "0006f7d7-ea41-46a3-80ef+21debf16de00",
+            "0006f7d7-ea41-46a3-80ef-21debf16de00-",
+            "legacy",
+        ] {
+            assert_eq!(uuid_key(other), None, "{other}");
+        }
+        let mut counts = EventCounts::default();
+        // Out of order on purpose: finish() sorts.
+        assert!(counts.push("ffffffff-ffff-ffff-ffff-ffffffffffff", 7));
+        assert!(counts.push(a, 3));
+        assert!(counts.push("0006F7D7-EA41-46A3-80EF-21DEBF16DE00", 5));
+        assert!(counts.push(
+            "00000000-0000-0000-0000-000000000001",
+            i64::from(u32::MAX) + 1
+        ));
+        let counts = counts.finish();
+        assert_eq!(counts.get(a), 3);
+        assert_eq!(counts.get("0006F7D7-EA41-46A3-80EF-21DEBF16DE00"), 5);
+        assert_eq!(counts.get("ffffffff-ffff-ffff-ffff-ffffffffffff"), 7);
+        assert_eq!(
+            counts.get("00000000-0000-0000-0000-000000000001"),
+            u64::from(u32::MAX) + 1
+        );
+        assert_eq!(counts.get("00000000-0000-0000-0000-000000000002"), 0);
+        assert_eq!(counts.len(), 4);
+    }
 }
