@@ -3,7 +3,9 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use openclaw_sessions::doctor::{run_checks, DoctorOptions, Finding, Severity, CHECKS};
+use openclaw_sessions::doctor::{
+    left_after_repairs, run_checks, DoctorOptions, Finding, Severity, CHECKS,
+};
 use openclaw_sessions::ops::doctor_fix::DoctorFixOp;
 use openclaw_sessions::ops::RunState;
 use openclaw_sessions::units::now_ms;
@@ -109,6 +111,8 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     let mut failed = Vec::new();
     let mut snapshots = Vec::new();
     let mut plan_summary = None;
+    // The findings the run repairs (or, dry, would repair): the plan.
+    let mut repairs = Vec::new();
     // Only when something is fixable does --fix go through the pipeline (and take custody).
     if args.fix && findings.iter().any(|f| f.fixable) {
         let mut op = DoctorFixOp {
@@ -128,6 +132,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
             );
         }
         snapshots = run.snapshots.iter().map(|s| s.path.clone()).collect();
+        repairs = run.plan.fixable().cloned().collect();
         match run.report {
             Some(report) => {
                 fixed.extend(report.fix.fixed);
@@ -135,7 +140,8 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
                 findings = report.remaining;
             }
             None => {
-                findings = run.plan.findings;
+                // What the real run would leave: it runs the checks again after the repairs.
+                findings = left_after_repairs(&run.plan.findings);
                 if run.state == RunState::DryRun {
                     plan_summary = Some(run.summary);
                 }
@@ -152,6 +158,9 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         .count();
     if ctx.printer.json {
         let mut doc = json!({ "findings": super::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
+        if args.fix {
+            doc["repairs"] = serde_json::to_value(super::hints::findings(&repairs))?;
+        }
         if let Some(plan) = &plan_summary {
             doc["plan"] = serde_json::to_value(plan)?;
         }

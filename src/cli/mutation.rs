@@ -136,6 +136,10 @@ impl Hooks for CliHooks<'_> {
         signals::interrupted()
     }
 
+    fn stopped_with(&self, done: serde_json::Value) {
+        self.ctx.printer.set_error_data(done);
+    }
+
     fn interruption_flag(&self) -> Option<&'static std::sync::atomic::AtomicBool> {
         Some(&signals::INTERRUPTED)
     }

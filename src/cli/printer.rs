@@ -122,6 +122,8 @@ pub struct Printer {
     command: RefCell<String>,
     streaming: std::cell::Cell<bool>,
     warnings: RefCell<Vec<String>>,
+    /// The `data` of the error document (what an interrupted run had done).
+    error_data: RefCell<Option<serde_json::Value>>,
 }
 
 fn map_io(e: std::io::Error) -> anyhow::Error {
@@ -153,6 +155,7 @@ impl Printer {
             command: RefCell::new(String::new()),
             streaming: std::cell::Cell::new(false),
             warnings: RefCell::new(Vec::new()),
+            error_data: RefCell::new(None),
         }
     }
 
@@ -266,14 +269,22 @@ impl Printer {
         JsonRows::start(out, self.stdout_tty, &self.command(), &self.warnings)
     }
 
+    /// What the failed (interrupted) command had done, as the error document's `data`.
+    pub fn set_error_data(&self, data: serde_json::Value) {
+        *self.error_data.borrow_mut() = Some(data);
+    }
+
     pub fn json_error(&self, code: ErrorCode, message: &str, hint: Option<&str>) {
-        let doc = json!({
+        let mut doc = json!({
             "schemaVersion": 1,
             "command": self.command(),
             "ok": false,
             "error": {"code": code.as_str(), "message": message, "hint": hint},
             "warnings": *self.warnings.borrow(),
         });
+        if let Some(data) = self.error_data.borrow_mut().take() {
+            doc["data"] = data;
+        }
         // One line, as every success document a script reads.
         let text = serde_json::to_string(&doc);
         let _ = self.out(&format!("{}\n", text.unwrap_or_default()));

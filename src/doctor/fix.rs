@@ -282,3 +282,32 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
     }
     Ok(report)
 }
+
+/// What the checks still find after the repairs of `findings` succeed: the findings that are
+/// not fixable and are not about rows a repair removes (the foreign-key violations, header
+/// and seq findings of an orphaned transcript go with its rows). The dry run of `doctor --fix`
+/// shows these as left for a human, as the real run does after running the checks again.
+pub fn left_after_repairs(findings: &[Finding]) -> Vec<Finding> {
+    let removed_by = |f: &Finding, r: &Repair| match r {
+        Repair::ArchiveOrphans { session_id, .. } => {
+            f.subject.session_id.as_deref() == Some(session_id.as_str())
+        }
+        Repair::DeleteOrphans { table, rowids } => {
+            f.subject.table.as_deref() == Some(table.as_str())
+                && !f.subject.rowids.is_empty()
+                && f.subject.rowids.iter().all(|id| rowids.contains(id))
+        }
+        _ => false,
+    };
+    findings
+        .iter()
+        .filter(|f| {
+            !f.fixable
+                && !findings.iter().any(|p| {
+                    p.subject.agent_id == f.subject.agent_id
+                        && p.repair.as_ref().is_some_and(|r| removed_by(f, r))
+                })
+        })
+        .cloned()
+        .collect()
+}

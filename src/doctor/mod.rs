@@ -11,7 +11,7 @@ use crate::remedy::Remedy;
 
 pub use checks::{run_checks, CheckInfo, DoctorOptions, CHECKS};
 
-pub use fix::{agents_to_repair, apply_fixes, FixReport};
+pub use fix::{agents_to_repair, apply_fixes, left_after_repairs, FixReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

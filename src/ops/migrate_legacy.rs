@@ -215,6 +215,11 @@ impl Operation for MigrateLegacyOp {
             Applied::Done(reports, manifest) => (reports, manifest),
             Applied::Stopped { agents, manifest } => {
                 hooks.warn(stopped_import(&agents, &manifest).into());
+                let states: Vec<_> = agents.iter().map(StoppedAgent::state).collect();
+                hooks.stopped_with(serde_json::json!({
+                    "agents": states,
+                    "manifest": manifest,
+                }));
                 return Err(Error::Interrupted);
             }
         };

@@ -56,6 +56,9 @@ pub trait Hooks {
     fn interrupted(&self) -> bool {
         false
     }
+    /// What a run a signal stopped had done, as data, just before it returns
+    /// [`Error::Interrupted`]: the CLI puts it in the error document's `data`.
+    fn stopped_with(&self, _done: serde_json::Value) {}
     /// The flag behind `interrupted`, for work spread over threads, which cannot share the
     /// hooks themselves.
     fn interruption_flag(&self) -> Option<&'static AtomicBool> {

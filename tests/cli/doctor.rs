@@ -669,3 +669,69 @@ fn foreign_key_findings_name_their_session() {
     assert!(e.contains(&id) && e.contains(KEY), "{e}");
     assert!(e.contains(&format!("seq 0-{}", events - 1)), "{e}");
 }
+
+/// The findings of a `doctor --json` document as `(check, message)`, sorted.
+fn messages(list: &Value) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = list
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {list}"))
+        .iter()
+        .map(|f| (f["check"].to_string(), f["message"].to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn break_for_dry_run(s: &Store) {
+    let db = s.writable("main");
+    db.pragma_update(None, "foreign_keys", false).unwrap();
+    db.execute("INSERT INTO session_windows (session_id, session_key, created_at, updated_at) VALUES ('ghost-window', 'agent:main:ghost', 0, 0)", []).unwrap();
+    db.execute("INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES ('no-window', 0, '{}', 0)", []).unwrap();
+    db.execute(
+        "UPDATE session_nodes SET entry_json = '{\"oops\":' WHERE session_key = ?1",
+        [KEY],
+    )
+    .unwrap();
+    // One finding no repair touches: left for a human by both runs.
+    db.execute("UPDATE transcript_events SET event_zstd = CAST(zeroblob(40) AS BLOB) WHERE rowid = (SELECT rowid FROM transcript_events WHERE event_zstd IS NOT NULL LIMIT 1)", []).unwrap();
+}
+
+#[test]
+fn the_dry_run_shows_the_repairs_and_leftovers_of_the_real_run() {
+    let dry = Store::copy("live");
+    let real = Store::copy("live");
+    break_for_dry_run(&dry);
+    break_for_dry_run(&real);
+    let (dry_code, _, planned) = findings(&dry, &["--fix", "--dry-run"]);
+    let (real_code, _, done) = findings(&real, &["--fix", "--yes"]);
+    let (planned, done) = (&planned["data"], &done["data"]);
+    // The same repairs: the entry rebuilt, both orphans archived.
+    let repairs = messages(&planned["repairs"]);
+    assert_eq!(repairs.len(), 3, "{planned:#}");
+    assert_eq!(repairs, messages(&done["repairs"]));
+    assert_eq!(done["fixed"].as_array().unwrap().len(), 4, "{done:#}");
+    // The same leftovers: the damaged zstd row, not what goes with the orphans' rows.
+    let left = messages(&planned["findings"]);
+    assert_eq!(left, messages(&done["findings"]), "{planned:#}\n{done:#}");
+    assert!(left.iter().any(|(c, _)| c == "\"zstd-rows\""), "{left:?}");
+    assert_eq!(dry_code, real_code);
+    // In words: each repair once, under "left for a human" only the leftovers.
+    let out = dry
+        .cmd()
+        .args(["doctor", "--fix", "--dry-run"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (plan, human) = text
+        .split_once("left for a human:")
+        .unwrap_or_else(|| panic!("{text}"));
+    for (_, message) in &repairs {
+        let message = message.trim_matches('"');
+        assert!(plan.contains(message), "{text}");
+        assert!(!human.contains(message), "{text}");
+    }
+    for check in ["orphans", "integrity", "transcript-header", "entry-json"] {
+        assert!(!human.contains(&format!(" {check} ")), "{check}: {text}");
+    }
+    assert!(human.contains(" zstd-rows "), "{text}");
+}

@@ -706,6 +706,36 @@ fn migrate_legacy_signalled_at_each_unit() {
         for (agent, n) in &counts {
             assert!(*n <= want[agent], "{step}: {agent} has {n} sessions");
         }
+        // The same, as data: each agent's state, sessions written and files moved.
+        let agents = doc["data"]["agents"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{step}: no data.agents in {doc}"));
+        assert_eq!(agents.len(), AGENTS.len(), "{step}: {doc}");
+        for a in agents {
+            let agent = a["agentId"].as_str().unwrap();
+            let (imported, moved) = (
+                a["imported"].as_i64().unwrap(),
+                a["moved"].as_i64().unwrap(),
+            );
+            assert_eq!(
+                imported,
+                counts.get(agent).copied().unwrap_or(0),
+                "{step}: {a}"
+            );
+            match a["state"].as_str().unwrap() {
+                "not_started" => assert_eq!((imported, moved), (0, 0), "{step}: {a}"),
+                "interrupted" => assert_eq!(moved, 0, "{step}: {a}"),
+                "done" => assert_eq!(imported, want[agent], "{step}: {a}"),
+                other => panic!("{step}: state {other} in {a}"),
+            }
+        }
+        let state_of = |agent: &str| {
+            let a = agents.iter().find(|a| a["agentId"] == agent).unwrap();
+            (
+                a["state"].as_str().unwrap().to_string(),
+                a["moved"].as_i64().unwrap(),
+            )
+        };
         // Each agent's index is in place or moved whole, never both or neither.
         for agent in AGENTS {
             let index = store
@@ -720,6 +750,11 @@ fn migrate_legacy_signalled_at_each_unit() {
                 .flatten()
                 .any(|e| e.file_name().to_string_lossy().contains("sessions.json"));
             assert!(index.is_file() != archived, "{step}: {agent}'s index");
+            let (state, moved) = state_of(agent);
+            assert_eq!(archived, moved > 0, "{step}: {agent} {state} moved {moved}");
+            if archived {
+                assert_eq!(state, "done", "{step}: {agent}");
+            }
         }
         let again = import(&store).output().unwrap();
         assert!(

@@ -521,6 +521,43 @@ pub struct StoppedAgent {
     pub validation_failed: bool,
     /// Its sources moved into the import archive.
     pub moved: bool,
+    /// How many source files moved.
+    pub files_moved: usize,
+    /// The run's last step for the agent (its moves, or none when they are blocked) ran.
+    pub finished: bool,
+}
+
+/// An agent of a stopped import as data (docs/openclaw/HOSTILE.md, section 5).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoppedAgentState {
+    pub agent_id: String,
+    /// `done`, `interrupted` (begun, not finished) or `not_started`.
+    pub state: &'static str,
+    /// Sessions written into its database.
+    pub imported: usize,
+    /// Source files moved into the import archive.
+    pub moved: usize,
+    /// Imported, but validation failed: the sources stay.
+    pub validation_failed: bool,
+}
+
+impl StoppedAgent {
+    pub fn state(&self) -> StoppedAgentState {
+        StoppedAgentState {
+            agent_id: self.agent_id.clone(),
+            state: if self.finished {
+                "done"
+            } else if self.imported || self.sessions_written > 0 {
+                "interrupted"
+            } else {
+                "not_started"
+            },
+            imported: self.sessions_written,
+            moved: self.files_moved,
+            validation_failed: self.validation_failed,
+        }
+    }
 }
 
 /// How an import ended: done, or stopped by a signal at a consistent point.
@@ -580,6 +617,8 @@ pub fn apply<'a>(
             imported: false,
             validation_failed: false,
             moved: false,
+            files_moved: 0,
+            finished: false,
         })
         .collect();
     let stopped_run = |manifest: &MigrationManifest, agents| Applied::Stopped {
@@ -670,6 +709,12 @@ pub fn apply<'a>(
         manifest.targets[i].completed_moves = planned;
         reports[i].moved = planned;
         stopped[i].moved = planned.0.is_some();
+        stopped[i].files_moved = if planned.0.is_some() {
+            planned.len()?
+        } else {
+            0
+        };
+        stopped[i].finished = true;
         manifest.write()?;
     }
     let failures: Vec<ImportIssue> = reports
