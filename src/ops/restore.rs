@@ -30,6 +30,20 @@ pub struct RestorePlan {
     pub manifest: SnapshotManifest,
 }
 
+/// The agent a snapshot's manifest names, as a run's scope (none for the state database, or a
+/// manifest that cannot be read, which planning then refuses).
+pub fn snapshot_agent_scope(snapshot: &Path, layout: &StateLayout) -> Vec<AgentPaths> {
+    SnapshotManifest::read(&snapshot.join(crate::backup::MANIFEST))
+        .ok()
+        .and_then(|m| match m.database {
+            DatabaseManifest::Agent { agent_id, .. } => AgentId::parse(&agent_id).ok(),
+            DatabaseManifest::Global { .. } => None,
+        })
+        .map(|id| layout.agent(&id))
+        .into_iter()
+        .collect()
+}
+
 /// The database a snapshot belongs to in this state dir.
 pub fn source_for(layout: &StateLayout, manifest: &SnapshotManifest) -> Result<SnapshotSource> {
     Ok(match &manifest.database {
@@ -115,18 +129,8 @@ impl Operation for RestoreOp {
             .unwrap_or_else(|| layout.state_dir.join("openclaw-sessions-snapshots"))
     }
 
-    /// The agent the snapshot's manifest names (none for the state database, or a manifest
-    /// that cannot be read, which planning then refuses).
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {
-        SnapshotManifest::read(&self.snapshot.join(crate::backup::MANIFEST))
-            .ok()
-            .and_then(|m| match m.database {
-                DatabaseManifest::Agent { agent_id, .. } => AgentId::parse(&agent_id).ok(),
-                DatabaseManifest::Global { .. } => None,
-            })
-            .map(|id| layout.agent(&id))
-            .into_iter()
-            .collect()
+        snapshot_agent_scope(&self.snapshot, layout)
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestorePlan> {

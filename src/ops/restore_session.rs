@@ -8,14 +8,14 @@ use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::restore::source_for;
 use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use super::targets::check_owned_agent;
-use crate::backup::{verified, DatabaseManifest, SnapshotManifest, SnapshotSource};
+use crate::backup::{verified, SnapshotManifest, SnapshotSource};
 use crate::error::{Error, Result, ResultExt};
 use crate::history::restore::{
     apply_session_from_snapshot, plan_session_from_snapshot, SnapshotSessionPlan,
     SnapshotSessionReport,
 };
 use crate::mutate::WritableDb;
-use crate::paths::{AgentId, AgentPaths, StateLayout};
+use crate::paths::{AgentPaths, StateLayout};
 use crate::store::AgentStore;
 
 pub struct RestoreSessionOp {
@@ -36,18 +36,8 @@ impl Operation for RestoreSessionOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
-    /// The agent the snapshot's manifest names (none for the state database, or a manifest
-    /// that cannot be read, which planning then refuses).
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {
-        SnapshotManifest::read(&self.snapshot.join(crate::backup::MANIFEST))
-            .ok()
-            .and_then(|m| match m.database {
-                DatabaseManifest::Agent { agent_id, .. } => AgentId::parse(&agent_id).ok(),
-                DatabaseManifest::Global { .. } => None,
-            })
-            .map(|id| layout.agent(&id))
-            .into_iter()
-            .collect()
+        super::restore::snapshot_agent_scope(&self.snapshot, layout)
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestoreSessionPlan> {
