@@ -7,7 +7,7 @@
 #
 # Environment: BENCH_AGENTS (main,work,research), BENCH_SESSIONS (500 per agent),
 # BENCH_EVENTS (40 per session), BENCH_REPEAT (3), BENCH_DIR (target/bench),
-# BENCH_OUT (BENCHMARKS.md). bench/memory.sh compares peak memory of two such runs.
+# BENCH_OUT (BENCHMARKS.md), BENCH_SKIP / BENCH_ONLY (names of measurements). bench/memory.sh compares peak memory of two such runs.
 # Every command runs BENCH_REPEAT times, on a private copy unless it only reads the store (see
 # measure); BENCH_SKIP names measurements not to run. The table reports medians of wall
 # time and of peak RSS (GNU time), and ratios against the reference commands of the same run.
@@ -54,12 +54,14 @@ oc() { env OPENCLAW_STATE_DIR="$1" OPENCLAW_NO_RESPAWN=1 HOME="$SCRATCH/home" "$
 # REPEAT times; records "seconds maxrss_kb" per run in $SCRATCH/NAME.
 # SHARED=1: CMD only reads the store (ours, proven by the read-only tests, or sqlite3 with
 # immutable=1), so it runs on the store itself rather than a copy (a copy of a scale store
-# costs more than most commands). Names in BENCH_SKIP are not run.
+# costs more than most commands). Names in BENCH_SKIP are not run; when BENCH_ONLY is set,
+# only the names it lists run (a pair measured alone, side by side).
 measure() {
   local name="$1" cmd="$2" i
   : > "$SCRATCH/$name"
-  if [[ " ${BENCH_SKIP:-} " == *" $name "* ]]; then
-    log "$name: skipped (BENCH_SKIP)"; echo "skipped skipped" > "$SCRATCH/$name"; return
+  if [[ " ${BENCH_SKIP:-} " == *" $name "* ]] ||
+     [[ -n "${BENCH_ONLY:-}" && " $BENCH_ONLY " != *" $name "* ]]; then
+    log "$name: skipped (BENCH_SKIP / BENCH_ONLY)"; echo "skipped skipped" > "$SCRATCH/$name"; return
   fi
   local runs="$REPEAT"
   if [[ "${SHARED:-0}" == 1 ]]; then runs="$SHARED_REPEAT"; fi
