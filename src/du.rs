@@ -138,8 +138,9 @@ pub fn agent_disk_use(
     Ok(du)
 }
 
-/// A migration leftover OpenClaw's disk budget does not count: `*.migrated`,
-/// `*.migrated.N`, `*.jsonl.pre-doctor-(branch|openai-codex)-repair-<stamp>.bak`.
+/// A migration leftover OpenClaw's disk budget does not count (`isMigrationArchiveArtifactName`):
+/// `*.migrated`, `*.migrated.N`, `*.jsonl.pre-doctor-(branch|openai-codex)-repair-<stamp>.bak`
+/// with the stamp `YYYY-MM-DDTHH-MM-SS-mmmZ`.
 fn migration_leftover(name: &str) -> bool {
     let migrated = name.rsplit_once(".migrated").is_some_and(|(_, rest)| {
         rest.is_empty()
@@ -148,33 +149,105 @@ fn migration_leftover(name: &str) -> bool {
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     });
     let repair = ["branch", "openai-codex"].iter().any(|kind| {
-        name.split_once(&format!(".jsonl.pre-doctor-{kind}-repair-"))
-            .is_some_and(|(_, rest)| rest.ends_with(".bak"))
+        name.rsplit_once(&format!(".jsonl.pre-doctor-{kind}-repair-"))
+            .and_then(|(_, rest)| rest.strip_suffix(".bak"))
+            .is_some_and(repair_stamp)
     });
     migrated || repair
 }
 
-/// The files of `sessions/` that OpenClaw's disk budget counts (see `budget_bytes`).
-fn budget_files(sessions_dir: &Path) -> Result<u64> {
-    let mut bytes = 0;
-    let top = match std::fs::read_dir(sessions_dir) {
+/// `YYYY-MM-DDTHH-MM-SS-mmmZ`, the stamp of OpenClaw's pre-doctor repair backups.
+fn repair_stamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 24
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            4 | 7 | 13 | 16 | 19 => c == b'-',
+            10 => c == b'T',
+            23 => c == b'Z',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// The regular files directly in `dir` (not symlinks, not in subdirectories), as OpenClaw's
+/// `readSessionsDirFiles` lists them: migration leftovers are left out.
+fn top_files(dir: &Path, visit: &mut dyn FnMut(&str, u64)) -> Result<()> {
+    let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(crate::Error::io(sessions_dir, e)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(crate::Error::io(dir, e)),
     };
-    for ent in top {
-        let ent = ent.at(sessions_dir)?;
+    for ent in rd {
+        let ent = ent.at(dir)?;
         let ft = ent.file_type().at(ent.path())?;
         let name = ent.file_name().to_string_lossy().into_owned();
         if ft.is_file() && !migration_leftover(&name) {
-            bytes += ent.metadata().at(ent.path())?.len();
+            visit(&name, ent.metadata().at(ent.path())?.len());
         }
     }
-    walk(&sessions_dir.join("cold"), &mut |_, len| bytes += len)?;
-    walk(
-        &sessions_dir.join("skills-prompts/sha256"),
-        &mut |_, len| bytes += len,
-    )?;
+    Ok(())
+}
+
+/// A skills-prompt cache file OpenClaw counts: `<64 hex>.txt`, or its temporary
+/// `<64 hex>.txt[.N].<uuid>.tmp` (`isSessionPromptBlobTempArtifactName`).
+fn prompt_blob_name(name: &str) -> bool {
+    let hex = |s: &str, n: usize| {
+        s.len() == n && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    };
+    let Some((hash, rest)) = name.split_once('.') else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix("txt") else {
+        return false;
+    };
+    if !hex(hash, 64) {
+        return false;
+    }
+    if rest.is_empty() {
+        return true;
+    }
+    let Some(tmp) = rest.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
+        return false;
+    };
+    // An optional counter before the uuid.
+    let uuid = match tmp.split_once('.') {
+        Some((n, u)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => u,
+        Some(_) => return false,
+        None => tmp,
+    };
+    let parts: Vec<&str> = uuid.split('-').collect();
+    parts.len() == 5 && parts.iter().zip([8, 4, 4, 4, 12]).all(|(p, n)| hex(p, n))
+}
+
+/// The files of `sessions/` that OpenClaw's disk budget counts (`readSessionPhysicalDiskUsage`,
+/// see `budget_bytes`): the files directly in `sessions/` and in `sessions/cold/` but migration
+/// leftovers, and the skills-prompt cache `skills-prompts/sha256/<2 hex>/<64 hex>.txt`.
+fn budget_files(sessions_dir: &Path) -> Result<u64> {
+    let mut bytes = 0;
+    top_files(sessions_dir, &mut |_, len| bytes += len)?;
+    top_files(&sessions_dir.join("cold"), &mut |_, len| bytes += len)?;
+    let prompts = sessions_dir.join("skills-prompts/sha256");
+    let rd = match std::fs::read_dir(&prompts) {
+        Ok(rd) => Some(rd),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(crate::Error::io(&prompts, e)),
+    };
+    for ent in rd.into_iter().flatten() {
+        let ent = ent.at(&prompts)?;
+        let name = ent.file_name().to_string_lossy().into_owned();
+        let prefix =
+            name.len() == 2 && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if !prefix || !ent.file_type().at(ent.path())?.is_dir() {
+            continue;
+        }
+        let dir = ent.path();
+        for blob in std::fs::read_dir(&dir).at(&dir)? {
+            let blob = blob.at(&dir)?;
+            let name = blob.file_name().to_string_lossy().into_owned();
+            if blob.file_type().at(blob.path())?.is_file() && prompt_blob_name(&name) {
+                bytes += blob.metadata().at(blob.path())?.len();
+            }
+        }
+    }
     Ok(bytes)
 }
 
@@ -196,8 +269,8 @@ mod tests {
         for name in [
             "a.jsonl.migrated",
             "a.jsonl.migrated.2",
-            "a.jsonl.pre-doctor-branch-repair-2026-01-01T00-00-00.000Z.bak",
-            "a.jsonl.pre-doctor-openai-codex-repair-x.bak",
+            "a.jsonl.pre-doctor-branch-repair-2026-01-01T00-00-00-000Z.bak",
+            "a.jsonl.pre-doctor-openai-codex-repair-2026-01-01T00-00-00-000Z.bak",
         ] {
             assert!(migration_leftover(name), "{name}");
         }
@@ -205,9 +278,32 @@ mod tests {
             "a.jsonl",
             "a.jsonl.migrated.x",
             "a.jsonl.bak.2026-01-01T00-00-00.000Z",
+            "a.jsonl.pre-doctor-openai-codex-repair-x.bak",
+            "a.jsonl.pre-doctor-branch-repair-2026-01-01T00-00-00.000Z.bak",
             "sessions.json",
         ] {
             assert!(!migration_leftover(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn prompt_cache_names_as_openclaw_counts_them() {
+        let h = "0123456789abcdef".repeat(4);
+        for name in [
+            format!("{h}.txt"),
+            format!("{h}.txt.0123abcd-0000-4000-8000-0123456789ab.tmp"),
+            format!("{h}.txt.12.0123abcd-0000-4000-8000-0123456789ab.tmp"),
+        ] {
+            assert!(prompt_blob_name(&name), "{name}");
+        }
+        for name in [
+            format!("{}.txt", &h[1..]),
+            format!("{h}.txt.tmp"),
+            format!("{h}.txt.x.0123abcd-0000-4000-8000-0123456789ab.tmp"),
+            format!("{h}.md"),
+            format!("{}.txt", h.to_uppercase()),
+        ] {
+            assert!(!prompt_blob_name(&name), "{name}");
         }
     }
 }

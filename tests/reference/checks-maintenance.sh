@@ -113,6 +113,14 @@ CHECKS+=(prune_cleanup_parity)
 # diskBudget counts, the same survivors, the same archives and files, except by design the
 # archives ours keeps of the sessions the budget deletes (OpenClaw drops those transcripts;
 # docs/openclaw/MAINTENANCE.md §3.3).
+# The byte figures, exactly: both sides measure the same files (the database, its -wal, the
+# files of sessions/, cold/ and the prompt cache) when the pass starts and when it ends, but
+# OpenClaw's writer has not checkpointed its WAL when the pass starts, while ours has (our
+# writer closes after each step). A third copy shows that state: OpenClaw's own cleanup with a
+# budget it does not exceed (checks/budget-start.mjs, run beside the other two), measured
+# with OpenClaw's own measure as the run left it, which must be OpenClaw's totalBytesBefore,
+# and again once checkpointed, which must be ours. totalBytesAfter: ours is OpenClaw's plus
+# the archive files ours keeps by design.
 check_prune_budget_parity() {
   local base ours_s oc_s rc a=research m='{"maxEntries":5,"maxDiskBytes":"1kb"}'
   # The re-timing names the committed fixture's keys (tests/fixtures), so it starts from that store.
@@ -124,6 +132,11 @@ check_prune_budget_parity() {
   node_check set-maintenance.mjs "$base" "$m"
   ours_s="$CHECK_DIR/stores/budget-ours/.openclaw"; oc_s="$CHECK_DIR/stores/budget-oc/.openclaw"
   mkdir -p "$(dirname "$ours_s")" "$(dirname "$oc_s")"; cp -a "$base" "$ours_s"; cp -a "$base" "$oc_s"
+  local start_s="$CHECK_DIR/stores/budget-start/.openclaw" start_pid start_rc=0
+  mkdir -p "$(dirname "$start_s")"; cp -a "$base" "$start_s"
+  node_check set-maintenance.mjs "$start_s" '{"maxEntries":5,"maxDiskBytes":"10gb"}'
+  oc_sdk "$start_s" budget-start.mjs "$a" "$start_s/agents/$a/agent/openclaw-agent.sqlite" > start.json 2> start.json.err &
+  start_pid=$!
   rc=0; oc_run oc.json "$oc_s" sessions cleanup --enforce --agent "$a" \
     --store "$oc_s/agents/$a/agent/openclaw-agent.sqlite" --json || rc=$?
   [[ $rc -eq 0 ]] || check_error "openclaw sessions cleanup --enforce exited $rc"
@@ -160,6 +173,23 @@ check_prune_budget_parity() {
     || { cat archives.txt >&2; check_error "transcript archives or files differ"; }
   node_check integrity.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" > integrity.txt 2>&1 \
     || check_error "integrity: $(head -n 3 integrity.txt)"
-  note "disk budget: removedFiles $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedFiles'), removedEntries $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedEntries') as OpenClaw's; bytes before/after ours $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.totalBytesBefore')/$(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.totalBytesAfter'), openclaw $(jsonq oc.json 'j.diskBudget.totalBytesBefore')/$(jsonq oc.json 'j.diskBudget.totalBytesAfter')"
+  # The byte figures (see above).
+  wait "$start_pid" || start_rc=$?
+  [[ $start_rc -eq 0 ]] || { tail -n 20 start.json.err >&2; check_error "budget-start.mjs exited $start_rc"; return 0; }
+  local ob oa fb mb ma mf kept wal ckpt
+  ob="$(jsonq oc.json 'j.diskBudget.totalBytesBefore')"; oa="$(jsonq oc.json 'j.diskBudget.totalBytesAfter')"
+  fb="$(jsonq oc.json 'j.diskBudget.freedBytes')"
+  mb="$(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.totalBytesBefore')"
+  ma="$(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.totalBytesAfter')"
+  mf="$(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.freedBytes')"
+  wal="$(jsonq start.json 'j.start.databaseWalBytes')"; ckpt="$(jsonq start.json 'j.checkpointed.totalBytes')"
+  kept="$(sed -n 's/^ours only: [0-9]* files, \([0-9]*\) bytes$/\1/p' archives.txt)"
+  [[ "$(jsonq start.json 'j.start.totalBytes')" == "$ob" ]] \
+    || check_error "OpenClaw's totalBytesBefore $ob is not the files at the pass's start: $(cat start.json)"
+  [[ "$mb" == "$ckpt" ]] || check_error "totalBytesBefore: ours $mb, OpenClaw's files at the pass's start once checkpointed $ckpt ($(cat start.json))"
+  [[ -n "$kept" && "$ma" == "$((oa + kept))" ]] \
+    || check_error "totalBytesAfter: ours $ma, OpenClaw $oa + the archive files ours keeps ${kept:-?}"
+  [[ "$fb" == "$((ob - oa))" && "$mf" == "$((mb - ma))" ]] || check_error "freedBytes: ours $mf of $mb - $ma, OpenClaw $fb of $ob - $oa"
+  note "disk budget: removedFiles $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedFiles'), removedEntries $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedEntries') as OpenClaw's; bytes before/after/freed ours $mb/$ma/$mf, openclaw $ob/$oa/$fb: before = OpenClaw's less its unflushed WAL ($wal bytes, checkpointed: $ckpt), after = OpenClaw's + $kept bytes of archives ours keeps"
 }
 CHECKS+=(prune_budget_parity)
