@@ -134,15 +134,15 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         session: args.session.clone(),
         reasons: args.reason.iter().map(|r| Reason::from(*r)).collect(),
     };
-    // Listed first (an error then leaves no half-written document), each agent walked
-    // without holding its archives; then walked again to print. Counting events reads
-    // every archive, and each JSON row is written as soon as it is counted.
+    // One walk of each agent's archives, one archive at a time: counting events reads every
+    // archive, and each JSON row is written as soon as it is counted (text rows are kept for
+    // the table's column widths). Every store is opened first, so that the likeliest
+    // failures (a store that cannot be opened) come before the first row; an error after
+    // it is one more line after the rows (`Printer::json_rows`).
     let layout = ctx.layout()?;
     let agents = ctx.agents(&layout)?;
     for paths in &agents {
-        for_each_archive(&ctx.open_store(paths.clone())?, &mut |_| {
-            ControlFlow::Continue(())
-        })?;
+        drop(ctx.open_store(paths.clone())?);
     }
     let mut json = if ctx.printer.json {
         Some(ctx.printer.json_rows()?)
@@ -152,7 +152,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     let mut rows = Vec::new();
     let mut failure: Option<anyhow::Error> = None;
     for paths in agents {
-        // Opened again without its warnings: the first pass gave them.
+        // Opened again without its warnings: the first opening gave them.
         let store = AgentStore::open(paths)?;
         for_each_archive(&store, &mut |mut a| {
             if !filter.matches(&a) {

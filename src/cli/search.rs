@@ -3,10 +3,10 @@
 
 use clap::Args;
 
-use openclaw_sessions::history::archives_of;
-use openclaw_sessions::history::search::{
-    search_archive, search_live, Hits, ScratchIndex, SearchRequest,
-};
+use std::ops::ControlFlow;
+
+use openclaw_sessions::history::for_each_archive;
+use openclaw_sessions::history::search::{search_live, ArchiveSearch, Hits, SearchRequest};
 use openclaw_sessions::units::{iso_from_ms, now_ms, parse_time_arg};
 
 use super::exit::Outcome;
@@ -91,27 +91,39 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
     };
     let layout = ctx.layout()?;
     let mut hits = Hits::new(&req);
-    let scratch = if args.archived {
-        Some(ScratchIndex::new()?)
+    // Archives are visited one at a time, in each agent's stable order, and searched in
+    // batches (`ArchiveSearch`): neither their list nor their messages are ever all held.
+    let mut archived = if args.archived {
+        Some(ArchiveSearch::new(&req)?)
     } else {
         None
     };
     for paths in ctx.agents(&layout)? {
         let store = ctx.open_store(paths)?;
         search_live(&store, &req, &mut hits)?;
-        if let Some(scratch) = &scratch {
-            for archive in archives_of(&store)? {
-                if let Err(e) = search_archive(&store, &archive, &req, &mut hits, scratch) {
-                    if e.kind() == openclaw_sessions::ErrorKind::InvalidArgument {
-                        return Err(e.into());
-                    }
-                    ctx.printer.warn(format!(
+        if let Some(batch) = archived.as_mut() {
+            let mut failed: Option<openclaw_sessions::Error> = None;
+            for_each_archive(&store, &mut |archive| {
+                match batch.add(&store, &archive, &mut hits) {
+                    Ok(None) => {}
+                    Ok(Some(e)) => ctx.printer.warn(format!(
                         "archive {} of agent {} was not searched: {e}",
                         archive.name, archive.agent_id
-                    ));
+                    )),
+                    Err(e) => {
+                        failed = Some(e);
+                        return ControlFlow::Break(());
+                    }
                 }
+                ControlFlow::Continue(())
+            })?;
+            if let Some(e) = failed {
+                return Err(e.into());
             }
         }
+    }
+    if let Some(batch) = archived {
+        batch.finish(&mut hits)?;
     }
     if ctx.printer.json {
         ctx.printer.json_data(&serde_json::json!({

@@ -13,8 +13,9 @@ use crate::migrate::legacy::searchable_text;
 use crate::store::db::fts::{self, FtsHit, FtsQuery};
 use crate::store::AgentStore;
 
-/// Messages indexed at a time for one archive: bounds memory whatever the archive's size.
-const ARCHIVE_BATCH: usize = 2000;
+/// Messages indexed at a time (of one archive or several): bounds memory whatever the
+/// archives' sizes.
+const ARCHIVE_BATCH: usize = 500;
 
 /// One matching message.
 #[derive(Debug, Clone, Serialize)]
@@ -152,64 +153,150 @@ pub fn search_live(store: &AgentStore, req: &SearchRequest, into: &mut Hits) -> 
     Ok(())
 }
 
-/// A private in-memory FTS5 index with OpenClaw's tokenizer, emptied after each batch and
-/// reused for every archive.
-pub struct ScratchIndex(rusqlite::Connection);
-
-impl ScratchIndex {
-    pub fn new() -> Result<Self> {
-        fts::open_scratch_index()
-            .map(ScratchIndex)
-            .map_err(|e| Error::sqlite(":memory:", e))
-    }
+/// An archive with messages in the current batch: what its hits carry.
+struct Tag {
+    agent_id: String,
+    name: String,
+    session_key: Option<String>,
 }
 
-/// Search the messages of one archive, a batch at a time, through the scratch index.
-pub fn search_archive(
-    store: &AgentStore,
-    archive: &ArchivedTranscript,
-    req: &SearchRequest,
-    into: &mut Hits,
-    scratch: &ScratchIndex,
-) -> Result<()> {
-    let scratch = &scratch.0;
-    // Whatever an archive that failed half-way left is not this one's.
-    fts::scratch_clear(scratch).at(":memory:")?;
-    let mut q = req.fts();
-    q.limit += 1;
-    let fallback = archive.archived_at.unwrap_or(0);
-    let mut pending = 0usize;
-    let flush = |scratch: &rusqlite::Connection, into: &mut Hits| -> Result<()> {
-        let found = fts::scratch_search(scratch, &q)
-            .map_err(|e| query_error(&req.query, e, std::path::Path::new(&archive.name)))?;
-        into.add(found.into_iter().map(|h| {
-            to_hit(
-                &archive.agent_id,
-                h,
-                archive.session_key.clone(),
-                Some(&archive.name),
-            )
-        }));
-        fts::scratch_clear(scratch).at(":memory:")?;
-        Ok(())
-    };
-    archive.source().for_each(store, 0, &mut |ev| {
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(&ev.json) else {
-            return Ok(ControlFlow::Continue(()));
+/// Archives searched through a private in-memory FTS5 index of OpenClaw's tokenizer
+/// (`fts::open_scratch_index`). The messages of consecutive archives, of any agent, are
+/// indexed together in one transaction, up to [`ARCHIVE_BATCH`] at a time; each full batch
+/// is searched once, its best hits kept, and the index emptied (`delete-all`, so its pages
+/// are reused, never accumulated): memory is bounded whatever the number and size of the
+/// archives, and an archive of a few messages does not pay a query, an index flush and a
+/// merge of its own. Matching is FTS5's `MATCH` with the same tokenizer and query; `bm25`
+/// scores are relative to the batch, as a live hit's are to the agent's index.
+pub struct ArchiveSearch<'r> {
+    req: &'r SearchRequest,
+    conn: rusqlite::Connection,
+    /// The archives of the batch, by the number their messages carry.
+    tags: Vec<Tag>,
+    /// Messages in the batch.
+    pending: usize,
+    /// Messages a batch holds ([`ARCHIVE_BATCH`]; fewer under the test hook).
+    batch: usize,
+}
+
+impl<'r> ArchiveSearch<'r> {
+    pub fn new(req: &'r SearchRequest) -> Result<Self> {
+        Ok(ArchiveSearch {
+            req,
+            conn: fts::open_scratch_index().map_err(|e| Error::sqlite(":memory:", e))?,
+            tags: Vec::new(),
+            pending: 0,
+            batch: crate::test_hooks::apply_batch().unwrap_or(ARCHIVE_BATCH),
+        })
+    }
+
+    /// Index the messages of one archive, searching each batch that fills. `Ok(Some(e))`:
+    /// the archive could not be read to its end (`e`); its messages not searched yet are
+    /// dropped and the search goes on. `Err`: the search itself failed (the query is not
+    /// an FTS5 query: `InvalidArgument`).
+    pub fn add(
+        &mut self,
+        store: &AgentStore,
+        archive: &ArchivedTranscript,
+        into: &mut Hits,
+    ) -> Result<Option<Error>> {
+        let fallback = archive.archived_at.unwrap_or(0);
+        let tag = || Tag {
+            agent_id: archive.agent_id.clone(),
+            name: archive.name.clone(),
+            session_key: archive.session_key.clone(),
         };
-        if let Some((id, role, text, ts)) = searchable_text(&value, fallback) {
-            fts::scratch_insert(scratch, &archive.session_id, &id, &role, &text, ts, ev.seq)
-                .at(":memory:")?;
-            pending += 1;
-            if pending == ARCHIVE_BATCH {
-                flush(scratch, into)?;
-                pending = 0;
+        let mut current: Option<i64> = None;
+        let mut fatal: Option<Error> = None;
+        let read = archive.source().for_each(store, 0, &mut |ev| {
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(&ev.json) else {
+                return Ok(ControlFlow::Continue(()));
+            };
+            let Some((id, role, text, ts)) = searchable_text(&value, fallback) else {
+                return Ok(ControlFlow::Continue(()));
+            };
+            let number = match current {
+                Some(n) => n,
+                None => {
+                    if self.pending == 0 {
+                        self.conn.execute_batch("BEGIN").at(":memory:")?;
+                    }
+                    self.tags.push(tag());
+                    let n = (self.tags.len() - 1) as i64;
+                    current = Some(n);
+                    n
+                }
+            };
+            fts::scratch_insert(
+                &self.conn,
+                number,
+                &archive.session_id,
+                &id,
+                &role,
+                &text,
+                ts,
+                ev.seq,
+            )
+            .at(":memory:")?;
+            self.pending += 1;
+            if self.pending >= self.batch {
+                if let Err(e) = self.flush(into) {
+                    fatal = Some(e);
+                    return Ok(ControlFlow::Break(()));
+                }
+                // The rest of this archive starts the next batch.
+                current = None;
+            }
+            Ok(ControlFlow::Continue(()))
+        });
+        if let Some(e) = fatal {
+            return Err(e);
+        }
+        match read {
+            Ok(()) => Ok(None),
+            Err(e) => {
+                if let Some(n) = current {
+                    let dropped = fts::scratch_forget(&self.conn, n).at(":memory:")?;
+                    self.pending -= dropped;
+                }
+                Ok(Some(e))
             }
         }
-        Ok(ControlFlow::Continue(()))
-    })?;
-    if pending > 0 {
-        flush(scratch, into)?;
     }
-    Ok(())
+
+    /// Search what is left in the batch.
+    pub fn finish(mut self, into: &mut Hits) -> Result<()> {
+        self.flush(into)
+    }
+
+    /// Search the batch, keep its best hits, and empty it.
+    fn flush(&mut self, into: &mut Hits) -> Result<()> {
+        if self.pending == 0 && self.tags.is_empty() {
+            return Ok(());
+        }
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch("COMMIT").at(":memory:")?;
+        }
+        if self.pending > 0 {
+            // One more than asked: `truncated` says whether there were more.
+            let mut q = self.req.fts();
+            q.limit += 1;
+            let found = fts::scratch_search(&self.conn, &q)
+                .map_err(|e| query_error(&self.req.query, e, std::path::Path::new(":memory:")))?;
+            let tags = &self.tags;
+            into.add(found.into_iter().filter_map(|(h, n)| {
+                let tag = tags.get(usize::try_from(n).ok()?)?;
+                Some(to_hit(
+                    &tag.agent_id,
+                    h,
+                    tag.session_key.clone(),
+                    Some(&tag.name),
+                ))
+            }));
+        }
+        fts::scratch_clear(&self.conn).at(":memory:")?;
+        self.tags.clear();
+        self.pending = 0;
+        Ok(())
+    }
 }

@@ -496,3 +496,174 @@ fn search_finds_text_only_in_archives_with_archived() {
     let bad = store.cmd().args(["search", "\"open"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A hit: `(agent, session id, message id, seq, archive, key)`.
+type ArchivedHit = (
+    String,
+    String,
+    String,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);
+
+/// Every hit of `search --archived`, with `OPENCLAW_SESSIONS_APPLY_BATCH` (messages indexed
+/// at a time) when given.
+fn archived_hits(
+    store: &Store,
+    query: &str,
+    batch: Option<usize>,
+) -> std::collections::BTreeSet<ArchivedHit> {
+    let mut cmd = store.cmd();
+    if let Some(n) = batch {
+        cmd.env("OPENCLAW_SESSIONS_APPLY_BATCH", n.to_string());
+    }
+    let out = cmd
+        .args([
+            "--all-agents",
+            "search",
+            "--json",
+            "--limit",
+            "100000",
+            "--archived",
+            query,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{query:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    json(&out)["data"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                text(&h["agentId"]).unwrap(),
+                text(&h["sessionId"]).unwrap(),
+                text(&h["messageId"]).unwrap(),
+                h["seq"].as_i64(),
+                text(&h["archive"]),
+                text(&h["sessionKey"]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn archived_search_batches_many_archives_and_finds_what_the_live_index_finds() {
+    let store = Store::copy("live");
+    // The import moved every legacy transcript aside unchanged: for a word no later event
+    // added, the import archives' hits are the live index's hits of the same sessions, each
+    // under its own archive and key whatever the archives it shared a batch with.
+    let hits = archived_hits(&store, "summarize", None);
+    let live: std::collections::BTreeSet<_> = hits
+        .iter()
+        .filter(|h| h.4.is_none())
+        .map(|h| (h.0.clone(), h.1.clone(), h.2.clone(), h.5.clone()))
+        .collect();
+    let imported: Vec<_> = hits
+        .iter()
+        .filter(|h| {
+            h.4.as_deref()
+                .is_some_and(|a| a.contains(".jsonl.imported-"))
+        })
+        .collect();
+    let sessions: std::collections::BTreeSet<_> = imported.iter().map(|h| &h.1).collect();
+    assert!(sessions.len() > 10, "{sessions:?}");
+    for h in &imported {
+        let archive = h.4.as_deref().unwrap();
+        assert!(
+            archive.contains(&format!(".{}.jsonl.imported-", h.1)),
+            "{h:?}"
+        );
+        assert!(archive.starts_with(&format!("agent_{}_", h.0)), "{h:?}");
+    }
+    let imported_set: std::collections::BTreeSet<_> = imported
+        .iter()
+        .map(|h| (h.0.clone(), h.1.clone(), h.2.clone(), h.5.clone()))
+        .collect();
+    let live_of_them: std::collections::BTreeSet<_> = live
+        .iter()
+        .filter(|h| sessions.contains(&h.1))
+        .cloned()
+        .collect();
+    assert_eq!(imported_set, live_of_them);
+    // Batches of any size (one message, a few, more than all) find the same hits.
+    for query in [
+        "summarize",
+        "\"agent:main:sdk-made-2\"",
+        "item OR answer",
+        "user*",
+    ] {
+        let whole = archived_hits(&store, query, None);
+        assert!(!whole.is_empty(), "{query:?}");
+        for batch in [1, 3, 7, 100_000] {
+            assert_eq!(
+                archived_hits(&store, query, Some(batch)),
+                whole,
+                "{query:?} in batches of {batch}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_archive_broken_half_way_is_not_searched_and_the_others_are() {
+    let store = Store::copy("live");
+    let main = store.state().join("agents/main");
+    let source = std::fs::read_dir(main.join("session-sqlite-import-archive"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("cron_nightly_run_884"))
+        .unwrap();
+    let text = std::fs::read_to_string(&source).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 10);
+    // A copy whose later half is behind a line that is not JSON: its first messages are
+    // indexed before the break is read.
+    let broken_id = "0b0b0b0b-1111-4222-8333-444444444444";
+    let broken_name = format!("{broken_id}.jsonl.reset.2026-06-02T08-00-00.000Z");
+    let half = lines.len() / 2;
+    let mut broken = lines[..half].join("\n");
+    broken.push_str("\n{not json\n");
+    broken.push_str(&lines[half..].join("\n"));
+    std::fs::write(main.join("sessions").join(&broken_name), broken).unwrap();
+    let original = source.file_name().unwrap().to_string_lossy().to_string();
+    let out = store
+        .cmd()
+        .args([
+            "--all-agents",
+            "search",
+            "--json",
+            "--limit",
+            "100000",
+            "--archived",
+        ])
+        .arg("summarize OR nightly OR cron")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = json(&out);
+    let hits = doc["data"]["hits"].as_array().unwrap();
+    assert!(hits.iter().all(|h| h["sessionId"] != broken_id), "{doc}");
+    assert!(hits
+        .iter()
+        .any(|h| h["archive"].as_str() == Some(original.as_str())));
+    let warned = doc["warnings"].to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(warned.contains(&broken_name), "{warned}");
+    // Its messages before the break do match the query (what was dropped was there).
+    let first_half_matches = lines[..half].iter().any(|l| {
+        let l = l.to_lowercase();
+        l.contains("\"message\"")
+            && (l.contains("summarize") || l.contains("nightly") || l.contains("cron"))
+    });
+    assert!(first_half_matches);
+}

@@ -87,50 +87,88 @@ pub fn search_live(conn: &Connection, q: &FtsQuery<'_>) -> rusqlite::Result<Vec<
     rows.collect()
 }
 
-/// A private in-memory index with OpenClaw's columns and tokenizer, plus the event's
-/// position in its archive.
+/// A private in-memory index with OpenClaw's tokenizer: the messages in `scratch_docs`
+/// (with the event's position in its archive and which archive of the batch it came from),
+/// their text indexed by `scratch_fts`, an external-content FTS5 table. Its only indexed
+/// column is `text`, as in `session_transcript_fts` (the others are UNINDEXED there), so
+/// matching and `bm25` are the same; external content lets a batch be emptied with
+/// `delete-all` instead of tokenizing every row again to delete it.
 pub fn open_scratch_index() -> rusqlite::Result<Connection> {
     let conn = Connection::open_in_memory()?;
+    // A batch is committed only to be searched and emptied: no rollback journal to hold
+    // copies of its pages.
     conn.execute_batch(&format!(
-        "CREATE VIRTUAL TABLE scratch_fts USING fts5(text, session_id UNINDEXED, message_id UNINDEXED, \
-            role UNINDEXED, timestamp UNINDEXED, seq UNINDEXED, tokenize = '{TOKENIZER}');"
+        "PRAGMA journal_mode = OFF; \
+         CREATE TABLE scratch_docs (id INTEGER PRIMARY KEY, text TEXT, session_id TEXT, message_id TEXT, \
+            role TEXT, timestamp REAL, seq INTEGER, archive INTEGER); \
+         CREATE VIRTUAL TABLE scratch_fts USING fts5(text, content = 'scratch_docs', content_rowid = 'id', \
+            tokenize = '{TOKENIZER}');"
     ))?;
     Ok(conn)
 }
 
+/// One message of the batch's archive number `archive`.
+#[allow(clippy::too_many_arguments)]
 pub fn scratch_insert(
     conn: &Connection,
+    archive: i64,
     session_id: &str,
     message_id: &str,
     role: &str,
     text: &str,
     timestamp: f64,
     seq: i64,
-) -> rusqlite::Result<usize> {
+) -> rusqlite::Result<()> {
     conn.prepare_cached(
-        "INSERT INTO scratch_fts (text, session_id, message_id, role, timestamp, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO scratch_docs (text, session_id, message_id, role, timestamp, seq, archive) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
-    .execute(params![text, session_id, message_id, role, timestamp, seq])
+    .execute(params![
+        text, session_id, message_id, role, timestamp, seq, archive
+    ])?;
+    let id = conn.last_insert_rowid();
+    conn.prepare_cached("INSERT INTO scratch_fts (rowid, text) VALUES (?1, ?2)")?
+        .execute(params![id, text])?;
+    Ok(())
 }
 
-pub fn scratch_search(conn: &Connection, q: &FtsQuery<'_>) -> rusqlite::Result<Vec<FtsHit>> {
+/// Matches in the scratch index, each with the number of its archive in the batch.
+pub fn scratch_search(conn: &Connection, q: &FtsQuery<'_>) -> rusqlite::Result<Vec<(FtsHit, i64)>> {
+    let order = if q.recent_first {
+        "ORDER BY d.timestamp DESC, d.id DESC"
+    } else {
+        "ORDER BY score ASC, d.timestamp DESC, d.message_id ASC"
+    };
     let sql = format!(
-        "SELECT f.session_id, f.message_id, f.role, f.timestamp, \
-                snippet(scratch_fts, 0, ?2, ?3, ' … ', 48), bm25(scratch_fts) AS rank, NULL, f.seq \
-         FROM scratch_fts f \
-         WHERE scratch_fts MATCH ?1 AND (?4 IS NULL OR f.role = ?4) AND (?5 IS NULL OR f.timestamp >= ?5) \
-         {} LIMIT ?6",
-        order(q, "f.")
+        "SELECT d.session_id, d.message_id, d.role, d.timestamp, \
+                snippet(scratch_fts, 0, ?2, ?3, ' … ', 48), bm25(scratch_fts) AS score, NULL, d.seq, d.archive \
+         FROM scratch_fts JOIN scratch_docs d ON d.id = scratch_fts.rowid \
+         WHERE scratch_fts MATCH ?1 AND (?4 IS NULL OR d.role = ?4) AND (?5 IS NULL OR d.timestamp >= ?5) \
+         {order} LIMIT ?6"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(
         params![q.expr, q.open, q.close, q.role, q.since, q.limit],
-        hit,
+        |r| Ok((hit(r)?, r.get(8)?)),
     )?;
     rows.collect()
 }
 
-/// Empty the scratch index for the next batch.
-pub fn scratch_clear(conn: &Connection) -> rusqlite::Result<usize> {
-    conn.execute("DELETE FROM scratch_fts", [])
+/// Drop the messages of the batch's archive number `archive` (one that could not be read
+/// to its end).
+pub fn scratch_forget(conn: &Connection, archive: i64) -> rusqlite::Result<usize> {
+    conn.execute(
+        "INSERT INTO scratch_fts (scratch_fts, rowid, text) \
+         SELECT 'delete', id, text FROM scratch_docs WHERE archive = ?1",
+        [archive],
+    )?;
+    conn.execute("DELETE FROM scratch_docs WHERE archive = ?1", [archive])
+}
+
+/// Empty the scratch index for the next batch: the index's segments at once, the messages
+/// by SQLite's truncation of a table deleted without a condition.
+pub fn scratch_clear(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "INSERT INTO scratch_fts (scratch_fts) VALUES ('delete-all'); DELETE FROM scratch_docs;",
+    )
 }
