@@ -29,6 +29,47 @@ pub fn foreign_key_violations(conn: &Connection) -> rusqlite::Result<i64> {
     })
 }
 
+/// The names of the database's virtual tables (its FTS5 indexes).
+pub fn virtual_tables(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name",
+    )?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    rows.collect()
+}
+
+/// The complaints of `PRAGMA integrity_check`, of the whole file (`table` None) or of one
+/// table only (for a virtual table: its module's own check, FTS5's re-tokenizing of every
+/// row against its index); none when it is sound.
+pub fn integrity_check(conn: &Connection, table: Option<&str>) -> rusqlite::Result<Vec<String>> {
+    let sql = match table {
+        None => "PRAGMA integrity_check".to_string(),
+        Some(t) => format!("PRAGMA integrity_check(\"{}\")", t.replace('"', "\"\"")),
+    };
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    let found: Vec<String> = rows.collect::<rusqlite::Result<_>>()?;
+    Ok(found.into_iter().filter(|r| r != "ok").collect())
+}
+
+/// Make `conn` know no virtual table module (FTS5 included), so that its
+/// `PRAGMA integrity_check` checks every B-tree, row and index but skips the modules' own
+/// checks of their virtual tables (SQLite skips a virtual table whose module is unknown).
+/// Call it on a fresh connection, before any statement has used a virtual table.
+pub fn forget_virtual_table_modules(conn: &Connection) -> rusqlite::Result<()> {
+    // SAFETY: the handle is this open connection's, used on this thread only; a null list
+    // keeps no module.
+    let rc = unsafe { rusqlite::ffi::sqlite3_drop_modules(conn.handle(), std::ptr::null_mut()) };
+    if rc == rusqlite::ffi::SQLITE_OK {
+        Ok(())
+    } else {
+        Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rc),
+            None,
+        ))
+    }
+}
+
 /// Doctor: `(table, rowid, parent)` of every row that violates a foreign key.
 pub const FOREIGN_KEY_VIOLATIONS_SQL: &str =
     "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check";
