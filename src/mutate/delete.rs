@@ -348,6 +348,7 @@ pub fn apply_delete(
     };
     // Archives go into sessions/: refused before anything changes if that is not ours.
     super::check_owned_path(&db.state_dir, sessions_dir)?;
+    db.statement_journals_in_memory()?;
     let path = db.path.clone();
     let tx = db.transaction()?;
     let mut archived = delete_in_tx(&tx, &path, plan, expected, refs, now)?;
@@ -377,6 +378,7 @@ pub fn apply_delete_batch(
         return Ok(());
     }
     super::check_owned_path(&db.state_dir, sessions_dir)?;
+    db.statement_journals_in_memory()?;
     let path = db.path.clone();
     let tx = db.transaction()?;
     for plan in plans {

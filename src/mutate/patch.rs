@@ -480,6 +480,9 @@ fn finish(entry: &SessionEntry, new: Map<String, Value>) -> Result<PatchPlan> {
 /// Apply plans in order in one `BEGIN IMMEDIATE` transaction, each re-reading its row first as
 /// [`apply_patch`] does: if any changed since its plan was made, nothing is written.
 pub fn apply_patch_batch(db: &mut WritableDb, plans: &[PatchPlan]) -> Result<()> {
+    // Each update fires the node's triggers: its statement journal stays in memory (a few
+    // pages per statement) rather than in a temp file for the whole batch.
+    db.statement_journals_in_memory()?;
     let path = db.path.clone();
     let tx = db.transaction()?;
     for plan in plans {

@@ -94,6 +94,22 @@ impl WritableDb {
         })
     }
 
+    /// Keep this connection's statement journals in memory (`PRAGMA temp_store = MEMORY`), for
+    /// the transactions that delete whole transcripts. Inside a transaction of several
+    /// statements, SQLite saves the prior content of every page a statement with cascades or
+    /// triggers changes (the `DELETE` of a window takes its events, identities and index rows
+    /// with it), so that the statement alone can be undone; past 64 KiB that statement journal
+    /// goes to an `etilqs_*` file of the temp dir: about 100 KB written per deleted session, so
+    /// 150 MB for a prune of 3 x 500 sessions (docs/openclaw/MAINTENANCE.md §3.3, "Ours").
+    /// In memory, it holds the pages of one statement at a time: at most the pages of the
+    /// largest transcript deleted, whose text the archive step holds in memory anyway. Never
+    /// for `VACUUM`, whose whole rebuilt copy would then be held in memory too.
+    pub fn statement_journals_in_memory(&self) -> Result<()> {
+        self.conn
+            .execute_batch("PRAGMA temp_store = MEMORY;")
+            .at(&self.path)
+    }
+
     /// `BEGIN IMMEDIATE`: the write lock is taken up front, as OpenClaw's writers do.
     pub fn transaction(&mut self) -> Result<rusqlite::Transaction<'_>> {
         self.conn

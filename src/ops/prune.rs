@@ -255,6 +255,111 @@ fn entries_of(
     Ok(by_key)
 }
 
+/// What the deletions of one agent write to the disk of its database (the archives land in
+/// `sessions/` beside it), estimated from the transcripts they remove.
+#[derive(Debug, Clone, Copy, Default)]
+struct DiskNeeds {
+    /// The archive files (they stay), and as much again as rows of the database.
+    archives: u64,
+    /// The WAL of the largest batch (each batch's writer closes, which checkpoints it).
+    batch_wal: u64,
+}
+
+impl DiskNeeds {
+    fn total(&self) -> u64 {
+        self.archives + self.batch_wal
+    }
+}
+
+/// An archive is zstd over JSONL: half its transcript is a bound zstd stays well under
+/// (a quarter is usual; docs/openclaw/MAINTENANCE.md §3.3, "Ours").
+fn archive_bound(transcript_bytes: u64) -> u64 {
+    transcript_bytes.div_ceil(2)
+}
+
+/// Before the first write of any agent, as one whole plan would: every planned session is
+/// still there and every deletion can be planned (an unsafe transcript id stops the run
+/// here), and what the deletions will write is counted.
+fn check_agent(plan: &AgentPrune) -> Result<DiskNeeds> {
+    let paths = &plan.paths;
+    let agent = paths.id.as_str();
+    let opts = DeleteOptions {
+        archive: true,
+        ..Default::default()
+    };
+    let store = AgentStore::open(paths.clone())?;
+    let (refs, page_size) = {
+        let db = store.db().expect("sqlite store");
+        let pages = crate::store::db::vacuum::page_use(db.conn())
+            .map_err(|e| Error::sqlite(db.path(), e))?;
+        (References::read(db.conn(), db.path())?, pages.page_size)
+    };
+    let frame = page_size + super::reclaim::WAL_FRAME_HEADER;
+    let mut needs = DiskNeeds::default();
+    in_batches(&plan.plan, ActionFilter::All, |batch| {
+        let by_key = entries_of(&store, &batch, agent)?;
+        let (mut removed, mut archives) = (0u64, 0u64);
+        for item in batch.iter().filter(|i| i.action.archive_reason().is_none()) {
+            let dp = plan_delete(&store, refs.as_read(), &by_key, &item.session_key, &opts)?;
+            for g in dp.generations.iter().filter(|g| g.events > 0) {
+                removed += g.bytes;
+                archives += archive_bound(g.bytes);
+            }
+        }
+        // Every page the batch changes once in the WAL: its transcripts' pages, the archive
+        // rows, and a few pages of indexes and nodes per session.
+        let pages = (removed + archives).div_ceil(page_size) + 8 * batch.len() as u64;
+        needs.batch_wal = needs
+            .batch_wal
+            .max(pages * frame + super::reclaim::WAL_HEADER);
+        needs.archives += 2 * archives;
+        Ok(())
+    })?;
+    Ok(needs)
+}
+
+/// Refuse the whole run, before anything changes, when the disk of an agent's database
+/// cannot hold what its deletions write (agents on one file system count together).
+fn check_space(plans: &[(&AgentPrune, DiskNeeds)]) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let mut by_device: Vec<(u64, Vec<(&AgentPrune, DiskNeeds)>)> = Vec::new();
+    for &(p, needs) in plans {
+        let dir = p.paths.db.parent().unwrap_or(std::path::Path::new("."));
+        let dev = std::fs::metadata(dir).map_err(|e| Error::io(dir, e))?.dev();
+        match by_device.iter_mut().find(|(d, _)| *d == dev) {
+            Some((_, v)) => v.push((p, needs)),
+            None => by_device.push((dev, vec![(p, needs)])),
+        }
+    }
+    for (_, group) in &by_device {
+        let dir = group[0]
+            .0
+            .paths
+            .db
+            .parent()
+            .unwrap_or(std::path::Path::new("."));
+        let available = super::reclaim::free_bytes_at(dir)?;
+        let needed: u64 = group.iter().map(|(_, n)| n.total()).sum();
+        if needed > available {
+            let agents: Vec<&str> = group.iter().map(|(p, _)| p.paths.id.as_str()).collect();
+            return Err(Error::Conflict {
+                message: format!(
+                    "not enough free disk to prune agent {} in {}: its archives and journal need about {}, {} is free",
+                    agents.join(", agent "),
+                    dir.display(),
+                    crate::units::format_bytes(needed),
+                    crate::units::format_bytes(available)
+                ),
+                hint: Some(
+                    "free some space (or prune fewer sessions at a time, e.g. with a later --older-than) and run it again; nothing was changed"
+                        .to_string(),
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn apply_agent(
     layout: &StateLayout,
     plan: &mut AgentPrune,
@@ -262,31 +367,17 @@ fn apply_agent(
     hooks: &dyn Hooks,
 ) -> Result<()> {
     let paths = plan.paths.clone();
-    // Archives are written to, and artifacts removed from, sessions/: refused up front if it
-    // leads outside the store.
-    crate::mutate::check_owned_path(&layout.state_dir, &paths.sessions_dir)?;
     let agent = paths.id.as_str();
     let opts = DeleteOptions {
         archive: true,
         ..Default::default()
     };
-    // Before the first write, as one whole plan would: every planned session is still there
-    // and every deletion can be planned (an unsafe transcript id stops the run here). The
-    // deletions are planned against the references as they were read, in both passes.
+    // Every deletion was planned once by check_agent; they are planned again, batch by
+    // batch, against the references as they are read here (the same: the store is in custody).
     let mut refs = {
         let store = AgentStore::open(paths.clone())?;
-        let refs = {
-            let db = store.db().expect("sqlite store");
-            References::read(db.conn(), db.path())?
-        };
-        in_batches(&plan.plan, ActionFilter::All, |batch| {
-            let by_key = entries_of(&store, &batch, agent)?;
-            for item in batch.iter().filter(|i| i.action.archive_reason().is_none()) {
-                plan_delete(&store, refs.as_read(), &by_key, &item.session_key, &opts)?;
-            }
-            Ok(())
-        })?;
-        refs
+        let db = store.db().expect("sqlite store");
+        References::read(db.conn(), db.path())?
     };
     // Then a batch at a time: read with the store's reader, which is closed before the writer
     // opens (an immutable reader beside a writer would read stale pages). Archives first,
@@ -499,6 +590,15 @@ impl Operation for PruneOp {
         plan: &mut PrunePlanSet,
         hooks: &dyn Hooks,
     ) -> Result<()> {
+        // Archives are written to, and artifacts removed from, sessions/: refused up front if
+        // it leads outside the store. Then every agent's deletions are planned, and what they
+        // write checked against the free disk, before the first write of any.
+        let mut needs = Vec::new();
+        for a in plan.agents.iter().filter(|a| a.work() > 0) {
+            crate::mutate::check_owned_path(&layout.state_dir, &a.paths.sessions_dir)?;
+            needs.push((a, check_agent(a)?));
+        }
+        check_space(&needs)?;
         // Agents pruned in full, named when a signal stops the run before the next one.
         let mut done: Vec<String> = Vec::new();
         for a in plan.agents.iter_mut().filter(|a| a.work() > 0) {

@@ -32,8 +32,8 @@ fn pass_pages() -> u64 {
 }
 
 /// WAL frame header (24 bytes per page) and WAL file header (32 bytes), as SQLite writes them.
-const WAL_FRAME_HEADER: u64 = 24;
-const WAL_HEADER: u64 = 32;
+pub(crate) const WAL_FRAME_HEADER: u64 = 24;
+pub(crate) const WAL_HEADER: u64 = 32;
 
 /// How the free pages are given back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -166,7 +166,7 @@ pub fn database_bytes(db: &Path) -> Result<u64> {
 }
 
 /// Bytes free for this user on the file system holding `dir`.
-fn free_bytes_at(dir: &Path) -> Result<u64> {
+pub(crate) fn free_bytes_at(dir: &Path) -> Result<u64> {
     if let Some(n) = crate::test_hooks::free_bytes() {
         return Ok(n);
     }

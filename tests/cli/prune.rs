@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{budget_store, json, Store, FIXTURES};
+use crate::common::{budget_store, checksums, json, Store, FIXTURES};
 
 /// The moment OpenClaw made the fixture's cleanup report (report/sessions-cleanup-dry-run.json).
 const REPORT_NOW: &str = "1795994700000";
@@ -207,6 +207,46 @@ fn a_real_run_applied_one_session_per_batch_ends_as_one_in_large_batches() {
     assert_eq!(one_doc, large_doc);
     assert_eq!(one, large);
     assert!(one.iter().any(|l| l.ends_with(".<generation>.zst")));
+}
+
+/// When the disk of the databases cannot hold the archives and the journal the deletions
+/// write, the run is refused before anything changes (every agent, not only the first), and
+/// a run with room does it all.
+#[test]
+fn a_disk_too_full_for_the_archives_refuses_before_anything_changes() {
+    let store = Store::copy("live");
+    let sums = checksums(&store.state());
+    let args = [
+        "--all-agents",
+        "--older-than",
+        "1d",
+        "--enforce",
+        "--yes",
+        "--json",
+    ];
+    let (code, doc, _) = prune_with(&store, &args, &[("OPENCLAW_SESSIONS_FREE_BYTES", "4096")]);
+    assert_eq!(code, 5, "{doc}");
+    assert_eq!(doc["error"]["code"], "CONFLICT");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("not enough free disk to prune agent main, agent work, agent research"),
+        "{message}"
+    );
+    assert!(doc["error"]["hint"]
+        .as_str()
+        .unwrap()
+        .contains("nothing was changed"));
+    let mut now = checksums(&store.state());
+    // Custody leaves its empty lock directory behind; nothing else changes.
+    now.retain(|p, _| sums.contains_key(p));
+    assert_eq!(now, sums);
+    let (code, doc, _) = prune(&store, &args);
+    assert_eq!(code, 0, "{doc}");
+    assert!(doc["data"]["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|a| a["applied"] == true));
 }
 
 #[test]

@@ -581,6 +581,7 @@ pub fn apply_budget(
             BudgetStep::RetainedFile => remove_file(&dir.join(&r.name))?,
             BudgetStep::Window => {
                 let mut db = WritableDb::open(state_dir, &paths.db)?;
+                db.statement_journals_in_memory()?;
                 let sid = r.session_id.as_deref().unwrap_or(&r.name);
                 let path = db.path.clone();
                 let tx = db.transaction()?;
