@@ -41,7 +41,12 @@ pub fn active_path(store: &AgentStore, source: &TranscriptSource) -> Result<Vec<
     derive(store, source)
 }
 
-fn projection(store: &AgentStore, source: &TranscriptSource) -> Result<Option<Vec<ActiveEvent>>> {
+/// The connection and session id of a transcript whose materialised projection is current:
+/// indexed up to its last event, not marked for a rebuild, no context flag pending.
+fn fresh_projection<'a>(
+    store: &'a AgentStore,
+    source: &'a TranscriptSource,
+) -> Result<Option<(&'a crate::store::ReadOnlyDb, &'a str)>> {
     let (Some(db), TranscriptSource::Sqlite { session_id, .. }) = (store.db(), source) else {
         return Ok(None);
     };
@@ -49,10 +54,98 @@ fn projection(store: &AgentStore, source: &TranscriptSource) -> Result<Option<Ve
     let state: Option<(i64, i64)> = event_index::freshness(conn, session_id).at(db.path())?;
     let max_seq: i64 = events::last_seq(conn, session_id).at(db.path())?;
     let pending: bool = event_index::context_pending(conn, session_id).at(db.path())?;
-    match state {
-        Some((indexed, 0)) if indexed == max_seq && !pending => {}
-        _ => return Ok(None),
+    Ok(match state {
+        Some((indexed, 0)) if indexed == max_seq && !pending => Some((db, session_id)),
+        _ => None,
+    })
+}
+
+/// The active branch's messages in order (the display history): how many, and the event
+/// `seq` of each, read a range at a time.
+#[derive(Debug)]
+pub enum ActiveMessages<'a> {
+    /// From the current projection, by `message_position` (as OpenClaw reads its history):
+    /// only the rows asked for are read.
+    Projected {
+        db: &'a crate::store::ReadOnlyDb,
+        session_id: &'a str,
+        total: usize,
+    },
+    /// Derived from the events, every message's seq held.
+    Listed(Vec<i64>),
+}
+
+impl ActiveMessages<'_> {
+    pub fn total(&self) -> usize {
+        match self {
+            ActiveMessages::Projected { total, .. } => *total,
+            ActiveMessages::Listed(seqs) => seqs.len(),
+        }
     }
+
+    /// The seqs of messages `from..until` (clamped to the history).
+    pub fn seqs(&self, from: usize, until: usize) -> Result<Vec<i64>> {
+        let until = until.min(self.total());
+        if from >= until {
+            return Ok(Vec::new());
+        }
+        match self {
+            ActiveMessages::Listed(seqs) => Ok(seqs[from..until].to_vec()),
+            ActiveMessages::Projected { db, session_id, .. } => {
+                let rows =
+                    event_index::message_seqs(db.conn(), session_id, from as i64, until as i64)
+                        .at(db.path())?;
+                // Positions are unique and count up from 0 (checked when `total` was read).
+                if rows.len() != until - from
+                    || rows
+                        .iter()
+                        .zip(from as i64..)
+                        .any(|((position, _), want)| *position != want)
+                {
+                    return Err(crate::error::Error::Conflict {
+                        message: format!(
+                            "transcript {session_id} changed during this read (its message positions moved)"
+                        ),
+                        hint: Some("read the page again".into()),
+                    });
+                }
+                Ok(rows.into_iter().map(|(_, seq)| seq).collect())
+            }
+        }
+    }
+}
+
+/// The display history's messages: from the projection when it is current and its message
+/// positions are exactly `0..count` (so position `i` is the `i`-th message of the branch),
+/// else from the branch derived or read whole.
+pub fn active_messages<'a>(
+    store: &'a AgentStore,
+    source: &'a TranscriptSource,
+) -> Result<ActiveMessages<'a>> {
+    if let Some((db, session_id)) = fresh_projection(store, source)? {
+        let (count, max) = event_index::message_count(db.conn(), session_id).at(db.path())?;
+        if count == max + 1 {
+            return Ok(ActiveMessages::Projected {
+                db,
+                session_id,
+                total: count as usize,
+            });
+        }
+    }
+    Ok(ActiveMessages::Listed(
+        active_path(store, source)?
+            .into_iter()
+            .filter(|a| a.message_position.is_some())
+            .map(|a| a.seq)
+            .collect(),
+    ))
+}
+
+fn projection(store: &AgentStore, source: &TranscriptSource) -> Result<Option<Vec<ActiveEvent>>> {
+    let Some((db, session_id)) = fresh_projection(store, source)? else {
+        return Ok(None);
+    };
+    let conn = db.conn();
     let rows = event_index::active_branch(conn, session_id, |seq, event_id, message_position| {
         ActiveEvent {
             seq,

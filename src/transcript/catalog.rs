@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::branch::active_path;
+use super::branch::active_messages;
 use super::cursor;
 use super::delta::{generation, store_identity};
 use super::TranscriptSource;
@@ -197,22 +197,18 @@ pub fn catalog_page(
     ]);
     let source_hash =
         cursor::binding(&["source", store.paths.id.as_str(), session_id, &generation]);
-    // The display history: active-branch messages after the latest reset.
-    let path = active_path(store, &source)?;
-    let messages: Vec<i64> = path
-        .iter()
-        .filter(|a| a.message_position.is_some())
-        .map(|a| a.seq)
-        .collect();
+    // The display history: active-branch messages after the latest reset. Only the range
+    // this page may scan is read (and the anchor a cursor names).
+    let messages = active_messages(store, &source)?;
     let mismatch = || {
         Error::bad_input(
             "transcript catalog cursor does not belong to this session (another store, session or transcript)",
             Some("start again without --cursor".to_string()),
         )
     };
-    let total = messages.len();
+    let total = messages.total();
     let (anchor, mut before, mut skip) = match &parsed_cursor {
-        None => match messages.last() {
+        None => match messages.seqs(total.saturating_sub(1), total)?.first() {
             None => {
                 return Ok(CatalogPage {
                     items: Vec::new(),
@@ -241,7 +237,7 @@ pub fn catalog_page(
             {
                 return Err(mismatch());
             }
-            if messages[c.anchor.seq - 1] != c.anchor.event_seq {
+            if messages.seqs(c.anchor.seq - 1, c.anchor.seq)?.first() != Some(&c.anchor.event_seq) {
                 return Err(mismatch());
             }
             (c.anchor.clone(), c.before, c.skip)
@@ -252,7 +248,8 @@ pub fn catalog_page(
     // kept: an older one is dropped as soon as newer ones fill the budget (the page would stop
     // before it anyway). Memory is the budget plus one event, whatever the sizes.
     let lowest = before.saturating_sub(MAX_SCAN_MESSAGES);
-    let wanted: BTreeSet<i64> = messages[lowest..before].iter().copied().collect();
+    let window = messages.seqs(lowest, before)?;
+    let wanted: BTreeSet<i64> = window.iter().copied().collect();
     let mut events: VecDeque<(i64, String)> = VecDeque::new();
     let mut held = 0u64;
     if let Some(&first) = wanted.iter().next() {
@@ -282,7 +279,7 @@ pub fn catalog_page(
     let mut items = Vec::new();
     let (mut scanned, mut read_bytes) = (0usize, 0u64);
     while before > 0 && (items.len() as u64) < limit && scanned < MAX_SCAN_MESSAGES {
-        let seq = messages[before - 1];
+        let seq = window[before - 1 - lowest];
         // Dropped for the budget: this page is full.
         let Some((_, json)) = events.pop_back().filter(|(s, _)| *s == seq) else {
             break;

@@ -131,6 +131,35 @@ pub fn active_branch<T>(
     rows.collect()
 }
 
+/// How many active-branch events carry a message, and their highest `message_position`
+/// (`-1` for none): one walk of the message index, no event read.
+pub fn message_count(conn: &Connection, session_id: &str) -> rusqlite::Result<(i64, i64)> {
+    conn.prepare_cached(
+        "SELECT count(*), coalesce(max(message_position), -1) FROM session_transcript_active_events \
+         WHERE session_id = ?1 AND message_position IS NOT NULL",
+    )?
+    .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))
+}
+
+/// `(message_position, event_seq)` of the active-branch messages at positions
+/// `from..until`, in position order.
+pub fn message_seqs(
+    conn: &Connection,
+    session_id: &str,
+    from: i64,
+    until: i64,
+) -> rusqlite::Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT message_position, event_seq FROM session_transcript_active_events \
+         WHERE session_id = ?1 AND message_position IS NOT NULL AND message_position >= ?2 \
+         AND message_position < ?3 ORDER BY message_position",
+    )?;
+    let rows = stmt.query_map(params![session_id, from, until], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
+    rows.collect()
+}
+
 /// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of active-branch rows whose event is gone
 /// (the key from a surviving window, else from a node whose current id it is).
 pub const ORPHAN_ACTIVE_EVENTS_SQL: &str = "SELECT rowid, session_id, event_seq, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = a.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = a.session_id LIMIT 1)) FROM session_transcript_active_events a WHERE NOT EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = a.session_id AND e.seq = a.event_seq)";
