@@ -9,7 +9,8 @@
 //!   signal lands at a known moment instead of after a guessed delay.
 //! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
 //! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies (and the batches of messages
-//!   `search --archived` indexes at a time) cross batch boundaries on small fixtures.
+//!   `search --archived` indexes at a time, and the windows of import-archive names the
+//!   archive walk reads at a time) cross batch boundaries on small fixtures.
 //! - `OPENCLAW_SESSIONS_FREE_BYTES=<n>` makes every file system look as if it had `n` bytes
 //!   free, so that a refusal for want of space can be tested on a roomy disk.
 //! - `OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS=1` damages every safety snapshot right after it is

@@ -173,6 +173,55 @@ fn list_dir(dir: &Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// Visit the names of the files in `dir` (none when it does not exist), in the directory's
+/// order, without holding them.
+fn for_each_file_name(dir: &Path, visit: &mut dyn FnMut(&str) -> Result<()>) -> Result<()> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    for ent in rd {
+        let ent = ent.at(dir)?;
+        if ent.file_type().at(ent.path())?.is_file() {
+            if let Some(n) = ent.file_name().to_str() {
+                visit(n)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Import-archive files read from the directory at a time (see [`import_window`]).
+const IMPORT_WINDOW: usize = 2048;
+
+/// Where an import-archive file sorts: `(ms, session id, name)`.
+type ImportKey = (i64, String, String);
+
+/// The at most `n` smallest import-archive transcripts of `dir` that sort after `after`,
+/// in order: one read of the directory, holding `n` names whatever its size.
+fn import_window(dir: &Path, after: Option<&ImportKey>, n: usize) -> Result<Vec<ImportKey>> {
+    let mut heap: std::collections::BinaryHeap<ImportKey> = std::collections::BinaryHeap::new();
+    for_each_file_name(dir, &mut |name| {
+        let Some((sid, ms)) = imported_name(name) else {
+            return Ok(());
+        };
+        let key = (ms, sid, name.to_string());
+        if after.is_some_and(|a| key <= *a) {
+            return Ok(());
+        }
+        if heap.len() == n {
+            if heap.peek().is_some_and(|top| key >= *top) {
+                return Ok(());
+            }
+            heap.pop();
+        }
+        heap.push(key);
+        Ok(())
+    })?;
+    Ok(heap.into_sorted_vec())
+}
+
 /// An import-archive file name: `<keySlug>.<sessionId>.jsonl.imported-<ms>[.<n>]`
 /// (docs/openclaw/ARCHIVES.md) as `(session id, ms)`. Session ids hold no `.`.
 fn imported_name(name: &str) -> Option<(String, i64)> {
@@ -189,10 +238,7 @@ fn imported_keys(dir: &Path, names: &[String], wanted: &HashSet<&str>) -> HashMa
     if wanted.is_empty() {
         return keys;
     }
-    for n in names
-        .iter()
-        .filter(|n| n.starts_with("legacy-store.sessions.json.imported-"))
-    {
+    for n in names {
         // Streamed, keeping only the pairs asked for: a whole index costs about four times
         // its text, and every pair of it as much again.
         let path = dir.join(n);
@@ -388,7 +434,6 @@ fn walk_archives(
     // legacy index, else the import's index (looked up afterwards, only for the files no
     // window names).
     let import_dir = &store.paths.import_archive_dir;
-    let import_names = list_dir(import_dir)?;
     let key_of = |sid: &str| -> Result<Option<String>> {
         if let Some(db) = db {
             if let Some(k) = windows::session_key_of(db.conn(), sid).at(db.path())? {
@@ -446,32 +491,34 @@ fn walk_archives(
             body: ArchiveBody::File(path),
         });
     }
-    // The import's files, the bulk of a large agent, are held as sort keys only (the time,
-    // the name's index, where its session id sits in it) and built again as they are
-    // visited: one agent's archives are never all held.
-    let mut imports: Vec<(i64, usize, usize, usize)> = Vec::new();
+    // The import's files, the bulk of a large agent, are never all held: one read of the
+    // directory finds its indexes and the session ids no window names (their keys are
+    // looked up in the indexes); they are then visited in order, [`IMPORT_WINDOW`] at a
+    // time, each window the smallest names after the last one visited ([`import_window`]).
+    let mut index_names: Vec<String> = Vec::new();
     let mut wanted_ids: HashSet<String> = HashSet::new();
-    for (i, name) in import_names.iter().enumerate() {
+    for_each_file_name(import_dir, &mut |name| {
+        if name.starts_with("legacy-store.sessions.json.imported-") {
+            index_names.push(name.to_string());
+            return Ok(());
+        }
         let Some(item) = imported_item(&agent_id, import_dir, name, None) else {
-            continue;
+            return Ok(());
         };
-        if !keep(&item) {
-            continue;
+        if keep(&item) && key_of(&item.session_id)?.is_none() {
+            wanted_ids.insert(item.session_id);
         }
-        if key_of(&item.session_id)?.is_none() {
-            wanted_ids.insert(item.session_id.clone());
-        }
-        let stem_end = name.rfind(".jsonl.imported-").unwrap_or(0);
-        let sid_start = name[..stem_end].rfind('.').map_or(0, |d| d + 1);
-        imports.push((item.archived_at.unwrap_or(0), i, sid_start, stem_end));
-    }
+        Ok(())
+    })?;
+    // Newest last, so that it wins.
+    index_names.sort();
     let wanted: HashSet<&str> = out[files_from..]
         .iter()
         .filter(|a| a.session_key.is_none())
         .map(|a| a.session_id.as_str())
         .chain(wanted_ids.iter().map(String::as_str))
         .collect();
-    let mut keys = imported_keys(import_dir, &import_names, &wanted);
+    let mut keys = imported_keys(import_dir, &index_names, &wanted);
     if let Some(legacy) = store.legacy() {
         for e in legacy
             .entries
@@ -491,30 +538,40 @@ fn walk_archives(
     out.sort_by(|a, b| {
         (a.archived_at, &a.session_id, &a.name).cmp(&(b.archived_at, &b.session_id, &b.name))
     });
-    let import_key = |&(ms, i, from, to): &(i64, usize, usize, usize)| {
-        let name = import_names[i].as_str();
-        (Some(ms), &name[from..to], name)
-    };
-    imports.sort_by(|x, y| import_key(x).cmp(&import_key(y)));
     // Merged in the order one sort of all of them gives (ties: rows, cold, sessions/ files,
-    // then the import's files, the order they were gathered in).
-    let mut imports = imports.into_iter().peekable();
+    // then the import's files).
     let mut early = out.into_iter().peekable();
+    // Smaller under the test hook, so that small fixtures cross windows.
+    let size = crate::test_hooks::apply_batch().unwrap_or(IMPORT_WINDOW);
+    let mut window = import_window(import_dir, None, size)?;
+    let mut more = window.len() == size;
+    let mut imports = std::mem::take(&mut window).into_iter().peekable();
+    let mut last: Option<ImportKey> = None;
     loop {
+        if imports.peek().is_none() && more {
+            window = import_window(import_dir, last.as_ref(), size)?;
+            more = window.len() == size;
+            imports = std::mem::take(&mut window).into_iter().peekable();
+        }
         let take_early = match (early.peek(), imports.peek()) {
             (None, None) => break,
             (Some(_), None) => true,
             (None, Some(_)) => false,
-            (Some(a), Some(k)) => {
-                (a.archived_at, a.session_id.as_str(), a.name.as_str()) <= import_key(k)
+            (Some(a), Some((ms, sid, name))) => {
+                (a.archived_at, a.session_id.as_str(), a.name.as_str())
+                    <= (Some(*ms), sid.as_str(), name.as_str())
             }
         };
         let next = if take_early {
             early.next()
         } else {
-            imports.next().and_then(|(_, i, _, _)| {
-                imported_item(&agent_id, import_dir, &import_names[i], None)
-            })
+            let k = imports.next();
+            let item = k
+                .as_ref()
+                .and_then(|(_, _, name)| imported_item(&agent_id, import_dir, name, None))
+                .filter(|a| keep(a));
+            last = k;
+            item
         };
         let Some(mut a) = next else { continue };
         if !take_early {

@@ -667,3 +667,33 @@ fn an_archive_broken_half_way_is_not_searched_and_the_others_are() {
     });
     assert!(first_half_matches);
 }
+
+#[test]
+fn archives_are_listed_in_the_same_order_whatever_the_window_of_names_read_at_a_time() {
+    let store = Store::copy("live");
+    let list = |batch: Option<&str>| {
+        let mut cmd = store.cmd();
+        if let Some(n) = batch {
+            cmd.env("OPENCLAW_SESSIONS_APPLY_BATCH", n);
+        }
+        let out = cmd
+            .args(["--all-agents", "archives", "list", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        json(&out)["data"].clone()
+    };
+    let whole = list(None);
+    let rows = whole.as_array().unwrap();
+    let imported = rows.iter().filter(|a| a["reason"] == "imported").count();
+    assert!(imported > 20, "{imported}");
+    // Oldest first within each agent.
+    for pair in rows.windows(2) {
+        if pair[0]["agentId"] == pair[1]["agentId"] {
+            assert!(pair[0]["archivedAt"].as_i64() <= pair[1]["archivedAt"].as_i64());
+        }
+    }
+    for batch in ["1", "2", "5", "1000"] {
+        assert_eq!(list(Some(batch)), whole, "windows of {batch}");
+    }
+}
