@@ -31,7 +31,7 @@ pub use entry::normalise_entry;
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
 pub use manifest::{ManifestTarget, MigrationManifest};
 pub use plan::AgentImportPlan;
-pub use projection::{searchable_text, ProjectionCursor};
+pub use projection::{searchable_text, ProjectionCursor, SearchRows};
 pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
 pub use write::{event_time, stable_stringify};
 
@@ -211,6 +211,7 @@ fn import_rows(
         &format!("importing {}", target.agent_id),
         Some(target.transcript_bytes),
     );
+    let mut search = SearchRows::new();
     target.ledger.record_pages(|batch| {
         if stop() {
             return Err(Error::Interrupted);
@@ -220,12 +221,20 @@ fn import_rows(
         for (record, _) in &batch {
             // Between sessions: each one is whole in the transaction, which commits as is.
             if stop() {
+                search.flush(&tx).at(&path)?;
                 tx.commit().at(&path)?;
                 *written += in_tx;
                 return Err(Error::Interrupted);
             }
-            let out =
-                write::write_record(&tx, &path, &target.store_path, record, now_ms, progress)?;
+            let out = write::write_record(
+                &tx,
+                &mut search,
+                &path,
+                &target.store_path,
+                record,
+                now_ms,
+                progress,
+            )?;
             if out.written {
                 result.imported += 1;
             } else {
@@ -244,6 +253,7 @@ fn import_rows(
             in_tx += 1;
             crash_point("import-record");
         }
+        search.flush(&tx).at(&path)?;
         crash_point("import-before-commit");
         tx.commit().at(&path)?;
         *written += in_tx;
