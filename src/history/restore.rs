@@ -19,7 +19,7 @@ use crate::legacy::{for_each_index_entry, is_safe_session_id, IndexSource};
 use crate::migrate::legacy::payload::{prepare, StoredPayload};
 use crate::migrate::legacy::{
     conversation_of, event_time, link_conversation, normalise_entry, write_conversation,
-    ProjectionCursor,
+    ProjectionCursor, SearchRows,
 };
 use crate::mutate::{canonical_entry, certify, crash_point, session_scope, write_node, WritableDb};
 use crate::store::db::{events, nodes, windows};
@@ -436,6 +436,7 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
     crash_point("undelete-session");
     let sid = plan.session_id.as_str();
     let mut cursor = ProjectionCursor::load(&tx, sid).at(&path)?;
+    let mut search = SearchRows::new();
     let mut report = UndeleteReport {
         events: 0,
         compressed: 0,
@@ -474,7 +475,9 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
             )
             .at(&path)?;
         }
-        cursor.append(&tx, seq, &event, created_at).at(&path)?;
+        cursor
+            .append(&tx, &mut search, seq, &event, created_at)
+            .at(&path)?;
         let event_id = event
             .get("id")
             .and_then(Value::as_str)
@@ -513,7 +516,8 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
         Ok(ControlFlow::Continue(()))
     })?;
     crash_point("undelete-events");
-    cursor.finish(&tx, now_ms).at(&path)?;
+    cursor.finish(&tx, &mut search, now_ms).at(&path)?;
+    search.flush(&tx).at(&path)?;
     if plan.copy_from.is_none() {
         if let Some(t) = last_time {
             windows::advance_transcript_updated_at(&tx, sid, t).at(&path)?;

@@ -90,8 +90,91 @@ pub fn searchable_text(e: &Value, created_at: i64) -> Option<(String, String, St
     Some((id, role, text, fts_timestamp(e, created_at)))
 }
 
+/// FTS rows waiting to be written. FTS5 writes its pending terms out as a new segment at
+/// every statement savepoint, and every session's writes open several: indexed as each event
+/// is appended, the index got one small segment per session, and merging them cost more than
+/// the tokenising. Queued here, the texts of many sessions go in back to back, into few
+/// segments (docs/openclaw/IMPORT.md, "How this import is fast"). The rows' content and ids
+/// are the same: each `session_transcript_fts_rows` row is written at once, its FTS row under
+/// the same id before the transaction commits ([`SearchRows::flush`]).
+#[derive(Default)]
+pub struct SearchRows {
+    rows: Vec<QueuedSearchRow>,
+    bytes: usize,
+}
+
+struct QueuedSearchRow {
+    rowid: i64,
+    session_id: String,
+    message_id: String,
+    role: String,
+    text: String,
+    timestamp: f64,
+}
+
+impl SearchRows {
+    /// Texts held before they are written anyway: memory stays bounded for any transcript.
+    const MAX_BYTES: usize = 8 * 1024 * 1024;
+
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn push(
+        &mut self,
+        tx: &Transaction<'_>,
+        session_id: &str,
+        (message_id, role, text): (String, String, String),
+        timestamp: f64,
+    ) -> rusqlite::Result<()> {
+        let rowid = event_index::insert_search_key(tx, session_id, &message_id)?;
+        self.bytes += text.len() + message_id.len() + session_id.len() + 64;
+        self.rows.push(QueuedSearchRow {
+            rowid,
+            session_id: session_id.to_string(),
+            message_id,
+            role,
+            text,
+            timestamp,
+        });
+        if self.bytes > Self::MAX_BYTES {
+            self.flush(tx)?;
+        }
+        Ok(())
+    }
+
+    /// Drop the queued FTS rows of a session whose rows are about to be deleted: its
+    /// `session_transcript_fts_rows` rows go, and the trigger that deletes their FTS rows
+    /// finds none for these. A session is projected whole before the next one starts, so its
+    /// queued rows are the last ones.
+    fn forget(&mut self, session_id: &str) {
+        while self.rows.last().is_some_and(|r| r.session_id == session_id) {
+            self.rows.pop();
+        }
+    }
+
+    /// Write every queued FTS row; before the transaction commits.
+    pub fn flush(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        for r in self.rows.drain(..) {
+            event_index::insert_search_text(
+                tx,
+                r.rowid,
+                &r.session_id,
+                &r.message_id,
+                &r.text,
+                &r.role,
+                r.timestamp,
+            )?;
+        }
+        self.bytes = 0;
+        Ok(())
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn insert_rows(
     tx: &Transaction<'_>,
+    search: &mut SearchRows,
     session_id: &str,
     seq: i64,
     e: &Value,
@@ -99,15 +182,8 @@ fn insert_rows(
     active_position: i64,
     message_position: Option<i64>,
 ) -> rusqlite::Result<()> {
-    if let Some((id, role, text)) = fts_text(e) {
-        event_index::insert_search_row(
-            tx,
-            session_id,
-            &id,
-            &text,
-            &role,
-            fts_timestamp(e, created_at),
-        )?;
+    if let Some(row) = fts_text(e) {
+        search.push(tx, session_id, row, fts_timestamp(e, created_at))?;
     }
     let eligible = i64::from(
         e.get("message").and_then(|m| m.get("excludeFromContext")) != Some(&Value::Bool(true)),
@@ -154,6 +230,7 @@ impl ProjectionCursor {
     pub fn append(
         &mut self,
         tx: &Transaction<'_>,
+        search: &mut SearchRows,
         seq: i64,
         e: &Value,
         created_at: i64,
@@ -179,6 +256,7 @@ impl ProjectionCursor {
             let message_position = has_message(e).then_some(self.messages);
             insert_rows(
                 tx,
+                search,
                 &self.session_id,
                 seq,
                 e,
@@ -202,9 +280,14 @@ impl ProjectionCursor {
     }
 
     /// Write the index state, rebuilding the rows first when the chain was broken.
-    pub fn finish(self, tx: &Transaction<'_>, now_ms: i64) -> rusqlite::Result<()> {
+    pub fn finish(
+        self,
+        tx: &Transaction<'_>,
+        search: &mut SearchRows,
+        now_ms: i64,
+    ) -> rusqlite::Result<()> {
         if self.dirty {
-            return rebuild(tx, &self.session_id, now_ms);
+            return rebuild(tx, search, &self.session_id, now_ms);
         }
         let Some(updated_at) = self.updated_at else {
             return Ok(());
@@ -223,7 +306,13 @@ impl ProjectionCursor {
 }
 
 /// Rebuild the session's projection from its tree: the path from the leaf back to the root.
-fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Result<()> {
+fn rebuild(
+    tx: &Transaction<'_>,
+    search: &mut SearchRows,
+    session_id: &str,
+    now_ms: i64,
+) -> rusqlite::Result<()> {
+    search.forget(session_id);
     event_index::clear_for_rebuild(tx, session_id)?;
     // Only the tree shape of each event is kept (not the events): a rebuild of a long
     // transcript holds ids and links, then reads the path's events one at a time.
@@ -290,6 +379,7 @@ fn rebuild(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Res
         let message_position = has_message(&e).then_some(messages);
         insert_rows(
             tx,
+            search,
             session_id,
             *seq,
             &e,

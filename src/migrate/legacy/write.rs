@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use super::convert::{js_stringify, TranscriptConverter};
 use super::payload::{prepare, StoredPayload};
 use super::plan::mtime_ms;
-use super::projection::ProjectionCursor;
+use super::projection::{ProjectionCursor, SearchRows};
 use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::{session_scope, write_node, write_window};
@@ -66,6 +66,7 @@ pub fn event_time(e: &Value, now_ms: i64) -> i64 {
 /// Write one record. `store_path` is the legacy index (ACP provenance names it).
 pub fn write_record(
     tx: &Transaction<'_>,
+    search: &mut SearchRows,
     db: &Path,
     store_path: &Path,
     record: &ImportRecord,
@@ -114,7 +115,7 @@ pub fn write_record(
         out.written = true;
     }
     if let Some(path) = &record.transcript {
-        import_events(tx, db, record, path, now_ms, progress, &mut out)?;
+        import_events(tx, search, db, record, path, now_ms, progress, &mut out)?;
         let mtime = std::fs::metadata(path).map(|m| mtime_ms(&m)).at(path)?;
         windows::advance_transcript_updated_at(tx, sid, mtime).at(db)?;
     } else {
@@ -221,8 +222,10 @@ fn has_legacy_media(event: &Value) -> bool {
 }
 
 /// Stream the transcript into `transcript_events`, skipping what is already stored.
+#[allow(clippy::too_many_arguments)]
 fn import_events(
     tx: &Transaction<'_>,
+    search: &mut SearchRows,
     db: &Path,
     record: &ImportRecord,
     path: &Path,
@@ -387,7 +390,7 @@ fn import_events(
             )
             .at(db)?;
         }
-        cursor.append(tx, seq, &event, created_at).at(db)?;
+        cursor.append(tx, search, seq, &event, created_at).at(db)?;
         if let Some(id) = event_id {
             let idem = event
                 .get("message")
@@ -414,7 +417,7 @@ fn import_events(
             .at(db)?;
         }
     }
-    cursor.finish(tx, now_ms).at(db)?;
+    cursor.finish(tx, search, now_ms).at(db)?;
     if let Some(t) = last_time {
         windows::set_updated_at(tx, sid, t).at(db)?;
     }

@@ -50,21 +50,30 @@ pub fn mark_all_for_rebuild(conn: &Connection) -> rusqlite::Result<usize> {
         .execute([])
 }
 
-/// Index a message's text: its `session_transcript_fts_rows` row, then the FTS row under
-/// that row's id.
-pub fn insert_search_row(
+/// A message's `session_transcript_fts_rows` row; its id is the rowid of the message's FTS
+/// row ([`insert_search_text`]).
+pub fn insert_search_key(
     conn: &Connection,
+    session_id: &str,
+    message_id: &str,
+) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO session_transcript_fts_rows (session_id, message_id) VALUES (?1, ?2)",
+    )?
+    .execute(params![session_id, message_id])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// A message's FTS row, under the id of its `session_transcript_fts_rows` row.
+pub fn insert_search_text(
+    conn: &Connection,
+    rowid: i64,
     session_id: &str,
     message_id: &str,
     text: &str,
     role: &str,
     timestamp: f64,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO session_transcript_fts_rows (session_id, message_id) VALUES (?1, ?2)",
-    )?
-    .execute(params![session_id, message_id])?;
-    let rowid = conn.last_insert_rowid();
     conn.prepare_cached(
         "INSERT INTO session_transcript_fts (rowid, text, session_id, message_id, role, timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
