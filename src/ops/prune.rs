@@ -294,7 +294,7 @@ fn check_agent(plan: &AgentPrune) -> Result<DiskNeeds> {
             .map_err(|e| Error::sqlite(db.path(), e))?;
         (References::read(db.conn(), db.path())?, pages.page_size)
     };
-    let frame = page_size + super::reclaim::WAL_FRAME_HEADER;
+    let frame = page_size + super::disk_space::WAL_FRAME_HEADER;
     let mut needs = DiskNeeds::default();
     in_batches(&plan.plan, ActionFilter::All, |batch| {
         let by_key = entries_of(&store, &batch, agent)?;
@@ -311,7 +311,7 @@ fn check_agent(plan: &AgentPrune) -> Result<DiskNeeds> {
         let pages = (removed + archives).div_ceil(page_size) + 8 * batch.len() as u64;
         needs.batch_wal = needs
             .batch_wal
-            .max(pages * frame + super::reclaim::WAL_HEADER);
+            .max(pages * frame + super::disk_space::WAL_HEADER);
         needs.archives += 2 * archives;
         Ok(())
     })?;
@@ -338,7 +338,7 @@ fn check_space(plans: &[(&AgentPrune, DiskNeeds)]) -> Result<()> {
             .db
             .parent()
             .unwrap_or(std::path::Path::new("."));
-        let available = super::reclaim::free_bytes_at(dir)?;
+        let available = super::disk_space::free_bytes_at(dir)?;
         let needed: u64 = group.iter().map(|(_, n)| n.total()).sum();
         if needed > available {
             let agents: Vec<&str> = group.iter().map(|(p, _)| p.paths.id.as_str()).collect();
