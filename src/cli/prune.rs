@@ -403,39 +403,62 @@ fn print_prune(
         ctx.printer
             .info(format!("snapshot before pruning: {}", snap.path.display()));
     }
-    let mut t = ctx.printer.table(&["AGENT", "KEY", "ACTION"]);
+    // A long table is printed a block of rows at a time, each block with its header: the
+    // rows of a run over a whole store are not all held at once.
+    const BLOCK: usize = 1000;
+    let header = ["AGENT", "KEY", "ACTION"];
+    let mut t = ctx.printer.table(&header);
+    let mut rows = 0usize;
+    let mut add = |t: &mut comfy_table::Table, row: Vec<String>| -> anyhow::Result<()> {
+        if rows > 0 && rows % BLOCK == 0 {
+            ctx.printer
+                .print_table(&std::mem::replace(t, ctx.printer.table(&header)))?;
+        }
+        rows += 1;
+        t.add_row(row);
+        Ok(())
+    };
     for p in plans {
         let agent = p.paths.id.to_string();
         p.plan
             .for_each(ActionFilter::All, |i| -> anyhow::Result<_> {
-                t.add_row(vec![
-                    agent.clone(),
-                    i.session_key,
-                    format!("did {}", action_words(i.action)),
-                ]);
+                add(
+                    &mut t,
+                    vec![
+                        agent.clone(),
+                        i.session_key,
+                        format!("did {}", action_words(i.action)),
+                    ],
+                )?;
                 Ok(ControlFlow::Continue(()))
             })?;
         for a in &p.artifacts {
-            t.add_row(vec![
-                agent.clone(),
-                a.path.display().to_string(),
-                format!(
-                    "did {}: {}",
-                    if a.archive_to.is_some() {
-                        "archive"
-                    } else {
-                        "remove"
-                    },
-                    a.why
-                ),
-            ]);
+            add(
+                &mut t,
+                vec![
+                    agent.clone(),
+                    a.path.display().to_string(),
+                    format!(
+                        "did {}: {}",
+                        if a.archive_to.is_some() {
+                            "archive"
+                        } else {
+                            "remove"
+                        },
+                        a.why
+                    ),
+                ],
+            )?;
         }
         for r in p.budget.iter().flat_map(|b| &b.removed) {
-            t.add_row(vec![
-                agent.clone(),
-                r.name.clone(),
-                format!("did remove: disk budget ({})", budget_words(r)),
-            ]);
+            add(
+                &mut t,
+                vec![
+                    agent.clone(),
+                    r.name.clone(),
+                    format!("did remove: disk budget ({})", budget_words(r)),
+                ],
+            )?;
         }
     }
     ctx.printer.print_table(&t)?;
