@@ -1,6 +1,7 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rusqlite::OptionalExtension;
 use serde::Serialize;
@@ -310,6 +311,15 @@ impl AgentStore {
             .at(db.path())
     }
 
+    /// Limits the page cache of the store's database (a read that visits each page about
+    /// once gains nothing from SQLite's default and would only grow with the store).
+    pub fn set_page_cache_kib(&self, kib: u32) -> Result<()> {
+        match &self.db {
+            Some(db) => db.set_page_cache_kib(kib),
+            None => Ok(()),
+        }
+    }
+
     /// Every transcript's event count read in one pass (for a listing that covers most
     /// sessions: one walk of the primary key instead of one lookup a session). `None` for a
     /// store without a database, a legacy one, or one with more than [`EventCounts::CAP`]
@@ -318,18 +328,22 @@ impl AgentStore {
         let Some(db) = self.db.as_ref().filter(|_| self.legacy.is_none()) else {
             return Ok(None);
         };
-        let mut counts = EventCounts::default();
-        let complete = events::counts(db.conn(), |id, n| {
-            if counts.len() >= EventCounts::CAP {
-                return ControlFlow::Break(());
-            }
-            if !counts.push(id, n) {
-                return ControlFlow::Break(());
-            }
-            ControlFlow::Continue(())
-        })
-        .at(db.path())?;
-        Ok(complete.then(|| counts.finish()))
+        walk_event_counts(db.conn(), db.path(), None)
+    }
+
+    /// [`Self::transcript_event_counts`] on a connection of its own, to run on another
+    /// thread while this store goes on reading. `None` where that gives `None`.
+    pub fn event_count_walk(&self) -> Result<Option<EventCountWalk>> {
+        let Some(db) = self.db.as_ref().filter(|_| self.legacy.is_none()) else {
+            return Ok(None);
+        };
+        let conn = db.second_connection()?;
+        // A walk reads each page once: a small cache keeps its memory apart from the store's.
+        conn.pragma_update(None, "cache_size", -256).at(db.path())?;
+        Ok(Some(EventCountWalk {
+            conn,
+            path: db.path().to_path_buf(),
+        }))
     }
 
     /// The promoted `session_nodes` columns of a key, as stored.
@@ -413,6 +427,39 @@ impl AgentStore {
         }
         Ok(out)
     }
+}
+
+/// A walk of every transcript's event count with a connection of its own (it is `Send`):
+/// see [`AgentStore::event_count_walk`].
+pub struct EventCountWalk {
+    conn: rusqlite::Connection,
+    path: std::path::PathBuf,
+}
+
+impl EventCountWalk {
+    /// The walk, given up (`None`) once `stop` is set.
+    pub fn run(self, stop: &AtomicBool) -> Result<Option<EventCounts>> {
+        walk_event_counts(&self.conn, &self.path, Some(stop))
+    }
+}
+
+fn walk_event_counts(
+    conn: &rusqlite::Connection,
+    path: &Path,
+    stop: Option<&AtomicBool>,
+) -> Result<Option<EventCounts>> {
+    let mut counts = EventCounts::default();
+    let complete = events::counts(conn, |id, n| {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) || counts.len() >= EventCounts::CAP {
+            return ControlFlow::Break(());
+        }
+        if !counts.push(id, n) {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    })
+    .at(path)?;
+    Ok(complete.then(|| counts.finish()))
 }
 
 /// Event counts by transcript, read in one pass, for at most [`EventCounts::CAP`]

@@ -13,8 +13,8 @@ mod sqlite_header;
 pub use crate::formats::{SessionEntry, SessionKind};
 pub use crate::paths::read_owner;
 pub use agent_store::{
-    AgentStore, ArchiveRow, EventCounts, ListedSession, SessionLookup, StoreKind, TranscriptStats,
-    WindowRow,
+    AgentStore, ArchiveRow, EventCountWalk, EventCounts, ListedSession, SessionLookup, StoreKind,
+    TranscriptStats, WindowRow,
 };
 pub use newest_first::{for_each_newest_first, for_each_newest_first_after, Position};
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};

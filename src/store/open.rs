@@ -49,7 +49,7 @@ pub struct ReadOnlyDb {
     mode: OpenMode,
     opened_as: Option<Fingerprint>,
     /// The private copy read instead of the original (see `OpenMode::PrivateCopy`).
-    _copy: Option<PrivateCopy>,
+    copy: Option<PrivateCopy>,
 }
 
 impl std::fmt::Debug for ReadOnlyDb {
@@ -131,6 +131,34 @@ impl ReadOnlyDb {
         } else {
             (None, path.to_path_buf())
         };
+        let conn = Self::connect(path, &target, mode)?;
+        let opened_as = (mode == OpenMode::Immutable)
+            .then(|| fingerprint(path))
+            .flatten();
+        Ok(ReadOnlyDb {
+            conn,
+            path: path.to_path_buf(),
+            mode,
+            opened_as,
+            copy,
+        })
+    }
+
+    /// Another connection to the same file (the private copy, for one), opened the same
+    /// way: a whole-store read can then run on a thread of its own beside this one.
+    pub fn second_connection(&self) -> Result<Connection> {
+        let target = self.copy.as_ref().map_or(&self.path, |c| &c.db);
+        Self::connect(&self.path, target, self.mode)
+    }
+
+    /// SQLite's page cache of this connection, in KiB (its default is about 2 MB).
+    pub fn set_page_cache_kib(&self, kib: u32) -> Result<()> {
+        self.conn
+            .pragma_update(None, "cache_size", -i64::from(kib))
+            .at(&self.path)
+    }
+
+    fn connect(path: &Path, target: &Path, mode: OpenMode) -> Result<Connection> {
         let params = match mode {
             OpenMode::Immutable => "?mode=ro&immutable=1",
             OpenMode::ReadOnlyShm => "?mode=ro&readonly_shm=1",
@@ -138,7 +166,7 @@ impl ReadOnlyDb {
             // Read-write on the private copy only: rolling back a hot journal writes there.
             OpenMode::PrivateCopy => "?mode=rw",
         };
-        let uri = format!("{}{params}", uri_path(&target));
+        let uri = format!("{}{params}", uri_path(target));
         let access = if mode == OpenMode::PrivateCopy {
             OpenFlags::SQLITE_OPEN_READ_WRITE
         } else {
@@ -167,16 +195,7 @@ impl ReadOnlyDb {
             }
             other => Error::sqlite(path, other),
         })?;
-        let opened_as = (mode == OpenMode::Immutable)
-            .then(|| fingerprint(path))
-            .flatten();
-        Ok(ReadOnlyDb {
-            conn,
-            path: path.to_path_buf(),
-            mode,
-            opened_as,
-            _copy: copy,
-        })
+        Ok(conn)
     }
 
     pub fn conn(&self) -> &Connection {

@@ -86,7 +86,7 @@ fn untouched_while_a_writer_holds_a_transaction() {
 fn wal_frames_without_shm_are_read_and_nothing_is_created() {
     let store = Store::copy("live");
     let path = store.agent_db("main");
-    {
+    let events_in_wal = {
         let db = rusqlite::Connection::open(&path).unwrap();
         db.pragma_update(None, "journal_mode", "WAL").unwrap();
         db.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
@@ -101,7 +101,9 @@ fn wal_frames_without_shm_are_read_and_nothing_is_created() {
             [],
         )
         .unwrap();
-    }
+        db.execute("DELETE FROM transcript_events WHERE rowid = (SELECT max(rowid) FROM transcript_events WHERE session_id = (SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:main:main'))", []).unwrap();
+        db.query_row("SELECT count(*) FROM transcript_events WHERE session_id = (SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:main:main')", [], |r| r.get::<_, i64>(0)).unwrap()
+    };
     let wal = store
         .dir
         .path()
@@ -119,6 +121,21 @@ fn wal_frames_without_shm_are_read_and_nothing_is_created() {
     let out = store.run_ok(["show", "agent:main:main", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["data"]["entry"]["label"], "from-the-wal");
+    // A whole listing counts events on a second connection, to the same private copy.
+    for limit in ["all", "1000"] {
+        let out = store.run_ok(["list", "--agent", "main", "--json", "--limit", limit]);
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let row = doc["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["sessionKey"] == "agent:main:main")
+            .unwrap();
+        assert_eq!(
+            row["transcript"]["events"], events_in_wal,
+            "--limit {limit}"
+        );
+    }
     assert_eq!(before, checksums(&store.state()));
     assert!(!shm.exists());
 }
