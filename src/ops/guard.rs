@@ -24,58 +24,79 @@ pub enum DamagedStore {
 /// How many complaints of `quick_check` a refusal quotes.
 const QUOTED_PROBLEMS: usize = 3;
 
-/// Check every existing database of `sources`, in order; the first refusal is returned.
+/// Check every existing database of `sources`; the first refusal in their order is returned.
+/// The databases are checked side by side, one a core: `quick_check` reads every page.
 pub fn check_databases(sources: &[SnapshotSource], damaged: DamagedStore) -> Result<()> {
     if damaged == DamagedStore::Replaced {
         return Ok(());
     }
-    for source in sources {
-        let db = source.db();
-        if !db.is_file() {
-            continue;
-        }
-        let (role, agent) = match source {
-            SnapshotSource::Agent { agent_id, .. } => (DatabaseRole::Agent, Some(agent_id)),
-            SnapshotSource::Global { .. } => (DatabaseRole::Global, None),
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for chunk in sources.chunks(width) {
+        let results: Vec<Result<()>> = if chunk.len() == 1 {
+            vec![check_database(&chunk[0], damaged)]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = chunk
+                    .iter()
+                    .map(|source| scope.spawn(move || check_database(source, damaged)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect()
+            })
         };
-        require_sqlite_file(db)?;
-        let ro = ReadOnlyDb::open(db)?;
-        let info = SchemaInfo::read(&ro, role)?;
-        // The state database only must not be newer (this tool writes one plugin-state row
-        // there); an agent database must be the known schema.
-        if role == DatabaseRole::Agent || info.status == SchemaStatus::Newer {
-            info.require_writable(db)?;
-        }
-        if let (Some(want), Some(owner)) = (agent, &info.agent_id) {
-            if owner != want {
-                return Err(Error::Conflict {
-                    message: format!(
-                        "{} belongs to agent {owner}; requested agent {want}",
-                        db.display()
-                    ),
-                    hint: Some(format!(
-                        "a database sits in another agent's place: move it back under agent {owner}, or run the doctor"
-                    )),
-                }
-                .with_remedy(Remedy::RunDoctor));
+        results.into_iter().collect::<Result<()>>()?;
+    }
+    Ok(())
+}
+
+fn check_database(source: &SnapshotSource, damaged: DamagedStore) -> Result<()> {
+    let db = source.db();
+    if !db.is_file() {
+        return Ok(());
+    }
+    let (role, agent) = match source {
+        SnapshotSource::Agent { agent_id, .. } => (DatabaseRole::Agent, Some(agent_id)),
+        SnapshotSource::Global { .. } => (DatabaseRole::Global, None),
+    };
+    require_sqlite_file(db)?;
+    let ro = ReadOnlyDb::open(db)?;
+    let info = SchemaInfo::read(&ro, role)?;
+    // The state database only must not be newer (this tool writes one plugin-state row
+    // there); an agent database must be the known schema.
+    if role == DatabaseRole::Agent || info.status == SchemaStatus::Newer {
+        info.require_writable(db)?;
+    }
+    if let (Some(want), Some(owner)) = (agent, &info.agent_id) {
+        if owner != want {
+            return Err(Error::Conflict {
+                message: format!(
+                    "{} belongs to agent {owner}; requested agent {want}",
+                    db.display()
+                ),
+                hint: Some(format!(
+                    "a database sits in another agent's place: move it back under agent {owner}, or run the doctor"
+                )),
             }
+            .with_remedy(Remedy::RunDoctor));
         }
-        if damaged == DamagedStore::Refused {
-            let problems = meta::btree_check(ro.conn(), QUOTED_PROBLEMS).at(db)?;
-            if !problems.is_empty() {
-                return Err(Error::Conflict {
-                    message: format!(
-                        "{} fails SQLite's quick_check ({}); nothing was changed",
-                        db.display(),
-                        problems.join("; ")
-                    ),
-                    hint: Some(
-                        "see the damage with the doctor, then bring back a verified snapshot in place; only the doctor's repairs run on a damaged database"
-                            .into(),
-                    ),
-                }
-                .with_remedy(Remedy::DamagedDatabase));
+    }
+    if damaged == DamagedStore::Refused {
+        let problems = meta::btree_check(ro.conn(), QUOTED_PROBLEMS).at(db)?;
+        if !problems.is_empty() {
+            return Err(Error::Conflict {
+                message: format!(
+                    "{} fails SQLite's quick_check ({}); nothing was changed",
+                    db.display(),
+                    problems.join("; ")
+                ),
+                hint: Some(
+                    "see the damage with the doctor, then bring back a verified snapshot in place; only the doctor's repairs run on a damaged database"
+                        .into(),
+                ),
             }
+            .with_remedy(Remedy::DamagedDatabase));
         }
     }
     Ok(())
