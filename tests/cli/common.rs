@@ -210,3 +210,26 @@ pub fn budget_store() -> Store {
     .unwrap();
     store
 }
+
+/// A run refused for want of free disk (`doc`, its JSON, exited with `code`): exit 5, a
+/// CONFLICT whose message names `needles`, a hint that nothing was changed, and every file
+/// of the state as it was (`before`); custody's empty lock directory is all it leaves.
+pub fn assert_refused_for_space(
+    store: &Store,
+    code: Option<i32>,
+    doc: &serde_json::Value,
+    needles: &[&str],
+    before: &BTreeMap<PathBuf, String>,
+) {
+    assert_eq!(code, Some(5), "{doc}");
+    assert_eq!(doc["error"]["code"], "CONFLICT");
+    let message = doc["error"]["message"].as_str().unwrap();
+    for needle in needles {
+        assert!(message.contains(needle), "{message} lacks {needle:?}");
+    }
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("nothing was changed"), "{hint}");
+    let mut now = checksums(&store.state());
+    now.retain(|p, _| before.contains_key(p));
+    assert_eq!(&now, before);
+}

@@ -507,27 +507,16 @@ type ArchivedHit = (
     Option<String>,
 );
 
-/// Every hit of `search --archived`, with `OPENCLAW_SESSIONS_APPLY_BATCH` (messages indexed
-/// at a time) when given.
-fn archived_hits(
-    store: &Store,
-    query: &str,
-    batch: Option<usize>,
-) -> std::collections::BTreeSet<ArchivedHit> {
+/// A successful `search --archived --json` of every agent, unlimited, with
+/// `OPENCLAW_SESSIONS_APPLY_BATCH` (messages indexed at a time) when given.
+fn archived_search(store: &Store, query: &str, batch: Option<usize>) -> std::process::Output {
     let mut cmd = store.cmd();
     if let Some(n) = batch {
         cmd.env("OPENCLAW_SESSIONS_APPLY_BATCH", n.to_string());
     }
     let out = cmd
-        .args([
-            "--all-agents",
-            "search",
-            "--json",
-            "--limit",
-            "100000",
-            "--archived",
-            query,
-        ])
+        .args(["--all-agents", "search", "--json", "--limit", "100000"])
+        .args(["--archived", query])
         .output()
         .unwrap();
     assert!(
@@ -535,8 +524,17 @@ fn archived_hits(
         "{query:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Every hit of [`archived_search`].
+fn archived_hits(
+    store: &Store,
+    query: &str,
+    batch: Option<usize>,
+) -> std::collections::BTreeSet<ArchivedHit> {
     let text = |v: &Value| v.as_str().map(str::to_string);
-    json(&out)["data"]["hits"]
+    json(&archived_search(store, query, batch))["data"]["hits"]
         .as_array()
         .unwrap()
         .iter()
@@ -633,24 +631,7 @@ fn an_archive_broken_half_way_is_not_searched_and_the_others_are() {
     broken.push_str(&lines[half..].join("\n"));
     std::fs::write(main.join("sessions").join(&broken_name), broken).unwrap();
     let original = source.file_name().unwrap().to_string_lossy().to_string();
-    let out = store
-        .cmd()
-        .args([
-            "--all-agents",
-            "search",
-            "--json",
-            "--limit",
-            "100000",
-            "--archived",
-        ])
-        .arg("summarize OR nightly OR cron")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = archived_search(&store, "summarize OR nightly OR cron", None);
     let doc = json(&out);
     let hits = doc["data"]["hits"].as_array().unwrap();
     assert!(hits.iter().all(|h| h["sessionId"] != broken_id), "{doc}");

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{budget_store, checksums, json, Store, FIXTURES};
+use crate::common::{assert_refused_for_space, budget_store, checksums, json, Store, FIXTURES};
 
 /// The moment OpenClaw made the fixture's cleanup report (report/sessions-cleanup-dry-run.json).
 const REPORT_NOW: &str = "1795994700000";
@@ -225,21 +225,13 @@ fn a_disk_too_full_for_the_archives_refuses_before_anything_changes() {
         "--json",
     ];
     let (code, doc, _) = prune_with(&store, &args, &[("OPENCLAW_SESSIONS_FREE_BYTES", "4096")]);
-    assert_eq!(code, 5, "{doc}");
-    assert_eq!(doc["error"]["code"], "CONFLICT");
-    let message = doc["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("not enough free disk to prune agent main, agent work, agent research"),
-        "{message}"
+    assert_refused_for_space(
+        &store,
+        Some(code),
+        &doc,
+        &["not enough free disk to prune agent main, agent work, agent research"],
+        &sums,
     );
-    assert!(doc["error"]["hint"]
-        .as_str()
-        .unwrap()
-        .contains("nothing was changed"));
-    let mut now = checksums(&store.state());
-    // Custody leaves its empty lock directory behind; nothing else changes.
-    now.retain(|p, _| sums.contains_key(p));
-    assert_eq!(now, sums);
     let (code, doc, _) = prune(&store, &args);
     assert_eq!(code, 0, "{doc}");
     assert!(doc["data"]["agents"]

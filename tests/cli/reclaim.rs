@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use serde_json::Value;
 
-use crate::common::{checksums, json, limit_file_size, std_bin, Store};
+use crate::common::{assert_refused_for_space, checksums, json, limit_file_size, std_bin, Store};
 
 const AGENTS: [&str; 3] = ["main", "work", "research"];
 
@@ -173,22 +173,13 @@ fn a_short_disk_refuses_and_changes_nothing() {
         &["--agent", "research", "--json"],
         &[("OPENCLAW_SESSIONS_FREE_BYTES", "4096")],
     );
-    assert_eq!(out.status.code(), Some(5));
-    let doc = json(&out);
-    assert_eq!(doc["error"]["code"], "CONFLICT");
-    let message = doc["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("not enough free disk") && message.contains("research"),
-        "{message}"
+    assert_refused_for_space(
+        &store,
+        out.status.code(),
+        &json(&out),
+        &["not enough free disk", "research"],
+        &sums,
     );
-    assert!(doc["error"]["hint"]
-        .as_str()
-        .unwrap()
-        .contains("nothing was changed"));
-    let mut now = checksums(&store.state());
-    // Custody leaves its empty lock directory behind; the database and its WAL do not change.
-    now.retain(|p, _| sums.contains_key(p));
-    assert_eq!(now, sums);
     // The dry run says the same before anything is tried.
     let out = reclaim(
         &store,
