@@ -217,20 +217,13 @@ pub fn empty_without_content(db: &Path) -> bool {
 fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
     let mut damaged = false;
     if cx.wants("integrity") {
-        let pragma = if cx.opts.full {
-            "PRAGMA integrity_check"
+        let result = if cx.opts.full {
+            meta::integrity_check(db.conn(), None)
         } else {
-            "PRAGMA quick_check"
+            meta::quick_check(db.conn())
         };
-        let result: std::result::Result<Vec<String>, _> = (|| {
-            let mut stmt = db.conn().prepare(pragma)?;
-            let v = stmt
-                .query_map([], |r| r.get::<_, String>(0))?
-                .collect::<rusqlite::Result<Vec<String>>>();
-            v
-        })();
         let problem = match result {
-            Ok(lines) if lines == ["ok"] => None,
+            Ok(lines) if lines.is_empty() => None,
             Ok(lines) => Some(format!(
                 "{} reports: {}",
                 db.path().display(),

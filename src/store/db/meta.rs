@@ -201,6 +201,12 @@ pub fn btree_check(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<Stri
     Ok(found)
 }
 
+/// The complaints of `PRAGMA quick_check` of the whole file (every page, B-tree and row,
+/// no index contents nor FTS5's own check); none when it is sound.
+pub fn quick_check(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    quick_check_sql(conn, "PRAGMA quick_check")
+}
+
 /// The complaints of one `quick_check` statement, none when what it checked is sound.
 fn quick_check_sql(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
     let mut stmt = conn.prepare(sql)?;
