@@ -117,30 +117,52 @@ fn finish_check(
     }
 }
 
-/// The integrity check of a finished stage, with what the manifest records of it:
-/// `(user_version, schema_meta role, schema_meta owner)`.
-///
-/// The whole `integrity_check`, in two halves on two connections at once: this thread
-/// checks every B-tree, row and index on a connection that knows no virtual table module
-/// (SQLite then skips the modules' own checks), while a second thread runs
+/// The integrity check of a finished stage ([`check_integrity_split`]), with what the
+/// manifest records of it: `(user_version, schema_meta role, schema_meta owner)`.
+fn verify_stage(staged: &Path, tolerate_fk: bool) -> Result<(i64, Option<String>, Option<String>)> {
+    let open = || Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_ONLY).at(staged);
+    let problems = split_integrity_check(staged, open)?;
+    let conn = open()?;
+    finish_check(&conn, staged, problems, tolerate_fk)?;
+    let user_version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .at(staged)?;
+    let (role, owner) = meta::role_and_owner(&conn).unwrap_or((None, None));
+    Ok((user_version, role, owner))
+}
+
+/// [`check_integrity`] of the database at `path`, its `integrity_check` run in two halves
+/// on two fresh read-only connections (`open`) at once: see [`split_integrity_check`]. `conn`
+/// (the caller's, which may write) runs the foreign key check.
+pub fn check_integrity_split(conn: &Connection, path: &Path, tolerate_fk: bool) -> Result<()> {
+    let open = || Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).at(path);
+    let problems = split_integrity_check(path, open)?;
+    finish_check(conn, path, problems, tolerate_fk)
+}
+
+/// The complaints of a whole `integrity_check`, in two halves on two connections at once:
+/// this thread checks every B-tree, row and index on a connection that knows no virtual
+/// table module (SQLite then skips the modules' own checks), while a second thread runs
 /// `integrity_check(<table>)` of each virtual table, which is only its module's check:
 /// FTS5 re-tokenizing every indexed message against its index, about half the whole
 /// check's time. Together they are the checks of one `PRAGMA integrity_check`.
-fn verify_stage(staged: &Path, tolerate_fk: bool) -> Result<(i64, Option<String>, Option<String>)> {
-    let open = || Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_ONLY).at(staged);
+fn split_integrity_check(
+    path: &Path,
+    open: impl Fn() -> Result<Connection> + Sync,
+) -> Result<Vec<String>> {
     let conn = open()?;
-    meta::forget_virtual_table_modules(&conn).at(staged)?;
-    let virtual_tables = meta::virtual_tables(&conn).at(staged)?;
+    meta::forget_virtual_table_modules(&conn).at(path)?;
+    let virtual_tables = meta::virtual_tables(&conn).at(path)?;
     let (btrees, modules) = std::thread::scope(|scope| {
         let modules = scope.spawn(|| -> Result<Vec<String>> {
             let conn = open()?;
             let mut found = Vec::new();
             for table in &virtual_tables {
-                found.extend(meta::integrity_check(&conn, Some(table)).at(staged)?);
+                found.extend(meta::integrity_check(&conn, Some(table)).at(path)?);
             }
             Ok(found)
         });
-        let btrees = meta::integrity_check(&conn, None).at(staged);
+        let btrees = meta::integrity_check(&conn, None).at(path);
         let modules = modules.join().unwrap_or_else(|_| {
             Err(Error::Internal(
                 "the virtual table check's thread panicked".into(),
@@ -150,12 +172,7 @@ fn verify_stage(staged: &Path, tolerate_fk: bool) -> Result<(i64, Option<String>
     });
     let mut problems = btrees?;
     problems.extend(modules?);
-    finish_check(&conn, staged, problems, tolerate_fk)?;
-    let user_version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .at(staged)?;
-    let (role, owner) = meta::role_and_owner(&conn).unwrap_or((None, None));
-    Ok((user_version, role, owner))
+    Ok(problems)
 }
 
 /// Lease rows never survive a restore; the global snapshot also drops queued deliveries,

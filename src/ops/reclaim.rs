@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::Selection;
-use crate::backup::{check_integrity, SnapshotSource};
+use crate::backup::{check_integrity_split, SnapshotSource};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::WritableDb;
 use crate::paths::{AgentPaths, StateLayout};
@@ -282,7 +282,7 @@ fn apply_agent(
 ) -> Result<()> {
     let db = WritableDb::open(&layout.state_dir, &paths.db)?;
     // A damaged database is not rebuilt: VACUUM could drop what it cannot read.
-    check_integrity(&db.conn, &db.path, false)?;
+    check_integrity_split(&db.conn, &db.path, false)?;
     checkpoint(&db)?;
     let pages = vacuum::page_use(&db.conn).at(&db.path)?;
     let space = space_check(&db.path, &pages)?;
@@ -309,7 +309,7 @@ fn apply_agent(
             checkpoint(&db)?;
         }
     }
-    check_integrity(&db.conn, &db.path, false)?;
+    check_integrity_split(&db.conn, &db.path, false)?;
     let after = vacuum::page_use(&db.conn).at(&db.path)?;
     drop(db);
     let bytes_after = database_bytes(&paths.db)?;
