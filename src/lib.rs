@@ -18,6 +18,7 @@ pub mod marker;
 pub mod migrate;
 pub mod mutate;
 pub mod ops;
+pub mod parallel;
 pub mod paths;
 pub mod progress;
 pub mod remedy;

@@ -30,25 +30,13 @@ pub fn check_databases(sources: &[SnapshotSource], damaged: DamagedStore) -> Res
     if damaged == DamagedStore::Replaced {
         return Ok(());
     }
-    let width = std::thread::available_parallelism().map_or(1, |n| n.get());
-    for chunk in sources.chunks(width) {
-        let results: Vec<Result<()>> = if chunk.len() == 1 {
-            vec![check_database(&chunk[0], damaged)]
-        } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = chunk
-                    .iter()
-                    .map(|source| scope.spawn(move || check_database(source, damaged)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                    .collect()
-            })
-        };
-        results.into_iter().collect::<Result<()>>()?;
-    }
-    Ok(())
+    crate::parallel::map_in_order(
+        sources.iter().collect(),
+        crate::parallel::cores(),
+        |source| check_database(source, damaged),
+    )
+    .into_iter()
+    .collect()
 }
 
 fn check_database(source: &SnapshotSource, damaged: DamagedStore) -> Result<()> {

@@ -46,6 +46,8 @@ const RANKS: &[(&str, u8)] = &[
     ("progress", 1),
     ("streamed", 1),
     ("remedy", 1),
+    // Work spread over the cores, in the items' order.
+    ("parallel", 1),
     // Crash points, a fixed clock and batch sizes: no-ops outside test builds.
     ("test_hooks", 1),
 ];
