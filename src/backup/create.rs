@@ -85,12 +85,6 @@ fn same_file(a: &Path, b: &Path) -> Result<bool> {
     Ok(ma.dev() == mb.dev() && ma.ino() == mb.ino() && ma.len() == mb.len())
 }
 
-/// `integrity_check` and `foreign_key_check` must both come back clean.
-pub fn check_integrity(conn: &Connection, path: &Path, tolerate_fk: bool) -> Result<()> {
-    let problems = meta::integrity_check(conn, None).at(path)?;
-    finish_check(conn, path, problems, tolerate_fk)
-}
-
 /// Add the foreign key check to the integrity check's `problems`; an error names the first.
 fn finish_check(
     conn: &Connection,
@@ -121,7 +115,7 @@ fn finish_check(
 /// manifest records of it: `(user_version, schema_meta role, schema_meta owner)`.
 fn verify_stage(staged: &Path, tolerate_fk: bool) -> Result<(i64, Option<String>, Option<String>)> {
     let open = || Connection::open_with_flags(staged, OpenFlags::SQLITE_OPEN_READ_ONLY).at(staged);
-    let problems = split_integrity_check(staged, open)?;
+    let problems = split_integrity_check(staged, open()?, open()?)?;
     let conn = open()?;
     finish_check(&conn, staged, problems, tolerate_fk)?;
     let user_version: i64 = conn
@@ -131,13 +125,27 @@ fn verify_stage(staged: &Path, tolerate_fk: bool) -> Result<(i64, Option<String>
     Ok((user_version, role, owner))
 }
 
-/// [`check_integrity`] of the database at `path`, its `integrity_check` run in two halves
-/// on two fresh read-only connections (`open`) at once: see [`split_integrity_check`]. `conn`
-/// (the caller's, which may write) runs the foreign key check.
+/// `integrity_check` and `foreign_key_check` of the database at `path` must both come back
+/// clean. The `integrity_check` runs in two halves on two fresh read-only connections at
+/// once (see [`split_integrity_check`]); `conn` (the caller's, which may write) runs the
+/// foreign key check.
 pub fn check_integrity_split(conn: &Connection, path: &Path, tolerate_fk: bool) -> Result<()> {
     let open = || Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).at(path);
-    let problems = split_integrity_check(path, open)?;
+    let problems = split_integrity_check(path, open()?, open()?)?;
     finish_check(conn, path, problems, tolerate_fk)
+}
+
+/// [`check_integrity_split`] of a database read through `db` (a snapshot in a repository,
+/// opened so that nothing is created beside it): both halves on connections opened the same
+/// way, with SQLite's default page cache.
+pub fn check_integrity_split_read_only(db: &ReadOnlyDb, tolerate_fk: bool) -> Result<()> {
+    const SQLITE_DEFAULT_CACHE_KIB: u32 = 2000;
+    let problems = split_integrity_check(
+        db.path(),
+        db.second_connection(SQLITE_DEFAULT_CACHE_KIB)?,
+        db.second_connection(SQLITE_DEFAULT_CACHE_KIB)?,
+    )?;
+    finish_check(db.conn(), db.path(), problems, tolerate_fk)
 }
 
 /// The complaints of a whole `integrity_check`, in two halves on two connections at once:
@@ -148,30 +156,27 @@ pub fn check_integrity_split(conn: &Connection, path: &Path, tolerate_fk: bool) 
 /// check's time. Together they are the checks of one `PRAGMA integrity_check`.
 fn split_integrity_check(
     path: &Path,
-    open: impl Fn() -> Result<Connection> + Sync,
+    btrees: Connection,
+    modules: Connection,
 ) -> Result<Vec<String>> {
-    let conn = open()?;
-    meta::forget_virtual_table_modules(&conn).at(path)?;
-    let virtual_tables = meta::virtual_tables(&conn).at(path)?;
-    let (btrees, modules) = std::thread::scope(|scope| {
-        let modules = scope.spawn(|| -> Result<Vec<String>> {
-            let conn = open()?;
+    meta::forget_virtual_table_modules(&btrees).at(path)?;
+    let virtual_tables = meta::virtual_tables(&btrees).at(path)?;
+    let (btree_problems, module_problems) = std::thread::scope(|scope| {
+        let module_check = scope.spawn(move || -> Result<Vec<String>> {
             let mut found = Vec::new();
             for table in &virtual_tables {
-                found.extend(meta::integrity_check(&conn, Some(table)).at(path)?);
+                found.extend(meta::integrity_check(&modules, Some(table)).at(path)?);
             }
             Ok(found)
         });
-        let btrees = meta::integrity_check(&conn, None).at(path);
-        let modules = modules.join().unwrap_or_else(|_| {
-            Err(Error::Internal(
-                "the virtual table check's thread panicked".into(),
-            ))
-        });
-        (btrees, modules)
+        let btree_problems = meta::integrity_check(&btrees, None).at(path);
+        let module_problems = module_check
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (btree_problems, module_problems)
     });
-    let mut problems = btrees?;
-    problems.extend(modules?);
+    let mut problems = btree_problems?;
+    problems.extend(module_problems?);
     Ok(problems)
 }
 

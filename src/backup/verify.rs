@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::create::{check_integrity, sha256_file};
+use super::create::{check_integrity_split_read_only, sha256_file};
 use super::manifest::{DatabaseManifest, SnapshotManifest};
 use super::{MANIFEST, PENDING, SNAPSHOT_DB};
 use crate::error::{Error, Result, ResultExt};
@@ -107,7 +107,7 @@ fn check(dir: &Path, problems: &mut Vec<String>) -> Option<SnapshotManifest> {
     match ReadOnlyDb::open(&db_path) {
         Err(e) => problems.push(e.to_string()),
         Ok(db) => {
-            if let Err(e) = check_integrity(db.conn(), &db_path, false) {
+            if let Err(e) = check_integrity_split_read_only(&db, false) {
                 problems.push(e.to_string());
             }
             let uv: i64 = db

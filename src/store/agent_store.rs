@@ -337,9 +337,8 @@ impl AgentStore {
         let Some(db) = self.db.as_ref().filter(|_| self.legacy.is_none()) else {
             return Ok(None);
         };
-        let conn = db.second_connection()?;
         // A walk reads each page once: a small cache keeps its memory apart from the store's.
-        conn.pragma_update(None, "cache_size", -256).at(db.path())?;
+        let conn = db.second_connection(256)?;
         Ok(Some(EventCountWalk {
             conn,
             path: db.path().to_path_buf(),

@@ -145,17 +145,18 @@ impl ReadOnlyDb {
     }
 
     /// Another connection to the same file (the private copy, for one), opened the same
-    /// way: a whole-store read can then run on a thread of its own beside this one.
-    pub fn second_connection(&self) -> Result<Connection> {
+    /// way, with a page cache of `cache_kib` KiB: a whole-store read can then run on a
+    /// thread of its own beside this one, its memory apart from this connection's.
+    pub fn second_connection(&self, cache_kib: u32) -> Result<Connection> {
         let target = self.copy.as_ref().map_or(&self.path, |c| &c.db);
-        Self::connect(&self.path, target, self.mode)
+        let conn = Self::connect(&self.path, target, self.mode)?;
+        set_cache_kib(&conn, &self.path, cache_kib)?;
+        Ok(conn)
     }
 
     /// SQLite's page cache of this connection, in KiB (its default is about 2 MB).
     pub fn set_page_cache_kib(&self, kib: u32) -> Result<()> {
-        self.conn
-            .pragma_update(None, "cache_size", -i64::from(kib))
-            .at(&self.path)
+        set_cache_kib(&self.conn, &self.path, kib)
     }
 
     fn connect(path: &Path, target: &Path, mode: OpenMode) -> Result<Connection> {
@@ -218,4 +219,10 @@ impl ReadOnlyDb {
             Some(before) => fingerprint(&self.path).as_ref() == Some(before),
         }
     }
+}
+
+/// SQLite's page cache of `conn`, in KiB (a negative `cache_size` is KiB).
+fn set_cache_kib(conn: &Connection, path: &Path, kib: u32) -> Result<()> {
+    conn.pragma_update(None, "cache_size", -i64::from(kib))
+        .at(path)
 }

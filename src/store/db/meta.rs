@@ -46,10 +46,7 @@ pub fn integrity_check(conn: &Connection, table: Option<&str>) -> rusqlite::Resu
         None => "PRAGMA integrity_check".to_string(),
         Some(t) => format!("PRAGMA integrity_check(\"{}\")", t.replace('"', "\"\"")),
     };
-    let mut stmt = conn.prepare(&sql)?;
-    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-    let found: Vec<String> = rows.collect::<rusqlite::Result<_>>()?;
-    Ok(found.into_iter().filter(|r| r != "ok").collect())
+    check_complaints(conn, &sql)
 }
 
 /// Make `conn` know no virtual table module (FTS5 included), so that its
@@ -189,7 +186,7 @@ pub fn btree_check(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<Stri
     let mut found = Vec::new();
     for table in tables {
         let quoted = table.replace('"', "\"\"");
-        found.extend(quick_check_sql(
+        found.extend(check_complaints(
             conn,
             &format!("PRAGMA quick_check(\"{quoted}\")"),
         )?);
@@ -201,14 +198,16 @@ pub fn btree_check(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<Stri
     Ok(found)
 }
 
-/// The complaints of `PRAGMA quick_check` of the whole file (every page, B-tree and row,
-/// no index contents nor FTS5's own check); none when it is sound.
+/// The complaints of `PRAGMA quick_check` of the whole file (every page, B-tree and row, not
+/// whether each index holds what its table says); none when it is sound. FTS5 runs its whole
+/// check here too: its module ignores the "quick" flag.
 pub fn quick_check(conn: &Connection) -> rusqlite::Result<Vec<String>> {
-    quick_check_sql(conn, "PRAGMA quick_check")
+    check_complaints(conn, "PRAGMA quick_check")
 }
 
-/// The complaints of one `quick_check` statement, none when what it checked is sound.
-fn quick_check_sql(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
+/// The complaints of one `integrity_check` or `quick_check` statement, one a line, none when
+/// what it checked is sound.
+fn check_complaints(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
     let mut stmt = conn.prepare(sql)?;
     let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
     let found: Vec<String> = rows.collect::<rusqlite::Result<_>>()?;
