@@ -860,19 +860,22 @@ fn file_checks(
         if let Some(dir) = paths.db.parent() {
             for ent in std::fs::read_dir(dir).into_iter().flatten().flatten() {
                 let name = ent.file_name().to_string_lossy().into_owned();
-                if name.starts_with(".tmp-restore-") || name.starts_with(".sqlite-snapshot-") {
-                    cx.add(
-                        "leftovers",
-                        Severity::Warning,
-                        Subject::agent(agent).path(&ent.path()),
-                        format!(
-                            "staging directory {} left by an interrupted run",
-                            ent.path().display()
-                        ),
-                        "the doctor's repair removes it",
-                        Some(Repair::RemoveLeftover { path: ent.path() }),
-                    );
-                }
+                let what =
+                    if name.starts_with(".tmp-restore-") || name.starts_with(".sqlite-snapshot-") {
+                        "staging directory"
+                    } else if crate::store::db::create::is_creation_stage(&name) {
+                        "unpublished new database"
+                    } else {
+                        continue;
+                    };
+                cx.add(
+                    "leftovers",
+                    Severity::Warning,
+                    Subject::agent(agent).path(&ent.path()),
+                    format!("{what} {} left by an interrupted run", ent.path().display()),
+                    "the doctor's repair removes it",
+                    Some(Repair::RemoveLeftover { path: ent.path() }),
+                );
             }
         }
         for ent in std::fs::read_dir(&paths.sessions_dir)

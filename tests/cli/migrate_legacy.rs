@@ -296,6 +296,66 @@ fn killed_anywhere_a_rerun_finishes_the_same_import() {
     assert!(killed >= 45, "only {killed} runs were interrupted");
 }
 
+/// A new agent database is filled at a stage beside its path and published whole: killed
+/// while importing rows, the run leaves no database at the path, only the stage, which the
+/// doctor names as a leftover and the next run removes before it imports everything again.
+#[test]
+fn a_killed_import_leaves_only_a_stage_the_next_run_removes() {
+    let reference = Store::copy("legacy");
+    import(&reference);
+    let store = Store::copy("legacy");
+    let out = store
+        .cmd()
+        .args(["--json", "migrate", "legacy", "--all-agents", "--yes"])
+        .env("OPENCLAW_SESSIONS_CRASH_AT", "import-record")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "the run did not crash");
+    let stages: Vec<PathBuf> = AGENTS
+        .iter()
+        .flat_map(|a| {
+            let dir = store.agent_db(a).parent().unwrap().to_path_buf();
+            files_under(&dir)
+                .into_iter()
+                .filter(|n| n.starts_with("openclaw-agent.sqlite.creating-"))
+                .map(move |n| dir.join(n))
+        })
+        .collect();
+    assert!(!stages.is_empty(), "no stage left");
+    for a in AGENTS {
+        assert!(!store.agent_db(a).exists(), "{a}: a database at its path");
+    }
+    let doctor = json(&store.cmd().args(["--json", "doctor"]).output().unwrap());
+    let text = doctor.to_string();
+    for stage in &stages {
+        let name = stage.file_name().unwrap().to_string_lossy();
+        assert!(
+            text.contains(&*name),
+            "doctor does not name {name}: {doctor}"
+        );
+    }
+    let again = store
+        .cmd()
+        .args(["migrate", "legacy", "--all-agents", "--yes"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(err.contains("left by an interrupted run"), "{err}");
+    for stage in &stages {
+        assert!(!stage.exists(), "{} left", stage.display());
+    }
+    for a in AGENTS {
+        assert_eq!(
+            dump(&store.agent_db(a)),
+            dump(&reference.agent_db(a)),
+            "{a}"
+        );
+        let dir = store.agent_db(a).parent().unwrap().to_path_buf();
+        assert_eq!(files_under(&dir), ["openclaw-agent.sqlite"], "{a}");
+    }
+}
+
 #[test]
 fn a_full_disk_fails_cleanly_and_a_rerun_finishes() {
     let store = Store::copy("legacy");

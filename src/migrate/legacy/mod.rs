@@ -2,8 +2,10 @@
 //! the agent database as `openclaw doctor --session-sqlite import` does (docs/openclaw/IMPORT.md),
 //! then move the sources into `session-sqlite-import-archive/` under a version-3 manifest.
 //!
-//! Crash safety: rows are written in transactions of 256 sessions; a re-run skips every
-//! event already stored (exact JSON, then event id), so it finishes without duplicates.
+//! Crash safety: a new database is filled at a stage and published whole (a kill leaves only
+//! the stage, removed by the next run); one that exists is written in transactions of 256
+//! sessions, and a re-run skips every event already stored (exact JSON, then event id), so it
+//! finishes without duplicates.
 //! Sources move only after the database holds and validates everything, each by link then
 //! unlink; a re-run completes a move a crash cut in half.
 
@@ -22,6 +24,7 @@ mod types;
 mod write;
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -39,6 +42,8 @@ use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::mutate::{crash_point, WritableDb};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
+use crate::store::db::create::StagedDb;
+use crate::store::db::{meta, vacuum};
 use crate::store::DatabaseRole;
 
 /// Sessions per transaction, as OpenClaw's `SESSION_IMPORT_BATCH_SIZE`: one page of the plan.
@@ -53,8 +58,9 @@ const BLOCKING: [&str; 4] = [
 ];
 
 /// Plan the import of every selected agent that has a legacy `sessions.json`.
+/// Agents are planned side by side, one a core (each reads its own index and transcripts).
 pub fn plan(agents: &[AgentPaths], now_ms: i64) -> Result<Vec<AgentImportPlan>> {
-    agents
+    let legacy: Vec<_> = agents
         .iter()
         .filter_map(|a| {
             a.legacy_index
@@ -62,8 +68,12 @@ pub fn plan(agents: &[AgentPaths], now_ms: i64) -> Result<Vec<AgentImportPlan>> 
                 .filter(|p| p.is_file())
                 .map(|p| (a, p))
         })
-        .map(|(a, p)| plan::plan_agent(a, p, now_ms))
-        .collect()
+        .collect();
+    crate::parallel::map_in_order(legacy, crate::parallel::cores(), |(a, p)| {
+        plan::plan_agent(a, p, now_ms)
+    })
+    .into_iter()
+    .collect()
 }
 
 /// The outcome for one agent (`--json`: `agents[]`).
@@ -112,20 +122,32 @@ impl AgentImportReport<'_> {
     }
 }
 
-/// Ensure the agent database exists with OpenClaw's schema and is registered in the state
-/// database, as OpenClaw's first open does. Returns whether it was created.
-fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) -> Result<bool> {
-    let created = if target.sqlite_path.is_file() {
-        false
-    } else {
-        crate::mutate::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
-        crate::store::db::create::create_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
-        true
-    };
+/// Make ready the database `target` imports into, as OpenClaw's first open does: the state
+/// database is created if missing; an agent database that exists is registered in it; a new
+/// one is staged (schema and seed rows, not yet at its path), to be filled without a journal
+/// and then published and registered by [`import_target`].
+fn ensure_database(
+    layout: &StateLayout,
+    target: &AgentImportPlan,
+    now_ms: i64,
+) -> Result<Option<StagedDb>> {
     let state_db = layout.state_db();
     if !state_db.is_file() {
         crate::store::db::create::create_state_db(&state_db, now_ms)?;
     }
+    if target.sqlite_path.is_file() {
+        register_database(layout, target, now_ms)?;
+        return Ok(None);
+    }
+    crate::mutate::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
+    let staged =
+        crate::store::db::create::stage_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
+    Ok(Some(staged))
+}
+
+/// Record the agent database in the state database (`agent_databases`), with its size now.
+fn register_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) -> Result<()> {
+    let state_db = layout.state_db();
     let mut state = WritableDb::open_role(&layout.state_dir, &state_db, DatabaseRole::Global)?;
     let rel = target
         .sqlite_path
@@ -146,7 +168,7 @@ fn ensure_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64) 
     )
     .at(&state_db)?;
     tx.commit().at(&state_db)?;
-    Ok(created)
+    Ok(())
 }
 
 /// How an imported transcript's original is kept (manifest classification).
@@ -185,14 +207,17 @@ struct Imported {
 /// `Error::Interrupted`, with `written` counting what was committed.
 fn import_rows(
     target: &AgentImportPlan,
+    staged: Option<&StagedDb>,
     now_ms: i64,
     state_dir: &Path,
     progress: &dyn Progress,
     stop: &Stop,
     written: &mut usize,
 ) -> Result<Imported> {
-    let mut db = WritableDb::open(state_dir, &target.sqlite_path)?;
-    let path = target.sqlite_path.clone();
+    let path = staged
+        .map_or(target.sqlite_path.as_path(), StagedDb::stage_path)
+        .to_path_buf();
+    let mut db = WritableDb::open(state_dir, &path)?;
     // Every statement of the import stays prepared. The page cache holds the pages the
     // session being written touches (the end of each index's run for its session id), not the
     // database: 8 MiB per database. With 64 MiB each, the three agents imported side by side
@@ -206,6 +231,16 @@ fn import_rows(
     db.conn
         .execute_batch("PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY;")
         .at(&path)?;
+    if staged.is_some() {
+        // A new database is written at its stage, which nothing else reads and which a failed
+        // or killed run discards whole: no rollback journal, no WAL, no fsync until it is
+        // published. Each page is then written once, where the WAL wrote it twice (the log,
+        // then the checkpoint): 4.6 -> 3.9 s for 3 x 500 sessions. A statement that fails
+        // still fails the whole import of this agent, so nothing relies on rolling back.
+        db.conn
+            .execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+            .at(&path)?;
+    }
     let mut result = Imported {
         issues: Vec::new(),
         imported: 0,
@@ -265,6 +300,12 @@ fn import_rows(
         crash_point("import-batch-committed");
         Ok(())
     })?;
+    if staged.is_some() {
+        // Compacted here, where no page is journaled, rather than after publication (the
+        // free pages of merged FTS5 segments and rebuilt projections).
+        let free = vacuum::page_use(&db.conn).at(&path)?.freelist_count;
+        vacuum::incremental_vacuum(&db.conn, free).at(&path)?;
+    }
     Ok(result)
 }
 
@@ -320,10 +361,7 @@ fn validate(target: &AgentImportPlan) -> Result<Vec<ImportIssue>> {
 fn compact(path: &Path, state_dir: &Path) -> Result<()> {
     let db = WritableDb::open(state_dir, path)?;
     let conn = &db.conn;
-    let busy: i64 = conn
-        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
-        .at(path)?;
-    if busy != 0 {
+    if !vacuum::checkpoint_truncate(conn).at(path)? {
         return Err(Error::Conflict {
             message: format!(
                 "{} is busy; its write-ahead log could not be checkpointed",
@@ -332,24 +370,25 @@ fn compact(path: &Path, state_dir: &Path) -> Result<()> {
             hint: Some("another process has the database open; stop it and run again".into()),
         });
     }
-    let auto_vacuum: i64 = conn
-        .query_row("PRAGMA auto_vacuum", [], |r| r.get(0))
-        .at(path)?;
-    if auto_vacuum == 2 {
-        conn.execute_batch("PRAGMA incremental_vacuum;").at(path)?;
+    let pages = vacuum::page_use(conn).at(path)?;
+    if pages.auto_vacuum == vacuum::AUTO_VACUUM_INCREMENTAL {
+        if pages.freelist_count > 0 {
+            vacuum::incremental_vacuum(conn, pages.freelist_count).at(path)?;
+        }
     } else {
-        conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")
-            .at(path)?;
+        vacuum::vacuum_to_incremental(conn).at(path)?;
     }
-    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-        .at(path)?;
+    vacuum::checkpoint_truncate(conn).at(path)?;
     // The rows were just written in checked transactions: `quick_check` (every page, every
     // row, without re-deriving each index) plus the foreign keys is the check that fits.
-    let quick: String = conn
-        .query_row("PRAGMA quick_check", [], |r| r.get(0))
-        .at(path)?;
-    let fk: i64 = crate::store::db::meta::foreign_key_violations(conn).at(path)?;
-    if quick != "ok" || fk > 0 {
+    let problems = meta::quick_check(conn).at(path)?;
+    let fk: i64 = meta::foreign_key_violations(conn).at(path)?;
+    if !problems.is_empty() || fk > 0 {
+        let quick = if problems.is_empty() {
+            "ok".to_string()
+        } else {
+            problems.into_iter().take(5).collect::<Vec<_>>().join("; ")
+        };
         return Err(Error::bad_input(
             format!(
                 "{} fails its check after the import: {quick}, {fk} foreign key violation(s)",
@@ -453,17 +492,43 @@ type TargetOutcome = Result<(Imported, Vec<ImportIssue>, bool)>;
 /// Whether a signal asks the run to stop at its next consistent point.
 pub type Stop = dyn Fn() -> bool + Sync;
 
-/// One agent: rows, validation, compaction. Returns the import, every issue, and whether
-/// validation passed; `written` counts the sessions committed, also when `stop` cut it short.
+/// One agent: rows, then (a new database) its publication, validation, compaction. Returns
+/// the import, every issue, and whether validation passed; `written` counts the sessions
+/// committed, also when `stop` cut it short (a staged database is published then too).
+#[allow(clippy::too_many_arguments)]
 fn import_target(
+    layout: &StateLayout,
     target: &AgentImportPlan,
+    staged: Option<StagedDb>,
+    registering: &Mutex<()>,
     now_ms: i64,
-    state_dir: &Path,
     progress: &dyn Progress,
     stop: &Stop,
     written: &mut usize,
 ) -> TargetOutcome {
-    let imported = import_rows(target, now_ms, state_dir, progress, stop, written)?;
+    let state_dir = &layout.state_dir;
+    let rows = import_rows(
+        target,
+        staged.as_ref(),
+        now_ms,
+        state_dir,
+        progress,
+        stop,
+        written,
+    );
+    if let Some(staged) = staged {
+        match &rows {
+            // A failed import leaves no database: the stage is dropped, and removed.
+            Err(e) if !matches!(e, Error::Interrupted) => {}
+            _ => {
+                staged.publish()?;
+                crash_point("import-published");
+                let _one_writer = registering.lock().unwrap_or_else(|e| e.into_inner());
+                register_database(layout, target, now_ms)?;
+            }
+        }
+    }
+    let imported = rows?;
     let mut issues: Vec<ImportIssue> = target.issues.clone();
     issues.extend(imported.issues.clone());
     let problems = validate(target)?;
@@ -486,42 +551,35 @@ fn import_target(
 /// end, where one thread per core left the last agent importing alone (3 agents on 2 cores:
 /// 3.6–4.0 s against 2.8–3.4 s). Each thread's page cache is bounded, so memory stays bounded.
 fn import_in_parallel(
+    layout: &StateLayout,
     targets: &[AgentImportPlan],
+    stages: Vec<Option<StagedDb>>,
     clock: &(dyn Fn() -> i64 + Sync),
-    state_dir: &Path,
     progress: &dyn Progress,
     stop: &Stop,
 ) -> Vec<(TargetOutcome, usize)> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let threads = (2 * std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .min(targets.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<(TargetOutcome, usize)>>> =
-        Mutex::new((0..targets.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(target) = targets.get(i) else { break };
-                let mut written = 0;
-                // Between agents: one not begun when the signal came is not begun at all.
-                let outcome = if stop() {
-                    Err(Error::Interrupted)
-                } else {
-                    import_target(target, clock(), state_dir, progress, stop, &mut written)
-                };
-                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some((outcome, written));
-            });
-        }
-    });
-    results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|| (Err(Error::Internal("an import thread stopped".into())), 0)))
-        .collect()
+    let registering = Mutex::new(());
+    let work: Vec<_> = targets.iter().zip(stages).collect();
+    crate::parallel::map_in_order(work, 2 * crate::parallel::cores(), |(target, staged)| {
+        let mut written = 0;
+        // Between agents: one not begun when the signal came is not begun at all (its stage,
+        // dropped here, is removed).
+        let outcome = if stop() {
+            Err(Error::Interrupted)
+        } else {
+            import_target(
+                layout,
+                target,
+                staged,
+                &registering,
+                clock(),
+                progress,
+                stop,
+                &mut written,
+            )
+        };
+        (outcome, written)
+    })
 }
 
 /// What an import stopped by a signal had done, agent by agent (docs/openclaw/HOSTILE.md,
@@ -626,6 +684,7 @@ pub fn apply<'a>(
     let mut reports = Vec::new();
     let mut imports = Vec::new();
     let mut created = Vec::with_capacity(targets.len());
+    let mut stages = Vec::with_capacity(targets.len());
     let mut stopped: Vec<StoppedAgent> = targets
         .iter()
         .map(|t| StoppedAgent {
@@ -646,7 +705,9 @@ pub fn apply<'a>(
         if stop() {
             return Ok(stopped_run(&manifest, stopped));
         }
-        created.push(ensure_database(layout, target, clock())?);
+        let staged = ensure_database(layout, target, clock())?;
+        created.push(staged.is_some());
+        stages.push(staged);
         crash_point("import-database-ready");
     }
     // Agents are separate databases: import them side by side, one thread per core.
@@ -654,7 +715,7 @@ pub fn apply<'a>(
         "importing",
         Some(targets.iter().map(|t| t.transcript_bytes).sum()),
     );
-    let outcomes = import_in_parallel(targets, clock, &layout.state_dir, progress, stop);
+    let outcomes = import_in_parallel(layout, targets, stages, clock, progress, stop);
     progress.finish();
     let mut interrupted = false;
     let mut results = Vec::with_capacity(targets.len());
@@ -707,15 +768,24 @@ pub fn apply<'a>(
     let stamp = clock();
     let blocked =
         |r: &AgentImportReport| r.issues.iter().any(|i| BLOCKING.contains(&i.code.as_str()));
-    for (i, target) in targets.iter().enumerate() {
-        if blocked(&reports[i]) {
-            continue;
-        }
-        crate::fsutil::create_private_dir_all(&target.archive_dir)?;
-        classify_moves(target, &imports[i], stamp)?;
-        manifest.targets[i].planned_moves = MoveList(Some(&target.ledger));
-        manifest.write()?;
+    // Planning the moves hashes every source: side by side, one agent a core.
+    let unblocked: Vec<usize> = (0..targets.len())
+        .filter(|&i| !blocked(&reports[i]))
+        .collect();
+    let classified = crate::parallel::map_in_order(
+        unblocked,
+        2 * crate::parallel::cores(),
+        |i| -> Result<usize> {
+            crate::fsutil::create_private_dir_all(&targets[i].archive_dir)?;
+            classify_moves(&targets[i], &imports[i], stamp)?;
+            Ok(i)
+        },
+    );
+    for i in classified {
+        let i = i?;
+        manifest.targets[i].planned_moves = MoveList(Some(&targets[i].ledger));
     }
+    manifest.write()?;
     for (i, _) in targets.iter().enumerate() {
         // Before the sources of each agent move; an agent's moves run whole.
         if stop() {
@@ -835,4 +905,39 @@ pub fn scan_transcripts(
         Ok(())
     })?;
     Ok(issues)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn free_pages(path: &Path) -> u64 {
+        let conn = rusqlite::Connection::open(path).unwrap();
+        vacuum::page_use(&conn).unwrap().freelist_count
+    }
+
+    /// The compaction after an import gives every free page back (`incremental_vacuum` yields
+    /// one row a page freed: stepped once, it freed one page).
+    #[test]
+    fn compact_gives_back_every_free_page() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("agents/main/agent/openclaw-agent.sqlite");
+        crate::store::db::create::stage_agent_db(&db, "main", 1)
+            .unwrap()
+            .publish()
+            .unwrap();
+        {
+            let conn = rusqlite::Connection::open(&db).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE filler (b BLOB); \
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) \
+                 INSERT INTO filler SELECT zeroblob(4000) FROM n; \
+                 DROP TABLE filler;",
+            )
+            .unwrap();
+        }
+        assert!(free_pages(&db) > 100);
+        compact(&db, dir.path()).unwrap();
+        assert_eq!(free_pages(&db), 0);
+    }
 }

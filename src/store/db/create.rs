@@ -1,7 +1,7 @@
 //! Creating the databases a legacy import writes into, with OpenClaw 2026.9.6's schema
 //! (the `sqlite_master` dumps of databases OpenClaw created, in creation order).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection};
 
@@ -26,15 +26,77 @@ fn creatable(sql: &str) -> String {
         .join("\n")
 }
 
-/// Build a database at `tmp`, then move it to `path` without replacing anything there: a
-/// crash leaves either no database or a complete one.
-fn create(
+/// A database built under a temporary name beside its final path (`<name>.creating-<pid>`),
+/// not yet visible there. Until [`StagedDb::publish`], nothing reads it and nothing else writes
+/// it: a legacy import fills a new agent database here without a rollback journal or WAL
+/// (docs/openclaw/IMPORT.md, "How this import is fast"). Dropped unpublished (an error, a
+/// panic), it is removed; a killed run leaves it for the next mutation to remove (a leftover).
+pub struct StagedDb {
+    path: PathBuf,
+    stage: PathBuf,
+    published: bool,
+}
+
+/// Whether `name` is the stage of a database being created (`StagedDb`) or one of its
+/// sidecars.
+pub fn is_creation_stage(name: &str) -> bool {
+    name.contains(".sqlite.creating-")
+}
+
+impl StagedDb {
+    /// The file to write while staged.
+    pub fn stage_path(&self) -> &Path {
+        &self.stage
+    }
+
+    /// Make the staged database durable and give it its final name, never replacing a file
+    /// there: WAL mode (as OpenClaw keeps its databases), fsync, hard link, unlink the stage,
+    /// flush the directory. A crash leaves either no database or a complete one.
+    pub fn publish(mut self) -> Result<()> {
+        let stage = &self.stage;
+        {
+            let conn = Connection::open(stage).at(stage)?;
+            conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
+                .at(stage)?;
+        }
+        std::fs::File::open(stage)
+            .and_then(|f| f.sync_all())
+            .at(stage)?;
+        std::fs::hard_link(stage, &self.path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                crate::fsutil::target_exists(&self.path)
+            } else {
+                crate::error::Error::io(&self.path, e)
+            }
+        })?;
+        self.published = true;
+        std::fs::remove_file(stage).at(stage)?;
+        if let Some(dir) = self.path.parent() {
+            crate::fsutil::fsync_dir(dir)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for StagedDb {
+    fn drop(&mut self) {
+        if !self.published {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                let mut p = self.stage.clone().into_os_string();
+                p.push(suffix);
+                let _ = std::fs::remove_file(p);
+            }
+        }
+    }
+}
+
+/// Build a database with `sql` at a stage beside `path` (see [`StagedDb`]).
+fn stage(
     path: &Path,
-    tmp: &Path,
     sql: &str,
     user_version: i64,
     seed: impl FnOnce(&Connection) -> rusqlite::Result<()>,
-) -> Result<()> {
+) -> Result<StagedDb> {
     if let Some(dir) = path.parent() {
         crate::fsutil::create_private_dir_all(dir)?;
     }
@@ -47,37 +109,30 @@ fn create(
             }
         }
     }
-    let file = crate::fsutil::create_new_private(tmp)?;
-    {
-        let conn = Connection::open(tmp).at(tmp)?;
-        conn.execute_batch(&format!(
-            "PRAGMA auto_vacuum = INCREMENTAL; PRAGMA foreign_keys = OFF; BEGIN; {} ; PRAGMA user_version = {user_version}; COMMIT;",
-            creatable(sql)
-        ))
-        .at(tmp)?;
-        seed(&conn).at(tmp)?;
-        conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
-            .at(tmp)?;
-    }
-    file.sync_all().at(tmp)?;
-    std::fs::hard_link(tmp, path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            crate::fsutil::target_exists(path)
-        } else {
-            crate::error::Error::io(path, e)
-        }
-    })?;
-    std::fs::remove_file(tmp).at(tmp)?;
-    if let Some(dir) = path.parent() {
-        crate::fsutil::fsync_dir(dir)?;
-    }
-    Ok(())
+    let tmp = path.with_extension(format!("sqlite.creating-{}", std::process::id()));
+    drop(crate::fsutil::create_new_private(&tmp)?);
+    let staged = StagedDb {
+        path: path.to_path_buf(),
+        stage: tmp,
+        published: false,
+    };
+    let tmp = &staged.stage;
+    let conn = Connection::open(tmp).at(tmp)?;
+    // No journal and no flush while staged: a stage that fails is removed whole, and
+    // publication flushes it before it gets its name.
+    conn.execute_batch(&format!(
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; \
+         PRAGMA auto_vacuum = INCREMENTAL; PRAGMA foreign_keys = OFF; BEGIN; {} ; PRAGMA user_version = {user_version}; COMMIT;",
+        creatable(sql)
+    ))
+    .at(tmp)?;
+    seed(&conn).at(tmp)?;
+    Ok(staged)
 }
 
-/// A new, empty agent database for `agent_id`.
-pub fn create_agent_db(path: &Path, agent_id: &str, now_ms: i64) -> Result<()> {
-    let tmp = path.with_extension(format!("sqlite.creating-{}", std::process::id()));
-    create(path, &tmp, AGENT_SQL, AGENT_SCHEMA_VERSION, |c| {
+/// A new, empty agent database for `agent_id`, staged beside `path` (see [`StagedDb`]).
+pub fn stage_agent_db(path: &Path, agent_id: &str, now_ms: i64) -> Result<StagedDb> {
+    stage(path, AGENT_SQL, AGENT_SCHEMA_VERSION, |c| {
         c.execute(
             "INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) \
              VALUES ('primary', 'agent', ?1, ?2, ?3, ?4, ?4)",
@@ -94,15 +149,15 @@ pub fn create_agent_db(path: &Path, agent_id: &str, now_ms: i64) -> Result<()> {
 
 /// A new, empty global state database.
 pub fn create_state_db(path: &Path, now_ms: i64) -> Result<()> {
-    let tmp = path.with_extension(format!("sqlite.creating-{}", std::process::id()));
-    create(path, &tmp, STATE_SQL, STATE_SCHEMA_VERSION, |c| {
+    stage(path, STATE_SQL, STATE_SCHEMA_VERSION, |c| {
         c.execute(
             "INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) \
              VALUES ('primary', 'global', ?1, NULL, ?2, ?3, ?3)",
             params![STATE_SCHEMA_VERSION, OPENCLAW_VERSION, now_ms],
         )?;
         Ok(())
-    })
+    })?
+    .publish()
 }
 
 #[cfg(test)]
@@ -143,7 +198,9 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         let agent = dir.path().join("agents/main/agent/openclaw-agent.sqlite");
-        create_agent_db(&agent, "main", 1).unwrap();
+        let staged = stage_agent_db(&agent, "main", 1).unwrap();
+        assert!(!agent.exists(), "staged, not yet at its path");
+        staged.publish().unwrap();
         let reference =
             format!("{FIXTURE}/imported/.openclaw/agents/main/agent/openclaw-agent.sqlite");
         assert_eq!(master(&agent), master(Path::new(&reference)));
@@ -157,8 +214,27 @@ mod tests {
             0o600
         );
         assert!(
-            create_agent_db(&agent, "main", 1).is_err(),
+            stage_agent_db(&agent, "main", 1)
+                .unwrap()
+                .publish()
+                .is_err(),
             "never replaces a database"
+        );
+        let left: Vec<_> = std::fs::read_dir(agent.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            left,
+            ["openclaw-agent.sqlite"],
+            "a refused stage is removed"
+        );
+        drop(stage_agent_db(&dir.path().join("other.sqlite"), "x", 1).unwrap());
+        assert!(
+            !std::fs::read_dir(dir.path())
+                .unwrap()
+                .any(|e| is_creation_stage(&e.unwrap().file_name().to_string_lossy())),
+            "a stage dropped unpublished is removed"
         );
     }
 }
