@@ -54,27 +54,47 @@ oc() { env OPENCLAW_STATE_DIR="$1" OPENCLAW_NO_RESPAWN=1 HOME="$SCRATCH/home" "$
 # REPEAT times; records "seconds maxrss_kb" per run in $SCRATCH/NAME.
 # SHARED=1: CMD only reads the store (ours, proven by the read-only tests, or sqlite3 with
 # immutable=1), so it runs on the store itself rather than a copy (a copy of a scale store
-# costs more than most commands). Names in BENCH_SKIP are not run; when BENCH_ONLY is set,
-# only the names it lists run (a pair measured alone, side by side).
+# costs more than most commands). A copy is flushed to disk before the timed run, so no run
+# pays for the writeback of its own copy. Names in BENCH_SKIP are not run; when BENCH_ONLY is
+# set, only the names it lists run (a pair measured alone, side by side).
+skipped() {
+  [[ " ${BENCH_SKIP:-} " == *" $1 "* ]] || [[ -n "${BENCH_ONLY:-}" && " $BENCH_ONLY " != *" $1 "* ]]
+}
+runs() { if [[ "${SHARED:-0}" == 1 ]]; then echo "$SHARED_REPEAT"; else echo "$REPEAT"; fi; }
+run_once() { # NAME CMD: one timed run, appended to $SCRATCH/NAME
+  local name="$1" cmd="$2"
+  if [[ "${SHARED:-0}" == 1 ]]; then S="$STORE/${VARIANT:-imported}/.openclaw"; else S="$(fresh)"; sync; fi
+  W="$(mktemp -d "$SCRATCH/w.XXXXXX")"; export S W
+  /usr/bin/time -f "%e %M" -o "$SCRATCH/t" bash -c "$cmd" > /dev/null 2> "$SCRATCH/err" ||
+    { log "$name failed:"; tail -n 5 "$SCRATCH/err" >&2; echo "nan nan" > "$SCRATCH/t"; }
+  cat "$SCRATCH/t" >> "$SCRATCH/$name"
+  [[ "${SHARED:-0}" == 1 ]] || { chmod -R u+w "$S" 2>/dev/null; rm -rf "$(dirname "$S")"; }
+  chmod -R u+w "$W" 2>/dev/null; rm -rf "$W"
+}
+logged() { log "$1: $(awk '{print $1"s/"$2"kB"}' "$SCRATCH/$1" | paste -sd' ')"; }
 measure() {
   local name="$1" cmd="$2" i
   : > "$SCRATCH/$name"
-  if [[ " ${BENCH_SKIP:-} " == *" $name "* ]] ||
-     [[ -n "${BENCH_ONLY:-}" && " $BENCH_ONLY " != *" $name "* ]]; then
+  if skipped "$name"; then
     log "$name: skipped (BENCH_SKIP / BENCH_ONLY)"; echo "skipped skipped" > "$SCRATCH/$name"; return
   fi
-  local runs="$REPEAT"
-  if [[ "${SHARED:-0}" == 1 ]]; then runs="$SHARED_REPEAT"; fi
-  for i in $(seq 1 "$runs"); do
-    if [[ "${SHARED:-0}" == 1 ]]; then S="$STORE/${VARIANT:-imported}/.openclaw"; else S="$(fresh)"; fi
-    W="$(mktemp -d "$SCRATCH/w.XXXXXX")"; export S W
-    /usr/bin/time -f "%e %M" -o "$SCRATCH/t" bash -c "$cmd" > /dev/null 2> "$SCRATCH/err" ||
-      { log "$name failed:"; tail -n 5 "$SCRATCH/err" >&2; echo "nan nan" > "$SCRATCH/t"; }
-    cat "$SCRATCH/t" >> "$SCRATCH/$name"
-    [[ "${SHARED:-0}" == 1 ]] || { chmod -R u+w "$S" 2>/dev/null; rm -rf "$(dirname "$S")"; }
-    chmod -R u+w "$W" 2>/dev/null; rm -rf "$W"
+  for i in $(seq 1 "$(runs)"); do run_once "$name" "$cmd"; done
+  logged "$name"
+}
+# measure_pair NAME_A CMD_A NAME_B CMD_B: as measure for each, the runs alternating (A, B, A,
+# B...), so that ours and its reference meet the same moments of a noisy machine.
+measure_pair() {
+  local i n
+  for n in "$1" "$3"; do
+    : > "$SCRATCH/$n"
+    if skipped "$n"; then log "$n: skipped (BENCH_SKIP / BENCH_ONLY)"; echo "skipped skipped" > "$SCRATCH/$n"; fi
   done
-  log "$name: $(awk '{print $1"s/"$2"kB"}' "$SCRATCH/$name" | paste -sd' ')"
+  for i in $(seq 1 "$(runs)"); do
+    skipped "$1" || run_once "$1" "$2"
+    skipped "$3" || run_once "$3" "$4"
+  done
+  skipped "$1" || logged "$1"
+  skipped "$3" || logged "$3"
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else print a[int((NR+1)/2)]}'; }
 # "skipped" sorts as text and stays "skipped".
@@ -86,8 +106,8 @@ ratio() { awk -v a="$(wall "$1")" -v b="$(wall "$2")" 'BEGIN { if (a + 0 == a &&
 cat "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite > /dev/null
 
 DBS_SQL='for f in "$S"/agents/*/agent/openclaw-agent.sqlite; do sqlite3 -json "file:$f?immutable=1" "SELECT * FROM session_nodes"; done'
-SHARED=1 measure list_ours "\"$OURS\" --state-dir \"\$S\" list --all-agents --json --limit all"
-SHARED=1 measure list_sqlite3 "$DBS_SQL"
+SHARED=1 measure_pair list_ours "\"$OURS\" --state-dir \"\$S\" list --all-agents --json --limit all" \
+  list_sqlite3 "$DBS_SQL"
 # OpenClaw runs with one persistent HOME, warmed up first, as an installed OpenClaw would.
 OC_HOME="$SCRATCH/home-openclaw"; mkdir -p "$OC_HOME"; export OC_HOME
 S0="$(fresh)"; env OPENCLAW_STATE_DIR="$S0" OPENCLAW_NO_RESPAWN=1 HOME="$OC_HOME" "$HARNESS/oc" sessions --all-agents --json --limit all > /dev/null 2>&1 || true
@@ -146,8 +166,8 @@ measure prune_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOM
 # An applied prune against OpenClaw's applied cleanup (per agent, --store: offline it needs no
 # Gateway), the same maintenance settings written into both copies first.
 MAINT='python3 -c "import json,sys; p=sys.argv[1]; c=json.load(open(p)); c.setdefault(\"session\", {})[\"maintenance\"]={\"pruneAfter\": \"1h\", \"maxEntries\": 1000}; json.dump(c, open(p, \"w\"))" "$S/openclaw.json"'
-measure prune_enforce_ours "$MAINT && \"$OURS\" --state-dir \"\$S\" prune --all-agents --enforce --yes"
-measure prune_enforce_openclaw "$MAINT && for a in ${AGENTS//,/ }; do env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" sessions cleanup --enforce --agent \$a --store \"\$S/agents/\$a/agent/openclaw-agent.sqlite\" --json || exit 1; done"
+measure_pair prune_enforce_ours "$MAINT && \"$OURS\" --state-dir \"\$S\" prune --all-agents --enforce --yes" \
+  prune_enforce_openclaw "$MAINT && for a in ${AGENTS//,/ }; do env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" sessions cleanup --enforce --agent \$a --store \"\$S/agents/\$a/agent/openclaw-agent.sqlite\" --json || exit 1; done"
 # reclaim against a plain VACUUM of the same file (the same bundled SQLite), 64 MiB freed first
 # in both copies (untimed work is the same in both).
 measure reclaim_ours "\"$REF_SQLITE\" free-pages $DB1 64 && \"$OURS\" --state-dir \"\$S\" reclaim --agent $FIRST"
@@ -162,8 +182,8 @@ SHARED=1 measure search_sqlite3 "$SEARCH_SQL"
 SHARED=1 measure search_archived_ours "\"$OURS\" --state-dir \"\$S\" --all-agents search '$SEARCH_QUERY' --archived --limit 20 --json"
 
 # The legacy variant of the same store, imported by both tools.
-VARIANT=legacy measure migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes"
-VARIANT=legacy measure migrate_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" doctor --session-sqlite import --session-sqlite-all-agents"
+VARIANT=legacy measure_pair migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes" \
+  migrate_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" doctor --session-sqlite import --session-sqlite-all-agents"
 
 EVENTS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM transcript_events"; done | paste -sd+ | bc)"
 SESSIONS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM session_nodes"; done | paste -sd+ | bc)"
