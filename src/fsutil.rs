@@ -49,6 +49,18 @@ pub fn target_exists(path: &Path) -> Error {
     }
 }
 
+/// Give the complete file `from` a second name `to` (its publication), never replacing a file
+/// there: an existing `to` is `TARGET_EXISTS`.
+pub fn hard_link_new(from: &Path, to: &Path) -> Result<()> {
+    std::fs::hard_link(from, to).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            target_exists(to)
+        } else {
+            Error::io(to, e)
+        }
+    })
+}
+
 /// Write a file completely under a temporary name beside `target`, fsync it, then
 /// publish it by hard link (which fails rather than replace an existing file).
 pub fn write_new_file(
@@ -75,13 +87,7 @@ pub fn write_new_file(
             .into_inner()
             .map_err(|e| Error::io(&tmp, e.into_error()))?;
         file.sync_all().at(&tmp)?;
-        std::fs::hard_link(&tmp, target).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                target_exists(target)
-            } else {
-                Error::io(target, e)
-            }
-        })?;
+        hard_link_new(&tmp, target)?;
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }

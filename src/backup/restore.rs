@@ -99,13 +99,7 @@ pub fn restore_fresh(snapshot: &Path, target: &Path) -> Result<SnapshotManifest>
         ));
     }
     let (staging, staged) = stage_copy(snapshot, &manifest, dir)?;
-    let result = std::fs::hard_link(&staged, target).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            crate::fsutil::target_exists(target)
-        } else {
-            Error::io(target, e)
-        }
-    });
+    let result = crate::fsutil::hard_link_new(&staged, target);
     let _ = std::fs::remove_dir_all(&staging);
     result?;
     std::fs::File::open(dir)

@@ -90,13 +90,7 @@ pub fn perform_moves(moves: MoveList<'_>) -> Result<()> {
             });
         }
         crate::mutate::crash_point("import-move-link");
-        std::fs::hard_link(src, &mv.archive_path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                crate::fsutil::target_exists(&mv.archive_path)
-            } else {
-                Error::io(&mv.archive_path, e)
-            }
-        })?;
+        crate::fsutil::hard_link_new(src, &mv.archive_path)?;
         if let Some(d) = mv.archive_path.parent() {
             archive_dirs.insert(d.to_path_buf());
         }

@@ -62,13 +62,7 @@ impl StagedDb {
         std::fs::File::open(stage)
             .and_then(|f| f.sync_all())
             .at(stage)?;
-        std::fs::hard_link(stage, &self.path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                crate::fsutil::target_exists(&self.path)
-            } else {
-                crate::error::Error::io(&self.path, e)
-            }
-        })?;
+        crate::fsutil::hard_link_new(stage, &self.path)?;
         self.published = true;
         std::fs::remove_file(stage).at(stage)?;
         if let Some(dir) = self.path.parent() {
