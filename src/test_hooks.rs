@@ -4,9 +4,10 @@
 //!
 //! - `OPENCLAW_SESSIONS_CRASH_AT=<name>` aborts at that crash point, as `kill -9` would;
 //!   `OPENCLAW_SESSIONS_CRASH_AFTER=<n>` at the n-th point reached, whatever its name.
-//! - `OPENCLAW_SESSIONS_SIGNAL_AT=<name>[@n][:TERM]` sends the process SIGINT (SIGTERM with
-//!   `:TERM`) the n-th time (the first by default) the crash point `<name>` is reached, so a
-//!   signal lands at a known moment instead of after a guessed delay.
+//! - `OPENCLAW_SESSIONS_SIGNAL_AT=<name>[@n][:TERM|:STOP]` sends the process SIGINT (SIGTERM
+//!   with `:TERM`; SIGSTOP with `:STOP`, which holds a run mid-way while a test looks at it)
+//!   the n-th time (the first by default) the crash point `<name>` is reached, so a signal
+//!   lands at a known moment instead of after a guessed delay.
 //! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
 //! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies (and the batches of messages
 //!   `search --archived` indexes at a time, and the windows of import-archive names the
@@ -28,9 +29,12 @@ mod enabled {
     /// `OPENCLAW_SESSIONS_SIGNAL_AT`: the point, the how-many-th arrival, the signal.
     fn signal_at() -> Option<(String, u64, libc::c_int)> {
         let spec = std::env::var("OPENCLAW_SESSIONS_SIGNAL_AT").ok()?;
-        let (spec, signal) = match spec.strip_suffix(":TERM") {
-            Some(s) => (s, libc::SIGTERM),
-            None => (spec.as_str(), libc::SIGINT),
+        let (spec, signal) = if let Some(s) = spec.strip_suffix(":TERM") {
+            (s, libc::SIGTERM)
+        } else if let Some(s) = spec.strip_suffix(":STOP") {
+            (s, libc::SIGSTOP)
+        } else {
+            (spec.as_str(), libc::SIGINT)
         };
         let (point, n) = match spec.split_once('@') {
             Some((p, n)) => (p, n.parse().ok()?),

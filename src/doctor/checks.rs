@@ -12,7 +12,8 @@ use crate::mutate::{field_type_error, project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::db::{archives, event_index, events, meta, nodes, windows};
 use crate::store::{
-    sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, SessionEntry,
+    sidecar_path, AgentStore, DatabaseRole, LeftoverKind, ReadOnlyDb, SchemaInfo, SchemaStatus,
+    SessionEntry,
 };
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -857,46 +858,54 @@ fn file_checks(
         }
     }
     if cx.wants("leftovers") {
-        if let Some(dir) = paths.db.parent() {
-            for ent in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                let name = ent.file_name().to_string_lossy().into_owned();
-                let what =
-                    if name.starts_with(".tmp-restore-") || name.starts_with(".sqlite-snapshot-") {
-                        "staging directory"
-                    } else if crate::store::db::create::is_creation_stage(&name) {
-                        "unpublished new database"
-                    } else {
-                        continue;
+        // A read-only doctor may run beside an import: the stage of the live process that
+        // holds the state dir is its work in progress, not a leftover.
+        let mut live_owner: Option<Option<i64>> = None;
+        for leftover in crate::store::find_leftovers(paths) {
+            let path = &leftover.path;
+            let (severity, message, hint, repair) = match leftover.kind {
+                LeftoverKind::CreationStage { pid: Some(pid) }
+                    if *live_owner.get_or_insert_with(|| {
+                        let owner = probe(layout).owner;
+                        owner.pid.filter(|_| owner.state == OwnerState::Live)
+                    }) == Some(pid) =>
+                {
+                    (
+                        Severity::Info,
+                        format!(
+                            "new database {} is being created by running process {pid}",
+                            path.display()
+                        ),
+                        "it is published under its name when that run finishes; check again then",
+                        None,
+                    )
+                }
+                kind => {
+                    let (severity, what, by) = match kind {
+                        LeftoverKind::StagingDir => (Severity::Warning, "staging directory", "run"),
+                        LeftoverKind::CreationStage { .. } => {
+                            (Severity::Warning, "unpublished new database", "run")
+                        }
+                        LeftoverKind::InterruptedWrite => {
+                            (Severity::Info, "temporary file", "publication")
+                        }
                     };
-                cx.add(
-                    "leftovers",
-                    Severity::Warning,
-                    Subject::agent(agent).path(&ent.path()),
-                    format!("{what} {} left by an interrupted run", ent.path().display()),
-                    "the doctor's repair removes it",
-                    Some(Repair::RemoveLeftover { path: ent.path() }),
-                );
-            }
-        }
-        for ent in std::fs::read_dir(&paths.sessions_dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let name = ent.file_name().to_string_lossy().into_owned();
-            if crate::legacy::is_interrupted_write(&name) {
-                cx.add(
-                    "leftovers",
-                    Severity::Info,
-                    Subject::agent(agent).path(&ent.path()),
-                    format!(
-                        "temporary file {} left by an interrupted publication",
-                        ent.path().display()
-                    ),
-                    "the doctor's repair removes it",
-                    Some(Repair::RemoveLeftover { path: ent.path() }),
-                );
-            }
+                    (
+                        severity,
+                        format!("{what} {} left by an interrupted {by}", path.display()),
+                        "the doctor's repair removes it",
+                        Some(Repair::RemoveLeftover { path: path.clone() }),
+                    )
+                }
+            };
+            cx.add(
+                "leftovers",
+                severity,
+                Subject::agent(agent).path(path),
+                message,
+                hint,
+                repair,
+            );
         }
     }
     if cx.wants("archive-files") {

@@ -6,39 +6,23 @@
 use std::path::PathBuf;
 
 use crate::error::{Result, ResultExt};
-use crate::legacy::is_interrupted_write;
 use crate::paths::AgentPaths;
-use crate::store::db::create::is_creation_stage;
+use crate::store::{find_leftovers, LeftoverKind};
 
 /// Remove every leftover of `agents` (the run's scope, never another agent's); returns what
-/// was removed.
+/// was removed. Custody is held, so no live run of ours owns them, whatever pid a stage names.
 pub fn remove_leftovers(agents: &[AgentPaths]) -> Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for paths in agents {
-        if let Some(dir) = paths.db.parent() {
-            for ent in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                let name = ent.file_name().to_string_lossy().into_owned();
-                let staging =
-                    name.starts_with(".tmp-restore-") || name.starts_with(".sqlite-snapshot-");
-                if staging && ent.file_type().is_ok_and(|t| t.is_dir()) {
-                    std::fs::remove_dir_all(ent.path()).at(ent.path())?;
-                    removed.push(ent.path());
-                } else if is_creation_stage(&name) && ent.file_type().is_ok_and(|t| t.is_file()) {
-                    std::fs::remove_file(ent.path()).at(ent.path())?;
-                    removed.push(ent.path());
+        for leftover in find_leftovers(paths) {
+            let path = leftover.path;
+            match leftover.kind {
+                LeftoverKind::StagingDir => std::fs::remove_dir_all(&path).at(&path)?,
+                LeftoverKind::CreationStage { .. } | LeftoverKind::InterruptedWrite => {
+                    std::fs::remove_file(&path).at(&path)?
                 }
             }
-        }
-        for ent in std::fs::read_dir(&paths.sessions_dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let name = ent.file_name().to_string_lossy().into_owned();
-            if is_interrupted_write(&name) && ent.file_type().is_ok_and(|t| t.is_file()) {
-                std::fs::remove_file(ent.path()).at(ent.path())?;
-                removed.push(ent.path());
-            }
+            removed.push(path);
         }
     }
     Ok(removed)

@@ -3,6 +3,7 @@
 mod agent_store;
 pub mod archive_rows;
 pub(crate) mod db;
+mod leftovers;
 mod newest_first;
 mod open;
 pub mod resolve;
@@ -16,6 +17,7 @@ pub use agent_store::{
     AgentStore, ArchiveRow, EventCountWalk, EventCounts, ListedSession, SessionLookup, StoreKind,
     TranscriptStats, WindowRow,
 };
+pub use leftovers::{find_leftovers, Leftover, LeftoverKind};
 pub use newest_first::{for_each_newest_first, for_each_newest_first_after, Position};
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
 pub use schema::{

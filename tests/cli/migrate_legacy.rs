@@ -296,6 +296,106 @@ fn killed_anywhere_a_rerun_finishes_the_same_import() {
     assert!(killed >= 45, "only {killed} runs were interrupted");
 }
 
+/// A read-only doctor beside a live import (held here by SIGSTOP mid-way) reports the import's
+/// stages as databases being created, at info level and with nothing to repair, not as
+/// leftovers; `doctor --fix` leaves them alone, and the import, resumed, finishes as if nobody
+/// had looked.
+#[test]
+fn a_doctor_beside_a_live_import_leaves_its_stages_alone() {
+    let reference = Store::copy("legacy");
+    import(&reference);
+    let store = Store::copy("legacy");
+    let child = crate::common::std_bin()
+        .env("HOME", store.dir.path())
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(["migrate", "legacy", "--all-agents", "--yes"])
+        .env("OPENCLAW_SESSIONS_SIGNAL_AT", "import-record@3:STOP")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let stopped = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit(')')
+                    .next()
+                    .map(|r| r.trim_start().starts_with('T'))
+            })
+            .unwrap_or(false)
+    };
+    let waited = std::time::Instant::now();
+    while !stopped() {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "the import never reached its stop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let stage = format!("openclaw-agent.sqlite.creating-{pid}");
+    let doctor = json(&store.cmd().args(["--json", "doctor"]).output().unwrap());
+    let findings = doctor["data"]["findings"].as_array().unwrap();
+    let about_stages: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["message"].as_str().unwrap_or("").contains(&stage))
+        .collect();
+    assert!(
+        !about_stages.is_empty(),
+        "no finding names {stage}: {doctor:#}"
+    );
+    for f in &about_stages {
+        assert_eq!(f["check"], "leftovers", "{f:#}");
+        assert_eq!(f["severity"], "info", "{f:#}");
+        assert_eq!(f["fixable"], false, "{f:#}");
+        let message = f["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("is being created by running process {pid}")),
+            "{message}"
+        );
+    }
+    let fix = store
+        .cmd()
+        .args(["doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    // Nothing to repair, so nothing to take custody for: the stages stay.
+    let said = String::from_utf8_lossy(&fix.stdout);
+    assert!(fix.status.success(), "{said}");
+    assert!(
+        said.contains("is being created by running process"),
+        "{said}"
+    );
+    for a in AGENTS {
+        let dir = store.agent_db(a).parent().unwrap().to_path_buf();
+        assert!(
+            dir.join(&stage).is_file(),
+            "{a}: doctor --fix removed the stage"
+        );
+    }
+    // SAFETY: the pid is this test's own child, stopped above.
+    unsafe { libc::kill(pid as i32, libc::SIGCONT) };
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for a in AGENTS {
+        let dir = store.agent_db(a).parent().unwrap().to_path_buf();
+        assert!(
+            !files_under(&dir).iter().any(|n| n.contains(".creating-")),
+            "{a}: a stage is left"
+        );
+        assert_eq!(
+            dump(&store.agent_db(a)),
+            dump(&reference.agent_db(a)),
+            "{a}"
+        );
+    }
+}
+
 /// A new agent database is filled at a stage beside its path and published whole: killed
 /// while importing rows, the run leaves no database at the path, only the stage, which the
 /// doctor names as a leftover and the next run removes before it imports everything again.

@@ -43,6 +43,13 @@ pub fn is_creation_stage(name: &str) -> bool {
     name.contains(".sqlite.creating-")
 }
 
+/// The pid a creation stage's name carries (`….sqlite.creating-<pid>`, a sidecar's too).
+pub fn creation_stage_pid(name: &str) -> Option<i64> {
+    let (_, tail) = name.split_once(".sqlite.creating-")?;
+    let digits = tail.split('-').next()?;
+    digits.parse().ok().filter(|&pid| pid > 0)
+}
+
 impl StagedDb {
     /// The file to write while staged.
     pub fn stage_path(&self) -> &Path {
