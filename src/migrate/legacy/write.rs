@@ -357,8 +357,11 @@ fn import_events(
                     path.display(),
                     json.len()
                 ),
+                // The batch's transaction rolls back; a database this run was creating is
+                // discarded whole (its stage is dropped), so only earlier batches of a
+                // database that already existed stay written.
                 Some(
-                    "nothing of this batch was written; trim the transcript and run again"
+                    "this agent's import stopped before its current batch: a database the run was creating is not kept; trim the event and run again"
                         .to_string(),
                 ),
             ));
