@@ -3,11 +3,12 @@ use serde::Serialize;
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use base64::Engine as _;
 use serde_json::json;
 
+use openclaw_sessions::parallel;
 use openclaw_sessions::store::{
     for_each_newest_first_after, AgentStore, EventCountWalk, EventCounts, Position, SessionEntry,
     SessionKind,
@@ -288,18 +289,16 @@ fn stream_json(
     let counts: Vec<OnceLock<Option<EventCounts>>> =
         stores.iter().map(|_| OnceLock::new()).collect();
     let stop = AtomicBool::new(false);
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get().saturating_sub(1).max(1))
-        .min(walks.len());
-    let queue = Mutex::new(walks.into_iter());
+    // The walks take the cores the streaming leaves (at least one).
+    let workers = parallel::cores().saturating_sub(1).max(1);
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let next = queue.lock().map(|mut q| q.next()).ok().flatten();
-                let Some((index, walk)) = next else { break };
-                // A walk that fails leaves the store's rows to be counted one by one,
-                // where the same failure, if it is real, is reported.
-                let _ = counts[index].set(walk.run(&stop).ok().flatten());
+        if !walks.is_empty() {
+            scope.spawn(|| {
+                parallel::map_in_order(walks, workers, |(index, walk)| {
+                    // A walk that fails leaves the store's rows to be counted one by one,
+                    // where the same failure, if it is real, is reported.
+                    let _ = counts[index].set(walk.run(&stop).ok().flatten());
+                })
             });
         }
         let streamed = stream_rows(ctx, stores, &counts, filter, limit, after, bytes);
