@@ -31,12 +31,14 @@ pub struct Leftover {
 pub fn find_leftovers(paths: &AgentPaths) -> Vec<Leftover> {
     let mut found = Vec::new();
     if let Some(dir) = paths.db.parent() {
-        for (name, path, is_dir) in entries(dir) {
+        for (name, path, kind) in entries(dir) {
+            let is_dir = kind.is_some_and(|t| t.is_dir());
+            let is_file = kind.is_some_and(|t| t.is_file());
             let kind = if name.starts_with(".tmp-restore-") || name.starts_with(".sqlite-snapshot-")
             {
                 is_dir.then_some(LeftoverKind::StagingDir)
             } else if is_creation_stage(&name) {
-                (!is_dir).then(|| LeftoverKind::CreationStage {
+                is_file.then(|| LeftoverKind::CreationStage {
                     pid: creation_stage_pid(&name),
                 })
             } else {
@@ -47,8 +49,8 @@ pub fn find_leftovers(paths: &AgentPaths) -> Vec<Leftover> {
             }
         }
     }
-    for (name, path, is_dir) in entries(&paths.sessions_dir) {
-        if !is_dir && is_interrupted_write(&name) {
+    for (name, path, kind) in entries(&paths.sessions_dir) {
+        if kind.is_some_and(|t| t.is_file()) && is_interrupted_write(&name) {
             found.push(Leftover {
                 path,
                 kind: LeftoverKind::InterruptedWrite,
@@ -58,23 +60,22 @@ pub fn find_leftovers(paths: &AgentPaths) -> Vec<Leftover> {
     found
 }
 
-/// A directory's entries (name, path, is a directory; symbolic links are not), sorted by
-/// name; none when it cannot be read.
-fn entries(dir: &std::path::Path) -> Vec<(String, PathBuf, bool)> {
+/// A directory's entries (name, path, kind; a symbolic link is neither a file nor a
+/// directory), sorted by name; none when it cannot be read.
+fn entries(dir: &std::path::Path) -> Vec<(String, PathBuf, Option<std::fs::FileType>)> {
     let mut out: Vec<_> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| {
-            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
             (
                 e.file_name().to_string_lossy().into_owned(),
                 e.path(),
-                is_dir,
+                e.file_type().ok(),
             )
         })
         .collect();
-    out.sort();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
@@ -98,6 +99,12 @@ mod tests {
         ] {
             std::fs::write(db_dir.join(f), b"x").unwrap();
         }
+        // A link named like a stage is not ours: the files found are files.
+        std::os::unix::fs::symlink(
+            db_dir.join("openclaw-agent.sqlite"),
+            db_dir.join("openclaw-agent.sqlite.creating-7-shm"),
+        )
+        .unwrap();
         let tmp_name = ".sessions.json.0b9f3c1e7a4d4c2b9f1e2d3c4b5a6f70.tmp";
         std::fs::write(sessions.join(tmp_name), b"x").unwrap();
         std::fs::write(sessions.join("b.jsonl.tmp"), b"x").unwrap();
