@@ -185,6 +185,13 @@ SHARED=1 measure search_archived_ours "\"$OURS\" --state-dir \"\$S\" --all-agent
 VARIANT=legacy measure_pair migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes" \
   migrate_openclaw "env OPENCLAW_STATE_DIR=\"\$S\" OPENCLAW_NO_RESPAWN=1 HOME=\"\$OC_HOME\" \"$HARNESS/oc\" doctor --session-sqlite import --session-sqlite-all-agents"
 
+# The floor of an import: SQLite alone writing the same rows (the imported store's) into new
+# databases with the same schema, every agent at once as the import runs them: one statement a
+# table, and one row at a time in the import's order (examples/sqlite_reference.rs).
+floor() { echo "pids=(); for f in \"\$S\"/agents/*/agent/openclaw-agent.sqlite; do a=\"\${f%/agent/*}\"; \"$REF_SQLITE\" $1 \"\$f\" \"\$W/\${a##*/}.sqlite\" & pids+=(\$!); done; for p in \"\${pids[@]}\"; do wait \$p || exit 1; done"; }
+SHARED=1 measure migrate_floor_bulk "$(floor copy-rows)"
+SHARED=1 measure migrate_floor_rows "$(floor copy-rows-by-event)"
+
 EVENTS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM transcript_events"; done | paste -sd+ | bc)"
 SESSIONS_TOTAL="$(for f in "$STORE"/imported/.openclaw/agents/*/agent/openclaw-agent.sqlite; do sqlite3 "file:$f?immutable=1" "SELECT count(*) FROM session_nodes"; done | paste -sd+ | bc)"
 # Under 0.05 s the process start dominates: no throughput figure is claimed then.
@@ -219,6 +226,8 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo "| \`search QUERY --all-agents\` vs the same FTS5 \`MATCH\` in \`sqlite3\` | $(wall search_ours) s | $(wall search_sqlite3) s | $(ratio search_ours search_sqlite3) | | $(rss search_ours) kB | $(rss search_sqlite3) kB |"
   echo "| \`search QUERY --all-agents --archived\` (live index and every archive) vs the live \`MATCH\` | $(wall search_archived_ours) s | $(wall search_sqlite3) s | $(ratio search_archived_ours search_sqlite3) | | $(rss search_archived_ours) kB | $(rss search_sqlite3) kB |"
   echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | $(wall migrate_ours) s | $(wall migrate_openclaw) s | $(ratio migrate_ours migrate_openclaw) | ≤ 0.04 | $(rss migrate_ours) kB | $(rss migrate_openclaw) kB |"
+  echo "| \`migrate legacy\` vs SQLite alone writing the same rows, one statement a table | $(wall migrate_ours) s | $(wall migrate_floor_bulk) s | $(ratio migrate_ours migrate_floor_bulk) | | $(rss migrate_ours) kB | $(rss migrate_floor_bulk) kB |"
+  echo "| \`migrate legacy\` vs SQLite alone writing the same rows, one at a time | $(wall migrate_ours) s | $(wall migrate_floor_rows) s | $(ratio migrate_ours migrate_floor_rows) | | $(rss migrate_ours) kB | $(rss migrate_floor_rows) kB |"
   echo
   echo "OpenClaw's own timings while making the store (\`report/timings.txt\`):"
   echo
