@@ -153,11 +153,23 @@ fn rows_of(
     rows.collect()
 }
 
-fn insert_row(c: &Connection, table: &str, row: &Row) -> rusqlite::Result<()> {
-    let marks = vec!["?"; row.len()].join(", ");
-    c.prepare_cached(&format!("INSERT OR IGNORE INTO {table} VALUES ({marks})"))?
-        .execute(rusqlite::params_from_iter(row.iter()))?;
-    Ok(())
+/// One row into `table`; the statement's text is built once a table, so a row costs what a
+/// prepared insert costs (as the import's `prepare_cached` statements do).
+fn insert_row(c: &Connection, table: &'static str, row: &Row) -> rusqlite::Result<()> {
+    thread_local! {
+        static SQL: std::cell::RefCell<std::collections::HashMap<&'static str, String>> =
+            Default::default();
+    }
+    SQL.with(|sql| {
+        let mut sql = sql.borrow_mut();
+        let text = sql.entry(table).or_insert_with(|| {
+            let marks = vec!["?"; row.len()].join(", ");
+            format!("INSERT OR IGNORE INTO {table} VALUES ({marks})")
+        });
+        c.prepare_cached(text)?
+            .execute(rusqlite::params_from_iter(row.iter()))?;
+        Ok(())
+    })
 }
 
 /// The same rows written one at a time, as an import writes them: per session its node and

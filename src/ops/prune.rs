@@ -502,13 +502,12 @@ fn stopped_agents(
         }
     }
     if !in_full.is_empty() {
-        hooks.warn(
-            format!(
-                "pruned in full before {why}: agent {}",
-                in_full.join(", agent ")
-            )
-            .into(),
-        );
+        // An agent may finish its last batch after another failed.
+        let when = match failure {
+            Some(_) => format!("when {why}"),
+            None => format!("before {why}"),
+        };
+        hooks.warn(format!("pruned in full {when}: agent {}", in_full.join(", agent ")).into());
     }
     Err(first_error.unwrap_or(Error::Interrupted))
 }
@@ -639,7 +638,7 @@ impl Operation for PruneOp {
         // Archives are written to, and artifacts removed from, sessions/: refused up front if
         // it leads outside the store. Then every agent's deletions are planned, and what they
         // write checked against the free disk, before the first write of any.
-        let mut working: Vec<&mut AgentPrune> =
+        let working: Vec<&mut AgentPrune> =
             plan.agents.iter_mut().filter(|a| a.work() > 0).collect();
         for a in &working {
             crate::mutate::check_owned_path(&layout.state_dir, &a.paths.sessions_dir)?;
@@ -648,16 +647,12 @@ impl Operation for PruneOp {
         // core, as the import: SQLite's work and the archives' fsyncs share the cores).
         let threads = 2 * crate::parallel::cores();
         let checked = crate::parallel::map_in_order(working, threads, |a| {
-            let needs = check_agent(a);
-            (a, needs)
-        });
-        let mut needs = Vec::with_capacity(checked.len());
-        working = Vec::with_capacity(checked.len());
-        for (a, n) in checked {
-            needs.push(n?);
-            working.push(a);
-        }
-        check_space(&working.iter().map(|a| &**a).zip(needs).collect::<Vec<_>>())?;
+            check_agent(a).map(|needs| (a, needs))
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
+        check_space(&checked.iter().map(|(a, n)| (&**a, *n)).collect::<Vec<_>>())?;
+        let working: Vec<&mut AgentPrune> = checked.into_iter().map(|(a, _)| a).collect();
         let flag = hooks.interruption_flag();
         let failed = AtomicBool::new(false);
         let stop =
