@@ -366,13 +366,16 @@ pub fn apply_delete(
 /// [`apply_delete`] would: a crash leaves either the whole batch or none of it, and every
 /// transcript removed has its archive row in the same commit), then publish the batch's
 /// archive files together. Each key is forgotten in `refs` once its deletion is applied, so
-/// the next ones see the references as a run of single deletions would.
+/// the next ones see the references as a run of single deletions would. `stop` is asked after
+/// each deletion: when it says so, the transaction rolls back (`Interrupted`; `refs` is then
+/// stale, and the caller stops), so a signal never lets a batch in flight commit.
 pub fn apply_delete_batch(
     db: &mut WritableDb,
     plans: &[DeletePlan],
     refs: &mut super::References,
     sessions_dir: &Path,
     now: i64,
+    stop: &dyn Fn() -> bool,
 ) -> Result<()> {
     if plans.iter().all(|p| p.entry.is_none()) {
         return Ok(());
@@ -388,6 +391,9 @@ pub fn apply_delete_batch(
         delete_in_tx(&tx, &path, plan, expected, refs.now(), now)?;
         refs.forget(&plan.session_key)?;
         super::crash_point("delete-before-commit");
+        if stop() {
+            return Err(Error::Interrupted);
+        }
     }
     tx.commit().at(&path)?;
     for _ in plans.iter().filter(|p| p.entry.is_some()) {

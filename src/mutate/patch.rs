@@ -478,8 +478,14 @@ fn finish(entry: &SessionEntry, new: Map<String, Value>) -> Result<PatchPlan> {
 }
 
 /// Apply plans in order in one `BEGIN IMMEDIATE` transaction, each re-reading its row first as
-/// [`apply_patch`] does: if any changed since its plan was made, nothing is written.
-pub fn apply_patch_batch(db: &mut WritableDb, plans: &[PatchPlan]) -> Result<()> {
+/// [`apply_patch`] does: if any changed since its plan was made, nothing is written. `stop` is
+/// asked after each plan: when it says so, the transaction rolls back (`Interrupted`), so a
+/// signal never lets a batch in flight commit.
+pub fn apply_patch_batch(
+    db: &mut WritableDb,
+    plans: &[PatchPlan],
+    stop: &dyn Fn() -> bool,
+) -> Result<()> {
     // Each update fires the node's triggers: its statement journal stays in memory (a few
     // pages per statement) rather than in a temp file for the whole batch.
     db.statement_journals_in_memory()?;
@@ -496,6 +502,9 @@ pub fn apply_patch_batch(db: &mut WritableDb, plans: &[PatchPlan]) -> Result<()>
         }
         write_entry(&tx, &path, &plan.key, &plan.after, &plan.before)?;
         super::crash_point("patch-before-commit");
+        if stop() {
+            return Err(Error::Interrupted);
+        }
     }
     tx.commit().at(&path)?;
     Ok(())

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
@@ -363,11 +364,23 @@ fn check_space(plans: &[(&AgentPrune, DiskNeeds)]) -> Result<()> {
     Ok(())
 }
 
+/// What one agent's run had done when it stopped between batches.
+#[derive(Debug, Default, Clone, Copy)]
+struct AgentProgress {
+    archived: usize,
+    deleted: usize,
+}
+
+/// Apply one agent's plan; `stop` (a signal, or another agent's failure) is asked before each
+/// batch and before its commit: a batch in flight rolls back, so a stopped run has committed
+/// nothing since the stop, whatever the timing of the other agents. `done` counts what is
+/// committed, for the words of a stopped run.
 fn apply_agent(
     layout: &StateLayout,
     plan: &mut AgentPrune,
     now: i64,
-    hooks: &dyn Hooks,
+    stop: &(dyn Fn() -> bool + Sync),
+    done: &mut AgentProgress,
 ) -> Result<()> {
     let paths = plan.paths.clone();
     let agent = paths.id.as_str();
@@ -385,10 +398,8 @@ fn apply_agent(
     // Then a batch at a time: read with the store's reader, which is closed before the writer
     // opens (an immutable reader beside a writer would read stale pages). Archives first,
     // then deletions, each in plan order.
-    // What is done so far, named when a signal stops the run between batches.
-    let (mut archived, mut deleted) = (0usize, 0usize);
     let archives = in_batches(&plan.plan, ActionFilter::Archives, |batch| {
-        if hooks.interrupted() {
+        if stop() {
             return Err(Error::Interrupted);
         }
         let by_key = entries_of(&AgentStore::open(paths.clone())?, &batch, agent)?;
@@ -403,42 +414,38 @@ fn apply_agent(
         apply_patch_batch(
             &mut WritableDb::open(&layout.state_dir, &paths.db)?,
             &patches,
+            stop,
         )?;
-        archived += batch.len();
+        done.archived += batch.len();
         Ok(())
     });
-    let removals = archives.and_then(|()| {
-        in_batches(&plan.plan, ActionFilter::Removals, |batch| {
-            if hooks.interrupted() {
-                return Err(Error::Interrupted);
-            }
-            let delete_plans = {
-                let store = AgentStore::open(paths.clone())?;
-                let by_key = entries_of(&store, &batch, agent)?;
-                batch
-                    .iter()
-                    .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
-                    .collect::<Result<Vec<_>>>()?
-            };
-            let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
-            // One transaction and one publication per batch (crash-safe as one per session:
-            // docs/openclaw/CRASH-STATES.md).
-            apply_delete_batch(&mut db, &delete_plans, &mut refs, &paths.sessions_dir, now)?;
-            deleted += delete_plans.len();
-            Ok(())
-        })
-    });
-    if let Err(Error::Interrupted) = &removals {
-        if archived + deleted > 0 {
-            hooks.warn(
-                format!(
-                    "agent {agent}: pruned before the interruption: {archived} archived, {deleted} deleted; the rest of the plan is untouched"
-                )
-                .into(),
-            );
+    archives?;
+    in_batches(&plan.plan, ActionFilter::Removals, |batch| {
+        if stop() {
+            return Err(Error::Interrupted);
         }
-    }
-    removals?;
+        let delete_plans = {
+            let store = AgentStore::open(paths.clone())?;
+            let by_key = entries_of(&store, &batch, agent)?;
+            batch
+                .iter()
+                .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
+                .collect::<Result<Vec<_>>>()?
+        };
+        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        // One transaction and one publication per batch (crash-safe as one per session:
+        // docs/openclaw/CRASH-STATES.md).
+        apply_delete_batch(
+            &mut db,
+            &delete_plans,
+            &mut refs,
+            &paths.sessions_dir,
+            now,
+            stop,
+        )?;
+        done.deleted += delete_plans.len();
+        Ok(())
+    })?;
     if !plan.artifacts.is_empty() {
         let db = WritableDb::open(&layout.state_dir, &paths.db)?;
         for a in &plan.artifacts {
@@ -458,16 +465,61 @@ fn apply_agent(
         }
     }
     if let Some(budget) = &plan.budget {
-        plan.budget_outcome = Some(apply_budget(
-            &layout.state_dir,
-            &paths,
-            budget,
-            now,
-            &|| hooks.interrupted(),
-        )?);
+        plan.budget_outcome = Some(apply_budget(&layout.state_dir, &paths, budget, now, &stop)?);
     }
     plan.applied = true;
     Ok(())
+}
+
+/// The run's outcome from every agent's: the first failure (in agent order), else the
+/// interruption, else success; a stopped run says what each agent had done.
+fn stopped_agents(
+    outcomes: Vec<(String, Result<()>, AgentProgress)>,
+    hooks: &dyn Hooks,
+) -> Result<()> {
+    let failure = outcomes
+        .iter()
+        .position(|(_, o, _)| o.as_ref().is_err_and(|e| !matches!(e, Error::Interrupted)));
+    let stopped = outcomes.iter().any(|(_, o, _)| o.is_err());
+    if !stopped {
+        return Ok(());
+    }
+    let why = match failure {
+        Some(i) => format!("agent {} failed", outcomes[i].0),
+        None => "the interruption".to_string(),
+    };
+    let mut in_full = Vec::new();
+    let mut first_error = None;
+    for (i, (agent, outcome, done)) in outcomes.into_iter().enumerate() {
+        match outcome {
+            Ok(()) => in_full.push(agent),
+            Err(e) => {
+                if done.archived + done.deleted > 0 && Some(i) != failure {
+                    hooks.warn(
+                        format!(
+                            "agent {agent}: pruned before {why}: {} archived, {} deleted; the rest of the plan is untouched",
+                            done.archived, done.deleted
+                        )
+                        .into(),
+                    );
+                }
+                if Some(i) == failure {
+                    first_error = Some(e);
+                } else if !matches!(e, Error::Interrupted) {
+                    hooks.warn(format!("agent {agent} failed too: {e}").into());
+                }
+            }
+        }
+    }
+    if !in_full.is_empty() {
+        // An agent may finish its last batch after another failed.
+        let when = match failure {
+            Some(_) => format!("when {why}"),
+            None => format!("before {why}"),
+        };
+        hooks.warn(format!("pruned in full {when}: agent {}", in_full.join(", agent ")).into());
+    }
+    Err(first_error.unwrap_or(Error::Interrupted))
 }
 
 /// What an action does, in the plan's words.
@@ -596,30 +648,39 @@ impl Operation for PruneOp {
         // Archives are written to, and artifacts removed from, sessions/: refused up front if
         // it leads outside the store. Then every agent's deletions are planned, and what they
         // write checked against the free disk, before the first write of any.
-        let mut needs = Vec::new();
-        for a in plan.agents.iter().filter(|a| a.work() > 0) {
+        let working: Vec<&mut AgentPrune> =
+            plan.agents.iter_mut().filter(|a| a.work() > 0).collect();
+        for a in &working {
             crate::mutate::check_owned_path(&layout.state_dir, &a.paths.sessions_dir)?;
-            needs.push((a, check_agent(a)?));
         }
-        check_space(&needs)?;
-        // Agents pruned in full, named when a signal stops the run before the next one.
-        let mut done: Vec<String> = Vec::new();
-        for a in plan.agents.iter_mut().filter(|a| a.work() > 0) {
-            if let Err(e) = apply_agent(layout, a, self.now, hooks) {
-                if matches!(e, Error::Interrupted) && !done.is_empty() {
-                    hooks.warn(
-                        format!(
-                            "pruned in full before the interruption: agent {}",
-                            done.join(", ")
-                        )
-                        .into(),
-                    );
-                }
-                return Err(e);
+        // Agents are separate databases: checked, then pruned, side by side (two threads a
+        // core, as the import: SQLite's work and the archives' fsyncs share the cores).
+        let threads = 2 * crate::parallel::cores();
+        let checked = crate::parallel::map_in_order(working, threads, |a| {
+            check_agent(a).map(|needs| (a, needs))
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
+        check_space(&checked.iter().map(|(a, n)| (&**a, *n)).collect::<Vec<_>>())?;
+        let working: Vec<&mut AgentPrune> = checked.into_iter().map(|(a, _)| a).collect();
+        let flag = hooks.interruption_flag();
+        let failed = AtomicBool::new(false);
+        let stop =
+            || failed.load(Ordering::SeqCst) || flag.is_some_and(|f| f.load(Ordering::SeqCst));
+        let now = self.now;
+        let outcomes = crate::parallel::map_in_order(working, threads, |a| {
+            let mut done = AgentProgress::default();
+            let outcome = apply_agent(layout, a, now, &stop, &mut done);
+            if outcome
+                .as_ref()
+                .is_err_and(|e| !matches!(e, Error::Interrupted))
+            {
+                // The others stop at their next batch: each agent is whole batches.
+                failed.store(true, Ordering::SeqCst);
             }
-            done.push(a.paths.id.to_string());
-        }
-        Ok(())
+            (a.paths.id.to_string(), outcome, done)
+        });
+        stopped_agents(outcomes, hooks)
     }
 
     fn verify(&self, _: &StateLayout, plan: &Self::Plan, _: &Self::Report) -> Result<()> {

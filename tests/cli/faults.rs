@@ -1071,37 +1071,113 @@ fn prune_signalled_at_named_points() {
     );
 }
 
-/// A signal while the first agent's last batch is applied stops the run before the next
-/// agent, and names the agent pruned in full.
+/// A signal while the agents are pruned side by side stops each before its next commit: the
+/// batch it came in, and every other agent's batch in flight, roll back, so the run never
+/// ends as finished (with a session a batch, and with the default batch, where every agent
+/// of this store is in its one batch at once). The warnings name the agents pruned in full
+/// and what each other agent had done, and the store agrees: a dry run plans nothing more for
+/// an agent named in full, the plan less the named counts for an agent named as stopped, and
+/// the whole plan for any other. The re-run finishes the plan.
 #[test]
 fn prune_of_every_agent_signalled_names_the_agents_done() {
+    for batch in [Some("1"), None] {
+        prune_of_every_agent_signalled(batch);
+    }
+}
+
+fn prune_of_every_agent_signalled(batch: Option<&str>) {
     let store = live();
-    let out = store
-        .cmd()
-        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
-        .env("OPENCLAW_SESSIONS_SIGNAL_AT", "delete-before-commit@1")
-        .args([
-            "--json",
-            "prune",
-            "--all-agents",
-            "--enforce",
-            "--older-than",
-            "1d",
-        ])
+    let prune = ["prune", "--enforce", "--older-than", "1d"];
+    let planned = |agent: &str| -> usize {
+        let out = store
+            .cmd()
+            .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+            .args(["--json", "--agent", agent])
+            .args(prune)
+            .arg("--dry-run")
+            .output()
+            .unwrap();
+        let doc = json(&out);
+        let a = &doc["data"]["agents"][0];
+        ["archived", "deleted"]
+            .iter()
+            .map(|k| a[*k].as_array().map_or(0, Vec::len))
+            .sum()
+    };
+    let before: Vec<usize> = AGENTS.iter().map(|a| planned(a)).collect();
+    assert!(before.iter().all(|n| *n > 1), "{before:?}");
+    let mut cmd = store.cmd();
+    cmd.env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .env("OPENCLAW_SESSIONS_SIGNAL_AT", "delete-before-commit@1");
+    if let Some(size) = batch {
+        cmd.env("OPENCLAW_SESSIONS_APPLY_BATCH", size);
+    }
+    let out = cmd
+        .args(["--json", "--all-agents"])
+        .args(prune)
         .arg("--yes")
         .output()
         .unwrap();
     stopped_by_signal(&out, "prune --all-agents");
     let doc = json(&out);
-    assert!(
-        doc["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w == "pruned in full before the interruption: agent main"),
-        "{doc}"
-    );
+    let warnings: Vec<&str> = doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    let in_full: Vec<&str> = warnings
+        .iter()
+        .filter_map(|w| w.strip_prefix("pruned in full before the interruption: "))
+        .flat_map(|list| list.split(", "))
+        .map(|a| a.trim_start_matches("agent "))
+        .collect();
+    let mut left_in_all = 0;
+    for (agent, before) in AGENTS.iter().zip(before) {
+        let left = planned(agent);
+        left_in_all += left;
+        let stopped = warnings.iter().find_map(|w| {
+            w.strip_prefix(&format!("agent {agent}: pruned before the interruption: "))
+        });
+        if in_full.contains(agent) {
+            assert_eq!(left, 0, "{agent} was named pruned in full: {doc}");
+        } else if let Some(words) = stopped {
+            // "N archived, M deleted; ...": what is left is the plan less what it names.
+            let done: usize = words
+                .split(';')
+                .next()
+                .unwrap()
+                .split(", ")
+                .map(|part| part.split(' ').next().unwrap().parse::<usize>().unwrap())
+                .sum();
+            assert!(
+                done > 0 && left == before - done,
+                "{agent}: {left} of {before} left after {done}: {doc}"
+            );
+        } else {
+            assert_eq!(
+                left, before,
+                "{agent} was not named, so it is untouched: {doc}"
+            );
+        }
+    }
+    // The batch the signal came in rolled back: the run left work, whatever the timing.
+    assert!(left_in_all > 0, "batch {batch:?}: nothing left: {doc}");
     sound(&store, "prune --all-agents");
+    let again = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .arg("--all-agents")
+        .args(prune)
+        .arg("--yes")
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(AGENTS.iter().all(|a| planned(a) == 0));
 }
 
 /// Before the swap, after the safety snapshot, after the staged copy, after the checkpoint:
