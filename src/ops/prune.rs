@@ -364,7 +364,7 @@ fn check_space(plans: &[(&AgentPrune, DiskNeeds)]) -> Result<()> {
     Ok(())
 }
 
-/// What one agent's run had done when it stopped between batches.
+/// What one agent's run had committed when it stopped.
 #[derive(Debug, Default, Clone, Copy)]
 struct AgentProgress {
     archived: usize,
@@ -675,7 +675,7 @@ impl Operation for PruneOp {
                 .as_ref()
                 .is_err_and(|e| !matches!(e, Error::Interrupted))
             {
-                // The others stop at their next batch: each agent is whole batches.
+                // The others stop before their next commit: each agent is whole batches.
                 failed.store(true, Ordering::SeqCst);
             }
             (a.paths.id.to_string(), outcome, done)
