@@ -9,6 +9,7 @@ use openclaw_sessions::mutate::prune::{
     ActionFilter, ArtifactRemoval, BudgetRemoval, MaintenanceSettings, PlannedList, PruneCounts,
 };
 use openclaw_sessions::ops::prune::{action_words, AgentPrune, PruneOp};
+use openclaw_sessions::ops::summary::count;
 use openclaw_sessions::ops::{RunState, SnapshotTaken};
 use openclaw_sessions::test_hooks;
 use openclaw_sessions::units::parse_size;
@@ -392,7 +393,14 @@ fn print_prune(
 ) -> anyhow::Result<()> {
     let plans = &run.plan.agents;
     if work == 0 {
-        ctx.printer.debug("nothing to prune");
+        // Said (not only at -v): a dry run that printed nothing would read as a failure. A
+        // cron job's `-q` still silences it.
+        let kept: usize = plans.iter().map(|a| a.plan.counts().before_count).sum();
+        ctx.printer.info(format!(
+            "nothing to prune: {} kept in {}",
+            count(kept, "session"),
+            count(plans.len(), "agent")
+        ));
         return Ok(());
     }
     if dry_run {

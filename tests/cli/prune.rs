@@ -877,3 +877,32 @@ fn the_disk_budget_removes_in_openclaws_order_and_the_dry_run_shows_the_real_run
         .unwrap();
     assert_eq!(ok, "ok");
 }
+
+/// A prune with nothing due says so (a silent dry run would read as a failure), on stderr,
+/// and `-q` silences it for cron.
+#[test]
+fn nothing_to_prune_is_said_unless_quiet() {
+    let store = Store::copy("live");
+    let run = |quiet: bool| {
+        let mut cmd = store.cmd();
+        if quiet {
+            cmd.arg("-q");
+        }
+        cmd.args(["prune", "--all-agents", "--older-than", "1d", "--dry-run"])
+            // A year before the fixture's report: nothing is a day old yet.
+            .env("OPENCLAW_SESSIONS_NOW_MS", "1764547200000")
+            .output()
+            .unwrap()
+    };
+    let said = run(false);
+    assert!(said.status.success());
+    assert!(said.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&said.stderr);
+    assert!(
+        stderr.starts_with("nothing to prune: ") && stderr.ends_with(" kept in 3 agents\n"),
+        "{stderr}"
+    );
+    let quiet = run(true);
+    assert!(quiet.status.success());
+    assert!(quiet.stdout.is_empty() && quiet.stderr.is_empty());
+}
