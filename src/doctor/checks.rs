@@ -845,8 +845,33 @@ fn file_checks(
     let agent = paths.id.as_str();
     if cx.wants("legacy-pending") {
         if let Some(idx) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
-            cx.add("legacy-pending", Severity::Warning, Subject::agent(agent).path(idx), format!("{} is waiting for import", idx.display()), "import it with the legacy import (OpenClaw's Gateway will not start while it remains)", None);
-            cx.remedy(Remedy::ImportLegacy);
+            // A read-only doctor may run beside an import (ours or OpenClaw's): its index is
+            // pending only until that run moves it.
+            let importing =
+                crate::migrate::legacy::unfinished_run_for(&layout.migration_runs_dir(), idx)
+                    .and_then(|run| {
+                        let owner = probe(layout).owner;
+                        let live = owner.state == OwnerState::Live
+                            && owner.role.as_deref() == Some(crate::custody::ROLE);
+                        owner.pid.filter(|_| live).map(|pid| (run, pid))
+                    });
+            match importing {
+                Some((run, pid)) => cx.add(
+                    "legacy-pending",
+                    Severity::Info,
+                    Subject::agent(agent).path(idx),
+                    format!(
+                        "{} is being imported by running process {pid} (run {run})",
+                        idx.display()
+                    ),
+                    "it moves into the import archive when that run finishes; check again then",
+                    None,
+                ),
+                None => {
+                    cx.add("legacy-pending", Severity::Warning, Subject::agent(agent).path(idx), format!("{} is waiting for import", idx.display()), "import it with the legacy import (OpenClaw's Gateway will not start while it remains)", None);
+                    cx.remedy(Remedy::ImportLegacy);
+                }
+            }
         }
     }
     if cx.wants("stray-sidecars") && !paths.db.exists() {

@@ -355,6 +355,21 @@ fn a_doctor_beside_a_live_import_leaves_its_stages_alone() {
             "{message}"
         );
     }
+    // The legacy indexes the run is importing are not pending: the doctor names the run.
+    let pending: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["check"] == "legacy-pending")
+        .collect();
+    assert_eq!(pending.len(), AGENTS.len(), "{doctor:#}");
+    for f in &pending {
+        assert_eq!(f["severity"], "info", "{f:#}");
+        assert!(
+            f["message"].as_str().unwrap().contains(&format!(
+                "is being imported by running process {pid} (run session-sqlite-"
+            )),
+            "{f:#}"
+        );
+    }
     let fix = store
         .cmd()
         .args(["doctor", "--fix", "--yes"])

@@ -86,3 +86,42 @@ impl<'a> MigrationManifest<'a> {
         crate::fsutil::fsync_dir(dir)
     }
 }
+
+/// The run id of an unfinished import run (a manifest with neither `completedAt` nor
+/// `failedAt`, ours or OpenClaw's) that lists `store_path` as a target. Unreadable manifests
+/// are passed over: this only tells a live import from a pending one.
+pub fn unfinished_run_for(runs_dir: &Path, store_path: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Target {
+        store_path: PathBuf,
+    }
+    // Only these fields are kept: the moves a manifest lists are skipped as they are read.
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Run {
+        run_id: String,
+        #[serde(default)]
+        targets: Vec<Target>,
+        completed_at: Option<serde::de::IgnoredAny>,
+        failed_at: Option<serde::de::IgnoredAny>,
+    }
+    std::fs::read_dir(runs_dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("session-sqlite-") && name.ends_with(".json")
+        })
+        .filter_map(|e| {
+            let f = std::fs::File::open(e.path()).ok()?;
+            serde_json::from_reader::<_, Run>(std::io::BufReader::new(f)).ok()
+        })
+        .find(|run| {
+            run.completed_at.is_none()
+                && run.failed_at.is_none()
+                && run.targets.iter().any(|t| t.store_path == store_path)
+        })
+        .map(|run| run.run_id)
+}

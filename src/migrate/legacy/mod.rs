@@ -32,7 +32,7 @@ pub use conversation::{conversation_of, link_conversation, write_conversation};
 pub use delivery::delivery_from_context;
 pub use entry::normalise_entry;
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
-pub use manifest::{ManifestTarget, MigrationManifest};
+pub use manifest::{unfinished_run_for, ManifestTarget, MigrationManifest};
 pub use plan::AgentImportPlan;
 pub use projection::{searchable_text, ProjectionCursor, SearchRows};
 pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
