@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Finding, Repair, Severity, Subject};
-use crate::custody::{probe, OwnerState};
+use crate::custody::{probe, LockReport, OwnerState, OwnershipProbe};
 use crate::error::{Remedy, Result, ResultExt};
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{field_type_error, project_node_columns, LINEAGE_COLUMNS};
@@ -138,9 +138,21 @@ pub struct DoctorOptions {
 struct Ctx<'a> {
     opts: &'a DoctorOptions,
     out: Vec<Finding>,
+    /// Who holds the state dir, probed once a run and only if a check asks.
+    ownership: std::cell::OnceCell<OwnershipProbe>,
 }
 
 impl Ctx<'_> {
+    fn ownership(&self, layout: &StateLayout) -> &OwnershipProbe {
+        self.ownership.get_or_init(|| probe(layout))
+    }
+
+    /// The pid of the live process that holds the state dir, if one does.
+    fn live_owner(&self, layout: &StateLayout) -> Option<i64> {
+        let owner = &self.ownership(layout).owner;
+        owner.pid.filter(|_| owner.state == OwnerState::Live)
+    }
+
     fn wants(&self, id: &str) -> bool {
         self.opts.only.is_empty() || self.opts.only.iter().any(|o| o == id)
     }
@@ -846,15 +858,15 @@ fn file_checks(
     if cx.wants("legacy-pending") {
         if let Some(idx) = paths.legacy_index.as_ref().filter(|p| p.is_file()) {
             // A read-only doctor may run beside an import (ours or OpenClaw's): its index is
-            // pending only until that run moves it.
-            let importing =
+            // pending only until that run moves it. Manifests are read only beside a live
+            // maintenance owner.
+            let maintenance = cx.live_owner(layout).filter(|_| {
+                cx.ownership(layout).owner.role.as_deref() == Some(crate::custody::ROLE)
+            });
+            let importing = maintenance.and_then(|pid| {
                 crate::migrate::legacy::unfinished_run_for(&layout.migration_runs_dir(), idx)
-                    .and_then(|run| {
-                        let owner = probe(layout).owner;
-                        let live = owner.state == OwnerState::Live
-                            && owner.role.as_deref() == Some(crate::custody::ROLE);
-                        owner.pid.filter(|_| live).map(|pid| (run, pid))
-                    });
+                    .map(|run| (run, pid))
+            });
             match importing {
                 Some((run, pid)) => cx.add(
                     "legacy-pending",
@@ -885,15 +897,11 @@ fn file_checks(
     if cx.wants("leftovers") {
         // A read-only doctor may run beside an import: the stage of the live process that
         // holds the state dir is its work in progress, not a leftover.
-        let mut live_owner: Option<Option<i64>> = None;
         for leftover in crate::store::find_leftovers(paths) {
             let path = &leftover.path;
             let (severity, message, hint, repair) = match leftover.kind {
                 LeftoverKind::CreationStage { pid: Some(pid) }
-                    if *live_owner.get_or_insert_with(|| {
-                        let owner = probe(layout).owner;
-                        owner.pid.filter(|_| owner.state == OwnerState::Live)
-                    }) == Some(pid) =>
+                    if cx.live_owner(layout) == Some(pid) =>
                 {
                     (
                         Severity::Info,
@@ -1046,10 +1054,14 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
     let mut cx = Ctx {
         opts,
         out: Vec::new(),
+        ownership: std::cell::OnceCell::new(),
     };
     if cx.wants("stale-locks") {
-        let p = probe(layout);
-        for l in p.locks.iter().filter(|l| l.state == OwnerState::Stale) {
+        let stale: Vec<LockReport> = (cx.ownership(layout).locks.iter())
+            .filter(|l| l.state == OwnerState::Stale)
+            .cloned()
+            .collect();
+        for l in &stale {
             cx.add(
                 "stale-locks",
                 Severity::Warning,

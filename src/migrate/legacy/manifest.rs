@@ -87,9 +87,10 @@ impl<'a> MigrationManifest<'a> {
     }
 }
 
-/// The run id of an unfinished import run (a manifest with neither `completedAt` nor
-/// `failedAt`, ours or OpenClaw's) that lists `store_path` as a target. Unreadable manifests
-/// are passed over: this only tells a live import from a pending one.
+/// The run id of the newest import run (ours or OpenClaw's) when it is unfinished (neither
+/// `completedAt` nor `failedAt`) and lists `store_path` as a target. Only the newest is read:
+/// custody lets one import run at a time, and a live one wrote its manifest last. An
+/// unreadable manifest reads as no run: this only tells a live import from a pending one.
 pub fn unfinished_run_for(runs_dir: &Path, store_path: &Path) -> Option<String> {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
@@ -106,22 +107,26 @@ pub fn unfinished_run_for(runs_dir: &Path, store_path: &Path) -> Option<String> 
         completed_at: Option<serde::de::IgnoredAny>,
         failed_at: Option<serde::de::IgnoredAny>,
     }
-    std::fs::read_dir(runs_dir)
+    // `session-sqlite-<ms>-<id8>.json`: the newest has the largest start time.
+    let newest = std::fs::read_dir(runs_dir)
         .ok()?
         .filter_map(|e| e.ok())
-        .filter(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with("session-sqlite-") && name.ends_with(".json")
-        })
         .filter_map(|e| {
-            let f = std::fs::File::open(e.path()).ok()?;
-            serde_json::from_reader::<_, Run>(std::io::BufReader::new(f)).ok()
+            let name = e.file_name().into_string().ok()?;
+            let started: u64 = name
+                .strip_prefix("session-sqlite-")?
+                .strip_suffix(".json")?
+                .split('-')
+                .next()?
+                .parse()
+                .ok()?;
+            Some((started, e.path()))
         })
-        .find(|run| {
-            run.completed_at.is_none()
-                && run.failed_at.is_none()
-                && run.targets.iter().any(|t| t.store_path == store_path)
-        })
-        .map(|run| run.run_id)
+        .max()?;
+    let f = std::fs::File::open(newest.1).ok()?;
+    let run: Run = serde_json::from_reader(std::io::BufReader::new(f)).ok()?;
+    (run.completed_at.is_none()
+        && run.failed_at.is_none()
+        && run.targets.iter().any(|t| t.store_path == store_path))
+    .then_some(run.run_id)
 }
