@@ -864,8 +864,13 @@ fn file_checks(
                 cx.ownership(layout).owner.role.as_deref() == Some(crate::custody::ROLE)
             });
             let importing = maintenance.and_then(|pid| {
-                crate::migrate::legacy::unfinished_run_for(&layout.migration_runs_dir(), idx)
-                    .map(|run| (run, pid))
+                let since = cx.ownership(layout).owner.since.as_deref();
+                crate::migrate::legacy::unfinished_run_for(
+                    &layout.migration_runs_dir(),
+                    idx,
+                    since.and_then(crate::units::parse_iso_ms),
+                )
+                .map(|run| (run, pid))
             });
             match importing {
                 Some((run, pid)) => cx.add(

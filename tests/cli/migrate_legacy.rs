@@ -411,6 +411,51 @@ fn a_doctor_beside_a_live_import_leaves_its_stages_alone() {
     }
 }
 
+/// A crashed import leaves an unfinished run manifest. Beside a later live owner (here a
+/// `custody run` that is no import) that run is not the owner's: the indexes it named are
+/// still waiting for import, and the doctor says so.
+#[test]
+fn a_doctor_beside_another_owner_calls_a_crashed_import_pending() {
+    let store = Store::copy("legacy");
+    let crashed = store
+        .cmd()
+        .args(["migrate", "legacy", "--all-agents", "--yes"])
+        .env("OPENCLAW_SESSIONS_CRASH_AT", "import-record")
+        .output()
+        .unwrap();
+    assert!(!crashed.status.success());
+    let runs = store.state().join("session-sqlite-migration-runs");
+    assert_eq!(files_under(&runs).len(), 1, "one unfinished manifest");
+    let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    let inside = store
+        .cmd()
+        .args(["custody", "run", "--"])
+        .arg(&bin)
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(["--json", "doctor", "legacy-pending"])
+        .output()
+        .unwrap();
+    let doctor = json(&inside);
+    let pending: Vec<&Value> = doctor["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "legacy-pending")
+        .collect();
+    assert_eq!(pending.len(), AGENTS.len(), "{doctor:#}");
+    for f in &pending {
+        assert_eq!(f["severity"], "warning", "{f:#}");
+        assert!(
+            f["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("is waiting for import"),
+            "{f:#}"
+        );
+    }
+}
+
 /// A new agent database is filled at a stage beside its path and published whole: killed
 /// while importing rows, the run leaves no database at the path, only the stage, which the
 /// doctor names as a leftover and the next run removes before it imports everything again.

@@ -88,10 +88,17 @@ impl<'a> MigrationManifest<'a> {
 }
 
 /// The run id of the newest import run (ours or OpenClaw's) when it is unfinished (neither
-/// `completedAt` nor `failedAt`) and lists `store_path` as a target. Only the newest is read:
-/// custody lets one import run at a time, and a live one wrote its manifest last. An
-/// unreadable manifest reads as no run: this only tells a live import from a pending one.
-pub fn unfinished_run_for(runs_dir: &Path, store_path: &Path) -> Option<String> {
+/// `completedAt` nor `failedAt`), lists `store_path` as a target, and started no earlier than
+/// `not_before_ms` (when the live owner took custody: an import names its run after it holds
+/// the state dir, so an older unfinished run is a crashed one, not the owner's). Only the
+/// newest is read: custody lets one import run at a time, and a live one wrote its manifest
+/// last. An unreadable manifest reads as no run: this only tells a live import from a pending
+/// one.
+pub fn unfinished_run_for(
+    runs_dir: &Path,
+    store_path: &Path,
+    not_before_ms: Option<i64>,
+) -> Option<String> {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Target {
@@ -123,6 +130,9 @@ pub fn unfinished_run_for(runs_dir: &Path, store_path: &Path) -> Option<String> 
             Some((started, e.path()))
         })
         .max()?;
+    if not_before_ms.is_some_and(|t| (newest.0 as i64) < t) {
+        return None;
+    }
     let f = std::fs::File::open(newest.1).ok()?;
     let run: Run = serde_json::from_reader(std::io::BufReader::new(f)).ok()?;
     (run.completed_at.is_none()
