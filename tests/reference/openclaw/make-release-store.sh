@@ -31,6 +31,7 @@ H="$OPENCLAW_REF_HARNESS"
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$H/make-release-store.sh"; }
 die() { echo "make-release-store.sh: ERROR: $*" >&2; exit 1; }
 
+[[ "${1:-}" == -h || "${1:-}" == --help ]] && { usage; exit 0; }
 [[ $# -ge 1 && "$1" != -* ]] || { usage >&2; die "the release version comes first"; }
 VER="$1"; shift
 OUT="" SEED=0 AGENTS="main,work,research" SPA=14 EPS=0 SDK=1 UPGRADE=0
