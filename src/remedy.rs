@@ -40,6 +40,8 @@ pub enum Remedy {
     PatchLabel,
     /// A newer version of this tool.
     Upgrade,
+    /// Upgrade an older release's databases to the schema this tool writes.
+    UpgradeSchema,
     /// Report a bug in this tool.
     ReportBug,
 }
@@ -67,6 +69,7 @@ impl Remedy {
             Remedy::TranscriptCat => "the raw transcript reader",
             Remedy::PatchLabel => "a label patch",
             Remedy::Upgrade => "upgrade this tool",
+            Remedy::UpgradeSchema => "the schema upgrade of this tool",
             Remedy::ReportBug => "a bug in this tool",
         }
     }

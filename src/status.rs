@@ -8,7 +8,9 @@ use crate::custody::{probe, OwnershipProbe};
 use crate::error::{Result, ResultExt};
 use crate::paths::{StateDirChoice, StateLayout};
 use crate::remedy::{Remedy, Warning};
-use crate::store::{sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, StoreKind};
+use crate::store::{
+    releases, sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, StoreKind,
+};
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -243,6 +245,72 @@ pub struct StatusReport {
     pub state_database: DatabaseStatus,
     pub acpx: AcpxStatus,
     pub custody: OwnershipProbe,
+    pub releases: ReleasesStatus,
+}
+
+/// Which OpenClaw releases open the state dir's databases, taken together.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleasesStatus {
+    /// Each database's schema, in words too.
+    pub databases: Vec<DatabaseSchemaStatus>,
+    /// Releases that open every database as it is.
+    pub open_as_is: Vec<String>,
+    /// Releases that open it after upgrading the state database on their first command.
+    pub open_after_state_upgrade: Vec<String>,
+    /// Releases that open it once their `openclaw doctor --fix` upgraded its agent databases.
+    pub open_after_doctor_fix: Vec<String>,
+    /// Releases that refuse it, in words, grouped by the database they refuse.
+    pub refusing: Vec<String>,
+    /// Whether one release opens every database as it is (false for a store of no database).
+    pub agree: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DatabaseSchemaStatus {
+    pub database: String,
+    pub schema: i64,
+    /// The releases whose own code creates that schema, in words.
+    pub releases: String,
+}
+
+/// The schema of each readable database of the state dir: the state database first, then the
+/// agents' (pre-SQLite agent databases included: they tell a 2026.7 store).
+pub fn database_schemas(layout: &StateLayout) -> Vec<releases::DatabaseSchema> {
+    let mut out = Vec::new();
+    let state = database_status(&layout.state_db(), DatabaseRole::Global);
+    if let Some(s) = &state.schema {
+        out.push(releases::DatabaseSchema::state(s.user_version));
+    }
+    for id in layout.known_agents().0 {
+        let db = database_status(&layout.agent(&id).db, DatabaseRole::Agent);
+        if let Some(s) = &db.schema {
+            out.push(releases::DatabaseSchema::agent(id.as_str(), s.user_version));
+        }
+    }
+    out
+}
+
+/// [`releases::judge`] of these databases, for `status`.
+pub fn releases_status(databases: &[releases::DatabaseSchema]) -> ReleasesStatus {
+    let verdict = releases::judge(databases);
+    let names = |rs: &[&releases::Release]| rs.iter().map(|r| r.version.to_string()).collect();
+    ReleasesStatus {
+        databases: databases
+            .iter()
+            .map(|d| DatabaseSchemaStatus {
+                database: d.label.clone(),
+                schema: d.schema,
+                releases: releases::describe(d.role, d.schema),
+            })
+            .collect(),
+        open_as_is: names(&verdict.as_is),
+        open_after_state_upgrade: names(&verdict.after_state_upgrade),
+        open_after_doctor_fix: names(&verdict.after_doctor_fix),
+        refusing: releases::describe_refusals(&verdict.refusing),
+        agree: verdict.agree(),
+    }
 }
 
 fn file_size(p: &std::path::Path) -> Option<u64> {
@@ -339,13 +407,24 @@ pub fn gather(layout: &StateLayout) -> Result<StatusReport> {
         }
         agents.push(status);
     }
+    let state_database = database_status(&layout.state_db(), DatabaseRole::Global);
+    let mut schemas: Vec<releases::DatabaseSchema> = Vec::new();
+    if let Some(s) = &state_database.schema {
+        schemas.push(releases::DatabaseSchema::state(s.user_version));
+    }
+    for a in &agents {
+        if let Some(s) = &a.database.schema {
+            schemas.push(releases::DatabaseSchema::agent(&a.agent_id, s.user_version));
+        }
+    }
     Ok(StatusReport {
+        releases: releases_status(&schemas),
         state_dir: layout.state_dir.clone(),
         state_dir_source: layout.state_dir_choice,
         config_path: layout.config.path.clone(),
         agents,
         rejected_agent_names: rejected,
-        state_database: database_status(&layout.state_db(), DatabaseRole::Global),
+        state_database,
         acpx: acpx_status(layout),
         custody: probe(layout),
     })

@@ -102,10 +102,10 @@ pub struct RestoreArgs {
     /// repository of SNAPSHOT); with --session: a snapshot of the current database first.
     #[arg(long, value_name = "DIR", requires = "live")]
     backup_dir: Option<PathBuf>,
-    /// With --in-place: install a snapshot whose schema is newer than this tool and OpenClaw
-    /// 2026.9.6 open (refused without it).
-    #[arg(long, requires = "in_place")]
-    allow_newer_schema: bool,
+    /// With --in-place or --session: take a snapshot whose schema differs from the live
+    /// database's (refused without it: the release that owns the store may no longer open it)
+    #[arg(long, alias = "allow-newer-schema", requires = "live")]
+    allow_schema_change: bool,
 }
 
 pub fn source_for_agent(layout: &StateLayout, id: &AgentId) -> SnapshotSource {
@@ -295,7 +295,7 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
     let mut op = RestoreOp {
         snapshot: args.snapshot.clone(),
         agents: ctx.global.agents.clone(),
-        allow_newer_schema: args.allow_newer_schema,
+        allow_schema_change: args.allow_schema_change,
     };
     let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
     let Some(run) = run_op(ctx, &mut op, &mutation, "restore")? else {
@@ -343,6 +343,7 @@ fn restore_session(ctx: &Ctx, args: &RestoreArgs, words: &str) -> anyhow::Result
     let mut op = RestoreSessionOp {
         snapshot: args.snapshot.clone(),
         words: words.to_string(),
+        allow_schema_change: args.allow_schema_change,
     };
     let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
     let Some(run) = run_op(ctx, &mut op, &mutation, "restore")? else {

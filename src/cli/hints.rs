@@ -27,6 +27,7 @@ fn command(remedy: Remedy) -> &'static str {
         Remedy::TranscriptCat => "`openclaw-sessions transcript cat`",
         Remedy::PatchLabel => "`openclaw-sessions patch KEY --set label=...`",
         Remedy::Upgrade => "upgrade openclaw-sessions",
+        Remedy::UpgradeSchema => "`openclaw-sessions migrate schema`",
         Remedy::ReportBug => "a bug in openclaw-sessions",
     }
 }

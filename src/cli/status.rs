@@ -1,7 +1,8 @@
 use clap::Args;
 
 use openclaw_sessions::custody::OwnerState;
-use openclaw_sessions::status::{gather, DatabaseStatus};
+use openclaw_sessions::status::{gather, DatabaseStatus, ReleasesStatus};
+use openclaw_sessions::store::SchemaStatus;
 use openclaw_sessions::units::format_bytes;
 
 use super::exit::Outcome;
@@ -19,13 +20,72 @@ fn db_line(d: &DatabaseStatus) -> String {
         s.push_str(&format!(", -wal {}", format_bytes(w)));
     }
     if let Some(schema) = &d.schema {
-        s.push_str(&format!(", schema {} {:?}", schema.user_version, schema.status).to_lowercase());
+        s.push_str(&format!(", schema {}", schema.user_version));
+        if let Some(v) = &schema.app_version {
+            s.push_str(&format!(" ({v})"));
+        }
+        if schema.status == SchemaStatus::Newer {
+            s.push_str(", newer than this tool knows");
+        }
     }
     if let Some(e) = &d.error {
         s.push_str(&format!(", unreadable: {e}"));
     }
     s.push(')');
     s
+}
+
+/// Which releases open the store: `Releases:` and, when the databases disagree, what each
+/// release does with it.
+fn releases_lines(r: &ReleasesStatus) -> String {
+    let span = |v: &[String]| match v {
+        [] => String::new(),
+        [one] => format!("OpenClaw {one}"),
+        [first, .., last] => format!("OpenClaw {first} to {last}"),
+    };
+    if r.databases.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    if r.agree {
+        out.push_str(&format!(
+            "Releases:   opened as is by {}",
+            span(&r.open_as_is)
+        ));
+        if !r.open_after_state_upgrade.is_empty() {
+            out.push_str(&format!(
+                "; {} upgrade the state database on their first command (one-way)",
+                span(&r.open_after_state_upgrade)
+            ));
+        }
+        out.push('\n');
+        return out;
+    }
+    out.push_str("Releases:   the databases disagree: ");
+    out.push_str(
+        &r.databases
+            .iter()
+            .map(|d| format!("{} at {} ({})", d.database, d.schema, d.releases))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    out.push('\n');
+    if !r.open_after_state_upgrade.is_empty() {
+        out.push_str(&format!(
+            "            {} open it after upgrading the state database on their first command (one-way)\n",
+            span(&r.open_after_state_upgrade)
+        ));
+    }
+    if !r.open_after_doctor_fix.is_empty() {
+        out.push_str(&format!(
+            "            {} open it only after `openclaw doctor --fix` upgraded the older agent databases (one-way)\n",
+            span(&r.open_after_doctor_fix)
+        ));
+    }
+    for line in &r.refusing {
+        out.push_str(&format!("            {line}\n"));
+    }
+    out
 }
 
 pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
@@ -80,6 +140,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
         )
         .to_lowercase(),
     });
+    out.push_str(&releases_lines(&report.releases));
     ctx.printer.out(&out)?;
     let mut t = ctx
         .printer

@@ -44,6 +44,11 @@ pub const CHECKS: &[CheckInfo] = &[
         "user_version and the schema_meta row (role, owning agent)",
     ),
     c(
+        "releases",
+        Severity::Error,
+        "the databases of the state dir are of one OpenClaw release (which releases open the store)",
+    ),
+    c(
         "entry-json",
         Severity::Error,
         "entry_json parses to an object with sessionId and updatedAt",
@@ -335,15 +340,33 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                 None,
             ),
             Ok(info) => {
-                if info.status != SchemaStatus::Known {
-                    cx.add(
-                        "schema",
-                        Severity::Warning,
-                        Subject::agent(agent),
-                        info.warning(db.path()).unwrap_or_default(),
-                        "use a tool version that knows this schema",
-                        None,
-                    );
+                match info.status {
+                    SchemaStatus::Known => {}
+                    SchemaStatus::Newer => {
+                        cx.add(
+                            "schema",
+                            Severity::Warning,
+                            Subject::agent(agent).path(db.path()),
+                            info.warning(db.path()).unwrap_or_default(),
+                            "upgrade this tool: this one reads what it knows of the schema and changes nothing",
+                            None,
+                        );
+                        cx.remedy(Remedy::Upgrade);
+                    }
+                    SchemaStatus::Older => {
+                        cx.add(
+                            "schema",
+                            Severity::Info,
+                            Subject::agent(agent).path(db.path()),
+                            format!(
+                                "{}: every read works, changes are refused until the store is upgraded",
+                                info.provenance()
+                            ),
+                            &crate::store::upgrade_hint(crate::store::releases::written().version),
+                            None,
+                        );
+                        cx.remedy(Remedy::UpgradeSchema);
+                    }
                 }
                 match (&info.role, &info.agent_id) {
                     (None, _) => cx.add(
@@ -1054,6 +1077,56 @@ fn crash_state_check(cx: &mut Ctx, agent: Option<&str>, db: &Path) {
 }
 
 /// Run the selected checks over every agent of the state dir.
+/// The databases of one state dir at schemas of different releases: which release opens the
+/// store, and what the others do with it (docs/openclaw/RELEASES.md).
+fn releases_check(cx: &mut Ctx, layout: &StateLayout) {
+    use crate::store::releases::{describe_refusals, judge, span};
+    let databases = crate::status::database_schemas(layout);
+    let verdict = judge(&databases);
+    if databases.is_empty() || verdict.agree() {
+        return;
+    }
+    let mut what = vec![format!(
+        "the databases of this state dir are of different OpenClaw releases: {}",
+        databases
+            .iter()
+            .map(|d| d.describe())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )];
+    if !verdict.after_state_upgrade.is_empty() {
+        what.push(format!(
+            "OpenClaw {} open it after upgrading the state database on their first command (one-way)",
+            span(&verdict.after_state_upgrade)
+        ));
+    }
+    if !verdict.after_doctor_fix.is_empty() {
+        what.push(format!(
+            "OpenClaw {} refuse it until `openclaw doctor --fix` upgrades its older agent databases (one-way)",
+            span(&verdict.after_doctor_fix)
+        ));
+    }
+    what.extend(describe_refusals(&verdict.refusing));
+    let severity = if verdict.unopenable() {
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
+    let written = crate::store::releases::written().version;
+    cx.add(
+        "releases",
+        severity,
+        Subject::none().path(&layout.state_dir),
+        what.join("; "),
+        &format!(
+            "bring every database to one release: restore the older ones' counterparts from a snapshot of that release, or {}",
+            crate::store::upgrade_hint(written)
+        ),
+        None,
+    );
+    cx.remedy(Remedy::UpgradeSchema);
+}
+
 pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Finding>> {
     layout.require_exists()?;
     let mut cx = Ctx {
@@ -1077,6 +1150,9 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
             );
             cx.remedy(Remedy::ClearStaleLocks);
         }
+    }
+    if cx.wants("releases") {
+        releases_check(&mut cx, layout);
     }
     if cx.wants("acpx-pending") {
         use crate::status::AcpxProblem;

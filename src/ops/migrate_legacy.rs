@@ -156,6 +156,19 @@ impl Operation for MigrateLegacyOp {
         Ok(MigrateLegacyPlan { targets })
     }
 
+    fn check(&self, layout: &StateLayout, plan: &MigrateLegacyPlan) -> Result<()> {
+        if plan.targets.is_empty() {
+            return Ok(());
+        }
+        let creates: Vec<&str> = plan
+            .targets
+            .iter()
+            .filter(|t| !t.database_exists)
+            .map(|t| t.agent_id.as_str())
+            .collect();
+        super::release_guard::check_import(layout, &creates)
+    }
+
     fn summarize(&self, plan: &MigrateLegacyPlan, limit: usize) -> Result<PlanSummary> {
         let mut sessions = 0;
         for t in &plan.targets {

@@ -13,6 +13,7 @@ pub mod migrate_legacy;
 pub mod pipeline;
 pub mod prune;
 pub mod reclaim;
+mod release_guard;
 pub mod restore;
 pub mod restore_session;
 pub mod summary;

@@ -126,6 +126,13 @@ pub trait Operation {
     /// The plan: reads only.
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<Self::Plan>;
 
+    /// Refusals of the plan's own, beside the database guards (`ops::guard`), run at the same
+    /// step: before anything changes, and on a dry run, where a schema refusal becomes a
+    /// warning under the plan.
+    fn check(&self, _layout: &StateLayout, _plan: &Self::Plan) -> Result<()> {
+        Ok(())
+    }
+
     /// What the plan will change, for the prompt and the dry run: at most `limit` items per
     /// group, with the count of every change.
     fn summarize(&self, plan: &Self::Plan, limit: usize) -> Result<PlanSummary>;
@@ -276,7 +283,24 @@ fn run_held<O: Operation>(
     let mut plan = op.plan(layout, hooks)?;
     hooks.step("check");
     // Before anything changes, and on a dry run too: it shows the refusal the run would meet.
-    check_databases(&op.snapshot_sources(layout, &plan), O::DAMAGED_STORE)?;
+    // An older release's schema, which this tool does not write yet, still reads in full: a
+    // dry run shows its plan, and says that the real run would be refused and what to do (a
+    // newer schema, read only in part, is refused as the real run is).
+    let checked = check_databases(&op.snapshot_sources(layout, &plan), O::DAMAGED_STORE)
+        .and_then(|()| op.check(layout, &plan));
+    match checked {
+        Err(e) if options.dry_run && e.remedy() == Some(crate::remedy::Remedy::UpgradeSchema) => {
+            let message = match e.hint() {
+                Some(hint) => format!("the real run would be refused: {e}; {hint}"),
+                None => format!("the real run would be refused: {e}"),
+            };
+            hooks.warn(Warning {
+                message,
+                remedy: e.remedy(),
+            });
+        }
+        other => other?,
+    }
     let summary = op.summarize(&plan, options.summary_limit.max(1))?;
     let ended = |state, plan, summary| Run {
         state,

@@ -13,16 +13,14 @@ use crate::backup::{
 };
 use crate::error::{Error, Result};
 use crate::paths::{AgentId, AgentPaths, StateLayout};
-use crate::store::{
-    DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
-};
+use crate::store::{DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus};
 
 pub struct RestoreOp {
     pub snapshot: PathBuf,
     /// The agents the caller named (`--agent`): the snapshot must be of one of them.
     pub agents: Vec<String>,
-    /// Install a snapshot of a schema newer than this tool and OpenClaw 2026.9.6 open.
-    pub allow_newer_schema: bool,
+    /// Install a snapshot whose schema differs from the live database's.
+    pub allow_schema_change: bool,
 }
 
 pub struct RestorePlan {
@@ -85,32 +83,80 @@ impl RestoreOp {
     }
 }
 
-/// Refuse a snapshot whose database (read, not its manifest's word) has a newer schema than
-/// this tool and OpenClaw 2026.9.6 open: once installed, neither could use the store.
-fn check_schema(snapshot: &Path, manifest: &SnapshotManifest) -> Result<()> {
-    let db = snapshot.join(SNAPSHOT_DB);
+/// A snapshot's schema against the live database's: a restore that would change the schema
+/// of a database (a schema-23 snapshot over a schema-19 database, or the other way) cuts the
+/// release that owns the store off it, or leaves databases of different releases side by
+/// side; refused unless the admin asks for exactly that (`--allow-schema-change`). The
+/// message names both schemas and the releases that open the store afterwards.
+pub fn check_schema_change(
+    layout: &StateLayout,
+    snapshot: &Path,
+    manifest: &SnapshotManifest,
+    live: &Path,
+) -> Result<()> {
+    use crate::store::releases::{self, DatabaseSchema};
     let role = match manifest.database {
         DatabaseManifest::Agent { .. } => DatabaseRole::Agent,
         DatabaseManifest::Global { .. } => DatabaseRole::Global,
     };
-    let info = SchemaInfo::read(&ReadOnlyDb::open(&db)?, role)?;
-    if info.status != SchemaStatus::Newer {
+    let snap = SchemaInfo::read(&ReadOnlyDb::open(&snapshot.join(SNAPSHOT_DB))?, role)?;
+    let live_info = if live.is_file() {
+        Some(SchemaInfo::read(&ReadOnlyDb::open(live)?, role)?)
+    } else {
+        None
+    };
+    let changed = match &live_info {
+        Some(l) => l.user_version != snap.user_version,
+        // Nothing to compare with: only a schema no release this tool knows is refused.
+        None => snap.status == SchemaStatus::Newer,
+    };
+    if !changed {
         return Ok(());
     }
-    let known = match role {
-        DatabaseRole::Agent => KNOWN_AGENT_SCHEMA,
-        DatabaseRole::Global => KNOWN_STATE_SCHEMA,
+    // The store as it would be: this database at the snapshot's schema.
+    let label = match &manifest.database {
+        DatabaseManifest::Agent { agent_id, .. } => DatabaseSchema::agent(agent_id, 0).label,
+        DatabaseManifest::Global { .. } => DatabaseSchema::state(0).label,
     };
+    let mut after: Vec<DatabaseSchema> = crate::status::database_schemas(layout)
+        .into_iter()
+        .filter(|d| d.label != label)
+        .collect();
+    after.push(DatabaseSchema {
+        label,
+        role,
+        schema: snap.user_version,
+    });
+    let verdict = releases::judge(&after);
+    let opens = if verdict.agree() {
+        format!(
+            "afterwards the store opens in OpenClaw {} only",
+            releases::span(&verdict.as_is)
+        )
+    } else if !verdict.after_state_upgrade.is_empty() {
+        format!(
+            "afterwards its databases are of different releases; OpenClaw {} opens it after upgrading the state database",
+            releases::span(&verdict.after_state_upgrade)
+        )
+    } else {
+        "afterwards its databases are of different releases and no OpenClaw release opens it as it is".into()
+    };
+    let live_words = match &live_info {
+        Some(l) => format!("the live database has {}", l.provenance()),
+        None => "there is no live database".into(),
+    };
+    let newer = snap.status == SchemaStatus::Newer;
     Err(Error::UnsupportedSchema {
         message: format!(
-            "snapshot {} has schema version {}, newer than the {known} that this tool and OpenClaw 2026.9.6 open; nothing was changed",
+            "snapshot {} has {}, {live_words}: installing it changes the schema ({opens}); nothing was changed",
             snapshot.display(),
-            info.user_version
+            snap.provenance(),
         ),
-        hint: Some(
-            "restore it with the OpenClaw that wrote it, or pass --allow-newer-schema to install it anyway"
-                .into(),
-        ),
+        hint: Some(if newer {
+            "restore it with the OpenClaw that wrote it, or pass --allow-schema-change to install it anyway".into()
+        } else {
+            "restore a snapshot of the same schema (backup list shows each one's), or pass --allow-schema-change to install it anyway".into()
+        }),
     })
 }
 
@@ -136,10 +182,10 @@ impl Operation for RestoreOp {
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestorePlan> {
         let manifest = verified(&self.snapshot)?;
         self.check_agent(&manifest)?;
-        if !self.allow_newer_schema {
-            check_schema(&self.snapshot, &manifest)?;
-        }
         let source = source_for(layout, &manifest)?;
+        if !self.allow_schema_change {
+            check_schema_change(layout, &self.snapshot, &manifest, source.db())?;
+        }
         check_restorable(&self.snapshot, &manifest, &source, &layout.state_dir)?;
         Ok(RestorePlan { source, manifest })
     }

@@ -22,6 +22,9 @@ pub struct RestoreSessionOp {
     pub snapshot: PathBuf,
     /// A key, a bare key or a session id, as the snapshot holds it.
     pub words: String,
+    /// Take the session from a snapshot whose schema differs from the live database's (its
+    /// columns are copied by name).
+    pub allow_schema_change: bool,
 }
 
 pub struct RestoreSessionPlan {
@@ -57,6 +60,9 @@ impl Operation for RestoreSessionOp {
             }
         };
         check_owned_agent(layout, &agent)?;
+        if !self.allow_schema_change {
+            super::restore::check_schema_change(layout, &self.snapshot, &manifest, &agent.db)?;
+        }
         let store = AgentStore::open(agent.clone())?;
         let plan = plan_session_from_snapshot(&store, &self.snapshot, &self.words)?;
         Ok(RestoreSessionPlan {

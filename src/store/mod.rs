@@ -6,6 +6,7 @@ pub(crate) mod db;
 mod leftovers;
 mod newest_first;
 mod open;
+pub mod releases;
 pub mod resolve;
 mod schema;
 mod scratch;
@@ -21,7 +22,7 @@ pub use leftovers::{find_leftovers, Leftover, LeftoverKind};
 pub use newest_first::{for_each_newest_first, for_each_newest_first_after, Position};
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
 pub use schema::{
-    require_database, DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA,
+    require_database, upgrade_hint, DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA,
     KNOWN_STATE_SCHEMA,
 };
 pub use scratch::open_scratch;

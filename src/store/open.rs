@@ -50,6 +50,10 @@ pub struct ReadOnlyDb {
     opened_as: Option<Fingerprint>,
     /// The private copy read instead of the original (see `OpenMode::PrivateCopy`).
     copy: Option<PrivateCopy>,
+    /// Whether an older release's missing tables and columns read as empty
+    /// (`db::layout`): every reader but a copy of the file (a snapshot), which must see the
+    /// database's own schema alone.
+    complete_layout: bool,
 }
 
 impl std::fmt::Debug for ReadOnlyDb {
@@ -66,7 +70,8 @@ impl ReadOnlyDb {
         Self::open_as(path, false)
     }
 
-    /// Open for a long consistent read (a backup) that may run beside a live writer.
+    /// Open for a long consistent read (a backup) that may run beside a live writer; the
+    /// database is seen with its own schema only.
     pub fn open_for_snapshot(path: &Path) -> Result<Self> {
         Self::open_as(path, true)
     }
@@ -111,19 +116,20 @@ impl ReadOnlyDb {
             (_, _, _, false) => OpenMode::ReadOnlyShm,
             (_, _, _, true) => OpenMode::SharedReader,
         };
-        match Self::open_mode(path, mode) {
+        let complete_layout = !shared_reader;
+        match Self::open_mode(path, mode, complete_layout) {
             // The WAL index could not be read as it is (a writer died mid-update in a way
             // the header check cannot see): SQLite recovers it in a private copy.
             Err(e)
                 if mode == OpenMode::ReadOnlyShm && e.to_string().contains("locking protocol") =>
             {
-                Self::open_mode(path, OpenMode::PrivateCopy)
+                Self::open_mode(path, OpenMode::PrivateCopy, complete_layout)
             }
             other => other,
         }
     }
 
-    fn open_mode(path: &Path, mode: OpenMode) -> Result<Self> {
+    fn open_mode(path: &Path, mode: OpenMode, complete_layout: bool) -> Result<Self> {
         let (copy, target) = if mode == OpenMode::PrivateCopy {
             let guard = PrivateCopy::make(path)?;
             let copy = guard.db.clone();
@@ -131,7 +137,7 @@ impl ReadOnlyDb {
         } else {
             (None, path.to_path_buf())
         };
-        let conn = Self::connect(path, &target, mode)?;
+        let conn = Self::connect(path, &target, mode, complete_layout)?;
         let opened_as = (mode == OpenMode::Immutable)
             .then(|| fingerprint(path))
             .flatten();
@@ -141,6 +147,7 @@ impl ReadOnlyDb {
             mode,
             opened_as,
             copy,
+            complete_layout,
         })
     }
 
@@ -149,7 +156,7 @@ impl ReadOnlyDb {
     /// thread of its own beside this one, its memory apart from this connection's.
     pub fn second_connection(&self, cache_kib: u32) -> Result<Connection> {
         let target = self.copy.as_ref().map_or(&self.path, |c| &c.db);
-        let conn = Self::connect(&self.path, target, self.mode)?;
+        let conn = Self::connect(&self.path, target, self.mode, self.complete_layout)?;
         set_cache_kib(&conn, &self.path, cache_kib)?;
         Ok(conn)
     }
@@ -159,7 +166,12 @@ impl ReadOnlyDb {
         set_cache_kib(&self.conn, &self.path, kib)
     }
 
-    fn connect(path: &Path, target: &Path, mode: OpenMode) -> Result<Connection> {
+    fn connect(
+        path: &Path,
+        target: &Path,
+        mode: OpenMode,
+        complete_layout: bool,
+    ) -> Result<Connection> {
         let params = match mode {
             OpenMode::Immutable => "?mode=ro&immutable=1",
             OpenMode::ReadOnlyShm => "?mode=ro&readonly_shm=1",
@@ -181,8 +193,6 @@ impl ReadOnlyDb {
         )
         .at(path)?;
         conn.busy_timeout(Duration::from_millis(5000)).at(path)?;
-        conn.execute_batch("PRAGMA query_only = ON; PRAGMA trusted_schema = OFF;")
-            .at(path)?;
         // Fail early, with the path, on a file that is not a database.
         conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
             r.get::<_, i64>(0)
@@ -196,6 +206,12 @@ impl ReadOnlyDb {
             }
             other => Error::sqlite(path, other),
         })?;
+        // An older release's layout reads as the full one, its missing parts empty.
+        if complete_layout {
+            super::db::layout::complete_for_reading(&conn).at(path)?;
+        }
+        conn.execute_batch("PRAGMA query_only = ON; PRAGMA trusted_schema = OFF;")
+            .at(path)?;
         Ok(conn)
     }
 

@@ -8,12 +8,7 @@ use crate::error::{Error, Remedy, Result, ResultExt};
 pub const KNOWN_AGENT_SCHEMA: i64 = 23;
 pub const KNOWN_STATE_SCHEMA: i64 = 18;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DatabaseRole {
-    Agent,
-    Global,
-}
+pub use super::releases::DatabaseRole;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -35,6 +30,12 @@ pub struct SchemaInfo {
     pub agent_id: Option<String>,
     pub app_version: Option<String>,
     pub status: SchemaStatus,
+    /// Which kind of database it was read as.
+    #[serde(skip)]
+    pub database: DatabaseRole,
+    /// The releases whose own code creates this schema, in words ("OpenClaw 2026.8.1 to
+    /// 2026.9.4").
+    pub releases: String,
 }
 
 /// [`require_sqlite_file`], and an SQLite file without a single table (made by opening a
@@ -84,6 +85,8 @@ impl SchemaInfo {
             agent_id,
             app_version,
             status,
+            database: expected,
+            releases: super::releases::describe(expected, user_version),
         };
         let want = match expected {
             DatabaseRole::Agent => "agent",
@@ -103,50 +106,81 @@ impl SchemaInfo {
         Ok(info)
     }
 
+    fn kind(&self) -> &'static str {
+        match self.database {
+            DatabaseRole::Agent => "agent",
+            DatabaseRole::Global => "state",
+        }
+    }
+
+    /// "schema 19 (created by OpenClaw 2026.8.2; the schema of OpenClaw 2026.8.1 to 2026.9.4)".
+    pub fn provenance(&self) -> String {
+        let created = match &self.app_version {
+            Some(v) => format!("created by OpenClaw {v}; "),
+            None => String::new(),
+        };
+        format!(
+            "{} schema {} ({created}the schema of {})",
+            self.kind(),
+            self.user_version,
+            self.releases
+        )
+    }
+
     /// The warning readers print for a database they can only partly vouch for.
     pub fn warning(&self, path: &Path) -> Option<String> {
         match self.status {
             SchemaStatus::Known => None,
             SchemaStatus::Newer => Some(format!(
-                "{} has schema version {} (newer than {}, written by OpenClaw {}); reading it anyway, mutations are refused",
+                "{} has {}, newer than this tool knows; reading it anyway, changes are refused",
                 path.display(),
-                self.user_version,
-                KNOWN_AGENT_SCHEMA,
-                self.app_version.as_deref().unwrap_or("?")
+                self.provenance(),
             )),
-            SchemaStatus::Older => Some(format!(
-                "{} has an older schema version {}; showing what it holds",
-                path.display(),
-                self.user_version
-            )),
+            // Reads of an older schema are complete (what that release holds is read), so
+            // only a change is worth a word, and that is said when one is asked for.
+            SchemaStatus::Older => None,
         }
     }
 
     /// Mutations need the exact known schema.
     pub fn require_writable(&self, path: &Path) -> Result<()> {
+        let written = super::releases::written();
+        let known = match self.database {
+            DatabaseRole::Agent => KNOWN_AGENT_SCHEMA,
+            DatabaseRole::Global => KNOWN_STATE_SCHEMA,
+        };
         match self.status {
             SchemaStatus::Known => Ok(()),
             SchemaStatus::Newer => Err(Error::UnsupportedSchema {
                 message: format!(
-                    "{} has schema version {}, newer than the {} this tool writes",
+                    "{} has {}, newer than the {} schema {known} (OpenClaw {}) this tool writes; nothing was changed",
                     path.display(),
-                    self.user_version,
-                    KNOWN_AGENT_SCHEMA
+                    self.provenance(),
+                    self.kind(),
+                    written.version,
                 ),
                 hint: Some("upgrade this tool".into()),
             }
             .with_remedy(Remedy::Upgrade)),
             SchemaStatus::Older => Err(Error::UnsupportedSchema {
                 message: format!(
-                    "{} has an older schema version {}",
+                    "{} has {}; this tool changes only {} schema {known} (OpenClaw {}) so far; nothing was changed",
                     path.display(),
-                    self.user_version
+                    self.provenance(),
+                    self.kind(),
+                    written.version,
                 ),
-                hint: Some(
-                    "let OpenClaw upgrade it first, or import it with `openclaw doctor --session-sqlite import`"
-                        .into(),
-                ),
-            }),
+                hint: Some(upgrade_hint(written.version)),
+            }
+            .with_remedy(Remedy::UpgradeSchema)),
         }
     }
+}
+
+/// The two upgrades that work on an older store, and what they cost.
+pub fn upgrade_hint(written: &str) -> String {
+    format!(
+        "upgrade the store first, one-way (OpenClaw releases before {written} can no longer open it afterwards): \
+         upgrade OpenClaw to {written} or newer and run `openclaw doctor --fix`, or the schema upgrade of this tool"
+    )
 }

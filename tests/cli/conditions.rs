@@ -267,7 +267,7 @@ fn a_newer_schema_is_refused_before_any_change() {
             args,
             6,
             "UNSUPPORTED_SCHEMA",
-            "has schema version 24, newer than the 23 this tool writes",
+            "has agent schema 24 (created by OpenClaw 2026.9.6; the schema of a release newer than OpenClaw 2026.9.6), newer than the agent schema 23 (OpenClaw 2026.9.6) this tool writes",
         );
     }
 }
@@ -349,32 +349,60 @@ fn make_newer(snapshot: &Path, version: i64) {
 }
 
 #[test]
-fn restore_in_place_refuses_a_newer_schema_unless_asked() {
-    let store = Store::copy("live");
-    let snap = snapshot_of(&store, "main");
-    make_newer(&snap, 24);
-    let s = snap.to_str().unwrap();
-    store.run_ok(["backup", "verify", s]);
-    refused(
-        &store,
-        &["backup", "restore", s, "--in-place", "--yes"],
-        6,
-        "UNSUPPORTED_SCHEMA",
-        "has schema version 24, newer than the 23 that this tool and OpenClaw 2026.9.6 open",
-    );
-    store.run_ok([
-        "backup",
-        "restore",
-        s,
-        "--in-place",
-        "--yes",
-        "--allow-newer-schema",
-    ]);
-    let version: i64 = store
-        .writable("main")
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, 24);
+fn restore_in_place_refuses_a_schema_change_unless_asked() {
+    for (version, flag) in [(24, "--allow-schema-change"), (19, "--allow-newer-schema")] {
+        let store = Store::copy("live");
+        let snap = snapshot_of(&store, "main");
+        make_newer(&snap, version);
+        let s = snap.to_str().unwrap();
+        store.run_ok(["backup", "verify", s]);
+        for dry in [&["--yes"][..], &["-n"][..]] {
+            let mut args = vec!["backup", "restore", s, "--in-place"];
+            args.extend(dry);
+            let doc = refused(
+                &store,
+                &args,
+                6,
+                "UNSUPPORTED_SCHEMA",
+                &format!("has agent schema {version} (created by OpenClaw 2026.9.6; "),
+            );
+            let message = doc["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("the live database has agent schema 23")
+                    && message.contains("installing it changes the schema"),
+                "{message}"
+            );
+            assert!(
+                doc["error"]["hint"]
+                    .as_str()
+                    .unwrap()
+                    .contains("--allow-schema-change"),
+                "{doc}"
+            );
+        }
+        // The same for one session out of it.
+        refused(
+            &store,
+            &[
+                "backup",
+                "restore",
+                s,
+                "--session",
+                "agent:main:main",
+                "--yes",
+            ],
+            6,
+            "UNSUPPORTED_SCHEMA",
+            "installing it changes the schema",
+        );
+        // Asked for (the old flag name is kept as an alias), it is installed.
+        store.run_ok(["backup", "restore", s, "--in-place", "--yes", flag]);
+        let got: i64 = store
+            .writable("main")
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(got, version);
+    }
 }
 
 /// The uid the cross-user tests give the store (nobody), and the one they run as instead.

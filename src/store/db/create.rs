@@ -10,14 +10,14 @@ use crate::store::{
     KNOWN_AGENT_SCHEMA as AGENT_SCHEMA_VERSION, KNOWN_STATE_SCHEMA as STATE_SCHEMA_VERSION,
 };
 
-const AGENT_SQL: &str = include_str!("schema/agent.sql");
-const STATE_SQL: &str = include_str!("schema/state.sql");
+pub(crate) const AGENT_SQL: &str = include_str!("schema/agent.sql");
+pub(crate) const STATE_SQL: &str = include_str!("schema/state.sql");
 /// The OpenClaw release whose schema and writers this import reproduces.
 pub const OPENCLAW_VERSION: &str = "2026.9.6";
 
 /// The dump without what SQLite creates by itself: FTS5 shadow tables (quoted names) and
 /// `sqlite_sequence`.
-fn creatable(sql: &str) -> String {
+pub(crate) fn creatable(sql: &str) -> String {
     sql.lines()
         .filter(|l| {
             !l.starts_with("CREATE TABLE '") && !l.starts_with("CREATE TABLE sqlite_sequence")

@@ -84,7 +84,8 @@ pub struct RowSession {
 /// named). Columns the table lacks, and values that are not text (or integer for the seq),
 /// stay `None`.
 pub fn row_session(conn: &Connection, table: &str, rowid: i64) -> rusqlite::Result<RowSession> {
-    let mut stmt = conn.prepare_cached("SELECT name FROM pragma_table_info(?1)")?;
+    // `main`: an older layout's missing columns are a TEMP view of the same name (layout.rs).
+    let mut stmt = conn.prepare_cached("SELECT name FROM pragma_table_info(?1, 'main')")?;
     let columns: HashSet<String> = stmt
         .query_map([table], |r| r.get::<_, String>(0))?
         .collect::<rusqlite::Result<_>>()?;
@@ -99,7 +100,7 @@ pub fn row_session(conn: &Connection, table: &str, rowid: i64) -> rusqlite::Resu
         }
     };
     let sql = format!(
-        "SELECT {}, {}, {} FROM \"{}\" WHERE rowid = ?1",
+        "SELECT {}, {}, {} FROM main.\"{}\" WHERE rowid = ?1",
         pick("session_id"),
         pick("session_key"),
         seq.map(pick).unwrap_or_else(|| "NULL".into()),

@@ -14,6 +14,7 @@ pub mod create;
 pub mod event_index;
 pub mod events;
 pub mod fts;
+pub mod layout;
 pub mod meta;
 pub mod nodes;
 pub mod session_copy;

@@ -131,7 +131,9 @@ pub fn stored_columns(
     conn: &Connection,
     key: &str,
 ) -> rusqlite::Result<Option<Map<String, Value>>> {
-    let mut stmt = conn.prepare_cached("SELECT * FROM session_nodes WHERE session_key = ?1")?;
+    // `main`: the columns the database has, not an older layout's completion (layout.rs).
+    let mut stmt =
+        conn.prepare_cached("SELECT * FROM main.session_nodes WHERE session_key = ?1")?;
     let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
     stmt.query_row([key], |r| {
         let mut map = Map::new();

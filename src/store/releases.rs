@@ -1,0 +1,350 @@
+//! Which OpenClaw release writes which schema, and which releases open a database of a given
+//! schema (docs/openclaw/RELEASES.md, verified against each release's package).
+
+/// The two kinds of OpenClaw database: an agent's, and the state database (`global` in its
+/// `schema_meta`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DatabaseRole {
+    Agent,
+    Global,
+}
+
+/// One OpenClaw release and the schemas its own code creates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Release {
+    pub version: &'static str,
+    /// `PRAGMA user_version` of the agent databases it creates (1: no sessions in SQLite).
+    pub agent_schema: i64,
+    /// `PRAGMA user_version` of the state database it creates.
+    pub state_schema: i64,
+}
+
+impl Release {
+    /// Whether the release keeps sessions in SQLite (2026.8.1-beta.1 and later); before,
+    /// `sessions.json` and its JSONL files are the store.
+    pub fn has_sqlite_sessions(&self) -> bool {
+        self.agent_schema > 1
+    }
+
+    fn schema(&self, role: DatabaseRole) -> i64 {
+        match role {
+            DatabaseRole::Agent => self.agent_schema,
+            DatabaseRole::Global => self.state_schema,
+        }
+    }
+}
+
+/// The releases, oldest first. 2026.7.35 stands for every release before SQLite sessions.
+pub const RELEASES: &[Release] = &[
+    rel("2026.7.35", 1, 1),
+    rel("2026.8.1-beta.1", 16, 6),
+    rel("2026.8.1", 19, 15),
+    rel("2026.8.2", 19, 15),
+    rel("2026.9.1", 19, 15),
+    rel("2026.9.2", 19, 15),
+    rel("2026.9.3", 19, 16),
+    rel("2026.9.4", 19, 17),
+    rel("2026.9.5", 21, 17),
+    rel("2026.9.6", 23, 18),
+];
+
+const fn rel(version: &'static str, agent_schema: i64, state_schema: i64) -> Release {
+    Release {
+        version,
+        agent_schema,
+        state_schema,
+    }
+}
+
+/// The newest release this table knows.
+pub fn newest() -> &'static Release {
+    &RELEASES[RELEASES.len() - 1]
+}
+
+/// The release whose schemas this tool writes.
+pub fn written() -> &'static Release {
+    newest()
+}
+
+/// The releases whose own code creates `role` databases at schema `version`.
+pub fn creating(role: DatabaseRole, version: i64) -> Vec<&'static Release> {
+    RELEASES
+        .iter()
+        .filter(|r| r.schema(role) == version)
+        .collect()
+}
+
+/// How a release treats a database of a schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Access {
+    /// Its own schema: it reads and writes it as it is.
+    Opens,
+    /// An older state database: it upgrades it in place on its first command (one-way).
+    Upgrades,
+    /// An older agent database: it refuses it until its `openclaw doctor --fix` upgrades
+    /// it (one-way).
+    NeedsDoctorFix,
+    /// A newer schema than it knows: it refuses the whole store.
+    Refuses,
+}
+
+/// How `release` treats a `role` database at schema `version`.
+pub fn access(release: &Release, role: DatabaseRole, version: i64) -> Access {
+    let own = release.schema(role);
+    match version.cmp(&own) {
+        std::cmp::Ordering::Equal => Access::Opens,
+        std::cmp::Ordering::Greater => Access::Refuses,
+        std::cmp::Ordering::Less => match role {
+            DatabaseRole::Global => Access::Upgrades,
+            DatabaseRole::Agent => Access::NeedsDoctorFix,
+        },
+    }
+}
+
+/// Releases in words: `2026.9.5`, `2026.8.1 to 2026.9.4` for a run of consecutive ones
+/// (runs joined by commas), or `no known release`.
+pub fn span(releases: &[&Release]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for r in releases {
+        let i = RELEASES
+            .iter()
+            .position(|k| k == *r)
+            .expect("a release of the table");
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    if runs.is_empty() {
+        return "no known release".into();
+    }
+    runs.iter()
+        .map(|&(a, b)| {
+            let name = |i: usize| {
+                if i == 0 {
+                    format!("{} and older", RELEASES[0].version)
+                } else {
+                    RELEASES[i].version.to_string()
+                }
+            };
+            if a == b {
+                name(a)
+            } else {
+                format!("{} to {}", RELEASES[a].version, RELEASES[b].version)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The releases that create `role` databases at `version`, in words ("OpenClaw 2026.8.1 to
+/// 2026.9.4"), or what is known of a schema no release in the table creates.
+pub fn describe(role: DatabaseRole, version: i64) -> String {
+    let rs = creating(role, version);
+    if !rs.is_empty() {
+        return format!("OpenClaw {}", span(&rs));
+    }
+    if version > newest().schema(role) {
+        format!("a release newer than OpenClaw {}", newest().version)
+    } else {
+        "no known OpenClaw release".into()
+    }
+}
+
+/// One database of a state dir, as the release judgement sees it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DatabaseSchema {
+    /// "the state database", "agent main".
+    pub label: String,
+    #[serde(skip)]
+    pub role: DatabaseRole,
+    pub schema: i64,
+}
+
+impl DatabaseSchema {
+    pub fn agent(id: &str, schema: i64) -> Self {
+        DatabaseSchema {
+            label: format!("agent {id}"),
+            role: DatabaseRole::Agent,
+            schema,
+        }
+    }
+
+    pub fn state(schema: i64) -> Self {
+        DatabaseSchema {
+            label: "the state database".into(),
+            role: DatabaseRole::Global,
+            schema,
+        }
+    }
+
+    /// "agent main at schema 19 (OpenClaw 2026.8.1 to 2026.9.4)".
+    pub fn describe(&self) -> String {
+        format!(
+            "{} at schema {} ({})",
+            self.label,
+            self.schema,
+            describe(self.role, self.schema)
+        )
+    }
+}
+
+/// Which releases open a state dir's databases, taken together.
+#[derive(Debug, Clone, Default)]
+pub struct StoreReleases {
+    /// Releases that open every database as it is.
+    pub as_is: Vec<&'static Release>,
+    /// Releases that open the store after upgrading its older state database on their first
+    /// command (one-way).
+    pub after_state_upgrade: Vec<&'static Release>,
+    /// Releases that refuse it until their `openclaw doctor --fix` upgrades its older agent
+    /// databases (one-way), none being newer than theirs.
+    pub after_doctor_fix: Vec<&'static Release>,
+    /// Releases that refuse it, with the first database that is newer than theirs.
+    pub refusing: Vec<(&'static Release, DatabaseSchema)>,
+}
+
+impl StoreReleases {
+    /// Whether some release opens every database as it is.
+    pub fn agree(&self) -> bool {
+        !self.as_is.is_empty()
+    }
+
+    /// Whether no release opens the store without an admin's upgrade.
+    pub fn unopenable(&self) -> bool {
+        self.as_is.is_empty() && self.after_state_upgrade.is_empty()
+    }
+}
+
+/// How every known release treats a store of these databases (an empty list: a store with no
+/// database says nothing about its release).
+pub fn judge(databases: &[DatabaseSchema]) -> StoreReleases {
+    let mut out = StoreReleases::default();
+    if databases.is_empty() {
+        return out;
+    }
+    for r in RELEASES {
+        let verdicts: Vec<(Access, &DatabaseSchema)> = databases
+            .iter()
+            .map(|d| (access(r, d.role, d.schema), d))
+            .collect();
+        // The database of the newest release is the one to name.
+        let newest_refused = verdicts
+            .iter()
+            .filter(|(a, _)| *a == Access::Refuses)
+            .max_by_key(|(_, d)| first_knowing(d.role, d.schema));
+        if let Some((_, d)) = newest_refused {
+            out.refusing.push((r, (*d).clone()));
+        } else if verdicts.iter().any(|(a, _)| *a == Access::NeedsDoctorFix) {
+            out.after_doctor_fix.push(r);
+        } else if verdicts.iter().any(|(a, _)| *a == Access::Upgrades) {
+            out.after_state_upgrade.push(r);
+        } else {
+            out.as_is.push(r);
+        }
+    }
+    out
+}
+
+/// The position of the first release that knows `role` databases at `schema` (past the end
+/// for a schema newer than every release).
+fn first_knowing(role: DatabaseRole, schema: i64) -> usize {
+    RELEASES
+        .iter()
+        .position(|r| r.schema(role) >= schema)
+        .unwrap_or(RELEASES.len())
+}
+
+/// The releases that refuse a store, grouped by the database they refuse: "OpenClaw 2026.7.35
+/// and older to 2026.9.5 (agent main at schema 23 (OpenClaw 2026.9.6) is newer than theirs)".
+pub fn describe_refusals(refusing: &[(&'static Release, DatabaseSchema)]) -> Vec<String> {
+    let mut groups: Vec<(Vec<&'static Release>, &DatabaseSchema)> = Vec::new();
+    for (r, d) in refusing {
+        match groups.last_mut() {
+            Some((rs, last)) if *last == d => rs.push(r),
+            _ => groups.push((vec![r], d)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(rs, d)| {
+            format!(
+                "OpenClaw {} refuse it ({} is newer than theirs)",
+                span(&rs),
+                d.describe()
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_read_as_ranges() {
+        assert_eq!(
+            describe(DatabaseRole::Agent, 19),
+            "OpenClaw 2026.8.1 to 2026.9.4"
+        );
+        assert_eq!(describe(DatabaseRole::Agent, 21), "OpenClaw 2026.9.5");
+        assert_eq!(
+            describe(DatabaseRole::Global, 17),
+            "OpenClaw 2026.9.4 to 2026.9.5"
+        );
+        assert_eq!(
+            describe(DatabaseRole::Global, 1),
+            "OpenClaw 2026.7.35 and older"
+        );
+        assert_eq!(
+            describe(DatabaseRole::Agent, 24),
+            "a release newer than OpenClaw 2026.9.6"
+        );
+        assert_eq!(
+            describe(DatabaseRole::Agent, 20),
+            "no known OpenClaw release"
+        );
+    }
+
+    #[test]
+    fn access_follows_the_upgrade_rules() {
+        let r96 = creating(DatabaseRole::Agent, 23)[0];
+        assert_eq!(access(r96, DatabaseRole::Agent, 23), Access::Opens);
+        assert_eq!(access(r96, DatabaseRole::Agent, 19), Access::NeedsDoctorFix);
+        assert_eq!(access(r96, DatabaseRole::Global, 15), Access::Upgrades);
+        let r82 = RELEASES.iter().find(|r| r.version == "2026.8.2").unwrap();
+        assert_eq!(access(r82, DatabaseRole::Agent, 23), Access::Refuses);
+        assert_eq!(access(r82, DatabaseRole::Global, 18), Access::Refuses);
+        assert_eq!(written().agent_schema, crate::store::KNOWN_AGENT_SCHEMA);
+        assert_eq!(written().state_schema, crate::store::KNOWN_STATE_SCHEMA);
+    }
+
+    #[test]
+    fn a_store_of_one_release_agrees_and_a_mixed_one_does_not() {
+        let one = judge(&[DatabaseSchema::state(15), DatabaseSchema::agent("main", 19)]);
+        assert!(one.agree());
+        assert_eq!(span(&one.as_is), "2026.8.1 to 2026.9.2");
+        assert_eq!(span(&one.after_state_upgrade), "2026.9.3 to 2026.9.4");
+        assert_eq!(span(&one.after_doctor_fix), "2026.9.5 to 2026.9.6");
+
+        let mixed = judge(&[DatabaseSchema::state(15), DatabaseSchema::agent("main", 23)]);
+        assert!(!mixed.agree() && !mixed.unopenable());
+        assert_eq!(span(&mixed.after_state_upgrade), "2026.9.6");
+        assert_eq!(
+            describe_refusals(&mixed.refusing),
+            vec!["OpenClaw 2026.7.35 to 2026.9.5 refuse it (agent main at schema 23 (OpenClaw 2026.9.6) is newer than theirs)"]
+        );
+
+        let split = judge(&[
+            DatabaseSchema::state(18),
+            DatabaseSchema::agent("main", 23),
+            DatabaseSchema::agent("work", 19),
+        ]);
+        assert!(split.unopenable());
+        assert_eq!(span(&split.after_doctor_fix), "2026.9.6");
+        assert!(judge(&[]).as_is.is_empty());
+    }
+}
