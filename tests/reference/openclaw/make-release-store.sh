@@ -280,6 +280,9 @@ sed -i "s/\"startedAt\":\"$STARTED\"}/\"startedAt\":\"$STARTED\",\"finishedAt\":
     echo "- \`imported/.openclaw/\` after $VER's \`openclaw doctor --session-sqlite import --session-sqlite-all-agents\`"
     echo "- \`live/.openclaw/\` imported + $VER's plugin SDK writes on agents $SDK_AGENTS (\`lib/sdk-phase-release.mjs\`: upsert,"
     echo "  append, patch, delete with archiveTranscript)"
+    PRUNED="$(grep -o '"pruned:[^"]*":[0-9]*' "$R/sdk-phase.txt" 2>/dev/null | tr -d '"' | sed 's/^pruned://' | paste -sd, - || true)"
+    [[ -n "$PRUNED" ]] && echo "  ($VER's own session maintenance ran during these writes; entries it pruned per agent: $PRUNED,"
+    [[ -n "$PRUNED" ]] && echo "  keys in \`report/sdk-phase.txt\`, \"pruned by the release\"; their transcripts are in \`sessions/*.jsonl.deleted.*.zst\`)"
   else
     echo "- \`live/.openclaw/\` the legacy store after one \`openclaw sessions --all-agents --json --limit all\` of $VER"
     echo "  ($VER keeps sessions in sessions.json + JSONL; the command only adds what it writes itself)"
