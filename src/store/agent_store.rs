@@ -86,9 +86,18 @@ pub struct AgentStore {
 impl AgentStore {
     pub fn open(paths: AgentPaths) -> Result<Self> {
         let mut warnings = Vec::new();
-        if paths.db.exists() {
-            let db = ReadOnlyDb::open(&paths.db)?;
-            let schema = SchemaInfo::read(&db, DatabaseRole::Agent)?;
+        // A database without session tables is a release's from before SQLite sessions
+        // (2026.7 and older: caches and auth only): its sessions are the legacy store's.
+        let db = match paths.db.exists() {
+            true => {
+                let db = ReadOnlyDb::open(&paths.db)?;
+                let schema = SchemaInfo::read(&db, DatabaseRole::Agent)?;
+                let sessions = super::db::meta::table_exists(db.conn(), "session_nodes");
+                sessions.then_some((db, schema))
+            }
+            false => None,
+        };
+        if let Some((db, schema)) = db {
             if let Some(w) = schema.warning(&paths.db) {
                 warnings.push(w.into());
             }

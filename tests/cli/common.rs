@@ -42,6 +42,21 @@ impl Store {
         Store { dir }
     }
 
+    /// A private copy of a store written by an older OpenClaw release's own code
+    /// (`tests/fixtures/openclaw-<release>/<variant>`).
+    pub fn copy_release(release: &str, variant: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures")
+                .join(format!("openclaw-{release}"))
+                .join(variant)
+                .join(".openclaw"),
+            &dir.path().join(".openclaw"),
+        );
+        Store { dir }
+    }
+
     pub fn state(&self) -> PathBuf {
         self.dir.path().join(".openclaw")
     }

@@ -22,6 +22,7 @@ mod pipeline;
 mod prune;
 mod read_only;
 mod reclaim;
+mod releases;
 mod repairs;
 mod surface;
 mod transcript;

@@ -188,6 +188,8 @@ source "$REF_ROOT/checks-history.sh"
 source "$REF_ROOT/checks-maintenance.sh"
 # shellcheck source=checks-hostile.sh
 source "$REF_ROOT/checks-hostile.sh"
+# shellcheck source=checks-releases.sh
+source "$REF_ROOT/checks-releases.sh"
 
 # ============================================================================================
 main() {

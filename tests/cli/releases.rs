@@ -1,0 +1,318 @@
+//! Stores written by older OpenClaw releases' own code (tests/fixtures/openclaw-<release>/,
+//! docs/openclaw/RELEASES.md): every read works and changes nothing, every change is refused
+//! before it changes anything with the remedies that work, and nothing cuts the release off its
+//! store.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::common::{checksums, json, Store};
+
+/// The releases of older agent schemas, with their schema: 19 and 21.
+const OLDER: [(&str, i64); 2] = [("2026.8.2", 19), ("2026.9.5", 21)];
+
+fn release_list(release: &str, variant: &str) -> Value {
+    let path = format!(
+        "{}/tests/fixtures/openclaw-{release}/{}report/sessions-all-agents.json",
+        env!("CARGO_MANIFEST_DIR"),
+        if variant == "upgraded" {
+            "upgraded/"
+        } else {
+            ""
+        }
+    );
+    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))).unwrap()
+}
+
+/// (agentId, key, sessionId, updatedAt) of every session a release's own list shows.
+fn release_sessions(release: &str, variant: &str) -> BTreeSet<(String, String, String, i64)> {
+    release_list(release, variant)["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["agentId"].as_str().unwrap().to_string(),
+                s["key"].as_str().unwrap().to_string(),
+                s["sessionId"].as_str().unwrap().to_string(),
+                s["updatedAt"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn our_sessions(store: &Store) -> BTreeSet<(String, String, String, i64)> {
+    let out = store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]);
+    json(&out)["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["agentId"].as_str().unwrap().to_string(),
+                s["sessionKey"].as_str().unwrap().to_string(),
+                s["sessionId"].as_str().unwrap().to_string(),
+                s["updatedAt"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A channel session of agent main, present in every generated store.
+fn some_key(store: &Store) -> String {
+    our_sessions(store)
+        .into_iter()
+        .find(|(a, k, _, _)| a == "main" && k.contains("discord:channel"))
+        .map(|(_, k, _, _)| k)
+        .expect("a discord channel session of agent main")
+}
+
+/// Every file of the store but the custody coordinators under `tmp/openclaw-<uid>/`, which
+/// taking custody writes (OpenClaw's own lock protocol) before any refusal can be judged.
+fn store_files(store: &Store) -> std::collections::BTreeMap<std::path::PathBuf, String> {
+    let locks = store.state().join("tmp");
+    checksums(&store.state())
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with(&locks))
+        .collect()
+}
+
+fn read_only_commands(key: &str) -> Vec<Vec<String>> {
+    [
+        "status",
+        "status --json",
+        "list --all-agents",
+        "list --all-agents --json --limit all",
+        "show KEY",
+        "show KEY --json",
+        "transcript cat KEY",
+        "transcript delta KEY --json",
+        "transcript catalog KEY --json",
+        "transcript export KEY --format markdown",
+        "archives list --all-agents",
+        "archives list --all-agents --json",
+        "search summarize --all-agents",
+        "search summarize --all-agents --archived",
+        "du --all-agents",
+        "doctor --all-agents",
+        "doctor --all-agents --json",
+        "prune --all-agents --dry-run",
+        "delete KEY --dry-run",
+        "archive KEY --dry-run",
+        "migrate legacy --all-agents --dry-run",
+    ]
+    .iter()
+    .map(|c| {
+        c.split(' ')
+            .map(|w| w.replace("KEY", key))
+            .collect::<Vec<_>>()
+    })
+    .collect()
+}
+
+#[test]
+fn every_read_of_an_older_release_store_works_and_changes_nothing() {
+    for (release, schema) in OLDER {
+        let store = Store::copy_release(release, "live");
+        let key = some_key(&store);
+        let before = checksums(&store.state());
+        for args in read_only_commands(&key) {
+            let out = store.cmd().args(&args).output().unwrap();
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(out.status.code(), Some(0), "{release} {args:?}: {text}");
+            assert!(
+                !text.contains("no such table")
+                    && !text.contains("no such column")
+                    && !text.contains("panicked"),
+                "{release} {args:?}: {text}"
+            );
+        }
+        assert!(
+            checksums(&store.state()) == before,
+            "{release}: a read changed the store"
+        );
+        // The release's own list, and the schema it is of.
+        assert_eq!(
+            our_sessions(&store),
+            release_sessions(release, "live"),
+            "{release}"
+        );
+        assert!(our_sessions(&store).len() >= 35, "{release}");
+        let status = json(&store.run_ok(["status", "--json"]));
+        let main = status["data"]["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["agentId"] == "main")
+            .unwrap();
+        assert_eq!(main["database"]["schema"]["userVersion"], schema);
+        assert_eq!(main["database"]["schema"]["appVersion"], release);
+        let opened = status["data"]["releases"]["openAsIs"].to_string();
+        assert!(opened.contains(release), "{release}: {opened}");
+        assert_eq!(status["data"]["releases"]["agree"], true);
+    }
+}
+
+#[test]
+fn transcript_cat_prints_an_older_release_rows_byte_for_byte() {
+    for (release, _) in OLDER {
+        let store = Store::copy_release(release, "live");
+        let mut compared = 0;
+        for (agent, key, sid, _) in our_sessions(&store) {
+            let conn = rusqlite::Connection::open_with_flags(
+                store.agent_db(&agent),
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+            )
+            .unwrap();
+            let mut stmt = conn
+                .prepare(
+                    "SELECT event_json FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
+                )
+                .unwrap();
+            let rows: Vec<String> = stmt
+                .query_map([&sid], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            let want: String = rows.iter().map(|r| format!("{r}\n")).collect();
+            let out = store.run_ok(["transcript", "cat", &key, "--agent", &agent]);
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                want,
+                "{release} {key}"
+            );
+            compared += usize::from(!rows.is_empty());
+        }
+        assert!(compared >= 30, "{release}: {compared} transcripts compared");
+    }
+}
+
+#[test]
+fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
+    for (release, schema) in OLDER {
+        let store = Store::copy_release(release, "live");
+        let key = some_key(&store);
+        let before = store_files(&store);
+        for args in [
+            vec!["patch", &key, "--set", "label=\"x\""],
+            vec!["archive", &key],
+            vec!["delete", &key, "--yes"],
+            vec!["delete", &key, "--no-archive", "--yes"],
+        ] {
+            let out = store.cmd().arg("--json").args(&args).output().unwrap();
+            let doc = json(&out);
+            assert_eq!(out.status.code(), Some(6), "{release} {args:?}: {doc}");
+            assert_eq!(doc["error"]["code"], "UNSUPPORTED_SCHEMA", "{doc}");
+            let message = doc["error"]["message"].as_str().unwrap();
+            let hint = doc["error"]["hint"].as_str().unwrap();
+            assert!(
+                message.contains(&format!(
+                    "agent schema {schema} (created by OpenClaw {release}"
+                )) && message.contains("nothing was changed"),
+                "{message}"
+            );
+            assert!(
+                hint.contains("`openclaw doctor --fix`")
+                    && hint.contains("`openclaw-sessions migrate schema`")
+                    && hint.contains("can no longer open it afterwards"),
+                "{hint}"
+            );
+        }
+        // The dry run shows the plan and says what the real run meets.
+        let out = store
+            .cmd()
+            .args(["patch", &key, "--set", "label=\"x\"", "--dry-run"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("the real run would be refused"), "{err}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("label"));
+        assert!(store_files(&store) == before, "{release}: changed");
+    }
+}
+
+#[test]
+fn an_upgraded_store_reads_as_the_release_that_upgraded_it_lists_it() {
+    let store = Store::copy_release("2026.8.2", "upgraded");
+    let before = checksums(&store.state());
+    assert_eq!(
+        our_sessions(&store),
+        release_sessions("2026.8.2", "upgraded")
+    );
+    let key = some_key(&store);
+    for args in read_only_commands(&key) {
+        let out = store.cmd().args(&args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(checksums(&store.state()) == before);
+}
+
+#[test]
+fn a_pre_sqlite_store_lists_its_legacy_sessions_and_refuses_the_import() {
+    let store = Store::copy_release("2026.7.35", "live");
+    let sessions = our_sessions(&store);
+    assert!(sessions.len() >= 35, "{}", sessions.len());
+    let before = store_files(&store);
+    let out = store
+        .cmd()
+        .args(["--json", "migrate", "legacy", "--all-agents", "--yes"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(6), "{doc}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("OpenClaw 2026.7.35 and older") && message.contains("sessions.json"),
+        "{message}"
+    );
+    assert!(store_files(&store) == before);
+}
+
+#[test]
+fn an_import_beside_an_older_release_databases_is_refused() {
+    // Agent research back to its legacy files, the others at schema 19: importing research at
+    // schema 23 would cut 2026.8.2 off the whole store.
+    let store = Store::copy_release("2026.8.2", "imported");
+    let research = store.state().join("agents/research");
+    std::fs::remove_dir_all(&research).unwrap();
+    crate::common::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/openclaw-2026.8.2/legacy/.openclaw/agents/research"),
+        &research,
+    );
+    let before = store_files(&store);
+    for dry in [false, true] {
+        let mut cmd = store.cmd();
+        cmd.args(["--json", "migrate", "legacy", "--agent", "research"]);
+        cmd.arg(if dry { "--dry-run" } else { "--yes" });
+        let out = cmd.output().unwrap();
+        let doc = json(&out);
+        if dry {
+            assert_eq!(out.status.code(), Some(0), "{doc}");
+            assert!(
+                doc["warnings"].to_string().contains("2026.8.1 to 2026.9.2"),
+                "{doc}"
+            );
+        } else {
+            assert_eq!(out.status.code(), Some(6), "{doc}");
+            let message = doc["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("OpenClaw 2026.8.1 to 2026.9.2")
+                    && message.contains("create agent research at schema 23"),
+                "{message}"
+            );
+        }
+    }
+    assert!(store_files(&store) == before);
+}

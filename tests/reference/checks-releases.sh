@@ -1,0 +1,263 @@
+# shellcheck shell=bash
+# The release matrix (sourced by run.sh): stores written by older OpenClaw releases' own code
+# (openclaw/make-release-store.sh, one store per release, generated once a run and cached between
+# runs), read by ours as that release reads them; what ours refuses there is refused before any
+# change with the remedy that works; and each release still opens its store afterwards.
+# docs/openclaw/RELEASES.md says which release writes which schema.
+#
+# Releases: RELEASE_MATRIX (default "2026.8.2 2026.9.5": agent schemas 19 and 21), and
+# LEGACY_RELEASE (default 2026.7.35, before SQLite sessions) for the import guard.
+
+RELEASE_MATRIX="${RELEASE_MATRIX:-2026.8.2 2026.9.5}"
+LEGACY_RELEASE="${LEGACY_RELEASE:-2026.7.35}"
+
+# release_store VER : the make-release-store.sh output of VER (legacy, imported, live, upgraded),
+# generated on first use. Cached under the reference cache keyed by the generator's sources, so a
+# second run on this machine reuses it (read-only: checks work on copies).
+release_store() {
+  local ver="$1" key dir logf tries=0
+  key="$(cat "$HARNESS/make-release-store.sh" "$HARNESS/lib/gen-legacy.mjs" "$HARNESS/lib/sdk-phase-release.mjs" \
+    "$HARNESS/lib/release-report.mjs" | sha256sum | cut -c1-16)"
+  dir="$OPENCLAW_REF_DIR/release-stores/$ver-$key"
+  if [[ ! -f "$dir/report/generator.json" ]]; then
+    logf="$WORK/release-store-$ver.log"
+    mkdir -p "$OPENCLAW_REF_DIR/release-stores"
+    local extra=()
+    [[ "$ver" == "$LEGACY_RELEASE" ]] || extra=(--upgraded)
+    until "$HARNESS/make-release-store.sh" "$ver" --out "$dir.tmp" "${extra[@]}" > "$logf" 2>&1; do
+      if grep -q 'holds' "$logf" && [[ $tries -lt 60 ]]; then tries=$((tries + 1)); sleep 15; continue; fi
+      tail -n 30 "$logf" >&2
+      echo "release_store: make-release-store.sh $ver failed" >&2
+      return 1
+    done
+    rm -rf "$dir"; mv "$dir.tmp" "$dir"
+  fi
+  echo "$dir"
+}
+
+# copy_release VER VARIANT NAME : a private copy of that release's store variant.
+copy_release() {
+  local dir dst
+  dir="$(release_store "$1")" || return 1
+  [[ -d "$dir/$2/.openclaw" ]] || { echo "copy_release: no $2 store for $1" >&2; return 1; }
+  dst="$CHECK_DIR/stores/$3"
+  [[ ! -e "$dst" ]] || { echo "copy_release: $dst exists" >&2; return 1; }
+  mkdir -p "$dst"; cp -a "$dir/$2/.openclaw" "$dst/.openclaw"
+  echo "$dst/.openclaw"
+}
+
+# ocr VER STATE ARGS... : release VER's own CLI on STATE.
+ocr() {
+  local ver="$1" state="$2"; shift 2
+  "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" \
+    OPENCLAW_STATE_DIR="$state" OPENCLAW_NO_RESPAWN=1 \
+    timeout -k 10 "$CMD_TIMEOUT" "$HARNESS/oc-release" "$ver" "$@" < /dev/null
+}
+ocr_run() {
+  local out="$1" rc=0; shift
+  echo "+ OPENCLAW_STATE_DIR=$2 openclaw@$1 ${*:3}" >&2
+  ocr "$@" > "$out" 2> "$out.err" || rc=$?
+  [[ $rc -ne 0 && -s "$out.err" ]] && sed 's/^/  openclaw stderr: /' "$out.err" | tail -n 20 >&2
+  return "$rc"
+}
+
+# release_lists VER STATE OUT : VER's own `sessions --all-agents --json --limit all` on a throwaway
+# copy of STATE (OpenClaw writes even when it reads); fails when it does not list.
+release_lists() {
+  local ver="$1" state="$2" out="$3" copy
+  copy="$CHECK_DIR/stores/list-$RANDOM$RANDOM"
+  mkdir -p "$copy"; cp -a "$state" "$copy/.openclaw"
+  ocr_run "$out" "$ver" "$copy/.openclaw" sessions --all-agents --json --limit all
+}
+
+# The read-only commands of issue "every release's store": each must exit 0 and leave every byte.
+release_read_commands() {
+  local key="$1" word="$2"
+  cat <<EOF
+status
+status --json
+list --all-agents
+list --all-agents --json --limit all
+show $key
+show $key --json
+transcript cat $key
+transcript delta $key --json
+transcript catalog $key --json
+transcript export $key --format markdown
+archives list --all-agents
+archives list --all-agents --json
+search $word --all-agents
+search $word --all-agents --archived
+du --all-agents
+doctor --all-agents
+prune --all-agents --dry-run
+delete $key --dry-run
+patch $key --set label="renamed" --dry-run
+archive $key --dry-run
+EOF
+}
+
+# reads VER: every read-only command on VER's live store exits 0 and changes no byte; list --json
+# lists the sessions VER itself lists; transcript cat prints every stored row of every session byte
+# for byte; dry runs of changes show their plan and say the real run would be refused.
+release_reads() {
+  local ver="$1" s rc i=0 cmd key n
+  s="$(copy_release "$ver" live "live-$ver")"
+  rc=0; release_lists "$ver" "$s" "oc-list.json" || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "openclaw@$ver sessions exited $rc on its own store"; return 0; }
+  key="$(jsonq oc-list.json 'j.sessions.find(s=>s.agentId==="main" && /telegram:direct/.test(s.key)).key')"
+  tree_manifest "$s" > before.txt
+  while IFS= read -r cmd; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    rc=0; eval "ours_run out-$i.txt \"\$s\" $cmd" || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: 'openclaw-sessions $cmd' exited $rc: $(head -c 300 "out-$i.txt.err")"
+    if grep -qiE 'no such (table|column)|panicked' "out-$i.txt" "out-$i.txt.err"; then
+      check_error "$ver: 'openclaw-sessions $cmd' printed an SQL error or a panic"
+    fi
+  done < <(release_read_commands "$key" summarize)
+  tree_manifest "$s" > after.txt
+  diff -u before.txt after.txt >&2 || check_error "$ver: a read-only command changed the state dir"
+  # Dry runs of changes: the plan, and the refusal the real run meets, as a warning.
+  grep -q "the real run would be refused" "out-$((i - 1)).txt.err" || check_error "$ver: the patch dry run does not say the real run would be refused"
+  # list --json: the same sessions as the release's own list.
+  if node_check list-compare.mjs oc-list.json out-4.txt > cmp.txt 2>&1; then
+    note "$ver: $i commands exit 0 and change nothing; list $(tail -n 1 cmp.txt | cut -d' ' -f1-2)"
+  else
+    cat cmp.txt >&2; check_error "$ver: list --json differs from openclaw@$ver's list"
+  fi
+  # transcript cat: every session's stored rows, byte for byte.
+  n=0
+  while IFS=$'\t' read -r agent sk sid; do
+    n=$((n + 1))
+    node_check stored-events.mjs "$s/agents/$agent/agent/openclaw-agent.sqlite" "$sid" > "rows-$n.jsonl" ||
+      { check_error "stored-events.mjs failed for $agent $sid"; continue; }
+    rc=0; ours "$s" transcript cat "$sk" --agent "$agent" > "cat-$n.jsonl" 2> "cat-$n.err" || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: transcript cat $sk exited $rc"; continue; }
+    cmp -s "rows-$n.jsonl" "cat-$n.jsonl" || check_error "$ver: transcript cat $sk differs from its stored rows"
+  done < <(jsonq oc-list.json 'j.sessions.map(s=>[s.agentId,s.key,s.sessionId].join("\t")).join("\n")')
+  [[ $n -ge 20 ]] || check_error "$ver: only $n sessions to compare (the store guarantees 35 or more)"
+  note "$ver: transcript cat of $n sessions equals their rows"
+}
+check_release_reads_19() { release_reads "$(set -- $RELEASE_MATRIX; echo "$1")"; }
+check_release_reads_21() { release_reads "$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"; }
+CHECKS+=(release_reads_19 release_reads_21)
+
+# upgraded_reads: a schema-23 store that 2026.9.6 upgraded from the first release of the matrix
+# (it lacks columns a fresh 23 has) reads as 2026.9.6 lists it.
+check_upgraded_reads() {
+  local ver s rc
+  ver="$(set -- $RELEASE_MATRIX; echo "$1")"
+  s="$(copy_release "$ver" upgraded upgraded)"
+  rc=0; oc_run oc.json "$(cp -a "$s" "$CHECK_DIR/stores/upgraded-oc" && echo "$CHECK_DIR/stores/upgraded-oc")" sessions --all-agents --json --limit all || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "openclaw sessions exited $rc on the upgraded store"; return 0; }
+  tree_manifest "$s" > before.txt
+  rc=0; ours_run ours.json "$s" list --all-agents --json --limit all || rc=$?
+  [[ $rc -eq 0 ]] || check_error "list exited $rc"
+  for cmd in "doctor --all-agents" "status" "du --all-agents" "archives list --all-agents" "prune --all-agents --dry-run"; do
+    # shellcheck disable=SC2086
+    rc=0; ours_run out.txt "$s" $cmd || rc=$?
+    [[ $rc -eq 0 ]] || check_error "'$cmd' exited $rc on the upgraded store"
+  done
+  tree_manifest "$s" > after.txt
+  diff -u before.txt after.txt >&2 || check_error "a read-only command changed the upgraded store"
+  if node_check list-compare.mjs oc.json ours.json > cmp.txt 2>&1; then note "upgraded from $ver: $(tail -n 1 cmp.txt | cut -d' ' -f1-2)"
+  else cat cmp.txt >&2; check_error "list differs from 2026.9.6's on the upgraded store"; fi
+}
+CHECKS+=(upgraded_reads)
+
+# release_refusals: every change on an older release's store is refused (exit 6,
+# UNSUPPORTED_SCHEMA) before any change, names the release and both remedies, and the release still
+# lists the store as before.
+check_release_refusals() {
+  local ver s rc cmd key i=0 code hint
+  for ver in $RELEASE_MATRIX; do
+    s="$(copy_release "$ver" live "refuse-$ver")"
+    release_lists "$ver" "$s" "before-$ver.json" || { check_error "openclaw@$ver does not list its own store"; continue; }
+    key="$(jsonq "before-$ver.json" 'j.sessions.find(s=>s.agentId==="main" && /telegram:direct/.test(s.key)).key')"
+    tree_manifest "$s" > "tree-$ver.txt"
+    for cmd in "patch $key --set label=\"x\"" "archive $key" "unarchive $key" "delete $key --yes" \
+               "delete $key --no-archive --yes" "prune --all-agents --enforce --yes" "reclaim --all-agents --yes" \
+               "doctor --fix --all-agents --yes"; do
+      i=$((i + 1))
+      rc=0; eval "ours_run out-$i.json \"\$s\" --json $cmd" || rc=$?
+      code="$(jsonq "out-$i.json" 'j.error && j.error.code' 2>/dev/null || echo '?')"
+      hint="$(jsonq "out-$i.json" 'j.error && (j.error.message + " / " + j.error.hint)' 2>/dev/null || echo '')"
+      if [[ "$cmd" == doctor* || "$cmd" == reclaim* || "$cmd" == prune* ]] && [[ $rc -eq 0 ]]; then
+        # Nothing to change is not a change: allowed, the tree check below still applies.
+        continue
+      fi
+      [[ $rc -eq 6 && "$code" == UNSUPPORTED_SCHEMA ]] || { check_error "$ver: '$cmd' exited $rc ($code), expected 6 UNSUPPORTED_SCHEMA"; continue; }
+      [[ "$hint" == *"openclaw doctor --fix"* && "$hint" == *"migrate schema"* && "$hint" == *"$ver"* ]] ||
+        check_error "$ver: '$cmd': the refusal does not name the release and both remedies: $hint"
+    done
+    tree_manifest "$s" > "tree-$ver-after.txt"
+    diff -u "tree-$ver.txt" "tree-$ver-after.txt" >&2 || check_error "$ver: a refused change changed the store"
+    release_lists "$ver" "$s" "after-$ver.json" || check_error "openclaw@$ver no longer lists its store"
+    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,entry:{}}))})' > "after-$ver-as-ours.json"
+    node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed"
+  done
+  note "$i changes refused on $(wc -w <<< "$RELEASE_MATRIX") releases' stores, every byte kept"
+}
+CHECKS+=(release_refusals)
+
+# restore_schema_change_refused: a schema-23 snapshot is not restored over a schema-19 database
+# (in place or one session) without --allow-schema-change; nothing changes and the release
+# still lists its store.
+check_restore_schema_change_refused() {
+  local ver s s23 snap rc
+  ver="$(set -- $RELEASE_MATRIX; echo "$1")"
+  s="$(copy_release "$ver" live old)"
+  s23="$(copy_store live current)"
+  rc=0; ours_run snap.json "$s23" --json backup create --agent main --repository "$CHECK_DIR/repo" || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "backup create on the 2026.9.6 store exited $rc"; return 0; }
+  snap="$(jsonq snap.json '(j.data.snapshots||j.data)[0].path')"
+  tree_manifest "$s" > before.txt
+  rc=0; ours_run in-place.json "$s" --json backup restore "$snap" --in-place --yes || rc=$?
+  [[ $rc -eq 6 ]] || check_error "restore --in-place of a schema-23 snapshot over schema 19 exited $rc, expected 6"
+  grep -q 'installing it changes the schema' in-place.json || check_error "the refusal does not say the schema would change"
+  rc=0; ours_run session.json "$s" --json backup restore "$snap" --session agent:main:main --yes || rc=$?
+  [[ $rc -eq 6 ]] || check_error "restore --session from a schema-23 snapshot into schema 19 exited $rc, expected 6"
+  tree_manifest "$s" > after.txt
+  diff -u before.txt after.txt >&2 || check_error "a refused restore changed the store"
+  release_lists "$ver" "$s" after.json || check_error "openclaw@$ver no longer lists its store"
+  note "both restores refused; openclaw@$ver lists $(jsonq after.json 'j.sessions.length') sessions"
+}
+CHECKS+=(restore_schema_change_refused)
+
+# legacy_import_guarded: `migrate legacy` never cuts a release off its store: on a store of the
+# first matrix release with one agent still legacy, and on a store of the pre-SQLite release, it
+# refuses (exit 6), changes nothing, and the release lists what it listed before.
+check_legacy_import_guarded() {
+  local ver s rc legacy
+  ver="$(set -- $RELEASE_MATRIX; echo "$1")"
+  s="$(copy_release "$ver" imported one-legacy)"
+  legacy="$(release_store "$ver")/legacy/.openclaw"
+  # agent research goes back to its legacy files: its database leaves, its sessions.json returns.
+  rm -rf "$s/agents/research"
+  mkdir -p "$s/agents/research"; cp -a "$legacy/agents/research/." "$s/agents/research/"
+  release_lists "$ver" "$s" before.json || { check_error "openclaw@$ver does not list the prepared store"; return 0; }
+  tree_manifest "$s" > before.txt
+  rc=0; ours_run import.json "$s" --json migrate legacy --agent research --yes || rc=$?
+  [[ $rc -eq 6 ]] || check_error "$ver: migrate legacy exited $rc, expected 6"
+  grep -q "$ver" import.json || check_error "$ver: the refusal does not name the release"
+  tree_manifest "$s" > after.txt
+  diff -u before.txt after.txt >&2 || check_error "$ver: the refused import changed the store"
+  release_lists "$ver" "$s" after.json || check_error "openclaw@$ver no longer lists its store"
+  [[ "$(jsonq before.json 'j.sessions.length')" == "$(jsonq after.json 'j.sessions.length')" ]] || check_error "$ver: its list changed"
+
+  s="$(copy_release "$LEGACY_RELEASE" live pre-sqlite)"
+  release_lists "$LEGACY_RELEASE" "$s" before-legacy.json || { check_error "openclaw@$LEGACY_RELEASE does not list its store"; return 0; }
+  tree_manifest "$s" > before-legacy.txt
+  rc=0; ours_run import-legacy.json "$s" --json migrate legacy --all-agents --yes || rc=$?
+  [[ $rc -eq 6 ]] || check_error "$LEGACY_RELEASE: migrate legacy exited $rc, expected 6"
+  grep -q 'sessions.json' import-legacy.json || check_error "$LEGACY_RELEASE: the refusal does not say why"
+  tree_manifest "$s" > after-legacy.txt
+  diff -u before-legacy.txt after-legacy.txt >&2 || check_error "$LEGACY_RELEASE: the refused import changed the store"
+  release_lists "$LEGACY_RELEASE" "$s" after-legacy.json || check_error "openclaw@$LEGACY_RELEASE no longer lists its store"
+  [[ "$(jsonq before-legacy.json 'j.sessions.length')" -gt 0 && \
+     "$(jsonq before-legacy.json 'j.sessions.length')" == "$(jsonq after-legacy.json 'j.sessions.length')" ]] ||
+    check_error "$LEGACY_RELEASE: lists $(jsonq before-legacy.json 'j.sessions.length') sessions before, $(jsonq after-legacy.json 'j.sessions.length') after"
+  note "refused on $ver (one legacy agent) and $LEGACY_RELEASE; both still list $(jsonq after.json 'j.sessions.length') and $(jsonq after-legacy.json 'j.sessions.length') sessions"
+}
+CHECKS+=(legacy_import_guarded)
