@@ -244,6 +244,9 @@ if [[ "$UPGRADE" == 1 ]]; then
   rm -rf "$STATE"; cp -a "$OUT/live/.openclaw" "$STATE"
   oc doctor --fix --non-interactive > "$UR/doctor-fix.txt" 2>&1 || echo "exit $?" >> "$UR/doctor-fix.txt"
   copy_state "$U"
+  # doctor --fix links plugin-skills/<name> into the package it runs from (under the staging runtime):
+  # links that dangle on any other machine, so they are not kept
+  rm -rf "$U/.openclaw/plugin-skills"
   list_sessions "$UR"
   oc doctor --session-sqlite inspect --session-sqlite-all-agents > "$UR/doctor-inspect.txt" 2>&1 || true
   rm -rf "$STATE"
@@ -306,8 +309,9 @@ if [[ "$UPGRADE" == 1 ]]; then
     echo "\`make-release-store.sh $VER --upgraded\` together with the parent directory; file list in \`report/files.txt\`."
     echo
     echo "Besides upgrading the databases in place, \`doctor --fix\` repairs rows and files like on any store (session"
-    echo "titles, stale model routing state, skills and plugin index in \`openclaw.json\` and \`plugin-skills/\`): the"
-    echo "sessions here are not row for row those of \`../live/\`; \`report/doctor-fix.txt\` lists what it changed."
+    echo "titles, stale model routing state, skills in \`openclaw.json\`, plugin index): the sessions here are not row"
+    echo "for row those of \`../live/\`; \`report/doctor-fix.txt\` lists what it changed. The \`plugin-skills/\` links it"
+    echo "makes (into its own package dir) are left out: they would dangle anywhere else."
     echo
     echo "- \`report/sessions-before-upgrade.json\` (+ \`.stderr.txt\`) $OPENCLAW_REF_OPENCLAW_VERSION's \`openclaw sessions --all-agents --json --limit all\`"
     echo "  on a copy of \`../live/.openclaw/\` before the upgrade (its refusal of the older agent database)"
