@@ -268,16 +268,27 @@ pub fn describe_refusals(refusing: &[(&'static Release, DatabaseSchema)]) -> Vec
             _ => groups.push((vec![r], d)),
         }
     }
-    groups
-        .into_iter()
-        .map(|(rs, d)| {
-            format!(
+    let mut out = Vec::new();
+    for (rs, d) in groups {
+        // A release before SQLite sessions refuses nothing: it never looks at SQLite and
+        // lists no session of it (docs/openclaw/RELEASES.md §4).
+        let (blind, knowing): (Vec<&Release>, Vec<&Release>) =
+            rs.into_iter().partition(|r| !r.has_sqlite_sessions());
+        if !blind.is_empty() {
+            out.push(format!(
+                "OpenClaw {} see none of its SQLite sessions",
+                span(&blind)
+            ));
+        }
+        if !knowing.is_empty() {
+            out.push(format!(
                 "OpenClaw {} refuse it ({} is newer than theirs)",
-                span(&rs),
+                span(&knowing),
                 d.describe()
-            )
-        })
-        .collect()
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -335,7 +346,10 @@ mod tests {
         assert_eq!(span(&mixed.after_state_upgrade), "2026.9.6");
         assert_eq!(
             describe_refusals(&mixed.refusing),
-            vec!["OpenClaw 2026.7.35 to 2026.9.5 refuse it (agent main at schema 23 (OpenClaw 2026.9.6) is newer than theirs)"]
+            vec![
+                "OpenClaw 2026.7.35 and older see none of its SQLite sessions",
+                "OpenClaw 2026.8.1-beta.1 to 2026.9.5 refuse it (agent main at schema 23 (OpenClaw 2026.9.6) is newer than theirs)"
+            ]
         );
 
         let split = judge(&[

@@ -414,7 +414,7 @@ fn may_switch_users(test: &str) -> bool {
     // SAFETY: geteuid never fails.
     let root = unsafe { libc::geteuid() } == 0;
     if !root {
-        eprintln!("notice: {test} needs root to run as other users; skipped");
+        crate::common::cannot_run_here(&format!("{test} needs root to run as other users"));
     }
     root
 }

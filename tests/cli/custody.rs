@@ -336,7 +336,7 @@ fn an_owner_outside_our_pid_namespace_cannot_be_judged() {
         .args(["--fork", "--pid", "--mount-proc", "true"])
         .output();
     if !probe.map(|o| o.status.success()).unwrap_or(false) {
-        eprintln!("notice: unshare --pid is not available here; skipping the PID namespace test");
+        crate::common::cannot_run_here("unshare --pid is not available");
         return;
     }
     let store = Store::copy("live");

@@ -171,7 +171,7 @@ fn read_only_mount() {
         let _ = std::process::Command::new("umount")
             .arg(mnt.path())
             .status();
-        eprintln!("notice: cannot bind-mount read-only here; skipping");
+        crate::common::cannot_run_here("a read-only bind mount cannot be made");
         return;
     }
     let state = mnt.path().join(".openclaw");

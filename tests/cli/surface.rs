@@ -349,7 +349,7 @@ fn shell(name: &str) -> Option<std::path::PathBuf> {
             .find(|p| p.is_file())
     });
     if found.is_none() {
-        eprintln!("NOTICE: {name} is not installed; its completion tests are skipped");
+        crate::common::cannot_run_here(&format!("{name} is not installed"));
     }
     found
 }

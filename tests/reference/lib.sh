@@ -220,15 +220,19 @@ ref_install() {
   local logf="$WORK/install.log"
   log "installing the OpenClaw reference ($OPENCLAW_REF_OPENCLAW_VERSION, Node v$OPENCLAW_REF_NODE_WHEEL_VERSION) into $OPENCLAW_REF_DIR"
   if "$HARNESS/install.sh" > "$logf" 2>&1; then return 0; fi
-  if registries_unreachable "$logf"; then
+  if registries_unreachable "$logf" && [[ "${CI:-}" != true || "${REFERENCE_OPTIONAL:-0}" == 1 ]]; then
     local why
     why="$(grep -m1 'install.sh: ERROR' "$logf" | sed 's/^install.sh: ERROR: //')"
-    echo "SKIP: OpenClaw reference could not be installed (${why:-registries unreachable}); differential suite not run"
+    echo "SKIP: OpenClaw reference could not be installed (${why:-registries unreachable}); differential suite not run${REFERENCE_OPTIONAL:+ (REFERENCE_OPTIONAL=1)}"
     SKIP_COUNT=$(( ${#CHECKS[@]} > 0 ? ${#CHECKS[@]} : 1 ))
     print_summary
     exit 0
   fi
-  echo "FAIL: OpenClaw reference install failed, and the registries are reachable:" >&2
+  if [[ "${CI:-}" == true ]]; then
+    echo "FAIL: OpenClaw reference install failed under CI=true (REFERENCE_OPTIONAL=1 allows a skip):" >&2
+  else
+    echo "FAIL: OpenClaw reference install failed, and the registries are reachable:" >&2
+  fi
   tail -n 40 "$logf" | sed 's/^/  | /' >&2
   FAIL_COUNT=1; FAILED_CHECKS=(install); print_summary
   exit 1

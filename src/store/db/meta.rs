@@ -22,6 +22,16 @@ pub fn table_exists(conn: &Connection, name: &str) -> bool {
     .is_ok()
 }
 
+/// Whether `table` of the main database has a column `column` (false when it cannot tell).
+pub fn column_exists(conn: &Connection, table: &str, column: &str) -> bool {
+    conn.query_row(
+        "SELECT 1 FROM pragma_table_info(?1, 'main') WHERE name = ?2",
+        [table, column],
+        |_| Ok(()),
+    )
+    .is_ok()
+}
+
 /// How many rows violate a foreign key.
 pub fn foreign_key_violations(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {

@@ -255,14 +255,24 @@ pub fn write_tombstone(
     session_id: &str,
     updated_at: i64,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached("UPDATE session_nodes SET legacy_acp_migration_json = NULL, current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
+    // A database 2026.9.6 upgraded from schema 19 has no `legacy_acp_migration_json`
+    // (docs/openclaw/RELEASES.md §2): nothing to clear there. One statement either way, so
+    // that the row's triggers fire once, as for OpenClaw's update.
+    const CLEARED: &str = "current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
             updated_at = ?3, status = NULL, created_at = NULL, created_via = NULL, created_actor_type = NULL, \
             created_actor_id = NULL, project_id = NULL, parent_session_key = NULL, spawned_by = NULL, \
             fork_source_session_key = NULL, fork_source_session_id = NULL, fork_source_entry_id = NULL, label = NULL, \
             display_name = NULL, category = NULL, icon = NULL, pinned_at = NULL, archived_at = NULL, last_read_at = NULL, \
             last_interaction_at = NULL, last_activity_at = NULL, owner_actor_type = NULL, owner_actor_id = NULL, \
             owner_assigned_by_type = NULL, owner_assigned_by_id = NULL, owner_assigned_at = NULL \
-         WHERE session_key = ?1")?.execute(params![key, session_id, updated_at])?;
+         WHERE session_key = ?1";
+    let sql = if super::meta::column_exists(conn, "session_nodes", "legacy_acp_migration_json") {
+        format!("UPDATE session_nodes SET legacy_acp_migration_json = NULL, {CLEARED}")
+    } else {
+        format!("UPDATE session_nodes SET {CLEARED}")
+    };
+    conn.prepare_cached(&sql)?
+        .execute(params![key, session_id, updated_at])?;
     conn.prepare_cached("UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1")?
         .execute([key])?;
     Ok(())
