@@ -22,14 +22,11 @@ pub fn table_exists(conn: &Connection, name: &str) -> bool {
     .is_ok()
 }
 
-/// Whether `table` of the main database has a column `column` (false when it cannot tell).
-pub fn column_exists(conn: &Connection, table: &str, column: &str) -> bool {
-    conn.query_row(
-        "SELECT 1 FROM pragma_table_info(?1, 'main') WHERE name = ?2",
-        [table, column],
-        |_| Ok(()),
-    )
-    .is_ok()
+/// The columns of `table` of the main database.
+pub fn column_names(conn: &Connection, table: &str) -> rusqlite::Result<HashSet<String>> {
+    let mut stmt = conn.prepare_cached("SELECT name FROM pragma_table_info(?1, 'main')")?;
+    let rows = stmt.query_map([table], |r| r.get::<_, String>(0))?;
+    rows.collect()
 }
 
 /// How many rows violate a foreign key.

@@ -255,24 +255,49 @@ pub fn write_tombstone(
     session_id: &str,
     updated_at: i64,
 ) -> rusqlite::Result<()> {
-    // A database 2026.9.6 upgraded from schema 19 has no `legacy_acp_migration_json`
-    // (docs/openclaw/RELEASES.md §2): nothing to clear there. One statement either way, so
-    // that the row's triggers fire once, as for OpenClaw's update.
-    const CLEARED: &str = "current_session_id = ?2, entry_json = '{}', entry_valid = -1, \
-            updated_at = ?3, status = NULL, created_at = NULL, created_via = NULL, created_actor_type = NULL, \
-            created_actor_id = NULL, project_id = NULL, parent_session_key = NULL, spawned_by = NULL, \
-            fork_source_session_key = NULL, fork_source_session_id = NULL, fork_source_entry_id = NULL, label = NULL, \
-            display_name = NULL, category = NULL, icon = NULL, pinned_at = NULL, archived_at = NULL, last_read_at = NULL, \
-            last_interaction_at = NULL, last_activity_at = NULL, owner_actor_type = NULL, owner_actor_id = NULL, \
-            owner_assigned_by_type = NULL, owner_assigned_by_id = NULL, owner_assigned_at = NULL \
-         WHERE session_key = ?1";
-    let sql = if super::meta::column_exists(conn, "session_nodes", "legacy_acp_migration_json") {
-        format!("UPDATE session_nodes SET legacy_acp_migration_json = NULL, {CLEARED}")
-    } else {
-        format!("UPDATE session_nodes SET {CLEARED}")
-    };
-    conn.prepare_cached(&sql)?
-        .execute(params![key, session_id, updated_at])?;
+    // A database 2026.9.6 upgraded from an older schema lacks some of these columns (no
+    // `legacy_acp_migration_json` after 19, no `owner_*` after 16; docs/openclaw/RELEASES.md
+    // §2): only the ones it has are cleared. One statement, so that the row's triggers fire
+    // once, as for OpenClaw's update.
+    const CLEARED: [&str; 26] = [
+        "legacy_acp_migration_json",
+        "status",
+        "created_at",
+        "created_via",
+        "created_actor_type",
+        "created_actor_id",
+        "project_id",
+        "parent_session_key",
+        "spawned_by",
+        "fork_source_session_key",
+        "fork_source_session_id",
+        "fork_source_entry_id",
+        "label",
+        "display_name",
+        "category",
+        "icon",
+        "pinned_at",
+        "archived_at",
+        "last_read_at",
+        "last_interaction_at",
+        "last_activity_at",
+        "owner_actor_type",
+        "owner_actor_id",
+        "owner_assigned_by_type",
+        "owner_assigned_by_id",
+        "owner_assigned_at",
+    ];
+    let have = super::meta::column_names(conn, "session_nodes")?;
+    let mut set = String::from(
+        "current_session_id = ?2, entry_json = '{}', entry_valid = -1, updated_at = ?3",
+    );
+    for c in CLEARED.iter().filter(|c| have.contains(**c)) {
+        set.push_str(&format!(", {c} = NULL"));
+    }
+    conn.prepare_cached(&format!(
+        "UPDATE session_nodes SET {set} WHERE session_key = ?1"
+    ))?
+    .execute(params![key, session_id, updated_at])?;
     conn.prepare_cached("UPDATE session_nodes SET entry_valid = -1 WHERE session_key = ?1")?
         .execute([key])?;
     Ok(())
