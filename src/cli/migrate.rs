@@ -4,6 +4,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use openclaw_sessions::ops::migrate_acpx::{describe, MigrateAcpxOp};
+use openclaw_sessions::ops::migrate_schema::MigrateSchemaOp;
 use openclaw_sessions::units::now_ms;
 
 use super::exit::Outcome;
@@ -19,6 +20,17 @@ pub enum MigrateCommand {
     /// Move the ACPX plugin's state from <workspace>/state to <state>/acpx.
     #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
     Acpx(AcpxArgs),
+    /// Upgrade an older OpenClaw release's databases (agent schema 19 or 21, state 15 to 17) to
+    /// the schema of OpenClaw 2026.9.6, as its `openclaw doctor --fix` does. One-way: releases
+    /// before 2026.9.6 can no longer open the store afterwards.
+    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
+    Schema(SchemaArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    #[command(flatten)]
+    mutation: MutationArgs,
 }
 
 impl MigrateCommand {
@@ -26,6 +38,7 @@ impl MigrateCommand {
         match self {
             MigrateCommand::Legacy(_) => "migrate legacy",
             MigrateCommand::Acpx(_) => "migrate acpx",
+            MigrateCommand::Schema(_) => "migrate schema",
         }
     }
 }
@@ -45,7 +58,55 @@ pub fn run(ctx: &Ctx, cmd: &MigrateCommand) -> anyhow::Result<Outcome> {
     match cmd {
         MigrateCommand::Legacy(args) => super::migrate_legacy::run(ctx, args),
         MigrateCommand::Acpx(args) => run_acpx(ctx, args),
+        MigrateCommand::Schema(args) => run_schema(ctx, args),
     }
+}
+
+fn run_schema(ctx: &Ctx, args: &SchemaArgs) -> anyhow::Result<Outcome> {
+    let mut op = MigrateSchemaOp::new(super::mutation::selection(ctx));
+    let Some(run) = run_op(ctx, &mut op, &args.mutation, "migrate")? else {
+        return Ok(Outcome::Done);
+    };
+    let plan = &run.plan;
+    for a in &plan.left_behind {
+        ctx.printer.warn(format!(
+            "agent {a} keeps an older schema (not selected): OpenClaw {} refuses it until it is upgraded too (add --all-agents)",
+            plan.release
+        ));
+    }
+    let Some(report) = &run.report else {
+        if ctx.printer.json {
+            ctx.printer
+                .json_data(&json!({"plan": plan, "applied": false}))?;
+        } else if args.mutation.dry_run {
+            print_dry_run(ctx, &run.summary)?;
+        }
+        // Nothing due: nothing printed (cron).
+        return Ok(Outcome::Done);
+    };
+    if ctx.printer.json {
+        ctx.printer.json_data(&json!({
+            "plan": plan,
+            "applied": true,
+            "upgraded": report.upgraded,
+            "snapshots": run.snapshots,
+        }))?;
+    } else {
+        for d in &report.upgraded {
+            ctx.printer.out(&format!(
+                "upgraded {}: schema {} -> {} ({})\n",
+                d.database,
+                d.from,
+                d.to,
+                d.path.display()
+            ))?;
+        }
+        ctx.printer.info(format!(
+            "OpenClaw releases before {} can no longer open this store",
+            plan.release
+        ));
+    }
+    Ok(Outcome::Done)
 }
 
 fn run_acpx(ctx: &Ctx, args: &AcpxArgs) -> anyhow::Result<Outcome> {

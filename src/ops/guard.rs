@@ -24,22 +24,49 @@ pub enum DamagedStore {
 /// How many complaints of `quick_check` a refusal quotes.
 const QUOTED_PROBLEMS: usize = 3;
 
+/// The schema guard alone, on the agent databases of `agents` that exist and hold sessions:
+/// each must be of the schema this tool writes. Cheap (no page is checked), so it runs before
+/// custody.
+pub fn check_schemas(agents: &[crate::paths::AgentPaths]) -> Result<()> {
+    for agent in agents {
+        if !agent.db.is_file() {
+            continue;
+        }
+        require_sqlite_file(&agent.db)?;
+        let ro = ReadOnlyDb::open(&agent.db)?;
+        if !meta::table_exists(ro.conn(), "session_nodes") {
+            // Not a session database (2026.7's): nothing of it is written.
+            continue;
+        }
+        SchemaInfo::read(&ro, DatabaseRole::Agent)?.require_writable(&agent.db)?;
+    }
+    Ok(())
+}
+
 /// Check every existing database of `sources`; the first refusal in their order is returned.
 /// The databases are checked side by side, one a core: `quick_check` reads every page.
-pub fn check_databases(sources: &[SnapshotSource], damaged: DamagedStore) -> Result<()> {
+pub fn check_databases(
+    sources: &[SnapshotSource],
+    damaged: DamagedStore,
+    older_schema: bool,
+) -> Result<()> {
     if damaged == DamagedStore::Replaced {
         return Ok(());
     }
     crate::parallel::map_in_order(
         sources.iter().collect(),
         crate::parallel::cores(),
-        |source| check_database(source, damaged),
+        |source| check_database(source, damaged, older_schema),
     )
     .into_iter()
     .collect()
 }
 
-fn check_database(source: &SnapshotSource, damaged: DamagedStore) -> Result<()> {
+fn check_database(
+    source: &SnapshotSource,
+    damaged: DamagedStore,
+    older_schema: bool,
+) -> Result<()> {
     let db = source.db();
     if !db.is_file() {
         return Ok(());
@@ -53,7 +80,8 @@ fn check_database(source: &SnapshotSource, damaged: DamagedStore) -> Result<()> 
     let info = SchemaInfo::read(&ro, role)?;
     // The state database only must not be newer (this tool writes one plugin-state row
     // there); an agent database must be the known schema.
-    if role == DatabaseRole::Agent || info.status == SchemaStatus::Newer {
+    let taken_as_is = older_schema && info.status == SchemaStatus::Older;
+    if (role == DatabaseRole::Agent || info.status == SchemaStatus::Newer) && !taken_as_is {
         info.require_writable(db)?;
     }
     if let (Some(want), Some(owner)) = (agent, &info.agent_id) {

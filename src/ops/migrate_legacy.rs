@@ -156,6 +156,21 @@ impl Operation for MigrateLegacyOp {
         Ok(MigrateLegacyPlan { targets })
     }
 
+    /// Before custody: the agents this import would create, beside the release that owns the
+    /// state dir (the databases it would append to are checked at the check step).
+    fn check_early(&self, layout: &StateLayout) -> Result<()> {
+        let creates: Vec<&str> = self
+            .agents
+            .iter()
+            .filter(|a| !a.db.exists() && a.legacy_index.as_ref().is_some_and(|p| p.is_file()))
+            .map(|a| a.id.as_str())
+            .collect();
+        if creates.is_empty() {
+            return Ok(());
+        }
+        super::release_guard::check_import(layout, &creates)
+    }
+
     fn check(&self, layout: &StateLayout, plan: &MigrateLegacyPlan) -> Result<()> {
         if plan.targets.is_empty() {
             return Ok(());

@@ -10,6 +10,7 @@ pub mod guard;
 pub mod leftovers;
 pub mod migrate_acpx;
 pub mod migrate_legacy;
+pub mod migrate_schema;
 pub mod pipeline;
 pub mod prune;
 pub mod reclaim;

@@ -102,6 +102,10 @@ pub trait Operation {
     /// replaces it whole (the guards: `ops::guard`).
     const DAMAGED_STORE: DamagedStore = DamagedStore::Refused;
 
+    /// Whether the operation takes databases of an older release's schema as they are (the
+    /// schema upgrade): the guards then refuse only a schema newer than this tool writes.
+    const TAKES_OLDER_SCHEMA: bool = false;
+
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
         layout.state_dir.join("openclaw-sessions-snapshots")
@@ -125,6 +129,17 @@ pub trait Operation {
 
     /// The plan: reads only.
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<Self::Plan>;
+
+    /// Refusals that need no plan, checked before custody is taken so that a refused run leaves
+    /// no trace at all (not even custody's lock files): by default, an agent database in scope
+    /// of a schema this tool does not write (`ops::guard::check_schemas`). Never on a dry run,
+    /// whose check step shows the same refusal as a warning under its plan.
+    fn check_early(&self, layout: &StateLayout) -> Result<()> {
+        if Self::DAMAGED_STORE == DamagedStore::Replaced || Self::TAKES_OLDER_SCHEMA {
+            return Ok(());
+        }
+        super::guard::check_schemas(&self.agents_in_scope(layout))
+    }
 
     /// Refusals of the plan's own, beside the database guards (`ops::guard`), run at the same
     /// step: before anything changes, and on a dry run, where a schema refusal becomes a
@@ -228,6 +243,9 @@ pub fn run<O: Operation>(
 ) -> Result<Run<O::Plan, O::Report>> {
     hooks.step("resolve");
     op.resolve(layout)?;
+    if !options.dry_run {
+        op.check_early(layout)?;
+    }
     let custody = if options.dry_run {
         None
     } else {
@@ -286,7 +304,8 @@ fn run_held<O: Operation>(
     // An older release's schema, which this tool does not write yet, still reads in full: a
     // dry run shows its plan, and says that the real run would be refused and what to do (a
     // newer schema, read only in part, is refused as the real run is).
-    let checked = check_databases(&op.snapshot_sources(layout, &plan), O::DAMAGED_STORE)
+    let sources = op.snapshot_sources(layout, &plan);
+    let checked = check_databases(&sources, O::DAMAGED_STORE, O::TAKES_OLDER_SCHEMA)
         .and_then(|()| op.check(layout, &plan));
     match checked {
         Err(e) if options.dry_run && e.remedy() == Some(crate::remedy::Remedy::UpgradeSchema) => {

@@ -179,6 +179,21 @@ impl Operation for RestoreOp {
         snapshot_agent_scope(&self.snapshot, layout)
     }
 
+    /// Before custody: a schema change is refused without a trace (the plan checks it again
+    /// on the verified snapshot).
+    fn check_early(&self, layout: &StateLayout) -> Result<()> {
+        if self.allow_schema_change {
+            return Ok(());
+        }
+        let Ok(manifest) = SnapshotManifest::read(&self.snapshot.join(crate::backup::MANIFEST))
+        else {
+            // Planning says what is wrong with it.
+            return Ok(());
+        };
+        let source = source_for(layout, &manifest)?;
+        check_schema_change(layout, &self.snapshot, &manifest, source.db())
+    }
+
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestorePlan> {
         let manifest = verified(&self.snapshot)?;
         self.check_agent(&manifest)?;

@@ -1333,3 +1333,46 @@ fn migrate_acpx_killed_at_many_moments() {
     eprintln!("migrate acpx: killed {killed} of {} runs", faults.len());
     assert!(killed >= 5, "only {killed} runs were killed");
 }
+
+/// `migrate schema` of a 2026.8.2 store (three agent databases at 19, the state database at
+/// 15): each database is upgraded whole or not at all, no session changes, and the re-run
+/// upgrades the rest.
+fn migrate_schema_case() -> Case {
+    Case {
+        name: "migrate schema",
+        prepare: || Store::copy_release("2026.8.2", "live"),
+        args: |_| {
+            ["migrate", "schema", "--all-agents", "--yes"]
+                .map(String::from)
+                .to_vec()
+        },
+        agent: "main",
+        allowed: |_, _, _, _| false,
+        appear: &[],
+        rerun_exits: &[0],
+        done: |s| {
+            for agent in AGENTS {
+                let v: i64 = s
+                    .writable(agent)
+                    .query_row("PRAGMA user_version", [], |r| r.get(0))
+                    .unwrap();
+                assert_eq!(v, 23, "{agent} not upgraded");
+            }
+        },
+    }
+}
+
+#[test]
+fn migrate_schema_on_a_full_disk() {
+    on_a_full_disk(migrate_schema_case());
+}
+
+#[test]
+fn migrate_schema_killed_at_many_moments() {
+    killed_at_many_moments(migrate_schema_case());
+}
+
+#[test]
+fn migrate_schema_signalled_at_many_moments() {
+    signalled_at_many_moments(migrate_schema_case());
+}

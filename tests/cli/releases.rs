@@ -363,3 +363,203 @@ fn every_change_works_on_a_store_upgraded_from_an_older_schema() {
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+/// `sqlite_schema` as the upgrade fixtures dump it (tests/fixtures/schema-upgrade/README.md).
+fn schema_dump(db: &std::path::Path) -> String {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let mut stmt = conn
+        .prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_stat%' ORDER BY rowid")
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| {
+            let sql: Option<String> = r.get(3)?;
+            Ok(match sql {
+                Some(sql) => format!("{sql};\n"),
+                None => format!(
+                    "-- {} {} ON {} (automatic, no SQL)\n",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?
+                ),
+            })
+        })
+        .unwrap();
+    rows.collect::<rusqlite::Result<String>>().unwrap()
+}
+
+fn upgrade_dump(path: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/schema-upgrade/dumps/{path}.after.schema.sql",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn migrate_schema_gives_the_schema_openclaw_upgrade_gives_and_keeps_every_event() {
+    for (release, agent_path, state_path) in [
+        (
+            "2026.8.2",
+            "agent-19-to-23.from-2026.8.2",
+            "state-15-to-18.from-2026.8.2",
+        ),
+        (
+            "2026.9.5",
+            "agent-21-to-23.from-2026.9.5",
+            "state-17-to-18.from-2026.9.5",
+        ),
+    ] {
+        let store = Store::copy_release(release, "live");
+        let sessions = our_sessions(&store);
+        let mut transcripts = Vec::new();
+        for (agent, key, _, _) in &sessions {
+            let out = store.run_ok(["transcript", "cat", key, "--agent", agent]);
+            transcripts.push(out.stdout);
+        }
+        // The dry run changes nothing and says it is one-way.
+        let before = store_files(&store);
+        let out = store.run_ok(["migrate", "schema", "--all-agents", "--dry-run"]);
+        let plan = String::from_utf8_lossy(&out.stdout);
+        assert!(plan.contains("one-way") && plan.contains("-> 23"), "{plan}");
+        assert!(store_files(&store) == before);
+
+        let out = store.run_ok(["--json", "migrate", "schema", "--all-agents", "--yes"]);
+        let doc = json(&out);
+        assert_eq!(
+            doc["data"]["upgraded"].as_array().unwrap().len(),
+            4,
+            "{doc}"
+        );
+        for agent in ["main", "work", "research"] {
+            assert_eq!(
+                schema_dump(&store.agent_db(agent)).trim_end(),
+                upgrade_dump(agent_path).trim_end(),
+                "{release} {agent}"
+            );
+        }
+        assert_eq!(
+            schema_dump(&store.state().join("state/openclaw.sqlite")).trim_end(),
+            upgrade_dump(state_path).trim_end(),
+            "{release} state"
+        );
+        // Every session and every event is read back the same, and the store is ours to
+        // change now.
+        assert_eq!(our_sessions(&store), sessions);
+        for ((agent, key, _, _), want) in sessions.iter().zip(&transcripts) {
+            let out = store.run_ok(["transcript", "cat", key, "--agent", agent]);
+            assert!(&out.stdout == want, "{release} {key}");
+        }
+        let compressed: i64 = store
+            .writable("research")
+            .query_row(
+                "SELECT count(*) FROM transcript_events WHERE event_zstd IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(compressed > 0, "{release}: no event was compressed");
+        let status = json(&store.run_ok(["status", "--json"]));
+        assert_eq!(status["data"]["releases"]["agree"], true);
+        assert_eq!(status["data"]["releases"]["openAsIs"][0], "2026.9.6");
+        let key = some_key(&store);
+        store.run_ok(["patch", &key, "--set", "label=\"after the upgrade\""]);
+        // Nothing left to do: nothing printed.
+        let again = store
+            .cmd()
+            .args(["migrate", "schema", "--all-agents", "--yes"])
+            .output()
+            .unwrap();
+        assert!(again.status.success());
+        assert!(
+            again.stdout.is_empty() && again.stderr.is_empty(),
+            "{}{}",
+            String::from_utf8_lossy(&again.stdout),
+            String::from_utf8_lossy(&again.stderr)
+        );
+    }
+}
+
+#[test]
+fn migrate_schema_killed_between_databases_finishes_on_the_next_run() {
+    let store = Store::copy_release("2026.8.2", "live");
+    let sessions = our_sessions(&store);
+    for point in ["migrate-schema-before", "migrate-schema-upgraded"] {
+        let out = store
+            .cmd()
+            .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+            .args(["migrate", "schema", "--all-agents", "--yes"])
+            .output()
+            .unwrap();
+        assert!(
+            !out.status.success(),
+            "{point}: the crash point was not reached"
+        );
+        for agent in ["main", "work", "research"] {
+            let conn = store.writable(agent);
+            let ok: String = conn
+                .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(ok, "ok");
+            let v: i64 = conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            assert!(v == 19 || v == 23, "{point} {agent}: {v}");
+        }
+        assert_eq!(our_sessions(&store), sessions, "{point}");
+    }
+    store.run_ok(["migrate", "schema", "--all-agents", "--yes"]);
+    for agent in ["main", "work", "research"] {
+        assert_eq!(
+            schema_dump(&store.agent_db(agent)).trim_end(),
+            upgrade_dump("agent-19-to-23.from-2026.8.2").trim_end()
+        );
+    }
+    assert_eq!(our_sessions(&store), sessions);
+}
+
+#[test]
+fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_named() {
+    let store = Store::copy_release("2026.8.2", "live");
+    store
+        .writable("work")
+        .execute_batch("CREATE INDEX extra_idx ON session_nodes(label)")
+        .unwrap();
+    let before = store_files(&store);
+    let out = store
+        .cmd()
+        .args(["--json", "migrate", "schema", "--all-agents", "--yes"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(6), "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("a layout this tool does not know how to upgrade"),
+        "{doc}"
+    );
+    assert!(doc["error"]["hint"]
+        .as_str()
+        .unwrap()
+        .contains("openclaw doctor --fix"));
+    assert!(store_files(&store) == before);
+    // Only agent main: the others are named as left behind.
+    let out = store
+        .cmd()
+        .args(["migrate", "schema", "--agent", "main", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("agent research keeps an older schema"),
+        "{err}"
+    );
+}

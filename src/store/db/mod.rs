@@ -19,6 +19,7 @@ pub mod meta;
 pub mod nodes;
 pub mod session_copy;
 pub mod state;
+pub mod upgrade;
 pub mod vacuum;
 pub mod windows;
 
