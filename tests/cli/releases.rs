@@ -562,4 +562,25 @@ fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_n
         err.contains("agent research keeps an older schema"),
         "{err}"
     );
+    // The store is now of two releases: the doctor says which releases open it, and none does
+    // as it is.
+    let out = store
+        .cmd()
+        .args(["--json", "doctor", "releases"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(3), "{doc}");
+    let finding = &doc["data"]["findings"][0];
+    assert_eq!(finding["check"], "releases");
+    assert_eq!(finding["severity"], "error");
+    let message = finding["message"].as_str().unwrap();
+    assert!(
+        message.contains("agent main at schema 23 (OpenClaw 2026.9.6)")
+            && message.contains("agent work at schema 19")
+            && message.contains("OpenClaw 2026.9.6 refuse it until `openclaw doctor --fix`"),
+        "{message}"
+    );
+    let status = json(&store.run_ok(["status", "--json"]));
+    assert_eq!(status["data"]["releases"]["agree"], false);
 }

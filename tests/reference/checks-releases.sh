@@ -105,7 +105,7 @@ release_reads() {
   s="$(copy_release "$ver" live "live-$ver")"
   rc=0; release_lists "$ver" "$s" "oc-list.json" || rc=$?
   [[ $rc -eq 0 ]] || { check_error "openclaw@$ver sessions exited $rc on its own store"; return 0; }
-  key="$(jsonq oc-list.json 'j.sessions.find(s=>s.agentId==="main" && /telegram:direct/.test(s.key)).key')"
+  key="$(jsonq oc-list.json 'j.sessions.find(s=>s.agentId==="main" && /discord:channel/.test(s.key)).key')"
   tree_manifest "$s" > before.txt
   while IFS= read -r cmd; do
     i=$((i + 1))
@@ -174,7 +174,7 @@ check_release_refusals() {
   for ver in $RELEASE_MATRIX; do
     s="$(copy_release "$ver" live "refuse-$ver")"
     release_lists "$ver" "$s" "before-$ver.json" || { check_error "openclaw@$ver does not list its own store"; continue; }
-    key="$(jsonq "before-$ver.json" 'j.sessions.find(s=>s.agentId==="main" && /telegram:direct/.test(s.key)).key')"
+    key="$(jsonq "before-$ver.json" 'j.sessions.find(s=>s.agentId==="main" && /discord:channel/.test(s.key)).key')"
     tree_manifest "$s" > "tree-$ver.txt"
     for cmd in "patch $key --set label=\"x\"" "archive $key" "unarchive $key" "delete $key --yes" \
                "delete $key --no-archive --yes" "prune --all-agents --enforce --yes" "reclaim --all-agents --yes" \
@@ -240,7 +240,8 @@ check_legacy_import_guarded() {
   tree_manifest "$s" > before.txt
   rc=0; ours_run import.json "$s" --json migrate legacy --agent research --yes || rc=$?
   [[ $rc -eq 6 ]] || check_error "$ver: migrate legacy exited $rc, expected 6"
-  grep -q "$ver" import.json || check_error "$ver: the refusal does not name the release"
+  grep -q "could no longer open it" import.json && grep -q "schema 19" import.json ||
+    check_error "$ver: the refusal does not name the release's schema and what the import would do"
   tree_manifest "$s" > after.txt
   diff -u before.txt after.txt >&2 || check_error "$ver: the refused import changed the store"
   release_lists "$ver" "$s" after.json || check_error "openclaw@$ver no longer lists its store"
@@ -261,3 +262,57 @@ check_legacy_import_guarded() {
   note "refused on $ver (one legacy agent) and $LEGACY_RELEASE; both still list $(jsonq after.json 'j.sessions.length') and $(jsonq after-legacy.json 'j.sessions.length') sessions"
 }
 CHECKS+=(legacy_import_guarded)
+
+# migrate_schema_matches_openclaw: `migrate schema` on each matrix release's live store gives, database
+# by database, what 2026.9.6's own `openclaw doctor --fix` gives at the instant each of its upgrade
+# transactions commits (checks/snapshot-on-upgrade-commit.mjs; its later repairs are another
+# matter): the same schema objects in the same order and the same rows (checks/compare-upgrade.mjs,
+# docs/openclaw/SCHEMA-UPGRADE.md §5). Then 2026.9.6 accepts our result, and the older release
+# refuses it as it refuses OpenClaw's.
+check_migrate_schema_matches_openclaw() {
+  local ver a b rc snaps db agent snap n=0
+  for ver in $RELEASE_MATRIX; do
+    a="$(copy_release "$ver" live "openclaw-$ver")"
+    b="$(copy_release "$ver" live "ours-$ver")"
+    snaps="$CHECK_DIR/snapshots-$ver"; mkdir -p "$snaps"
+    echo "+ OPENCLAW_STATE_DIR=$a openclaw doctor --fix --non-interactive (snapshots at each upgrade commit)" >&2
+    rc=0
+    "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" \
+      OPENCLAW_STATE_DIR="$a" OPENCLAW_NO_RESPAWN=1 OPENCLAW_UPGRADE_SNAPSHOT_DIR="$snaps" \
+      NODE_OPTIONS="--import $REF_ROOT/checks/snapshot-on-upgrade-commit.mjs" \
+      timeout -k 10 "$CMD_TIMEOUT" "$HARNESS/oc" doctor --fix --non-interactive < /dev/null > "doctor-$ver.txt" 2>&1 || rc=$?
+    [[ $rc -eq 0 ]] || { tail -n 20 "doctor-$ver.txt" >&2; check_error "$ver: openclaw doctor --fix exited $rc"; continue; }
+    rc=0; ours_run "ours-$ver.json" "$b" --json migrate schema --all-agents --yes || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: migrate schema exited $rc"; continue; }
+    for db in "$b"/agents/*/agent/openclaw-agent.sqlite "$b/state/openclaw.sqlite"; do
+      if [[ "$db" == */state/openclaw.sqlite ]]; then
+        snap="$(find "$snaps" -type d -name '*-uv18-*state_openclaw.sqlite' | LC_ALL=C sort | head -n 1)"
+      else
+        agent="$(basename "$(dirname "$(dirname "$db")")")"
+        snap="$(find "$snaps" -type d -name "*-uv23-${agent}_agent_openclaw-agent.sqlite" | LC_ALL=C sort | head -n 1)"
+      fi
+      [[ -n "$snap" ]] || { check_error "$ver: OpenClaw left no upgrade snapshot for $db"; continue; }
+      n=$((n + 1))
+      local mask=()
+      if [[ "$db" == */state/openclaw.sqlite ]]; then
+        # OpenClaw records each agent's upgrade in this registry after its state snapshot:
+        # ours must say 23 for every agent; the time seen and the file size are the clock's.
+        mask=(--mask agent_databases.schema_version --mask agent_databases.last_seen_at --mask agent_databases.size_bytes)
+        node_check sql-value.mjs "$db" "SELECT group_concat(DISTINCT schema_version) FROM agent_databases" > "registry-$ver.txt" 2>&1 || true
+        [[ "$(cat "registry-$ver.txt")" == 23 ]] || check_error "$ver: the state registry says schema $(cat "registry-$ver.txt") after the upgrade"
+      fi
+      if node_check compare-upgrade.mjs "$snap/db.sqlite" "$db" "${mask[@]}" > "cmp-$ver-$n.txt" 2>&1; then
+        local which; which="$(basename "$(dirname "$(dirname "$db")")")"; [[ "$db" == */state/openclaw.sqlite ]] && which=state
+        note "$ver $which: $(tail -n 1 "cmp-$ver-$n.txt")"
+      else
+        sed 's/^/  /' "cmp-$ver-$n.txt" >&2; check_error "$ver: $db differs from OpenClaw's upgrade"
+      fi
+    done
+    openclaw_accepts "$(cp -a "$b" "$CHECK_DIR/stores/accept-$ver" && echo "$CHECK_DIR/stores/accept-$ver")" "ours-$ver"
+    rc=0; release_lists "$ver" "$b" "old-$ver.json" || rc=$?
+    [[ $rc -ne 0 ]] && grep -q 'newer schema version' "old-$ver.json.err" ||
+      check_error "$ver: openclaw@$ver does not refuse the upgraded store as it refuses OpenClaw's own upgrade"
+  done
+  [[ $n -ge 8 ]] || check_error "only $n databases compared (4 a release expected)"
+}
+CHECKS+=(migrate_schema_matches_openclaw)
