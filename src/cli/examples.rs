@@ -193,6 +193,13 @@ const EXAMPLES: &[(&str, &[&str])] = &[
             "openclaw-sessions migrate acpx --workspace ~/work --yes",
         ],
     ),
+    (
+        "migrate schema",
+        &[
+            "openclaw-sessions migrate schema --all-agents --dry-run",
+            "openclaw-sessions migrate schema --all-agents --yes",
+        ],
+    ),
     ("du", &["openclaw-sessions --all-agents du", "openclaw-sessions du --json"]),
     ("marker", &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/home/user/.openclaw/agents/main/agent/openclaw-agent.sqlite'"]),
     (

@@ -32,13 +32,19 @@ pub fn check_schemas(agents: &[crate::paths::AgentPaths]) -> Result<()> {
         if !agent.db.is_file() {
             continue;
         }
-        require_sqlite_file(&agent.db)?;
-        let ro = ReadOnlyDb::open(&agent.db)?;
+        // A file that is not a readable session database is the later guards' (and the
+        // doctor's repairs') to judge: only the schema is refused here.
+        let Ok(ro) = require_sqlite_file(&agent.db).and_then(|()| ReadOnlyDb::open(&agent.db))
+        else {
+            continue;
+        };
         if !meta::table_exists(ro.conn(), "session_nodes") {
             // Not a session database (2026.7's): nothing of it is written.
             continue;
         }
-        SchemaInfo::read(&ro, DatabaseRole::Agent)?.require_writable(&agent.db)?;
+        if let Ok(info) = SchemaInfo::read(&ro, DatabaseRole::Agent) {
+            info.require_writable(&agent.db)?;
+        }
     }
     Ok(())
 }

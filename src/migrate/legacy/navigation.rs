@@ -405,6 +405,13 @@ mod tests {
             let flags =
                 rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
             let fixture = Connection::open_with_flags(uri, flags).unwrap();
+            // Releases before 2026.9.6 store no compressed event (tests/fixtures/openclaw-2026.8.2).
+            let version: i64 = fixture
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            if version < 23 {
+                continue;
+            }
             let mut stmt = fixture
                 .prepare("SELECT session_id, seq, event_json, event_zstd, event_utf8_bytes, navigation_json FROM transcript_events")
                 .unwrap();
