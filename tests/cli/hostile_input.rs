@@ -194,3 +194,152 @@ fn search_snippets_hints_and_markdown_are_shown_escaped() {
     );
 }
 
+/// Bytes that are not UTF-8 in TEXT cells, written with SQLite itself.
+fn write_invalid_utf8(store: &Store) {
+    store
+        .writable("main")
+        .execute_batch(
+            "UPDATE session_nodes SET label = CAST(x'41ff42' AS TEXT) WHERE session_key = 'agent:main:scratch-1';
+             UPDATE session_nodes SET display_name = CAST(x'43fe' AS TEXT) WHERE session_key = 'agent:main:main';
+             UPDATE session_nodes SET category = CAST(x'c3' AS TEXT) WHERE session_key = 'agent:main:telegram:direct:123454';
+             UPDATE session_nodes SET entry_json = CAST(x'7b22ff' AS TEXT) WHERE session_key = 'agent:main:pinned-notes';
+             UPDATE transcript_events SET event_json = CAST(x'7b2274797065223a22ff227d' AS TEXT)
+               WHERE seq = 3 AND session_id = (SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:main:main');",
+        )
+        .unwrap();
+}
+
+fn assert_no_panic(what: &str, out: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(101), "{what}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+}
+
+#[test]
+fn invalid_utf8_in_text_columns_is_a_finding_never_a_panic() {
+    let store = Store::copy("live");
+    write_invalid_utf8(&store);
+    let read_only: &[&[&str]] = &[
+        &["status"],
+        &["list", "--all-agents"],
+        &["--json", "list", "--all-agents"],
+        &["show", "agent:main:main"],
+        &["show", "agent:main:scratch-1"],
+        &["show", "agent:main:pinned-notes"],
+        &["--json", "show", "agent:main:telegram:direct:123454"],
+        &["transcript", "cat", "agent:main:main"],
+        &["transcript", "delta", "agent:main:main"],
+        &["transcript", "catalog", "agent:main:main"],
+        &[
+            "transcript",
+            "export",
+            "agent:main:main",
+            "--format",
+            "markdown",
+        ],
+        &["archives", "list"],
+        &["search", "summarize", "--archived"],
+        &["du"],
+        &["custody", "status"],
+        &["doctor"],
+        &["doctor", "--full"],
+    ];
+    for args in read_only {
+        let out = store.cmd().args(*args).output().unwrap();
+        assert_no_panic(&format!("{args:?}"), &out);
+    }
+    // `list` and `show` keep working; the entry that does not parse is skipped with a warning.
+    let list = store
+        .cmd()
+        .args(["--json", "list", "--agent", "main"])
+        .output()
+        .unwrap();
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
+    assert!(json(&list)["warnings"]
+        .to_string()
+        .contains("agent:main:pinned-notes"));
+    let show = store
+        .cmd()
+        .args(["--json", "show", "agent:main:pinned-notes"])
+        .output()
+        .unwrap();
+    assert!(
+        show.status.success(),
+        "{}",
+        String::from_utf8_lossy(&show.stderr)
+    );
+    // The event that is not UTF-8 is bad input naming its row (exit 6), not another text.
+    let cat = store
+        .cmd()
+        .args(["transcript", "cat", "agent:main:main"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        cat.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&cat.stderr)
+    );
+    assert!(String::from_utf8_lossy(&cat.stderr).contains("#3: event_json is not UTF-8"));
+
+    let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let doc = json(&out);
+    let bad: Vec<String> = doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "text-encoding")
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect();
+    for cell in [
+        "session_nodes.label",
+        "session_nodes.display_name",
+        "session_nodes.category",
+        "session_nodes.entry_json",
+        "transcript_events.event_json",
+    ] {
+        assert!(
+            bad.iter()
+                .any(|m| m.starts_with(cell) && m.contains("OpenClaw cannot read it")),
+            "{cell}: {bad:#?}"
+        );
+    }
+
+    // --fix repairs what OpenClaw's doctor repairs and leaves the event for a human.
+    let out = store
+        .cmd()
+        .args(["--json", "doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    assert_no_panic("doctor --fix", &out);
+    let doc = json(&out);
+    let left: Vec<String> = doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "text-encoding")
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(left.len(), 1, "{left:#?}");
+    assert!(
+        left[0].starts_with("transcript_events.event_json"),
+        "{left:#?}"
+    );
+    let out = store
+        .cmd()
+        .args(["doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    assert_no_panic("doctor --fix, again", &out);
+    let out = store.cmd().args(["list", "--all-agents"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
