@@ -343,3 +343,40 @@ fn invalid_utf8_in_text_columns_is_a_finding_never_a_panic() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_file_given_as_the_state_dir_is_called_a_file() {
+    let store = Store::copy("live");
+    let file = store.dir.path().join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    for how in ["flag", "env"] {
+        let mut c = crate::common::bin();
+        match how {
+            "flag" => c.arg("--state-dir").arg(&file),
+            _ => c.env("OPENCLAW_STATE_DIR", &file),
+        };
+        let out = c.args(["list"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{how}: {stderr}");
+        assert!(
+            stderr.contains("is a file, not a state directory")
+                && !stderr.contains("does not exist"),
+            "{how}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn sizes_that_overflow_are_refused() {
+    let store = Store::copy("live");
+    for size in ["99999999999999999999gb", "18446744073709551616"] {
+        let out = store
+            .cmd()
+            .args(["prune", "--all-agents", "-n", "--max-disk-bytes", size])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{size}: {stderr}");
+        assert!(stderr.contains("out of range"), "{size}: {stderr}");
+    }
+}
