@@ -380,3 +380,131 @@ fn sizes_that_overflow_are_refused() {
         assert!(stderr.contains("out of range"), "{size}: {stderr}");
     }
 }
+
+fn mkfifo(path: &std::path::Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Runs the binary and kills it if it has not finished within `secs`: a FIFO must never
+/// block it.
+fn run_promptly(mut cmd: std::process::Command, secs: u64) -> std::process::Output {
+    use std::io::Read;
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(secs) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("{cmd:?} did not finish within {secs} s (blocked on a FIFO?)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_end(&mut stderr)
+        .unwrap();
+    std::process::Output {
+        status: child.wait().unwrap(),
+        stdout,
+        stderr,
+    }
+}
+
+fn on(store: &Store, args: &[&str]) -> std::process::Command {
+    let mut c = crate::common::std_bin();
+    c.env("HOME", store.dir.path())
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(args);
+    c
+}
+
+#[test]
+fn a_fifo_manifest_or_quarantine_record_is_refused_never_waited_for() {
+    let store = Store::copy("live");
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    let snap = repo.join("2026-11-29T23-25-12-576Z-56ca6b7f-a7c1-419c-9037-918883083660");
+    crate::common::copy_dir(
+        &std::path::Path::new(crate::common::FIXTURES)
+            .join("snapshot")
+            .join(snap.file_name().unwrap()),
+        &snap,
+    );
+    std::fs::remove_file(snap.join("manifest.json")).unwrap();
+    mkfifo(&snap.join("manifest.json"));
+    let repo_arg = repo.to_str().unwrap();
+    let snap_arg = snap.to_str().unwrap();
+    for args in [
+        &["backup", "list", "--repository", repo_arg][..],
+        &["backup", "verify", snap_arg][..],
+        &["undelete", "agent:main:never-was", "-n"][..],
+    ] {
+        let out = run_promptly(on(&store, args), 20);
+        assert_ne!(out.status.code(), Some(101), "{args:?}");
+        if args[1] == "verify" {
+            let stderr = String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("is a FIFO, not a regular file"),
+                "{args:?}: {stderr}"
+            );
+            assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        }
+    }
+
+    let dir = store
+        .state()
+        .join("openclaw-sessions-quarantine")
+        .join("main");
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("c11d8540.1780000000000.entry.json");
+    mkfifo(&record);
+    let out = run_promptly(on(&store, &["show", "agent:main:pinned-notes"]), 20);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    assert!(
+        stderr.contains(record.to_str().unwrap()) && stderr.contains("is a FIFO"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_fifo_in_acpx_state_is_refused_by_the_dry_run_and_the_run() {
+    let store = Store::copy("live");
+    let old = crate::migrate_acpx::plant_old_state(&store);
+    let fifo = old.join("sessions/pipe");
+    mkfifo(&fifo);
+    for args in [
+        &["migrate", "acpx", "-n"][..],
+        &["migrate", "acpx", "--yes"][..],
+    ] {
+        let out = run_promptly(on(&store, args), 20);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(5), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(fifo.to_str().unwrap()) && stderr.contains("is a FIFO"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert!(!store.state().join("acpx").exists());
+}
