@@ -24,6 +24,72 @@ pub fn create_new_private(path: &Path) -> Result<File> {
         })
 }
 
+/// What a file that is not a regular file is, in words.
+pub fn kind_of(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A file of a store, a snapshot repository, a quarantine or an ACPX workspace opened for
+/// reading: the last component is not followed if it is a symbolic link (`O_NOFOLLOW`), the
+/// open never waits for a writer (`O_NONBLOCK`: a FIFO would block a plain open until one
+/// comes), and anything but a regular file is refused as `UNSAFE_PATH`, naming the path.
+pub fn open_regular(path: &Path) -> Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => Error::unsafe_path(format!(
+                "{} is a symbolic link; it is not followed",
+                path.display()
+            )),
+            _ => Error::io(path, e),
+        })?;
+    let kind = file.metadata().at(path)?.file_type();
+    if !kind.is_file() {
+        return Err(not_regular(path, kind));
+    }
+    Ok(file)
+}
+
+/// The refusal of a path that is not a regular file.
+pub fn not_regular(path: &Path, kind: std::fs::FileType) -> Error {
+    Error::unsafe_path(format!(
+        "{} is {}, not a regular file; it is not read",
+        path.display(),
+        kind_of(kind)
+    ))
+}
+
+/// [`open_regular`], then the whole text.
+pub fn read_regular_to_string(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    open_regular(path)?.read_to_string(&mut text).at(path)?;
+    Ok(text)
+}
+
+/// [`open_regular`], then all the bytes.
+pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular(path)?.read_to_end(&mut bytes).at(path)?;
+    Ok(bytes)
+}
+
 /// Flush a directory's entries (after a create, link, rename or unlink in it).
 pub fn fsync_dir(dir: &Path) -> Result<()> {
     File::open(dir).and_then(|d| d.sync_all()).at(dir)

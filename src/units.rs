@@ -31,7 +31,12 @@ pub fn parse_size(raw: &str) -> Result<u64> {
     if !value.is_finite() || value < 0.0 {
         return Err(bad(raw, "size"));
     }
-    Ok((value * mult as f64).round() as u64)
+    let bytes = (value * mult as f64).round();
+    // `as u64` would saturate: a size past 2^64 - 1 bytes is refused, not read as the largest.
+    if bytes >= u64::MAX as f64 {
+        return Err(out_of_range(raw, "size", "sizes stop short of 16 EiB"));
+    }
+    Ok(bytes as u64)
 }
 
 /// `30d`, `12h`, `90m`, `45s`, `500ms`, `2w`; a bare number means days (OpenClaw's default unit).
@@ -49,7 +54,23 @@ pub fn parse_duration_ms(raw: &str) -> Result<u64> {
     if !value.is_finite() || value < 0.0 {
         return Err(bad(raw, "duration"));
     }
-    Ok((value * mult).round() as u64)
+    let ms = (value * mult).round();
+    // Milliseconds are compared with epoch times (i64): past that is refused, not saturated.
+    if ms >= i64::MAX as f64 {
+        return Err(out_of_range(
+            raw,
+            "duration",
+            "durations stop short of 292 million years",
+        ));
+    }
+    Ok(ms as u64)
+}
+
+fn out_of_range(raw: &str, what: &str, limit: &str) -> Error {
+    Error::InvalidArgument {
+        message: format!("{what} {raw:?} is out of range"),
+        hint: Some(limit.to_string()),
+    }
 }
 
 fn bad(raw: &str, what: &str) -> Error {
@@ -296,6 +317,16 @@ pub fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_and_durations_past_their_range_are_refused_not_saturated() {
+        assert!(parse_size("99999999999999999999gb").is_err());
+        assert!(parse_size("16384pb").is_err());
+        assert!(parse_size("18446744073709551616").is_err());
+        assert_eq!(parse_size("15tb").unwrap(), 15 << 40);
+        assert!(parse_duration_ms("99999999999999999999d").is_err());
+        assert_eq!(parse_duration_ms("2w").unwrap(), 14 * 86_400_000);
+    }
     use proptest::prelude::*;
 
     #[test]

@@ -2,7 +2,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Result};
 
 /// `database` of a manifest: an agent database (with its owner) or the global one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,7 +60,7 @@ impl SnapshotManifest {
     }
 
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).at(path)?;
+        let text = crate::fsutil::read_regular_to_string(path)?;
         let m: SnapshotManifest = serde_json::from_str(&text).map_err(|e| {
             Error::bad_input(
                 format!("snapshot manifest {} is invalid: {e}", path.display()),

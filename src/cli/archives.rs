@@ -284,11 +284,9 @@ fn export(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<Outcome> {
                 )?;
             }
         }
-        None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            write(&mut out)?;
-            std::io::Write::flush(&mut out).map_err(|e| Error::io("<stdout>", e))?;
-        }
+        None => ctx
+            .printer
+            .export(args.format == ExportFormat::Markdown, &mut write)?,
     }
     Ok(Outcome::Done)
 }

@@ -13,6 +13,7 @@ use openclaw_sessions::Error;
 
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, MutationArgs};
+use super::shown::value;
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -174,10 +175,12 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
                 .info(format!("snapshot before repairs: {}", s.display()));
         }
         for f in &fixed {
-            ctx.printer.out(&format!("fixed: {f}\n"))?;
+            ctx.printer
+                .out(&format!("fixed: {}\n", value(&f.to_string())))?;
         }
         for f in &failed {
-            ctx.printer.out(&format!("not fixed: {f}\n"))?;
+            ctx.printer
+                .out(&format!("not fixed: {}\n", value(&f.to_string())))?;
         }
         if args.fix && !findings.is_empty() {
             ctx.printer.out("left for a human:\n")?;

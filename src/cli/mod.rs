@@ -27,6 +27,7 @@ mod prune;
 mod reclaim;
 mod search;
 mod show;
+mod shown;
 mod signals;
 mod status;
 mod table;

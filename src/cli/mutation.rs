@@ -15,6 +15,7 @@ use openclaw_sessions::remedy::Warning;
 
 use super::custody::CUSTODY_ENV;
 use super::progress::Bar;
+use super::shown::value;
 use super::{signals, Ctx};
 
 #[derive(Debug, Clone, Args)]
@@ -232,16 +233,17 @@ pub fn render_summary(summary: &PlanSummary) -> String {
     }
     for g in &summary.groups {
         if let Some(agent) = &g.agent_id {
-            out.push_str(&format!("  agent {agent}:\n"));
+            out.push_str(&format!("  agent {}:\n", value(agent)));
         }
         for i in &g.items {
             out.push_str("    ");
-            match (i.action.as_str(), &i.detail) {
-                ("~" | "+" | "-", Some(d)) => {
-                    out.push_str(&format!("{} {}: {d}", i.action, i.target))
-                }
-                (_, Some(d)) => out.push_str(&format!("{} {}  ({d})", i.action, i.target)),
-                (_, None) => out.push_str(&format!("{} {}", i.action, i.target)),
+            // A key or a detail from the store cannot break the plan's lines.
+            let target = value(&i.target);
+            let detail = i.detail.as_deref().map(value);
+            match (i.action.as_str(), &detail) {
+                ("~" | "+" | "-", Some(d)) => out.push_str(&format!("{} {target}: {d}", i.action)),
+                (_, Some(d)) => out.push_str(&format!("{} {target}  ({d})", i.action)),
+                (_, None) => out.push_str(&format!("{} {target}", i.action)),
             }
             out.push('\n');
         }

@@ -13,6 +13,7 @@ use openclaw_sessions::Error;
 
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use super::shown::value;
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -121,21 +122,34 @@ fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<()> 
     let mut out = format!(
         "{} {}\n",
         if applied { "patched" } else { "unchanged:" },
-        plan.key
+        value(&plan.key)
     );
     if plan.changes.is_empty() {
         out.push_str("  (no change)\n");
     }
     for c in &plan.changes {
         match (&c.before, &c.after) {
-            (Some(b), Some(a)) => out.push_str(&format!("  ~ {}: {} -> {}\n", c.field, b, a)),
-            (None, Some(a)) => out.push_str(&format!("  + {}: {}\n", c.field, a)),
-            (Some(b), None) => out.push_str(&format!("  - {}: {}\n", c.field, b)),
+            (Some(b), Some(a)) => out.push_str(&format!(
+                "  ~ {}: {} -> {}\n",
+                value(&c.field),
+                value(&b.to_string()),
+                value(&a.to_string())
+            )),
+            (None, Some(a)) => out.push_str(&format!(
+                "  + {}: {}\n",
+                value(&c.field),
+                value(&a.to_string())
+            )),
+            (Some(b), None) => out.push_str(&format!(
+                "  - {}: {}\n",
+                value(&c.field),
+                value(&b.to_string())
+            )),
             (None, None) => {}
         }
     }
     for k in &plan.kept {
-        out.push_str(&format!("  = {k}\n"));
+        out.push_str(&format!("  = {}\n", value(k)));
     }
     ctx.printer.out(&out)
 }

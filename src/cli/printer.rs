@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::error_code::ErrorCode;
+use super::shown;
 
 /// Output stopped because the reader went away (`list | head`).
 #[derive(Debug, thiserror::Error)]
@@ -184,7 +185,8 @@ impl Printer {
     pub fn warn(&self, msg: impl Into<String>) {
         let msg = msg.into();
         if !self.json && !self.quiet {
-            self.stderr(&format!("{} {msg}\n", self.paint("33", "warning:")));
+            let shown = shown::lines(&msg);
+            self.stderr_raw(&format!("{} {shown}\n", self.paint("33", "warning:")));
         }
         self.warnings.borrow_mut().push(msg);
     }
@@ -199,28 +201,73 @@ impl Printer {
     /// A `-vv` line.
     pub fn trace(&self, msg: impl AsRef<str>) {
         if self.trace && !self.json {
-            self.stderr(&format!("{}\n", self.paint("2", msg.as_ref())));
+            let shown = shown::lines(msg.as_ref());
+            self.stderr_raw(&format!("{}\n", self.paint("2", &shown)));
         }
     }
 
     pub fn debug(&self, msg: impl AsRef<str>) {
         if self.verbose && !self.json {
-            self.stderr(&format!("{}\n", self.paint("2", msg.as_ref())));
+            let shown = shown::lines(msg.as_ref());
+            self.stderr_raw(&format!("{}\n", self.paint("2", &shown)));
         }
     }
 
-    /// Write raw text to stderr. A closed or full stderr loses the message and nothing
-    /// else: a mutation never stops half way because nobody reads its messages.
+    /// Write text to stderr, controls other than newlines and tabs shown escaped
+    /// ([`shown::lines`]). A closed or full stderr loses the message and nothing else: a
+    /// mutation never stops half way because nobody reads its messages.
     pub fn stderr(&self, text: &str) {
+        self.stderr_raw(&shown::lines(text));
+    }
+
+    /// Our own painted text, as is.
+    fn stderr_raw(&self, text: &str) {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
     }
 
-    /// Write raw text to stdout.
+    /// Write human text to stdout, controls other than newlines and tabs shown escaped
+    /// ([`shown::lines`]); single values from the store are escaped whole by the caller
+    /// ([`shown::value`]) so that a newline in them cannot forge a line.
     pub fn out(&self, text: &str) -> anyhow::Result<()> {
+        self.out_raw(&shown::lines(text))
+    }
+
+    /// Data as is (JSON documents).
+    fn out_raw(&self, text: &str) -> anyhow::Result<()> {
         let mut out = std::io::stdout().lock();
         out.write_all(text.as_bytes()).map_err(map_io)?;
         out.flush().map_err(map_io)
+    }
+
+    /// JSON text for a person (not `--json`): the same document, with the characters a
+    /// terminal would obey written as JSON escapes ([`shown::json`]).
+    pub fn out_json_text(&self, text: &str) -> anyhow::Result<()> {
+        self.out_raw(&shown::json(text))
+    }
+
+    /// An export written to stdout: Markdown to a terminal through [`shown::LinesWriter`];
+    /// JSON Lines, and anything piped or redirected, byte for byte.
+    pub fn export(
+        &self,
+        markdown: bool,
+        write: &mut dyn FnMut(&mut dyn Write) -> openclaw_sessions::Result<()>,
+    ) -> openclaw_sessions::Result<()> {
+        let io = |e| openclaw_sessions::Error::io("<stdout>", e);
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        if markdown && self.stdout_is_terminal() {
+            let mut shown = shown::LinesWriter::new(&mut out);
+            write(&mut shown)?;
+            shown.flush().map_err(io)?;
+        } else {
+            write(&mut out)?;
+        }
+        out.flush().map_err(io)
+    }
+
+    /// Whether human output goes to a terminal (Markdown to a terminal is escaped).
+    pub fn stdout_is_terminal(&self) -> bool {
+        self.table_target.is_terminal()
     }
 
     /// A buffered stdout for streams (JSON Lines). With `--json`, an error after a stream
@@ -287,15 +334,19 @@ impl Printer {
         }
         // One line, as every success document a script reads.
         let text = serde_json::to_string(&doc);
-        let _ = self.out(&format!("{}\n", text.unwrap_or_default()));
+        let _ = self.out_raw(&format!("{}\n", text.unwrap_or_default()));
     }
 
+    /// An error and its hint. A hint is one line: a key it offers ("did you mean") is
+    /// shown whole, its controls escaped.
     pub fn human_error(&self, message: &str, hint: Option<&str>) {
+        let message = shown::lines(message);
         let mut text = format!("{} {message}\n", self.paint("31;1", "error:"));
         if let Some(h) = hint {
+            let h = shown::value(h);
             text.push_str(&format!("  {} {h}\n", self.paint("36", "hint:")));
         }
-        self.stderr(&text);
+        self.stderr_raw(&text);
     }
 
     /// A table: borders on a terminal, plain aligned columns otherwise (src/cli/table.rs).
@@ -314,10 +365,11 @@ impl Printer {
         super::table::fit_lines(text, self.table_target, self.wide.get())
     }
 
+    /// A column's value on one line, its controls escaped.
     pub fn value_line(&self, v: &Value) -> String {
         match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
+            Value::String(s) => shown::value(s).into_owned(),
+            other => shown::json(&other.to_string()).into_owned(),
         }
     }
 }

@@ -10,6 +10,7 @@ use openclaw_sessions::history::search::{search_live, ArchiveSearch, Hits, Searc
 use openclaw_sessions::units::{iso_from_ms, now_ms, parse_time_arg};
 
 use super::exit::Outcome;
+use super::shown::value;
 use super::Ctx;
 
 /// Snippet highlight markers (Markdown bold), the same in text and JSON output.
@@ -140,18 +141,19 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
     let mut text = String::new();
     for h in &hits.hits {
         let seq = h.seq.map(|s| format!("#{s}")).unwrap_or_default();
-        let key = h.session_key.as_deref().unwrap_or("-");
+        let key = value(h.session_key.as_deref().unwrap_or("-"));
         text += &format!(
             "{} {key} {}{seq} {} {}",
-            h.agent_id,
-            h.session_id,
-            h.role,
+            value(&h.agent_id),
+            value(&h.session_id),
+            value(&h.role),
             iso_from_ms(h.timestamp)
         );
         if let Some(a) = &h.archive {
-            text += &format!(" (archive {a})");
+            text += &format!(" (archive {})", value(a));
         }
-        text += &format!("\n    {}\n", h.snippet.replace('\n', " "));
+        // A snippet is one line: its newlines read as spaces, every other control escaped.
+        text += &format!("\n    {}\n", value(&h.snippet.replace('\n', " ")));
     }
     ctx.printer.out(&text)?;
     if hits.truncated {

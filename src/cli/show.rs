@@ -7,6 +7,7 @@ use openclaw_sessions::store::{ArchiveRow, WindowRow};
 use openclaw_sessions::units::{format_bytes, iso_from_ms};
 
 use super::exit::Outcome;
+use super::shown::{self, value};
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -83,17 +84,17 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
     }
     let mut out = format!(
         "Session {}\n  agent:      {}\n  session id: {}\n  kind:       {}\n  updated:    {}\n",
-        data.session_key,
-        data.agent_id,
-        data.session_id,
-        data.kind,
+        value(&data.session_key),
+        value(&data.agent_id),
+        value(&data.session_id),
+        value(&data.kind),
         iso_from_ms(e.updated_at())
     );
     if let Some(l) = e.label() {
-        out.push_str(&format!("  label:      {l}\n"));
+        out.push_str(&format!("  label:      {}\n", value(l)));
     }
     if let Some(m) = e.model() {
-        out.push_str(&format!("  model:      {m}\n"));
+        out.push_str(&format!("  model:      {}\n", value(&m)));
     }
     let flags: Vec<&str> = [
         (e.archived(), "archived"),
@@ -108,11 +109,15 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
     }
     match (&data.entry_error, &data.entry_raw) {
         (Some(why), Some(raw)) => {
-            out.push_str(&format!("\nEntry (unreadable: {why}), as stored:\n{raw}\n"));
+            out.push_str(&format!(
+                "\nEntry (unreadable: {}), as stored:\n{}\n",
+                value(why),
+                value(raw)
+            ));
         }
         _ => {
             out.push_str("\nEntry:\n");
-            out.push_str(&serde_json::to_string_pretty(&data.entry)?);
+            out.push_str(&shown::json(&serde_json::to_string_pretty(&data.entry)?));
             out.push('\n');
         }
     }
@@ -120,7 +125,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         out.push_str("\nColumns:\n");
         for (k, v) in &data.columns {
             if !v.is_null() {
-                out.push_str(&format!("  {k} = {}\n", ctx.printer.value_line(v)));
+                out.push_str(&format!("  {} = {}\n", value(k), ctx.printer.value_line(v)));
             }
         }
     }
@@ -175,16 +180,16 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
     }
     for q in &data.quarantined {
         let raw = match (&q.entry_json, &q.entry_json_hex) {
-            (Some(text), _) => text.clone(),
+            (Some(text), _) => value(text).into_owned(),
             (None, Some(hex)) => format!("(not UTF-8, hex) {hex}"),
             (None, None) => String::new(),
         };
         ctx.printer.out(&format!(
             "\nUnreadable entry rebuilt by doctor --fix at {} (session id {}, rowid {}; {}), kept in {}:\n{raw}\n",
             iso_from_ms(q.quarantined_at),
-            q.session_id,
+            value(&q.session_id),
             q.rowid,
-            q.parse_error,
+            value(&q.parse_error),
             q.file.display()
         ))?;
     }

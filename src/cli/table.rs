@@ -158,9 +158,11 @@ fn styled(style: Style, header: &[&str]) -> Table {
 }
 
 fn cells(row: &comfy_table::Row) -> Vec<String> {
-    // One line a row: a newline inside a cell becomes a space.
+    // One line a row, and nothing a terminal would obey: every control in a cell is shown
+    // escaped (src/cli/shown.rs) before the cell is measured and cut, so a cut falls between
+    // characters of the escaped text, never inside an escape sequence.
     row.cell_iter()
-        .map(|c| c.content().replace(['\n', '\r'], " "))
+        .map(|c| super::shown::value(&c.content()).into_owned())
         .collect()
 }
 

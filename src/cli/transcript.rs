@@ -93,7 +93,7 @@ pub struct CatalogArgs {
     limit: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {
     Jsonl,
     Markdown,
@@ -211,7 +211,7 @@ fn print_data<T: serde::Serialize>(ctx: &Ctx, data: &T) -> anyhow::Result<()> {
         ctx.printer.json_data(data)
     } else {
         ctx.printer
-            .out(&format!("{}\n", serde_json::to_string(data)?))
+            .out_json_text(&format!("{}\n", serde_json::to_string(data)?))
     }
 }
 
@@ -269,11 +269,9 @@ fn export(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<Outcome> {
                     .json_data(&serde_json::json!({"path": path, "sessionKey": found.entry.key}))?;
             }
         }
-        None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            write(&mut out)?;
-            std::io::Write::flush(&mut out).map_err(|e| Error::io("<stdout>", e))?;
-        }
+        None => ctx
+            .printer
+            .export(args.format == ExportFormat::Markdown, &mut write)?,
     }
     Ok(Outcome::Done)
 }

@@ -10,6 +10,7 @@ use openclaw_sessions::ops::RunState;
 
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use super::shown::value;
 use super::Ctx;
 
 /// How `undelete` runs, for `--help`.
@@ -78,10 +79,10 @@ pub fn run(ctx: &Ctx, args: &UndeleteArgs) -> anyhow::Result<Outcome> {
     }
     ctx.printer.out(&format!(
         "undeleted {} ({}): {} events from {}; {}\n",
-        p.session_key,
-        p.session_id,
+        value(&p.session_key),
+        value(&p.session_id),
         p.events,
-        p.archive,
+        value(&p.archive.to_string()),
         p.entry_source.describe()
     ))?;
     Ok(Outcome::Done)

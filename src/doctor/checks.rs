@@ -54,6 +54,11 @@ pub const CHECKS: &[CheckInfo] = &[
         "entry_json parses to an object with sessionId and updatedAt",
     ),
     c(
+        "text-encoding",
+        Severity::Error,
+        "every TEXT cell holds UTF-8 (labels, names, entries, events)",
+    ),
+    c(
         "projected-columns",
         Severity::Error,
         "projected session_nodes columns agree with entry_json (lineage columns are errors)",
@@ -453,6 +458,74 @@ struct NodeRow {
     session_id: String,
 }
 
+/// Findings of one table column beyond which the rest are counted, not listed.
+const BAD_TEXT_LISTED: usize = 20;
+
+/// Text that is not UTF-8, anywhere in the database: OpenClaw's reads of such a row fail or
+/// see other text than was written; our own reads show it with U+FFFD and go on.
+fn text_encoding_check(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
+    let mut found: Vec<meta::BadText> = Vec::new();
+    meta::invalid_utf8_cells(db.conn(), &mut |b| found.push(b)).at(db.path())?;
+    let mut listed: std::collections::HashMap<(String, String), usize> = Default::default();
+    for b in &found {
+        let n = listed
+            .entry((b.table.clone(), b.column.clone()))
+            .or_default();
+        *n += 1;
+        if *n > BAD_TEXT_LISTED {
+            continue;
+        }
+        let row = b
+            .rowid
+            .map(|r| meta::row_session(db.conn(), &b.table, r).unwrap_or_default())
+            .unwrap_or_default();
+        let mut subject = Subject::agent(agent)
+            .key(row.session_key.as_deref())
+            .id(row.session_id.as_deref());
+        if let Some(r) = b.rowid {
+            subject = subject.row(&b.table, vec![r]);
+        }
+        subject.columns = vec![b.column.clone()];
+        let whose = match (&row.session_key, &row.session_id) {
+            (Some(k), _) => format!(" (session {k})"),
+            (None, Some(id)) => format!(" (session id {id})"),
+            _ => String::new(),
+        };
+        let at = b.rowid.map(|r| format!(" rowid {r}")).unwrap_or_default();
+        cx.add(
+            "text-encoding",
+            Severity::Error,
+            subject,
+            format!(
+                "{}.{} of row{at}{whose} is not UTF-8: OpenClaw cannot read it",
+                b.table, b.column
+            ),
+            if b.table == "session_nodes" {
+                "the doctor's repair rewrites the row's columns from its entry, or rebuilds an unreadable entry from its columns; or set the field again with a patch"
+            } else {
+                "restore the session from a verified snapshot, or delete the session"
+            },
+            None,
+        );
+    }
+    for ((table, column), n) in listed {
+        if n > BAD_TEXT_LISTED {
+            cx.add(
+                "text-encoding",
+                Severity::Error,
+                Subject::agent(agent),
+                format!(
+                    "{table}.{column}: {} more rows are not UTF-8",
+                    n - BAD_TEXT_LISTED
+                ),
+                "restore a verified snapshot",
+                None,
+            );
+        }
+    }
+    Ok(())
+}
+
 fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
     let names: Vec<&str> = project_node_columns(&serde_json::Map::new())
         .into_iter()
@@ -461,15 +534,22 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
     let sql = nodes::with_columns_sql(&names);
     let read = |r: &rusqlite::Row<'_>| {
         let mut cols = Vec::new();
+        // Text that is not UTF-8 reads with U+FFFD (`text-encoding` names it).
         for i in 0..names.len() {
-            cols.push(r.get::<_, SqlValue>(5 + i)?);
+            cols.push(meta::lossy(r.get_ref(5 + i)?));
         }
+        let text = |i: usize| -> rusqlite::Result<String> {
+            Ok(match meta::lossy(r.get_ref(i)?) {
+                SqlValue::Text(t) => t,
+                _ => String::new(),
+            })
+        };
         let node = NodeRow {
-            key: r.get(0)?,
-            json: r.get(1)?,
+            key: text(0)?,
+            json: text(1)?,
             valid: r.get(2)?,
             rowid: r.get(3)?,
-            session_id: r.get(4)?,
+            session_id: text(4)?,
         };
         Ok((node, cols))
     };
@@ -1227,6 +1307,9 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
         if let Some(db) = &db {
             // A damaged file may not be safe to walk further.
             if !sqlite_checks(&mut cx, id.as_str(), db)? {
+                if cx.wants("text-encoding") {
+                    text_encoding_check(&mut cx, id.as_str(), db)?;
+                }
                 entry_checks(&mut cx, id.as_str(), db)?;
                 transcript_checks(&mut cx, id.as_str(), db)?;
             }

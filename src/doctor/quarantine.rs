@@ -280,7 +280,7 @@ pub fn write(layout: &StateLayout, q: &QuarantinedEntry) -> Result<PathBuf> {
 }
 
 /// Every quarantined row of `agent` under `key`, oldest first. A file that does not read
-/// as a quarantine record is skipped.
+/// as a quarantine record is skipped; one that is not a regular file is refused.
 pub fn entries_for(layout: &StateLayout, agent: &str, key: &str) -> Result<Vec<QuarantinedEntry>> {
     let dir = agent_dir(layout, agent);
     let rd = match std::fs::read_dir(&dir) {
@@ -295,7 +295,7 @@ pub fn entries_for(layout: &StateLayout, agent: &str, key: &str) -> Result<Vec<Q
         if !path.to_string_lossy().ends_with(".entry.json") {
             continue;
         }
-        let Some(mut q) = read(&path) else { continue };
+        let Some(mut q) = read(&path)? else { continue };
         if q.session_key == key {
             q.file = path;
             out.push(q);
@@ -305,10 +305,18 @@ pub fn entries_for(layout: &StateLayout, agent: &str, key: &str) -> Result<Vec<Q
     Ok(out)
 }
 
-fn read(path: &Path) -> Option<QuarantinedEntry> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let q: QuarantinedEntry = serde_json::from_str(&text).ok()?;
-    (q.format == FORMAT).then_some(q)
+/// A record, or None for a file that does not read as one. A FIFO, device or socket (or a
+/// symbolic link) in the quarantine is refused, naming it, instead of blocking the read.
+fn read(path: &Path) -> Result<Option<QuarantinedEntry>> {
+    let text = match fsutil::read_regular_to_string(path) {
+        Ok(t) => t,
+        Err(e @ Error::UnsafePath { .. }) => return Err(e),
+        Err(_) => return Ok(None),
+    };
+    let Ok(q) = serde_json::from_str::<QuarantinedEntry>(&text) else {
+        return Ok(None);
+    };
+    Ok((q.format == FORMAT).then_some(q))
 }
 
 #[cfg(test)]

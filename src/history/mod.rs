@@ -138,7 +138,7 @@ impl ArchivedTranscript {
 
 fn sha256_file(path: &Path) -> Result<String> {
     use sha2::{Digest, Sha256};
-    let mut f = std::fs::File::open(path).at(path)?;
+    let mut f = crate::fsutil::open_regular(path)?;
     let mut h = Sha256::new();
     std::io::copy(&mut f, &mut h).at(path)?;
     Ok(crate::units::hex(&h.finalize()))

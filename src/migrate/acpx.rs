@@ -67,6 +67,9 @@ fn walk(dir: &Path, files: &mut usize, bytes: &mut u64) -> Result<()> {
         }
         if ft.is_dir() {
             walk(&ent.path(), files, bytes)?;
+        } else if !ft.is_file() {
+            // A FIFO (an agent can make one there) would block the copy under custody.
+            return Err(crate::fsutil::not_regular(&ent.path(), ft));
         } else {
             *files += 1;
             *bytes += ent.metadata().at(ent.path())?.len();
@@ -192,8 +195,8 @@ fn same_tree(a: &Path, b: &Path) -> Result<bool> {
     }
     for (rel, is_dir) in &la {
         if !is_dir
-            && std::fs::read(a.join(rel)).at(a.join(rel))?
-                != std::fs::read(b.join(rel)).at(b.join(rel))?
+            && crate::fsutil::read_regular(&a.join(rel))?
+                != crate::fsutil::read_regular(&b.join(rel))?
         {
             return Ok(false);
         }
@@ -212,7 +215,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
             copy_tree(&ent.path(), &dest)?;
         } else {
             let mut out = crate::fsutil::create_new_private(&dest)?;
-            let mut input = std::fs::File::open(ent.path()).at(ent.path())?;
+            let mut input = crate::fsutil::open_regular(&ent.path())?;
             std::io::copy(&mut input, &mut out).at(&dest)?;
             out.sync_all().at(&dest)?;
         }
@@ -279,6 +282,7 @@ pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf>
         return Ok(plan.source.clone());
     }
     set_marker(layout, &plan.destination, false, now)?;
+    crate::mutate::crash_point("acpx-before-copy");
     let staging = layout
         .state_dir
         .join(format!("{STAGING_PREFIX}{}", uuid::Uuid::new_v4()));

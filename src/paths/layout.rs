@@ -98,6 +98,18 @@ impl StateLayout {
             return Ok(());
         }
         if !self.state_dir.is_dir() {
+            // Something that is there but not a directory is named for what it is.
+            if let Ok(meta) = std::fs::metadata(&self.state_dir) {
+                let what = if meta.is_file() {
+                    "is a file, not a state directory"
+                } else {
+                    "is not a directory"
+                };
+                return Err(Error::not_found(
+                    format!("OpenClaw state dir {} {what}", self.state_dir.display()),
+                    Some("pass --state-dir DIR, --profile NAME or set OPENCLAW_STATE_DIR to the directory OpenClaw keeps its state in".to_string()),
+                ));
+            }
             return Err(Error::not_found(
                 format!(
                     "OpenClaw state dir {} does not exist",

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::db::archives::{self, ListedArchive};
+use super::db::meta::LossyText;
 use super::db::windows::{self, ListedWindow};
 use super::db::{events, nodes};
 use super::{DatabaseRole, ReadOnlyDb, SchemaInfo, SessionEntry};
@@ -240,8 +241,10 @@ impl AgentStore {
         fields: Option<&[&str]>,
     ) -> Result<Option<std::result::Result<SessionEntry, Warning>>> {
         let path = self.db_path();
-        let key: String = row.get(0).at(path)?;
-        let json: String = row.get(1).at(path)?;
+        // Text that is not UTF-8 reads with U+FFFD: such an entry either parses (the doctor
+        // names the cell) or is skipped with a warning, never ends the listing.
+        let key = row.get::<_, LossyText>(0).at(path)?.0;
+        let json = row.get::<_, LossyText>(1).at(path)?.0;
         let valid: i64 = row.get(2).at(path)?;
         if valid == -1 && json == "{}" {
             return Ok(None);

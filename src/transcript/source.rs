@@ -293,12 +293,14 @@ impl ArchiveBody {
         };
         match self {
             ArchiveBody::File(p) => {
-                let f = std::fs::File::open(p).map_err(|e| {
-                    if e.kind() == std::io::ErrorKind::NotFound {
+                // A FIFO or a symbolic link in place of an archive is refused, not waited for.
+                let f = crate::fsutil::open_regular(p).map_err(|e| match e {
+                    Error::Io { ref source, .. }
+                        if source.kind() == std::io::ErrorKind::NotFound =>
+                    {
                         missing()
-                    } else {
-                        Error::io(p, e)
                     }
+                    e => e,
                 })?;
                 Ok(Box::new(f))
             }

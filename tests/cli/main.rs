@@ -13,6 +13,7 @@ mod fuzz_regressions;
 mod hardening;
 mod history;
 mod hostile;
+mod hostile_input;
 mod inspect;
 mod layers;
 mod migrate_acpx;

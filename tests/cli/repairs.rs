@@ -853,20 +853,48 @@ fn acpx_states_that_hide_sessions_are_reported_every_time() {
     assert_eq!(acpx_problem_kinds(&store), ["leftover-after-adoption"]);
 }
 
-/// A failed move (a file in the old state that cannot be read: a socket) says that the old
-/// location stays in use and how to pin it; the marker it leaves is reported, and once the
-/// cause is gone the next run finishes.
+/// A failed move (a file in the old state that cannot be read: a socket that appears after
+/// the plan, which refuses one it sees) says that the old location stays in use and how to
+/// pin it; the marker it leaves is reported, and once the cause is gone the next run
+/// finishes.
 #[test]
 fn a_failed_acpx_move_says_the_old_location_stays_in_use() {
     let store = Store::copy("live");
     let old = crate::migrate_acpx::plant_old_state(&store);
     let socket = old.join("cache/agent.sock");
-    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
-    let out = store
-        .cmd()
+    // Held at the point after the plan and the marker, before the copy.
+    let child = crate::common::std_bin()
+        .env("HOME", store.dir.path())
+        .arg("--state-dir")
+        .arg(store.state())
         .args(["migrate", "acpx", "--yes"])
-        .output()
+        .env("OPENCLAW_SESSIONS_SIGNAL_AT", "acpx-before-copy:STOP")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    let pid = child.id();
+    let stopped = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit(')')
+                    .next()
+                    .map(|r| r.trim_start().starts_with('T'))
+            })
+            .unwrap_or(false)
+    };
+    let waited = std::time::Instant::now();
+    while !stopped() {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "the move never reached its stop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    unsafe { libc::kill(pid as i32, libc::SIGCONT) };
+    let out = child.wait_with_output().unwrap();
     let said = text(&out);
     assert!(!out.status.success(), "{said}");
     assert!(

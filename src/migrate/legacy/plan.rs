@@ -139,7 +139,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
     let mut issues = Vec::new();
     let mut entry_issues = Vec::new();
     let ledger = ImportLedger::new()?;
-    let file = std::fs::File::open(index_path).at(index_path)?;
+    let file = crate::fsutil::open_regular(index_path)?;
     let source = IndexSource::File(&file);
     let read = for_each_index_entry(index_path, source, |key, value| {
         let valid = value

@@ -98,6 +98,26 @@ pub struct EventRow<'r> {
     pub utf8_bytes: Option<i64>,
 }
 
+/// An `event_json` cell: text that is not UTF-8 is bad input naming the row (the doctor's
+/// `text-encoding` finds it), never another event's text.
+fn event_json(v: ValueRef<'_>, session_id: &str, seq: i64) -> Result<Option<String>> {
+    match v {
+        ValueRef::Null => Ok(None),
+        ValueRef::Text(t) => match std::str::from_utf8(t) {
+            Ok(s) => Ok(Some(s.to_string())),
+            Err(e) => Err(crate::error::Error::bad_input(
+                format!("transcript row {session_id}#{seq}: event_json is not UTF-8 ({e})"),
+                Some("run the doctor on this store".to_string()),
+            )
+            .with_remedy(crate::error::Remedy::RunDoctor)),
+        },
+        _ => Err(crate::error::Error::bad_input(
+            format!("transcript row {session_id}#{seq}: event_json is not text"),
+            Some("run the doctor on this store".to_string()),
+        )),
+    }
+}
+
 /// Every event of a transcript in `seq` order.
 pub fn for_each_in_order(
     conn: &Connection,
@@ -110,9 +130,10 @@ pub fn for_each_in_order(
         .at(path)?;
     let mut rows = stmt.query([session_id]).at(path)?;
     while let Some(r) = rows.next().at(path)? {
+        let seq = r.get(0).at(path)?;
         visit(EventRow {
-            seq: r.get(0).at(path)?,
-            json: r.get(1).at(path)?,
+            seq,
+            json: event_json(r.get_ref(1).at(path)?, session_id, seq)?,
             frame: r.get_ref(2).at(path)?,
             utf8_bytes: r.get(3).at(path)?,
         })?;
@@ -136,9 +157,10 @@ pub fn for_each_from(
         .at(path)?;
     let mut rows = stmt.query(params![session_id, from_seq]).at(path)?;
     while let Some(row) = rows.next().at(path)? {
+        let seq = row.get(0).at(path)?;
         let event = EventRow {
-            seq: row.get(0).at(path)?,
-            json: row.get(1).at(path)?,
+            seq,
+            json: event_json(row.get_ref(1).at(path)?, session_id, seq)?,
             frame: row.get_ref(2).at(path)?,
             utf8_bytes: row.get(3).at(path)?,
         };

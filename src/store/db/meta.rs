@@ -121,16 +121,133 @@ pub fn row_session(conn: &Connection, table: &str, rowid: i64) -> rusqlite::Resu
         .prepare_cached(&sql)?
         .query_row([rowid], |r| {
             Ok(RowSession {
-                session_id: text(r.get(0)?),
-                session_key: text(r.get(1)?),
-                seq: match r.get(2)? {
-                    rusqlite::types::Value::Integer(n) => Some(n),
+                session_id: text(lossy(r.get_ref(0)?)),
+                session_key: text(lossy(r.get_ref(1)?)),
+                seq: match r.get_ref(2)? {
+                    rusqlite::types::ValueRef::Integer(n) => Some(n),
                     _ => None,
                 },
             })
         })
         .optional()?;
     Ok(found.unwrap_or_default())
+}
+
+/// A cell as an owned value, text that is not UTF-8 read with U+FFFD in place of its bad
+/// bytes (rusqlite's own conversion panics on it; a store may hold anything).
+pub fn lossy(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::Value {
+    use rusqlite::types::{Value, ValueRef};
+    match v {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(n) => Value::Integer(n),
+        ValueRef::Real(f) => Value::Real(f),
+        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+    }
+}
+
+/// A text cell read as a `String`, bytes that are not UTF-8 as U+FFFD (the doctor's
+/// `text-encoding` names the cell); any other type is the usual conversion error.
+pub struct LossyText(pub String);
+
+impl rusqlite::types::FromSql for LossyText {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        match v {
+            rusqlite::types::ValueRef::Text(t) => {
+                Ok(LossyText(String::from_utf8_lossy(t).into_owned()))
+            }
+            _ => Err(rusqlite::types::FromSqlError::InvalidType),
+        }
+    }
+}
+
+/// A TEXT cell whose bytes are not UTF-8.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadText {
+    pub table: String,
+    pub column: String,
+    /// None in a table without rowids.
+    pub rowid: Option<i64>,
+}
+
+/// Doctor: every cell of every ordinary table that holds text that is not UTF-8, in table
+/// order. FTS5 tables and their shadow tables are SQLite's own and left out (`integrity`
+/// re-checks them). Only text cells are looked at; a blob's bytes are its own business.
+pub fn invalid_utf8_cells(
+    conn: &Connection,
+    visit: &mut dyn FnMut(BadText),
+) -> rusqlite::Result<()> {
+    let virtual_names = virtual_tables(conn)?;
+    let mut stmt = conn.prepare(
+        "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+           AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name",
+    )?;
+    let tables: Vec<String> = stmt
+        .query_map([], |r| Ok(lossy(r.get_ref(0)?)))?
+        .filter_map(|v| match v {
+            Ok(rusqlite::types::Value::Text(t)) => Some(Ok(t)),
+            Ok(_) => None,
+            Err(e) => Some(Err(e)),
+        })
+        .collect::<rusqlite::Result<_>>()?;
+    for table in tables {
+        if virtual_names
+            .iter()
+            .any(|v| table.starts_with(&format!("{v}_")))
+        {
+            continue;
+        }
+        let quoted = table.replace('"', "\"\"");
+        let columns: Vec<String> = conn
+            .prepare(&format!(
+                "SELECT name FROM pragma_table_info('{}', 'main')",
+                table.replace('\'', "''")
+            ))?
+            .query_map([], |r| Ok(lossy(r.get_ref(0)?)))?
+            .filter_map(|v| match v {
+                Ok(rusqlite::types::Value::Text(t)) => Some(t),
+                _ => None,
+            })
+            .collect();
+        if columns.is_empty() {
+            continue;
+        }
+        // Of each row only its text cells are read (a blob stays on its pages).
+        let list = columns
+            .iter()
+            .map(|c| {
+                format!(
+                    "CASE WHEN typeof(\"{0}\") = 'text' THEN \"{0}\" END",
+                    c.replace('"', "\"\"")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let with_rowid = format!("SELECT rowid, {list} FROM main.\"{quoted}\"");
+        let (mut stmt, first) = match conn.prepare(&with_rowid) {
+            Ok(s) => (s, 1),
+            // WITHOUT ROWID
+            Err(_) => (
+                conn.prepare(&format!("SELECT {list} FROM main.\"{quoted}\""))?,
+                0,
+            ),
+        };
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            for (i, column) in columns.iter().enumerate() {
+                if let rusqlite::types::ValueRef::Text(t) = row.get_ref(first + i)? {
+                    if std::str::from_utf8(t).is_err() {
+                        visit(BadText {
+                            table: table.clone(),
+                            column: column.clone(),
+                            rowid: if first == 1 { row.get(0).ok() } else { None },
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `role` and `agent_id` the database's `schema_meta` records.

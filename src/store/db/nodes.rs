@@ -104,8 +104,8 @@ pub fn for_each_live_key(
         .at(path)?;
     let mut rows = stmt.query([]).at(path)?;
     while let Some(row) = rows.next().at(path)? {
-        let key: String = row.get(0).at(path)?;
-        let id: String = row.get(1).at(path)?;
+        let key = row.get::<_, super::meta::LossyText>(0).at(path)?.0;
+        let id = row.get::<_, super::meta::LossyText>(1).at(path)?.0;
         visit(&key, &id);
     }
     Ok(())
@@ -122,7 +122,8 @@ pub fn entry_row(
     conn: &Connection,
     key: &str,
 ) -> rusqlite::Result<Option<(String, i64, String, i64)>> {
-    conn.prepare_cached("SELECT entry_json, entry_valid, current_session_id, updated_at FROM session_nodes WHERE session_key = ?1")?.query_row([key],|r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+    use super::meta::LossyText;
+    conn.prepare_cached("SELECT entry_json, entry_valid, current_session_id, updated_at FROM session_nodes WHERE session_key = ?1")?.query_row([key],|r| Ok((r.get::<_, LossyText>(0)?.0, r.get(1)?, r.get::<_, LossyText>(2)?.0, r.get(3)?)))
     .optional()
 }
 

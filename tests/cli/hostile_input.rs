@@ -1,0 +1,510 @@
+//! Hostile store data, second pass (issue 37): control characters in store text never reach
+//! a terminal raw, invalid UTF-8 is a finding and never a panic, and the state dir and size
+//! arguments are refused in plain words.
+
+use crate::common::{json, Store};
+
+/// A label that would retitle the terminal, clear it and forge a line of output.
+const HOSTILE: &str = "evil\u{1b}]0;owned title\u{7}\u{1b}[2J\nforged line\u{202e}txt";
+const KEY: &str = "agent:main:dashboard:review-ui";
+
+fn set_label(store: &Store, key: &str, label: &str) {
+    let n = store
+        .writable("main")
+        .execute(
+            "UPDATE session_nodes SET label = ?2, entry_json = json_set(entry_json, '$.label', ?2)
+             WHERE session_key = ?1",
+            rusqlite::params![key, label],
+        )
+        .unwrap();
+    assert_eq!(n, 1);
+}
+
+/// No raw ESC, BEL, bidi override, and no line of ours that starts with the label's second
+/// line.
+fn assert_clean(what: &str, text: &[u8]) {
+    assert_no_controls(what, text);
+    let text = String::from_utf8_lossy(text);
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("forged line")),
+        "{what}: a newline in store text forged a line:\n{text}"
+    );
+}
+
+/// No raw ESC, BEL, C1 CSI or bidi override (Markdown keeps a message's own lines).
+fn assert_no_controls(what: &str, text: &[u8]) {
+    let text = String::from_utf8_lossy(text);
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\u{9b}'] {
+        assert!(
+            !text.contains(bad),
+            "{what}: raw {:?} reached the output:\n{text}",
+            bad
+        );
+    }
+}
+
+#[test]
+fn control_characters_in_store_text_are_shown_escaped() {
+    let store = Store::copy("live");
+    set_label(&store, KEY, HOSTILE);
+    // Piped, and on a terminal (tables with borders, cells cut to 60 columns).
+    for width in [None, Some("60"), Some("200")] {
+        let run = |args: &[&str]| {
+            let mut c = store.cmd();
+            if let Some(w) = width {
+                c.env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", w);
+            }
+            let out = c.args(args).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_clean(&format!("{args:?} at {width:?}"), &out.stdout);
+            assert_clean(&format!("{args:?} at {width:?} (stderr)"), &out.stderr);
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let list = run(&["list", "--agent", "main"]);
+        let show = run(&["show", KEY]);
+        assert!(
+            show.contains(
+                "label:      evil\\e]0;owned title\\u{7}\\e[2J\\nforged line\\u{202e}txt"
+            ),
+            "{show}"
+        );
+        if width.is_none() {
+            assert!(list.contains("evil\\e]0;owned"), "{list}");
+        }
+    }
+    // --json keeps the data as it is.
+    let out = store.cmd().args(["--json", "show", KEY]).output().unwrap();
+    assert_eq!(json(&out)["data"]["entry"]["label"], HOSTILE);
+}
+
+#[test]
+fn search_snippets_hints_and_markdown_are_shown_escaped() {
+    let store = Store::copy("live");
+    let conn = store.writable("main");
+    let sid: String = conn
+        .query_row(
+            "SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:main:main'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute(
+        "INSERT INTO session_transcript_fts(text, session_id, message_id, role, timestamp)
+         VALUES (?1, ?2, 'hostile-1', 'user', 1780000000000)",
+        rusqlite::params![format!("zebracorn {HOSTILE} zebracorn"), sid],
+    )
+    .unwrap();
+    // A transcript message that holds the same text, for the Markdown export.
+    conn.execute(
+        "UPDATE transcript_events SET event_json = json_set(event_json, '$.message.content[0].text', ?2)
+         WHERE session_id = ?1 AND seq = 3",
+        rusqlite::params![sid, HOSTILE],
+    )
+    .unwrap();
+    // A key that "did you mean" offers.
+    conn.execute_batch(
+        "CREATE TEMP TABLE copied AS SELECT * FROM session_nodes WHERE session_key = 'agent:main:scratch-2';
+         UPDATE copied SET session_key = 'agent:main:zz' || char(27) || '[2J' || char(10) || 'forged line';
+         INSERT INTO session_nodes SELECT * FROM copied;",
+    )
+    .unwrap();
+    drop(conn);
+
+    let out = store.cmd().args(["search", "zebracorn"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_clean("search", &out.stdout);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\\e[2J"), "{text}");
+    // --json keeps the snippet's text.
+    let doc = json(
+        &store
+            .cmd()
+            .args(["--json", "search", "zebracorn"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        doc["data"]["hits"][0]["snippet"]
+            .as_str()
+            .unwrap()
+            .contains('\u{1b}'),
+        "{doc}"
+    );
+
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", "80")
+        .args([
+            "transcript",
+            "export",
+            "agent:main:main",
+            "--format",
+            "markdown",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_no_controls("markdown to a terminal", &out.stdout);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\\e[2J"));
+    // Piped to a file, the Markdown is the data.
+    let out = store
+        .cmd()
+        .args([
+            "transcript",
+            "export",
+            "agent:main:main",
+            "--format",
+            "markdown",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\u{1b}[2J"));
+
+    let out = store
+        .cmd()
+        .args(["show", "agent:main:zz\u{1b}[2J\nforged lin"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_clean("did you mean", &out.stderr);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("did you mean agent:main:zz\\e[2J\\nforged line"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Bytes that are not UTF-8 in TEXT cells, written with SQLite itself.
+fn write_invalid_utf8(store: &Store) {
+    store
+        .writable("main")
+        .execute_batch(
+            "UPDATE session_nodes SET label = CAST(x'41ff42' AS TEXT) WHERE session_key = 'agent:main:scratch-1';
+             UPDATE session_nodes SET display_name = CAST(x'43fe' AS TEXT) WHERE session_key = 'agent:main:main';
+             UPDATE session_nodes SET category = CAST(x'c3' AS TEXT) WHERE session_key = 'agent:main:telegram:direct:123454';
+             UPDATE session_nodes SET entry_json = CAST(x'7b22ff' AS TEXT) WHERE session_key = 'agent:main:pinned-notes';
+             UPDATE transcript_events SET event_json = CAST(x'7b2274797065223a22ff227d' AS TEXT)
+               WHERE seq = 3 AND session_id = (SELECT current_session_id FROM session_nodes WHERE session_key = 'agent:main:main');",
+        )
+        .unwrap();
+}
+
+fn assert_no_panic(what: &str, out: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(101), "{what}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+}
+
+#[test]
+fn invalid_utf8_in_text_columns_is_a_finding_never_a_panic() {
+    let store = Store::copy("live");
+    write_invalid_utf8(&store);
+    let read_only: &[&[&str]] = &[
+        &["status"],
+        &["list", "--all-agents"],
+        &["--json", "list", "--all-agents"],
+        &["show", "agent:main:main"],
+        &["show", "agent:main:scratch-1"],
+        &["show", "agent:main:pinned-notes"],
+        &["--json", "show", "agent:main:telegram:direct:123454"],
+        &["transcript", "cat", "agent:main:main"],
+        &["transcript", "delta", "agent:main:main"],
+        &["transcript", "catalog", "agent:main:main"],
+        &[
+            "transcript",
+            "export",
+            "agent:main:main",
+            "--format",
+            "markdown",
+        ],
+        &["archives", "list"],
+        &["search", "summarize", "--archived"],
+        &["du"],
+        &["custody", "status"],
+        &["doctor"],
+        &["doctor", "--full"],
+    ];
+    for args in read_only {
+        let out = store.cmd().args(*args).output().unwrap();
+        assert_no_panic(&format!("{args:?}"), &out);
+    }
+    // `list` and `show` keep working; the entry that does not parse is skipped with a warning.
+    let list = store
+        .cmd()
+        .args(["--json", "list", "--agent", "main"])
+        .output()
+        .unwrap();
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
+    assert!(json(&list)["warnings"]
+        .to_string()
+        .contains("agent:main:pinned-notes"));
+    let show = store
+        .cmd()
+        .args(["--json", "show", "agent:main:pinned-notes"])
+        .output()
+        .unwrap();
+    assert!(
+        show.status.success(),
+        "{}",
+        String::from_utf8_lossy(&show.stderr)
+    );
+    // The event that is not UTF-8 is bad input naming its row (exit 6), not another text.
+    let cat = store
+        .cmd()
+        .args(["transcript", "cat", "agent:main:main"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        cat.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&cat.stderr)
+    );
+    assert!(String::from_utf8_lossy(&cat.stderr).contains("#3: event_json is not UTF-8"));
+
+    let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let doc = json(&out);
+    let bad: Vec<String> = doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "text-encoding")
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect();
+    for cell in [
+        "session_nodes.label",
+        "session_nodes.display_name",
+        "session_nodes.category",
+        "session_nodes.entry_json",
+        "transcript_events.event_json",
+    ] {
+        assert!(
+            bad.iter()
+                .any(|m| m.starts_with(cell) && m.contains("OpenClaw cannot read it")),
+            "{cell}: {bad:#?}"
+        );
+    }
+
+    // --fix repairs what OpenClaw's doctor repairs and leaves the event for a human.
+    let out = store
+        .cmd()
+        .args(["--json", "doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    assert_no_panic("doctor --fix", &out);
+    let doc = json(&out);
+    let left: Vec<String> = doc["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "text-encoding")
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(left.len(), 1, "{left:#?}");
+    assert!(
+        left[0].starts_with("transcript_events.event_json"),
+        "{left:#?}"
+    );
+    let out = store
+        .cmd()
+        .args(["doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    assert_no_panic("doctor --fix, again", &out);
+    let out = store.cmd().args(["list", "--all-agents"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_file_given_as_the_state_dir_is_called_a_file() {
+    let store = Store::copy("live");
+    let file = store.dir.path().join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    for how in ["flag", "env"] {
+        let mut c = crate::common::bin();
+        match how {
+            "flag" => c.arg("--state-dir").arg(&file),
+            _ => c.env("OPENCLAW_STATE_DIR", &file),
+        };
+        let out = c.args(["list"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{how}: {stderr}");
+        assert!(
+            stderr.contains("is a file, not a state directory")
+                && !stderr.contains("does not exist"),
+            "{how}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn sizes_that_overflow_are_refused() {
+    let store = Store::copy("live");
+    for size in ["99999999999999999999gb", "18446744073709551616"] {
+        let out = store
+            .cmd()
+            .args(["prune", "--all-agents", "-n", "--max-disk-bytes", size])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{size}: {stderr}");
+        assert!(stderr.contains("out of range"), "{size}: {stderr}");
+    }
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Runs the binary and kills it if it has not finished within `secs`: a FIFO must never
+/// block it.
+fn run_promptly(mut cmd: std::process::Command, secs: u64) -> std::process::Output {
+    use std::io::Read;
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(secs) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("{cmd:?} did not finish within {secs} s (blocked on a FIFO?)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_end(&mut stderr)
+        .unwrap();
+    std::process::Output {
+        status: child.wait().unwrap(),
+        stdout,
+        stderr,
+    }
+}
+
+fn on(store: &Store, args: &[&str]) -> std::process::Command {
+    let mut c = crate::common::std_bin();
+    c.env("HOME", store.dir.path())
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(args);
+    c
+}
+
+#[test]
+fn a_fifo_manifest_or_quarantine_record_is_refused_never_waited_for() {
+    let store = Store::copy("live");
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    let snap = repo.join("2026-11-29T23-25-12-576Z-56ca6b7f-a7c1-419c-9037-918883083660");
+    crate::common::copy_dir(
+        &std::path::Path::new(crate::common::FIXTURES)
+            .join("snapshot")
+            .join(snap.file_name().unwrap()),
+        &snap,
+    );
+    std::fs::remove_file(snap.join("manifest.json")).unwrap();
+    mkfifo(&snap.join("manifest.json"));
+    let repo_arg = repo.to_str().unwrap();
+    let snap_arg = snap.to_str().unwrap();
+    for args in [
+        &["backup", "list", "--repository", repo_arg][..],
+        &["backup", "verify", snap_arg][..],
+        &["undelete", "agent:main:never-was", "-n"][..],
+    ] {
+        let out = run_promptly(on(&store, args), 20);
+        assert_ne!(out.status.code(), Some(101), "{args:?}");
+        if args[1] == "verify" {
+            let stderr = String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("is a FIFO, not a regular file"),
+                "{args:?}: {stderr}"
+            );
+            assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        }
+    }
+
+    let dir = store
+        .state()
+        .join("openclaw-sessions-quarantine")
+        .join("main");
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("c11d8540.1780000000000.entry.json");
+    mkfifo(&record);
+    let out = run_promptly(on(&store, &["show", "agent:main:pinned-notes"]), 20);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    assert!(
+        stderr.contains(record.to_str().unwrap()) && stderr.contains("is a FIFO"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_fifo_in_acpx_state_is_refused_by_the_dry_run_and_the_run() {
+    let store = Store::copy("live");
+    let old = crate::migrate_acpx::plant_old_state(&store);
+    let fifo = old.join("sessions/pipe");
+    mkfifo(&fifo);
+    for args in [
+        &["migrate", "acpx", "-n"][..],
+        &["migrate", "acpx", "--yes"][..],
+    ] {
+        let out = run_promptly(on(&store, args), 20);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(5), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(fifo.to_str().unwrap()) && stderr.contains("is a FIFO"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert!(!store.state().join("acpx").exists());
+}
