@@ -103,6 +103,28 @@ pub fn access(release: &Release, role: DatabaseRole, version: i64) -> Access {
     }
 }
 
+/// The releases that open a `role` database at schema `version`, as it is or after upgrading
+/// it themselves on their first command (an older state database), in words; and the releases
+/// that need their `openclaw doctor --fix` first (an older agent database).
+pub fn opening(role: DatabaseRole, version: i64) -> (String, String) {
+    let (mut opens, mut after_fix) = (Vec::new(), Vec::new());
+    for r in RELEASES {
+        match access(r, role, version) {
+            Access::Opens | Access::Upgrades => opens.push(r),
+            Access::NeedsDoctorFix => after_fix.push(r),
+            Access::Refuses => {}
+        }
+    }
+    let words = |rs: &[&Release]| {
+        if rs.is_empty() {
+            String::new()
+        } else {
+            format!("OpenClaw {}", span(rs))
+        }
+    };
+    (words(&opens), words(&after_fix))
+}
+
 /// Releases in words: `2026.9.5`, `2026.8.1 to 2026.9.4` for a run of consecutive ones
 /// (runs joined by commas), or `no known release`.
 pub fn span(releases: &[&Release]) -> String {

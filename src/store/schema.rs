@@ -36,6 +36,13 @@ pub struct SchemaInfo {
     /// The releases whose own code creates this schema, in words ("OpenClaw 2026.8.1 to
     /// 2026.9.4").
     pub releases: String,
+    /// The releases that open it (an older state database they upgrade themselves on their
+    /// first command, one-way), in words.
+    pub opened_by: String,
+    /// The releases that open it only after their `openclaw doctor --fix` upgraded it
+    /// (one-way), in words; empty when none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub opened_after_doctor_fix: String,
 }
 
 /// [`require_sqlite_file`], and an SQLite file without a single table (made by opening a
@@ -87,6 +94,8 @@ impl SchemaInfo {
             status,
             database: expected,
             releases: super::releases::describe(expected, user_version),
+            opened_by: super::releases::opening(expected, user_version).0,
+            opened_after_doctor_fix: super::releases::opening(expected, user_version).1,
         };
         let want = match expected {
             DatabaseRole::Agent => "agent",

@@ -152,6 +152,22 @@ fn every_read_of_an_older_release_store_works_and_changes_nothing() {
             .unwrap();
         assert_eq!(main["database"]["schema"]["userVersion"], schema);
         assert_eq!(main["database"]["schema"]["appVersion"], release);
+        assert_eq!(
+            main["database"]["schema"]["openedBy"],
+            if schema == 19 {
+                "OpenClaw 2026.8.1 to 2026.9.4"
+            } else {
+                "OpenClaw 2026.9.5"
+            }
+        );
+        assert_eq!(
+            main["database"]["schema"]["openedAfterDoctorFix"],
+            if schema == 19 {
+                "OpenClaw 2026.9.5 to 2026.9.6"
+            } else {
+                "OpenClaw 2026.9.6"
+            }
+        );
         let opened = status["data"]["releases"]["openAsIs"].to_string();
         assert!(opened.contains(release), "{release}: {opened}");
         assert_eq!(status["data"]["releases"]["agree"], true);
