@@ -9,7 +9,9 @@ use openclaw_sessions::fuzzing::{cursor, entry, jsonl_transcript, sessions_json,
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Every file under `fuzz/regressions/<target>/` (none is fine).
+/// Every file under `fuzz/regressions/<target>/`: seeds made from the fixtures (real rows,
+/// and the same damaged) and the inputs that once failed; a target without any fails, so that
+/// a replay never passes over nothing.
 fn regressions(target: &str) -> Vec<PathBuf> {
     let dir = Path::new(ROOT).join("fuzz/regressions").join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -17,6 +19,7 @@ fn regressions(target: &str) -> Vec<PathBuf> {
         .unwrap_or_default();
     files.retain(|p| p.is_file());
     files.sort();
+    assert!(files.len() >= 4, "fuzz/regressions/{target} holds {} inputs", files.len());
     files
 }
 

@@ -82,7 +82,14 @@ run_check() {
   msg=""; [[ -s "$dir/summary" ]] && msg=" ($(paste -sd ';' "$dir/summary" | sed 's/;/; /g'))"
   case "$rc" in
     0) PASS_COUNT=$((PASS_COUNT + 1)); echo "PASS $name [$((t1 - t0))s]$msg" ;;
-    77) SKIP_COUNT=$((SKIP_COUNT + 1)); echo "SKIP $name: $(cat "$dir/skip" 2>/dev/null || echo skipped)" ;;
+    77) if [[ "${CI:-}" == true && "${REFERENCE_OPTIONAL:-0}" != 1 ]]; then
+          # Under CI a check that could not run is a failure: a green run proves every check.
+          FAIL_COUNT=$((FAIL_COUNT + 1)); FAILED_CHECKS+=("$name")
+          echo "FAIL $name: skipped under CI ($(cat "$dir/skip" 2>/dev/null || echo skipped))"
+          echo "---- $name: log (last 40 lines) ----"; tail -n 40 "$dir/log" | sed 's/^/  | /'; echo "----"
+        else
+          SKIP_COUNT=$((SKIP_COUNT + 1)); echo "SKIP $name: $(cat "$dir/skip" 2>/dev/null || echo skipped)"
+        fi ;;
     *) FAIL_COUNT=$((FAIL_COUNT + 1)); FAILED_CHECKS+=("$name")
        echo "FAIL $name [$((t1 - t0))s, exit $rc]$msg"
        if [[ "${REFERENCE_VERBOSE:-0}" != 1 ]]; then
