@@ -255,6 +255,14 @@ fn a_missing_acpx_source_and_a_finished_move_are_nothing_to_do() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
+    // Nothing due, nothing printed; -v says why.
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    let out = store
+        .cmd()
+        .args(["-v", "migrate", "acpx", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("nothing to do"),
         "{}",
