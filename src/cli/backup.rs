@@ -92,8 +92,9 @@ pub struct RestoreArgs {
     /// the others untouched (custody; refused when the key or its transcript is live).
     #[arg(long, value_name = "KEY|SESSION_ID")]
     session: Option<String>,
-    /// Wait up to SECONDS for a live owner of the state dir to finish (--in-place, --session).
-    #[arg(long, value_name = "SECONDS", requires = "live")]
+    /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
+    /// dir to finish (--in-place, --session).
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait, requires = "live")]
     wait: Option<u64>,
     /// With --in-place or --session: show what would change and change nothing.
     #[arg(short = 'n', long, requires = "live")]

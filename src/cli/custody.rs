@@ -34,8 +34,9 @@ impl CustodyCommand {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Keep retrying up to SECONDS while a live owner holds the state dir.
-    #[arg(long, value_name = "SECONDS")]
+    /// Keep retrying up to DURATION (10m, 90s; a bare number is seconds) while a live owner
+    /// holds the state dir.
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
     wait: Option<u64>,
     /// The command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]

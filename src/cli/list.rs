@@ -28,8 +28,8 @@ pub enum SortKey {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Only sessions updated within the last MINUTES.
-    #[arg(long, value_name = "MINUTES")]
+    /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_active)]
     active: Option<u64>,
     /// Only archived sessions.
     #[arg(long, conflicts_with = "no_archived")]
@@ -137,7 +137,7 @@ impl Filter<'_> {
     fn keeps(&self, e: &SessionEntry) -> bool {
         let a = self.args;
         a.active
-            .is_none_or(|m| e.updated_at() >= self.now - (m as i64) * 60_000)
+            .is_none_or(|ms| e.updated_at() >= self.now.saturating_sub(ms as i64))
             && (!a.archived || e.archived())
             && (!a.no_archived || !e.archived())
             && (a.kind.is_empty() || a.kind.contains(&e.kind()))

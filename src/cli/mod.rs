@@ -9,6 +9,7 @@ mod custody;
 mod delete;
 mod doctor;
 mod du;
+mod durations;
 mod error_code;
 mod examples;
 mod exit;

@@ -22,8 +22,9 @@ pub struct MutationArgs {
     /// Show the plan and change nothing.
     #[arg(short = 'n', long)]
     pub dry_run: bool,
-    /// Wait up to SECONDS for a live owner of the state dir to finish.
-    #[arg(long, value_name = "SECONDS")]
+    /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
+    /// dir to finish.
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
     pub wait: Option<u64>,
     /// Write the verified snapshots of the databases the change writes into DIR (see the
     /// snapshot policy below).

@@ -503,3 +503,75 @@ fn budget_bytes_equal_openclaw_disk_budget() {
         assert!(row["total"].as_u64() > row["budgetBytes"].as_u64());
     }
 }
+
+/// `--active` reads the one duration grammar (`30m`, `2h`, `7d`, `1w`), and a bare number keeps
+/// meaning minutes; `--wait` reads it too, a bare number being seconds (README.md, Times and
+/// sizes).
+#[test]
+fn active_and_wait_read_the_one_duration_grammar() {
+    let store = Store::copy("live");
+    let all = json(&store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]));
+    let mut updated: Vec<i64> = all["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["updatedAt"].as_i64().unwrap())
+        .collect();
+    updated.sort_unstable();
+    let newest = *updated.last().unwrap();
+    // Ten minutes after the newest update.
+    let now = (newest + 10 * 60_000).to_string();
+    let count = |active: &str| -> usize {
+        let out = store
+            .cmd()
+            .args([
+                "list",
+                "--all-agents",
+                "--json",
+                "--limit",
+                "all",
+                "--active",
+                active,
+            ])
+            .env("OPENCLAW_SESSIONS_NOW_MS", &now)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "--active {active}: {out:?}");
+        json(&out)["data"].as_array().unwrap().len()
+    };
+    let within = |ms: i64| {
+        updated
+            .iter()
+            .filter(|&&u| u >= newest + 10 * 60_000 - ms)
+            .count()
+    };
+    assert!(count("30m") >= 1);
+    for (words, ms) in [
+        (&["30", "30m", "0.5h"][..], 30 * 60_000),
+        (&["5", "5m"], 5 * 60_000),
+        (&["120", "2h"], 2 * 3_600_000),
+        (&["7d", "1w", "10080"], 7 * 86_400_000),
+    ] {
+        for w in words {
+            assert_eq!(count(w), within(ms), "--active {w}");
+        }
+    }
+    assert_eq!(count("5"), 0);
+    for bad in ["30x", "-1", "m"] {
+        let out = store
+            .cmd()
+            .args(["list", "--active", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--active {bad}");
+    }
+    for wait in ["1m", "90s", "20"] {
+        store.run_ok(["custody", "run", "--wait", wait, "--", "true"]);
+    }
+    let out = store
+        .cmd()
+        .args(["custody", "run", "--wait", "10x", "--", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
