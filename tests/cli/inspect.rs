@@ -196,9 +196,13 @@ fn legacy_store_is_listed_from_sessions_json() {
     // The human view says what to run, and names a command that exists.
     let human = store.cmd().arg("status").output().unwrap();
     let text = String::from_utf8_lossy(&human.stdout);
+    // The hint repeats the words that chose the store, and covers every agent.
     assert!(
         text.contains("3 agent(s) with a legacy store waiting for import")
-            && text.contains("openclaw-sessions migrate legacy"),
+            && text.contains(&format!(
+                "(run `openclaw-sessions --state-dir {} migrate legacy --all-agents`)",
+                store.state().display()
+            )),
         "{text}"
     );
     let refused = store
@@ -207,7 +211,89 @@ fn legacy_store_is_listed_from_sessions_json() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("openclaw-sessions migrate legacy"));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains(&format!(
+            "openclaw-sessions --state-dir {} migrate legacy",
+            store.state().display()
+        )),
+        "{err}"
+    );
+}
+
+/// Hints repeat the words that selected the store and the scope: a suggested command works on
+/// the same store and agents as the run that suggested it.
+#[test]
+fn hints_repeat_the_store_and_scope_words() {
+    let store = Store::copy("legacy");
+    let status = |args: &[&str]| -> String {
+        let out = bin()
+            .env("HOME", store.dir.path())
+            .args(args)
+            .arg("status")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let state = store.state().display().to_string();
+    for (args, want) in [
+        (
+            vec!["--state-dir", state.as_str()],
+            format!("`openclaw-sessions --state-dir {state} migrate legacy --all-agents`"),
+        ),
+        (
+            vec!["--state-dir", state.as_str(), "--agent", "work"],
+            format!("`openclaw-sessions --state-dir {state} migrate legacy --agent work`"),
+        ),
+        (
+            vec!["--state-dir", state.as_str(), "--all-agents"],
+            format!("`openclaw-sessions --state-dir {state} migrate legacy --all-agents`"),
+        ),
+    ] {
+        let text = status(&args);
+        assert!(text.contains(&want), "{args:?}: {text}");
+    }
+    // A profile is repeated as a profile.
+    std::fs::rename(store.state(), store.dir.path().join(".openclaw-ops")).unwrap();
+    let text = status(&["--profile", "ops"]);
+    assert!(
+        text.contains("`openclaw-sessions --profile ops migrate legacy --all-agents`"),
+        "{text}"
+    );
+    // A state dir with a space is one shell word.
+    let spaced = store.dir.path().join("state dir");
+    std::fs::rename(store.dir.path().join(".openclaw-ops"), &spaced).unwrap();
+    let text = status(&["--state-dir", spaced.to_str().unwrap()]);
+    assert!(
+        text.contains(&format!(
+            "`openclaw-sessions --state-dir '{}' migrate legacy --all-agents`",
+            spaced.display()
+        )),
+        "{text}"
+    );
+    // A search on it names what it could not search, and how to import it.
+    let out = bin()
+        .env("HOME", store.dir.path())
+        .args([
+            "--state-dir",
+            spaced.to_str().unwrap(),
+            "--agent",
+            "main",
+            "search",
+            "hello",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("agent main has no search index")
+            && err.contains("migrate legacy --agent main`")
+            && err.contains("nothing was searched")
+            && !err.contains("no matches"),
+        "{err}"
+    );
 }
 
 #[test]

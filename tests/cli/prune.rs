@@ -522,7 +522,10 @@ fn a_legacy_only_store_says_to_import_first_and_changes_nothing() {
             assert!(
                 err.contains(&format!(
                     "agent {agent}: its sessions are still in the legacy sessions.json"
-                )) && err.contains("openclaw-sessions migrate legacy"),
+                )) && err.contains(&format!(
+                    "openclaw-sessions --state-dir {} migrate legacy",
+                    store.state().display()
+                )),
                 "{args:?}: {err}"
             );
         }
