@@ -25,8 +25,8 @@ archive is kept. Snapshot: only with --backup-dir DIR.";
 #[command(after_help = UNDELETE_RUNS)]
 pub struct UndeleteArgs {
     /// An archive's name as `archives list` shows it, a path to an archive file, or a
-    /// session id (its newest archive).
-    #[arg(value_name = "ARCHIVE|SESSION_ID")]
+    /// session id or key, whole or bare (its newest archive).
+    #[arg(value_name = "ARCHIVE|SESSION_ID|KEY")]
     archive: String,
     /// Bring it back under this key (with or without `agent:<id>:`) instead of the one it had.
     #[arg(long = "as", value_name = "KEY")]
