@@ -322,6 +322,10 @@ fn run_held<O: Operation>(
     } else {
         Decision::Proceed
     };
+    // A signal while the question waited is an interruption, never a declined question.
+    if interrupted(options, hooks) {
+        return Err(Error::Interrupted);
+    }
     match decision {
         Decision::Proceed => {}
         Decision::Decline => return Ok(ended(RunState::Declined, plan, summary)),
