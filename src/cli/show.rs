@@ -24,7 +24,10 @@ struct ShowData {
     session_key: String,
     session_id: String,
     matched_by: &'static str,
+    /// OpenClaw's `kind` (`openclaw sessions --json`).
     kind: String,
+    /// Our own classification by key shape.
+    category: String,
     /// Null when the stored entry is unreadable (`entryError`, `entryRaw`).
     entry: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,7 +65,8 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         session_key: e.key.clone(),
         session_id: e.session_id().to_string(),
         matched_by: found.matched_by,
-        kind: e.kind().to_string(),
+        kind: e.openclaw_kind().to_string(),
+        category: e.kind().to_string(),
         entry: if e.unreadable.is_some() {
             Value::Null
         } else {
@@ -82,11 +86,12 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     }
     let mut out = format!(
-        "Session {}\n  agent:      {}\n  session id: {}\n  kind:       {}\n  updated:    {}\n",
+        "Session {}\n  agent:      {}\n  session id: {}\n  kind:       {}\n  category:   {}\n  updated:    {}\n",
         data.session_key,
         data.agent_id,
         data.session_id,
         data.kind,
+        data.category,
         iso_from_ms(e.updated_at())
     );
     if let Some(l) = e.label() {

@@ -141,7 +141,11 @@ fn list_filters_and_sorts() {
     );
     assert_eq!(keys(&store, &["--all-agents", "--kind", "cron"]).len(), 3);
     assert_eq!(
-        keys(&store, &["--all-agents", "--kind", "acp", "--kind", "hook"]).len(),
+        keys(
+            &store,
+            &["--all-agents", "--category", "acp", "--category", "hook"]
+        )
+        .len(),
         6
     );
     assert_eq!(
@@ -660,4 +664,76 @@ fn active_and_wait_read_the_one_duration_grammar() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// `kind` in `list --json` is OpenClaw's own: for every session OpenClaw's `openclaw sessions
+/// --all-agents --json` listed (the fixtures' reports, made by OpenClaw 2026.9.6 and 2026.8.2 on
+/// these stores), ours says the same; our classification is `category`; `--kind` selects by
+/// OpenClaw's kind and `--category` by ours.
+#[test]
+fn kind_is_openclaws_kind_for_every_session() {
+    for (store, report) in [
+        (
+            Store::copy("live"),
+            format!("{FIXTURES}/report/sessions-all-agents.json"),
+        ),
+        (
+            Store::copy_release("2026.8.2", "live"),
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/openclaw-2026.8.2/report/sessions-all-agents.json"
+            )
+            .to_string(),
+        ),
+    ] {
+        let theirs: Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let ours = json(&store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]));
+        let ours: std::collections::BTreeMap<String, Value> = ours["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["sessionKey"].as_str().unwrap().to_string(), r.clone()))
+            .collect();
+        let sessions = theirs["sessions"].as_array().unwrap();
+        assert!(sessions.len() >= 30, "{report}");
+        let mut kinds = std::collections::BTreeSet::new();
+        for s in sessions {
+            let key = s["key"].as_str().unwrap();
+            let row = ours
+                .get(key)
+                .unwrap_or_else(|| panic!("{report}: {key} not listed"));
+            assert_eq!(row["kind"], s["kind"], "{report}: {key}");
+            assert!(row["category"].is_string(), "{row}");
+            kinds.insert(s["kind"].as_str().unwrap().to_string());
+            // The fields both lists have mean the same.
+            for field in ["sessionId", "updatedAt", "agentId"] {
+                let theirs_field = if field == "agentId" {
+                    s["agentId"].clone()
+                } else {
+                    s[field].clone()
+                };
+                assert_eq!(row[field], theirs_field, "{report}: {key}: {field}");
+            }
+        }
+        assert!(
+            kinds.contains("spawn-child") && kinds.contains("group"),
+            "{kinds:?}"
+        );
+        // --kind selects by that kind.
+        for kind in &kinds {
+            let want: std::collections::BTreeSet<&str> = sessions
+                .iter()
+                .filter(|s| s["kind"] == kind.as_str())
+                .map(|s| s["key"].as_str().unwrap())
+                .collect();
+            let got = keys(&store, &["--all-agents", "--limit", "all", "--kind", kind]);
+            let got: std::collections::BTreeSet<&str> = got
+                .iter()
+                .map(String::as_str)
+                .filter(|k| sessions.iter().any(|s| s["key"] == *k))
+                .collect();
+            assert_eq!(got, want, "--kind {kind}");
+        }
+    }
 }

@@ -505,7 +505,7 @@ fn completion_cases(store: &Store) -> Vec<(String, Vec<String>, Vec<&'static str
         ),
         (
             "openclaw-sessions list --kind ".into(),
-            ["main", "cron", "subagent", "explicit"]
+            ["direct", "group", "cron", "spawn-child"]
                 .map(String::from)
                 .to_vec(),
             vec!["--kind"],
