@@ -98,22 +98,28 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     (
         "backup",
-        &["openclaw-sessions backup create --repository ~/openclaw-snapshots --verify"],
+        &["openclaw-sessions --all-agents backup create --verify"],
     ),
     (
         "backup create",
         &[
-            "openclaw-sessions backup create --repository ~/openclaw-snapshots --verify",
+            "openclaw-sessions --all-agents backup create --verify",
             "openclaw-sessions backup create --global --repository ~/openclaw-snapshots",
         ],
     ),
     (
         "backup list",
-        &["openclaw-sessions backup list --repository ~/openclaw-snapshots"],
+        &[
+            "openclaw-sessions backup list",
+            "openclaw-sessions backup list --repository ~/openclaw-snapshots",
+        ],
     ),
     (
         "backup verify",
-        &["openclaw-sessions backup verify ~/openclaw-snapshots/*/"],
+        &[
+            "openclaw-sessions backup verify",
+            "openclaw-sessions backup verify ~/openclaw-snapshots/*/",
+        ],
     ),
     (
         "backup restore",

@@ -104,7 +104,7 @@ pub trait Operation {
 
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
-        layout.state_dir.join("openclaw-sessions-snapshots")
+        layout.snapshot_repository()
     }
 
     /// Turn the user's words into targets (read-only, before custody).

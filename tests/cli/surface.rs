@@ -397,7 +397,11 @@ fn usage_errors_name_the_command_and_the_argument() {
     for (args, command, argument) in [
         (&["list", "--bogus"][..], "list", "--bogus"),
         (&["list", "--kind", "nope"], "list", "--kind <KIND>"),
-        (&["backup", "verify"], "backup verify", "<SNAPSHOT>..."),
+        (
+            &["backup", "restore", "--target", "x"],
+            "backup restore",
+            "<SNAPSHOT>",
+        ),
         (
             &["--agent", "main", "transcript", "cat"],
             "transcript cat",
