@@ -75,6 +75,14 @@ fn walk(dir: &Path, visit: &mut dyn FnMut(&Path, u64)) -> Result<()> {
     Ok(())
 }
 
+/// The files of a snapshot repository (the safety snapshots, `<state>/openclaw-sessions-
+/// snapshots`): they sit in the state dir and count for its disk, apart from any agent's.
+pub fn repository_disk_use(repository: &Path) -> Result<FileGroup> {
+    let mut group = FileGroup::default();
+    walk(repository, &mut |_, bytes| group.add(bytes))?;
+    Ok(group)
+}
+
 pub fn agent_disk_use(
     paths: &AgentPaths,
     store: &AgentStore,

@@ -257,6 +257,24 @@ pub fn parse_duration_arg(raw: &str) -> Result<u64> {
     u64::try_from(duration.as_millis()).map_err(|_| refuse("too long"))
 }
 
+/// A duration of an option that took a bare number before it took units (`list --active 30`,
+/// minutes; `--wait 600`, seconds): a bare whole number counts `bare_unit_ms`; anything else
+/// is [`parse_duration_arg`]'s grammar (`30m`, `2h`, `7d`, `1w`).
+pub fn parse_duration_or_count(raw: &str, bare_unit_ms: u64) -> Result<u64> {
+    let s = raw.trim();
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| n.checked_mul(bare_unit_ms))
+            .ok_or_else(|| Error::InvalidArgument {
+                message: format!("invalid duration {raw:?}: too long"),
+                hint: None,
+            });
+    }
+    parse_duration_arg(s)
+}
+
 /// A point in time on the command line, as epoch milliseconds: an age counted back from
 /// `now_ms` (`7d`, `1w2d12h`), a calendar date (midnight UTC; `2026-02-31` is refused), an
 /// RFC 3339 instant (`2026-06-01T08:00:00Z`, `...+02:00`), or `@SECONDSs` / `@MILLISms`.

@@ -74,7 +74,7 @@ pub struct ListArgs {
 
 /// What ARCHIVE names, shared by `cat` and `export`.
 const ARCHIVE_HELP: &str = "An archive's name as `archives list` shows it (its file name, e.g. \
-<id>.jsonl.deleted.<stamp>.<generation>.zst), a path to an archive file, or a session id (its newest archive). \
+<id>.jsonl.deleted.<stamp>.<generation>.zst), a path to an archive file, or a session id or key, whole or bare (its newest archive). \
 Searched in the selected agents (--agent, --all-agents).";
 
 #[derive(Debug, Args)]

@@ -45,9 +45,10 @@ impl BackupCommand {
 
 #[derive(Debug, Args)]
 pub struct CreateArgs {
-    /// The snapshot repository (created 0700 if missing).
+    /// The snapshot repository (created 0700 if missing; default: the safety snapshots'
+    /// <state>/openclaw-sessions-snapshots).
     #[arg(long, value_name = "DIR")]
-    repository: PathBuf,
+    repository: Option<PathBuf>,
     /// Snapshot the global state database instead of agent databases.
     #[arg(long, conflicts_with_all = ["agents", "all_agents"])]
     global: bool,
@@ -58,17 +59,41 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// The snapshot repository to list.
+    /// The snapshot repository to list (default: the safety snapshots'
+    /// <state>/openclaw-sessions-snapshots).
     #[arg(long, value_name = "DIR")]
-    repository: PathBuf,
+    repository: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// Snapshot directories (`<repository>/<stamp>-<uuid>`, holding database.sqlite and
-    /// manifest.json).
-    #[arg(required = true, value_name = "SNAPSHOT")]
+    /// manifest.json), or their names in the repository as `backup list` shows them; none:
+    /// every snapshot of the repository.
+    #[arg(value_name = "SNAPSHOT")]
     snapshots: Vec<PathBuf>,
+    /// The repository whose snapshots are verified, and where a bare SNAPSHOT name is looked
+    /// up (default: the safety snapshots' <state>/openclaw-sessions-snapshots).
+    #[arg(long, value_name = "DIR")]
+    repository: Option<PathBuf>,
+}
+
+/// `--repository`, else the repository of the safety snapshots.
+fn repository(ctx: &Ctx, given: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    Ok(match given {
+        Some(dir) => dir.clone(),
+        None => ctx.layout()?.snapshot_repository(),
+    })
+}
+
+/// What a snapshot is a copy of, in words: `agent main`, `global`.
+fn database_words(m: &SnapshotManifest) -> String {
+    match &m.database {
+        openclaw_sessions::backup::DatabaseManifest::Agent { agent_id, .. } => {
+            format!("agent {agent_id}")
+        }
+        openclaw_sessions::backup::DatabaseManifest::Global { .. } => "global".to_string(),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -92,8 +117,9 @@ pub struct RestoreArgs {
     /// the others untouched (custody; refused when the key or its transcript is live).
     #[arg(long, value_name = "KEY|SESSION_ID")]
     session: Option<String>,
-    /// Wait up to SECONDS for a live owner of the state dir to finish (--in-place, --session).
-    #[arg(long, value_name = "SECONDS", requires = "live")]
+    /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
+    /// dir to finish (--in-place, --session).
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait, requires = "live")]
     wait: Option<u64>,
     /// With --in-place or --session: show what would change and change nothing.
     #[arg(short = 'n', long, requires = "live")]
@@ -134,12 +160,13 @@ fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
             .map(|p| source_for_agent(&layout, &p.id))
             .collect()
     };
+    let repository = repository(ctx, &args.repository)?;
     let mut made = Vec::new();
     for source in &sources {
         let bar = Bar::new(ctx, &source.db().display().to_string());
         let (path, manifest) = create_snapshot(
             source,
-            &SnapshotTarget::new(args.repository.clone()),
+            &SnapshotTarget::new(repository.clone()),
             &bar,
             now_ms(),
         )?;
@@ -154,19 +181,34 @@ fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
                 .into());
             }
         }
+        let of = database_words(&manifest);
         ctx.printer.info(format!(
-            "snapshot {} ({})",
+            "snapshot of {of}: {} ({})",
             path.display(),
             format_bytes(manifest.artifact.size_bytes)
         ));
-        made.push(json!({"path": path, "manifest": manifest}));
+        let agent_id = match &manifest.database {
+            openclaw_sessions::backup::DatabaseManifest::Agent { agent_id, .. } => {
+                Some(agent_id.clone())
+            }
+            openclaw_sessions::backup::DatabaseManifest::Global { .. } => None,
+        };
+        made.push(json!({"path": path, "agentId": agent_id, "manifest": manifest}));
     }
     if ctx.printer.json {
-        ctx.printer.json_data(&json!({ "snapshots": made }))?;
+        ctx.printer
+            .json_data(&json!({ "repository": repository, "snapshots": made }))?;
     } else {
+        // One line a snapshot: its path, then what it is a copy of (`cut -f1` gives paths).
         for m in &made {
-            ctx.printer
-                .out(&format!("{}\n", m["path"].as_str().unwrap_or_default()))?;
+            let of = match m["agentId"].as_str() {
+                Some(a) => format!("agent {a}"),
+                None => "global".to_string(),
+            };
+            ctx.printer.out(&format!(
+                "{}\t{of}\n",
+                m["path"].as_str().unwrap_or_default()
+            ))?;
         }
     }
     Ok(Outcome::Done)
@@ -176,12 +218,7 @@ fn describe(m: &Option<SnapshotManifest>) -> (String, String, String) {
     match m {
         None => (String::new(), String::new(), String::new()),
         Some(m) => {
-            let db = match &m.database {
-                openclaw_sessions::backup::DatabaseManifest::Agent { agent_id, .. } => {
-                    format!("agent {agent_id}")
-                }
-                openclaw_sessions::backup::DatabaseManifest::Global { .. } => "global".to_string(),
-            };
+            let db = database_words(m);
             (
                 m.created_at.clone(),
                 db,
@@ -192,7 +229,8 @@ fn describe(m: &Option<SnapshotManifest>) -> (String, String, String) {
 }
 
 fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
-    let snaps = list_snapshots(&args.repository)?;
+    let repository = repository(ctx, &args.repository)?;
+    let snaps = list_snapshots(&repository)?;
     for s in snaps.iter().filter(|s| s.state != SnapshotState::Complete) {
         ctx.printer.warn(format!(
             "{} is not a complete snapshot ({}): left by an interrupted run",
@@ -207,7 +245,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     let staging: Vec<_> = staging.into_iter().map(|s| s.path).collect();
     if ctx.printer.json {
         ctx.printer.json_data(&json!({
-            "repositoryPath": args.repository,
+            "repositoryPath": repository,
             "snapshots": snaps,
             "staging": staging,
         }))?;
@@ -236,21 +274,47 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
 }
 
 fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
+    let repository = repository(ctx, &args.repository)?;
+    // No snapshot named: every snapshot of the repository. A bare name that is not a path
+    // here is looked up in the repository (the names `backup list` shows).
+    let snapshots: Vec<PathBuf> = if args.snapshots.is_empty() {
+        let all: Vec<PathBuf> = list_snapshots(&repository)?
+            .into_iter()
+            .filter(|s| s.state != SnapshotState::Staging)
+            .map(|s| s.path)
+            .collect();
+        if all.is_empty() {
+            return Err(openclaw_sessions::Error::not_found(
+                format!("no snapshot in {}", repository.display()),
+                Some("name a snapshot directory, or a repository with --repository DIR".into()),
+            )
+            .into());
+        }
+        all
+    } else {
+        args.snapshots
+            .iter()
+            .map(|p| {
+                let named = repository.join(p);
+                if !p.exists() && p.components().count() == 1 && named.exists() {
+                    named
+                } else {
+                    p.clone()
+                }
+            })
+            .collect()
+    };
     // Nothing there at all is not found (exit 4); some of several missing is a partial
     // result reported per snapshot (exit 3).
-    if args.snapshots.iter().all(|p| !p.exists()) {
-        let names: Vec<_> = args
-            .snapshots
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
+    if snapshots.iter().all(|p| !p.exists()) {
+        let names: Vec<_> = snapshots.iter().map(|p| p.display().to_string()).collect();
         return Err(openclaw_sessions::Error::not_found(
             format!("no snapshot at {}", names.join(", ")),
-            Some("name a snapshot directory (backup list --repository DIR shows them)".to_string()),
+            Some("name a snapshot directory (backup list shows them)".to_string()),
         )
         .into());
     }
-    let reports: Vec<_> = args.snapshots.iter().map(|p| verify_snapshot(p)).collect();
+    let reports: Vec<_> = snapshots.iter().map(|p| verify_snapshot(p)).collect();
     let all_ok = reports.iter().all(|r| r.ok);
     if ctx.printer.json {
         ctx.printer.json_data(&json!({ "results": reports }))?;

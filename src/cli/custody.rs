@@ -34,8 +34,9 @@ impl CustodyCommand {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Keep retrying up to SECONDS while a live owner holds the state dir.
-    #[arg(long, value_name = "SECONDS")]
+    /// Keep retrying up to DURATION (10m, 90s; a bare number is seconds) while a live owner
+    /// holds the state dir.
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
     wait: Option<u64>,
     /// The command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
@@ -183,18 +184,22 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
     }
 }
 
-/// Why the command given to `custody run` could not start: a name that is not there is
-/// NOT_FOUND, one that cannot be executed is a usage error; neither is a disk problem.
-fn cannot_run(program: &str, e: std::io::Error) -> openclaw_sessions::Error {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => openclaw_sessions::Error::not_found(
-            format!("cannot run {program:?}: no such command"),
-            Some("give the command's path, or a name found on PATH".to_string()),
-        ),
-        _ => openclaw_sessions::Error::InvalidArgument {
+/// Why the command given to `custody run` could not start, with the status `env` and `timeout`
+/// exit with: 127 when it is not there, 126 when it is there but cannot be executed (a file
+/// without the execute bit, a directory, a format the kernel does not run).
+fn cannot_run(program: &str, e: std::io::Error) -> super::exit::CliError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        super::exit::CliError::CommandNotRun {
+            message: format!("cannot run {program:?}: no such command"),
+            hint: "give the command's path, or a name found on PATH".to_string(),
+            found: false,
+        }
+    } else {
+        super::exit::CliError::CommandNotRun {
             message: format!("cannot run {program:?}: {e}"),
-            hint: Some("the command must be an executable file".to_string()),
-        },
+            hint: "the command must be an executable file".to_string(),
+            found: true,
+        }
     }
 }
 

@@ -39,8 +39,9 @@ pub struct DoctorArgs {
     /// Where --fix writes its snapshots (default: <state>/openclaw-sessions-snapshots).
     #[arg(long, value_name = "DIR")]
     backup_dir: Option<PathBuf>,
-    /// Wait up to SECONDS for a live owner of the state dir to finish (--fix).
-    #[arg(long, value_name = "SECONDS")]
+    /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
+    /// dir to finish (--fix).
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
     wait: Option<u64>,
 }
 

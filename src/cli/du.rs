@@ -1,6 +1,6 @@
 use clap::Args;
 
-use openclaw_sessions::du::{agent_disk_use, over_budget_warning};
+use openclaw_sessions::du::{agent_disk_use, over_budget_warning, repository_disk_use};
 use openclaw_sessions::units::format_bytes;
 
 use super::exit::Outcome;
@@ -24,9 +24,18 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
             a.max_disk_bytes.unwrap_or(0),
         ));
     }
+    // The safety snapshots sit in the state dir too (README.md, snapshots before a change).
+    let repository = layout.snapshot_repository();
+    let snapshots = repository_disk_use(&repository)?;
     if ctx.printer.json {
-        ctx.printer
-            .json_data(&serde_json::json!({ "agents": agents }))?;
+        ctx.printer.json_data(&serde_json::json!({
+            "agents": agents,
+            "snapshots": {
+                "repository": repository,
+                "files": snapshots.files,
+                "bytes": snapshots.bytes,
+            },
+        }))?;
         return Ok(Outcome::Done);
     }
     let mut t = ctx.printer.table(&[
@@ -81,5 +90,13 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         ]);
     }
     ctx.printer.print_table(&t)?;
+    if snapshots.files > 0 {
+        ctx.printer.out(&format!(
+            "snapshot repository {}: {} in {} files (openclaw-sessions backup list)\n",
+            repository.display(),
+            format_bytes(snapshots.bytes),
+            snapshots.files
+        ))?;
+    }
     Ok(Outcome::Done)
 }

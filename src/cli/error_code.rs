@@ -13,6 +13,10 @@ pub enum ErrorCode {
     ConfirmationRequired,
     Findings,
     Partial,
+    /// `custody run`'s command is not there (exit 127, as `env` exits).
+    CommandNotFound,
+    /// `custody run`'s command is there but cannot be executed (exit 126, as `env` exits).
+    CommandNotExecutable,
 }
 
 impl ErrorCode {
@@ -33,6 +37,8 @@ impl ErrorCode {
             ErrorCode::ConfirmationRequired => return "CONFIRMATION_REQUIRED",
             ErrorCode::Findings => return "FINDINGS",
             ErrorCode::Partial => return "PARTIAL",
+            ErrorCode::CommandNotFound => return "COMMAND_NOT_FOUND",
+            ErrorCode::CommandNotExecutable => return "COMMAND_NOT_EXECUTABLE",
             ErrorCode::Library(kind) => kind,
         };
         match kind {
@@ -59,6 +65,8 @@ impl ErrorCode {
         let kind = match self {
             ErrorCode::Usage | ErrorCode::ConfirmationRequired => return 2,
             ErrorCode::Findings | ErrorCode::Partial => return 3,
+            ErrorCode::CommandNotFound => return 127,
+            ErrorCode::CommandNotExecutable => return 126,
             ErrorCode::Library(kind) => kind,
         };
         match kind {

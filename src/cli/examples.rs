@@ -98,22 +98,28 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     (
         "backup",
-        &["openclaw-sessions backup create --repository ~/openclaw-snapshots --verify"],
+        &["openclaw-sessions --all-agents backup create --verify"],
     ),
     (
         "backup create",
         &[
-            "openclaw-sessions backup create --repository ~/openclaw-snapshots --verify",
+            "openclaw-sessions --all-agents backup create --verify",
             "openclaw-sessions backup create --global --repository ~/openclaw-snapshots",
         ],
     ),
     (
         "backup list",
-        &["openclaw-sessions backup list --repository ~/openclaw-snapshots"],
+        &[
+            "openclaw-sessions backup list",
+            "openclaw-sessions backup list --repository ~/openclaw-snapshots",
+        ],
     ),
     (
         "backup verify",
-        &["openclaw-sessions backup verify ~/openclaw-snapshots/*/"],
+        &[
+            "openclaw-sessions backup verify",
+            "openclaw-sessions backup verify ~/openclaw-snapshots/*/",
+        ],
     ),
     (
         "backup restore",
@@ -201,14 +207,17 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     ("du", &["openclaw-sessions --all-agents du", "openclaw-sessions du --json"]),
-    ("marker", &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/home/user/.openclaw/agents/main/agent/openclaw-agent.sqlite'"]),
+    (
+        "marker",
+        &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/srv/oc/agents/main/agent/openclaw-agent.sqlite'"],
+    ),
     (
         "marker format",
         &["openclaw-sessions marker format --agent main --session-id SESSION_ID"],
     ),
     (
         "marker parse",
-        &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/home/user/.openclaw/agents/main/agent/openclaw-agent.sqlite'"],
+        &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/srv/oc/agents/main/agent/openclaw-agent.sqlite'"],
     ),
     ("custody", &["openclaw-sessions custody status"]),
     ("custody status", &["openclaw-sessions custody status --json"]),
@@ -246,13 +255,70 @@ pub fn of(path: &str) -> Option<&'static [&'static str]> {
     EXAMPLES.iter().find(|(p, _)| *p == path).map(|(_, e)| *e)
 }
 
+/// The widest an example line may be, so that `--help` (which indents it by 2) fits 80
+/// columns without the terminal or clap breaking a command in the middle.
+pub const WIDTH: usize = 78;
+
+/// One example as shell lines of at most `width` characters: words (a quoted one is one word)
+/// moved to continuation lines that the one before ends with ` \`, indented by 4. A single
+/// word wider than that stays whole on its line.
+pub fn wrapped(line: &str, width: usize) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            (None, ' ') => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            (_, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in words {
+        if current.is_empty() {
+            current = if out.is_empty() {
+                word
+            } else {
+                format!("    {word}")
+            };
+        } else if current.chars().count() + 1 + word.chars().count() + 2 <= width {
+            current.push(' ');
+            current.push_str(&word);
+        } else {
+            current.push_str(" \\");
+            out.push(std::mem::replace(&mut current, format!("    {word}")));
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
 /// The examples as a help section.
 pub fn section(lines: &[&str]) -> String {
     let mut out = String::from("Examples:\n");
     for l in lines {
-        out.push_str("  ");
-        out.push_str(l);
-        out.push('\n');
+        for part in wrapped(l, WIDTH) {
+            out.push_str("  ");
+            out.push_str(&part);
+            out.push('\n');
+        }
     }
     out.trim_end().to_string()
 }

@@ -14,12 +14,22 @@ pub enum CliError {
     /// A destructive command without a terminal to ask on and without `--yes`.
     #[error("{message}")]
     ConfirmationRequired { message: String },
+    /// `custody run`'s command could not be started: not found (127) or not executable (126),
+    /// the statuses `env`, `timeout` and `nohup` exit with.
+    #[error("{message}")]
+    CommandNotRun {
+        message: String,
+        hint: String,
+        found: bool,
+    },
 }
 
 impl CliError {
     fn code(&self) -> ErrorCode {
         match self {
             CliError::ConfirmationRequired { .. } => ErrorCode::ConfirmationRequired,
+            CliError::CommandNotRun { found: false, .. } => ErrorCode::CommandNotFound,
+            CliError::CommandNotRun { found: true, .. } => ErrorCode::CommandNotExecutable,
         }
     }
 
@@ -28,6 +38,7 @@ impl CliError {
             CliError::ConfirmationRequired { .. } => {
                 Some("pass --yes to confirm, or --dry-run to see the plan".into())
             }
+            CliError::CommandNotRun { hint, .. } => Some(hint.clone()),
         }
     }
 }

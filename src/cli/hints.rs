@@ -6,37 +6,133 @@ use openclaw_sessions::doctor::Finding;
 use openclaw_sessions::remedy::Warning;
 use openclaw_sessions::{Error, Remedy};
 
+/// The words of this run that selected the store (`--state-dir`, `--profile`, `--config`,
+/// `--store`) and the scope (`--agent`, `--all-agents`), shell-quoted, each with a leading
+/// space: a hint repeats them, so that the command it names works on the same store and agents
+/// (it would otherwise run on `~/.openclaw`'s default agent).
+#[derive(Debug, Default, Clone)]
+struct Invocation {
+    store: String,
+    scope: String,
+}
+
+static INVOCATION: std::sync::OnceLock<Invocation> = std::sync::OnceLock::new();
+
+/// Remember the words of this run for the hints (once, at start): the global options as
+/// given.
+pub fn remember(
+    state_dir: Option<&std::path::Path>,
+    profile: Option<&str>,
+    config: Option<&std::path::Path>,
+    agents: &[String],
+    all_agents: bool,
+) {
+    let push = |out: &mut String, flag: &str, value: &str| {
+        out.push(' ');
+        out.push_str(flag);
+        out.push(' ');
+        out.push_str(&shell_word(value));
+    };
+    let mut store = String::new();
+    if let Some(d) = state_dir {
+        push(&mut store, "--state-dir", &d.to_string_lossy());
+    }
+    if let Some(p) = profile {
+        push(&mut store, "--profile", p);
+    }
+    if let Some(c) = config {
+        push(&mut store, "--config", &c.to_string_lossy());
+    }
+    let mut scope = String::new();
+    for a in agents {
+        push(&mut scope, "--agent", a);
+    }
+    if all_agents {
+        scope.push_str(" --all-agents");
+    }
+    let _ = INVOCATION.set(Invocation { store, scope });
+}
+
+fn invocation() -> Invocation {
+    INVOCATION.get().cloned().unwrap_or_default()
+}
+
+/// `word` as one shell word: as it is when it holds nothing a shell reads, else single-quoted.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,~".contains(c))
+        && !word.starts_with('~');
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// `openclaw-sessions` with the words that selected this run's store, then `sub`, then the
+/// scope words when `scoped` (`--all-agents` when the run named none and `all` is set).
+fn ours(sub: &str, scoped: bool, all: bool) -> String {
+    let inv = invocation();
+    let scope = match (scoped, inv.scope.is_empty(), all) {
+        (false, _, _) => "",
+        (true, false, _) => inv.scope.as_str(),
+        (true, true, true) => " --all-agents",
+        (true, true, false) => "",
+    };
+    format!("openclaw-sessions{} {sub}{scope}", inv.store)
+}
+
+/// The command to import legacy stores, with this run's store and scope words (every agent
+/// when it named none): for messages that name it themselves.
+pub fn import_legacy() -> String {
+    command(Remedy::ImportLegacy)
+}
+
+/// The command that adopts ACPX state, with this run's store words.
+pub fn migrate_acpx() -> String {
+    format!("`{}`", ours("migrate acpx", false, false))
+}
+
 /// The command (or words naming this tool) that carries out a remedy.
-fn command(remedy: Remedy) -> &'static str {
+fn command(remedy: Remedy) -> String {
     match remedy {
-        Remedy::ImportLegacy => "`openclaw-sessions migrate legacy`",
-        Remedy::RunDoctor => "run `openclaw-sessions doctor`",
-        Remedy::RunDoctorFull => "run `openclaw-sessions doctor --full`",
-        Remedy::RunDoctorFix => "run `openclaw-sessions doctor --fix`",
-        Remedy::DoctorFix => "`doctor --fix`",
-        Remedy::ClearStaleLocks => "`doctor --fix` (or `custody clear-stale`)",
-        Remedy::ListSessions => "`openclaw-sessions list`",
-        Remedy::ShowSessionJson => "`openclaw-sessions show KEY --json`",
-        Remedy::VerifySnapshot => "`openclaw-sessions backup verify`",
-        Remedy::RestoreSnapshot => "`openclaw-sessions backup restore SNAPSHOT --in-place`",
-        Remedy::DamagedDatabase => {
-            "see the damage with `openclaw-sessions doctor`, then bring back a verified snapshot with `openclaw-sessions backup restore SNAPSHOT --in-place`"
+        Remedy::ImportLegacy => format!("`{}`", ours("migrate legacy", true, true)),
+        Remedy::RunDoctor => format!("run `{}`", ours("doctor", true, false)),
+        Remedy::RunDoctorFull => format!("run `{}`", ours("doctor --full", true, false)),
+        Remedy::RunDoctorFix => format!("run `{}`", ours("doctor --fix", true, false)),
+        Remedy::DoctorFix => "`doctor --fix`".into(),
+        Remedy::ClearStaleLocks => "`doctor --fix` (or `custody clear-stale`)".into(),
+        Remedy::ListSessions => format!("`{}`", ours("list", true, false)),
+        Remedy::ShowSessionJson => format!("`{}`", ours("show KEY --json", true, false)),
+        Remedy::VerifySnapshot => format!("`{}`", ours("backup verify", false, false)),
+        Remedy::RestoreSnapshot => {
+            format!(
+                "`{}`",
+                ours("backup restore SNAPSHOT --in-place", false, false)
+            )
         }
-        Remedy::Prune => "run `openclaw-sessions prune`",
-        Remedy::MigrateAcpx => "run `openclaw-sessions migrate acpx`",
-        Remedy::TranscriptCat => "`openclaw-sessions transcript cat`",
-        Remedy::PatchLabel => "`openclaw-sessions patch KEY --set label=...`",
-        Remedy::Upgrade => "upgrade openclaw-sessions",
-        Remedy::UpgradeSchema => "`openclaw-sessions migrate schema`",
-        Remedy::ReportBug => "a bug in openclaw-sessions",
+        Remedy::DamagedDatabase => format!(
+            "see the damage with `{}`, then bring back a verified snapshot with `{}`",
+            ours("doctor", true, false),
+            ours("backup restore SNAPSHOT --in-place", false, false)
+        ),
+        Remedy::Prune => format!("run `{}`", ours("prune", true, false)),
+        Remedy::MigrateAcpx => format!("run `{}`", ours("migrate acpx", false, false)),
+        Remedy::TranscriptCat => format!("`{}`", ours("transcript cat", false, false)),
+        Remedy::PatchLabel => format!("`{}`", ours("patch KEY --set label=...", false, false)),
+        Remedy::Upgrade => "upgrade openclaw-sessions".into(),
+        Remedy::UpgradeSchema => format!("`{}`", ours("migrate schema", false, false)),
+        Remedy::ReportBug => "a bug in openclaw-sessions".into(),
     }
 }
 
 /// A library text with its remedy named by our command.
 pub fn render(text: &str, remedy: Option<Remedy>) -> String {
     match remedy {
-        Some(r) if text.contains(r.phrase()) => text.replacen(r.phrase(), command(r), 1),
-        Some(r) if text.is_empty() => command(r).to_string(),
+        Some(r) if text.contains(r.phrase()) => text.replacen(r.phrase(), &command(r), 1),
+        Some(r) if text.is_empty() => command(r),
         Some(r) => format!("{text} ({})", command(r)),
         None => text.to_string(),
     }
@@ -80,12 +176,12 @@ mod tests {
             (
                 "import it first with the legacy import",
                 Remedy::ImportLegacy,
-                "import it first with `openclaw-sessions migrate legacy`",
+                "import it first with `openclaw-sessions migrate legacy --all-agents`",
             ),
             (
                 "agent main: a legacy sessions.json is waiting for import (import it with the legacy import)",
                 Remedy::ImportLegacy,
-                "agent main: a legacy sessions.json is waiting for import (import it with `openclaw-sessions migrate legacy`)",
+                "agent main: a legacy sessions.json is waiting for import (import it with `openclaw-sessions migrate legacy --all-agents`)",
             ),
             (
                 "run the doctor to check the database",

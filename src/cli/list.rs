@@ -10,8 +10,8 @@ use serde_json::json;
 
 use openclaw_sessions::parallel;
 use openclaw_sessions::store::{
-    for_each_newest_first_after, AgentStore, EventCountWalk, EventCounts, Position, SessionEntry,
-    SessionKind,
+    for_each_newest_first_after, AgentStore, EventCountWalk, EventCounts, OpenClawKind, Position,
+    SessionEntry, SessionKind,
 };
 use openclaw_sessions::units::{format_age, format_bytes, parse_time_arg};
 
@@ -28,8 +28,8 @@ pub enum SortKey {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Only sessions updated within the last MINUTES.
-    #[arg(long, value_name = "MINUTES")]
+    /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_active)]
     active: Option<u64>,
     /// Only archived sessions.
     #[arg(long, conflicts_with = "no_archived")]
@@ -37,9 +37,14 @@ pub struct ListArgs {
     /// Leave archived sessions out.
     #[arg(long)]
     no_archived: bool,
-    /// Only sessions of this kind (repeatable).
+    /// Only sessions of this kind, as OpenClaw's `openclaw sessions --json` names it and
+    /// `--json`'s `kind` says (repeatable).
     #[arg(long, value_enum, value_name = "KIND")]
-    kind: Vec<SessionKind>,
+    kind: Vec<OpenClawKind>,
+    /// Only sessions of this category: our finer classification by key shape, `--json`'s
+    /// `category` and the table's KIND column (repeatable).
+    #[arg(long, value_enum, value_name = "CATEGORY")]
+    category: Vec<SessionKind>,
     /// Only sessions whose key, label or display name contains TEXT (case-insensitive).
     #[arg(long = "match", value_name = "TEXT")]
     matches: Option<String>,
@@ -76,7 +81,10 @@ struct ListRow {
     session_key: String,
     session_id: String,
     updated_at: i64,
-    kind: SessionKind,
+    /// OpenClaw's `kind` (`openclaw sessions --json`).
+    kind: OpenClawKind,
+    /// Our own classification by key shape.
+    category: SessionKind,
     label: Option<String>,
     display_name: Option<String>,
     archived: bool,
@@ -137,10 +145,11 @@ impl Filter<'_> {
     fn keeps(&self, e: &SessionEntry) -> bool {
         let a = self.args;
         a.active
-            .is_none_or(|m| e.updated_at() >= self.now - (m as i64) * 60_000)
+            .is_none_or(|ms| e.updated_at() >= self.now.saturating_sub(ms as i64))
             && (!a.archived || e.archived())
             && (!a.no_archived || !e.archived())
-            && (a.kind.is_empty() || a.kind.contains(&e.kind()))
+            && (a.kind.is_empty() || a.kind.contains(&e.openclaw_kind()))
+            && (a.category.is_empty() || a.category.contains(&e.kind()))
             && self.needle.as_deref().is_none_or(|n| e.matches(n))
             && self.before.is_none_or(|b| e.updated_at() < b)
             && self.after.is_none_or(|t| e.updated_at() > t)
@@ -158,7 +167,8 @@ fn list_row(stores: &[AgentStore], row: Row) -> ListRow {
         agent_id: stores[store].paths.id.to_string(),
         session_id: e.session_id().to_string(),
         updated_at: e.updated_at(),
-        kind: e.kind(),
+        kind: e.openclaw_kind(),
+        category: e.kind(),
         label: e.label().map(String::from),
         display_name: e.display_name().map(String::from),
         archived: e.archived(),
@@ -500,8 +510,8 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             ),
         });
     }
-    // The columns of `--json`, in its order (agentId, sessionKey, sessionId, updatedAt, kind,
-    // label/displayName, archived/pinned/locked, harness, model, transcript).
+    // The columns of `--json`, in its order (agentId, sessionKey, sessionId, updatedAt,
+    // category under the KIND heading, label/displayName, archived/pinned/locked, harness, model, transcript).
     let mut t = ctx.printer.table(&[
         "AGENT",
         "KEY",

@@ -23,10 +23,11 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("1", "Failed unexpectedly (IO, SQLITE, INTERNAL), or the safety snapshot did not verify (SNAPSHOT_UNVERIFIED; nothing changed)."),
     ("2", "Usage error (USAGE), or a confirmation was needed without a terminal and without \\-\\-yes (CONFIRMATION_REQUIRED)."),
     ("3", "Done, but problems were found or some items were not done (FINDINGS, PARTIAL)."),
-    ("4", "Not found: state dir, agent, store, session, snapshot, command (NOT_FOUND)."),
+    ("4", "Not found: state dir, agent, store, session, snapshot (NOT_FOUND)."),
     ("5", "Refused by a guard: expectation failed, locked session, label taken, target exists, unsafe path (CONFLICT, LOCKED_SESSION, TARGET_EXISTS, UNSAFE_PATH)."),
     ("6", "Store format not supported, or bad input data (UNSUPPORTED_SCHEMA, BAD_INPUT)."),
     ("75", "The state dir has a live owner, such as a running Gateway: retry later (OWNER_UNAVAILABLE, GATEWAY_STATE_OWNER_REQUIRED)."),
+    ("126, 127", "custody run: the command exists but cannot be executed (126, COMMAND_NOT_EXECUTABLE), or is not found (127, COMMAND_NOT_FOUND), as env and timeout exit."),
     ("130", "Interrupted by a signal (INTERRUPTED); what finished stays done."),
 ];
 
@@ -124,8 +125,10 @@ fn extra_sections(path: &str, notes: Option<String>) -> String {
     if let Some(lines) = super::examples::of(path) {
         out.push_str(".SH EXAMPLES\n.PP\n.nf\n.RS 4\n");
         for l in lines {
-            out.push_str(&roff_text(l));
-            out.push('\n');
+            for part in super::examples::wrapped(l, super::examples::WIDTH) {
+                out.push_str(&roff_text(&part));
+                out.push('\n');
+            }
         }
         out.push_str(".RE\n.fi\n");
     }

@@ -129,7 +129,8 @@ fn run_acpx(ctx: &Ctx, args: &AcpxArgs) -> anyhow::Result<Outcome> {
                 ctx.printer
                     .json_data(&json!({"plan": plan, "applied": false}))?;
             } else {
-                ctx.printer.info(format!("nothing to do: {why}"));
+                // Nothing due, nothing printed (README.md, Pruning from cron): said at -v.
+                ctx.printer.debug(format!("nothing to do: {why}"));
             }
             return Ok(Outcome::Done);
         }

@@ -49,7 +49,13 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
             ctx.printer
                 .json_data(&json!({"agents": [], "applied": false}))?;
         } else {
-            ctx.printer.info("no legacy sessions.json to import");
+            // Nothing due, nothing printed (README.md, Pruning from cron), but on a dry run.
+            let message = "no legacy sessions.json to import";
+            if args.mutation.dry_run {
+                ctx.printer.info(message);
+            } else {
+                ctx.printer.debug(message);
+            }
         }
         return Ok(Outcome::Done);
     }

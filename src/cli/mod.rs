@@ -9,6 +9,7 @@ mod custody;
 mod delete;
 mod doctor;
 mod du;
+mod durations;
 mod error_code;
 mod examples;
 mod exit;
@@ -195,6 +196,14 @@ pub fn main() -> i32 {
     );
     printer.set_command(cli.command.name());
     printer.set_wide(cli.global.wide);
+    let g = &cli.global;
+    hints::remember(
+        g.state_dir.as_deref(),
+        g.profile.as_deref(),
+        g.config.as_deref(),
+        &g.agents,
+        g.all_agents,
+    );
     let ctx = Ctx::new(printer, cli.global.clone());
     let result = dispatch(&ctx, &cli.command);
     exit::finish(&ctx.printer, result)

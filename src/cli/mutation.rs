@@ -23,8 +23,9 @@ pub struct MutationArgs {
     /// Show the plan and change nothing.
     #[arg(short = 'n', long)]
     pub dry_run: bool,
-    /// Wait up to SECONDS for a live owner of the state dir to finish.
-    #[arg(long, value_name = "SECONDS")]
+    /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
+    /// dir to finish.
+    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
     pub wait: Option<u64>,
     /// Write the verified snapshots of the databases the change writes into DIR (see the
     /// snapshot policy below).
@@ -47,40 +48,105 @@ impl MutationArgs {
 /// The pipeline and snapshot policy of each kind of mutating command, for `--help` (the
 /// README's table says the same).
 pub const CHANGES_ONE_ROW: &str = "\
-Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
-prints the plan and changes nothing. The row is re-read before it is written, and read back \
-after. Snapshot: only with --backup-dir DIR (a verified snapshot of each changed database, \
-before the first write).";
+Runs under offline custody of the state dir (exit 75 while a Gateway owns it), without a \
+question (no --yes needed). -n/--dry-run prints the plan and changes nothing. The row is \
+re-read before it is written, and read back after. Snapshot: only with --backup-dir DIR (a \
+verified snapshot of each changed database, before the first write).";
 pub const ASKS_SNAPSHOT_ON_REQUEST: &str = "\
 Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
 prints the plan and changes nothing; on a terminal the same plan is shown and confirmed \
-(default no; a declined question changes nothing and exits 0); without one, -y/--yes is \
-needed (exit 2). Every removed transcript is archived first, as OpenClaw does. Snapshot: only \
-with --backup-dir DIR (a verified snapshot of each changed database, before the first write).";
+(default no; a declined question changes nothing and exits 0). The question reads a whole \
+line: y or yes applies; n, no or an empty line changes nothing; anything else asks again; the \
+end of input is no. Without a terminal (stdin and stderr), or with --json, -y/--yes is needed \
+(exit 2, CONFIRMATION_REQUIRED). Every removed transcript is archived first, as OpenClaw does. \
+Snapshot: only with --backup-dir DIR (a verified snapshot of each changed database, before the \
+first write).";
 pub const ASKS_SNAPSHOT_REQUIRED: &str = "\
 With changes to make, runs under offline custody of the state dir (exit 75 while a Gateway \
 owns it). -n/--dry-run prints the plan and changes nothing; on a terminal the same plan is \
-shown and confirmed (default no; a declined question changes nothing and exits 0); without \
-one, -y/--yes is needed (exit 2). Snapshot: always, a verified snapshot of each database the \
-plan changes, into --backup-dir DIR (default <state>/openclaw-sessions-snapshots), before the \
-first write; one that does not verify stops the run (SNAPSHOT_UNVERIFIED, nothing changed).";
+shown and confirmed (default no; a declined question changes nothing and exits 0). The \
+question reads a whole line: y or yes applies; n, no or an empty line changes nothing; \
+anything else asks again; the end of input is no. Without a terminal (stdin and stderr), or \
+with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED). Snapshot: always, a verified \
+snapshot of each database the plan changes, into --backup-dir DIR (default \
+<state>/openclaw-sessions-snapshots), before the first write; one that does not verify stops \
+the run (SNAPSHOT_UNVERIFIED, nothing changed).";
 pub const RECLAIM: &str = "\
 Runs under offline custody of the state dir (exit 75 while a Gateway owns it) without a \
-question: it removes nothing. -n/--dry-run prints the plan and changes nothing. The integrity \
-of each database is checked before and after; the free disk is checked first against what the \
-compaction needs, and a shortfall refuses (exit 5, nothing changed). Snapshot: only with \
---backup-dir DIR.";
+question (no --yes needed): it removes nothing. -n/--dry-run prints the plan and changes \
+nothing. The integrity of each database is checked before and after; the free disk is checked \
+first against what the compaction needs, and a shortfall refuses (exit 5, nothing changed). \
+Snapshot: only with --backup-dir DIR.";
 pub const RESTORE_IN_PLACE: &str = "\
 --in-place runs under offline custody of the state dir (exit 75 while a Gateway owns it). \
 -n/--dry-run prints the plan and changes nothing; on a terminal the plan is shown and \
-confirmed (default no); without one, -y/--yes is needed (exit 2). Snapshot: always, a \
-verified snapshot of the database being replaced, into --backup-dir DIR (default: the \
-repository of SNAPSHOT), before the swap.";
+confirmed (default no). The question reads a whole line: y or yes applies; n, no or an empty \
+line changes nothing; anything else asks again; the end of input is no. Without a terminal \
+(stdin and stderr), or with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED). \
+Snapshot: always, a verified snapshot of the database being replaced, into --backup-dir DIR \
+(default: the repository of SNAPSHOT), before the swap.";
 
 /// Items shown per agent before the question and by a dry run (`-v` shows every one).
 const SHOWN_ITEMS: usize = 20;
 
-/// The binary's hooks: an indicatif bar, dialoguer's question, the printer's warnings.
+/// Ask `question` on stderr and read the answer from the terminal, a whole line at a time and
+/// never more (what is typed after the line stays for the shell): `y`/`yes` is yes, `n`/`no`
+/// or an empty line is no (case-insensitive); anything else asks again; the end of input, or
+/// a signal, is no (the pipeline then stops as interrupted).
+fn ask_line(printer: &super::Printer, question: &str) -> bool {
+    loop {
+        printer.stderr(&format!("{question} [y/N] "));
+        let Some(line) = read_line_from_stdin() else {
+            printer.stderr("\n");
+            return false;
+        };
+        match line.trim().to_ascii_lowercase().as_str() {
+            "y" | "yes" => return true,
+            "" | "n" | "no" => return false,
+            _ => printer.stderr("Please answer yes or no.\n"),
+        }
+    }
+}
+
+/// One line from stdin, read a byte at a time (so nothing after its newline is taken), polled
+/// so that Ctrl-C is seen while waiting (the handler restarts reads: `signals`). `None` at the
+/// end of input, on an error, or when a signal came.
+fn read_line_from_stdin() -> Option<String> {
+    let mut line = Vec::new();
+    loop {
+        if signals::interrupted() {
+            return None;
+        }
+        let mut fd = libc::pollfd {
+            fd: 0,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, a bounded wait.
+        let ready = unsafe { libc::poll(&mut fd, 1, 200) };
+        if ready < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return None;
+        }
+        if ready == 0 {
+            continue;
+        }
+        let mut byte = 0u8;
+        // SAFETY: reads at most one byte into a local.
+        let n = unsafe { libc::read(0, (&mut byte as *mut u8).cast(), 1) };
+        match n {
+            1 if byte == b'\n' => return Some(String::from_utf8_lossy(&line).into_owned()),
+            1 => line.push(byte),
+            0 => return None,
+            _ if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+            _ => return None,
+        }
+    }
+}
+
+/// The binary's hooks: an indicatif bar, the line-reading question, the printer's warnings.
 pub struct CliHooks<'a> {
     ctx: &'a Ctx,
     bar: Bar,
@@ -113,12 +179,7 @@ impl Hooks for CliHooks<'_> {
             return Decision::Unanswered;
         }
         self.ctx.printer.stderr(&render_summary(summary));
-        let yes = dialoguer::Confirm::new()
-            .with_prompt("Apply this plan?")
-            .default(false)
-            .interact()
-            .unwrap_or(false);
-        if yes {
+        if ask_line(&self.ctx.printer, "Apply this plan?") {
             Decision::Proceed
         } else {
             Decision::Decline

@@ -393,14 +393,20 @@ fn print_prune(
 ) -> anyhow::Result<()> {
     let plans = &run.plan.agents;
     if work == 0 {
-        // Said (not only at -v): a dry run that printed nothing would read as a failure. A
-        // cron job's `-q` still silences it.
+        // Nothing due, nothing printed (README.md, Pruning from cron): a real run says it only
+        // at -v, so that cron mails nothing; a dry run that printed nothing would read as a
+        // failure, so it says it.
         let kept: usize = plans.iter().map(|a| a.plan.counts().before_count).sum();
-        ctx.printer.info(format!(
+        let message = format!(
             "nothing to prune: {} kept in {}",
             count(kept, "session"),
             count(plans.len(), "agent")
-        ));
+        );
+        if dry_run {
+            ctx.printer.info(message);
+        } else {
+            ctx.printer.debug(message);
+        }
         return Ok(());
     }
     if dry_run {

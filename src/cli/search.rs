@@ -6,7 +6,9 @@ use clap::Args;
 use std::ops::ControlFlow;
 
 use openclaw_sessions::history::for_each_archive;
-use openclaw_sessions::history::search::{search_live, ArchiveSearch, Hits, SearchRequest};
+use openclaw_sessions::history::search::{
+    plain_words_query, search_live, ArchiveSearch, Hits, SearchRequest,
+};
 use openclaw_sessions::units::{iso_from_ms, now_ms, parse_time_arg};
 
 use super::exit::Outcome;
@@ -33,11 +35,14 @@ pub enum OrderArg {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "QUERY is an FTS5 query, matched by OpenClaw's own index and tokenizer (unicode61, diacritics removed): \
-words (all must match), \"a phrase\", prefix*, AND / OR / NOT, NEAR(a b, 5). Quote it for the shell."
+    after_help = "QUERY is words as you type them: a message matches when it holds every word, matched by \
+OpenClaw's own index and tokenizer (unicode61, case and diacritics ignored; punctuation such as # or : \
+separates words). With --fts, QUERY is an FTS5 query instead: \"a phrase\", prefix*, AND / OR / NOT, \
+NEAR(a b, 5). An agent whose sessions are still in a legacy sessions.json has no index: it is named, \
+and nothing of it is searched (but its archives, with --archived)."
 )]
 pub struct SearchArgs {
-    /// An FTS5 query.
+    /// The words to find (every one must be in the message); with --fts, an FTS5 query.
     #[arg(value_name = "QUERY")]
     query: String,
     /// Also search archived transcripts (deleted, reset, imported, cold).
@@ -53,6 +58,9 @@ pub struct SearchArgs {
     /// At most N hits (default 20).
     #[arg(long, value_name = "N", default_value_t = 20)]
     limit: usize,
+    /// QUERY is FTS5 query syntax ("a phrase", prefix*, AND/OR/NOT, NEAR), not plain words.
+    #[arg(long)]
+    fts: bool,
     /// Best match first, or newest first.
     #[arg(long, value_enum, default_value_t = OrderArg::Best)]
     order: OrderArg,
@@ -78,8 +86,16 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
         .as_deref()
         .map(|s| parse_time_arg(s, now_ms()))
         .transpose()?;
+    let query = if args.fts {
+        args.query.clone()
+    } else {
+        plain_words_query(&args.query).ok_or_else(|| openclaw_sessions::Error::InvalidArgument {
+            message: format!("{:?} holds no word to search for", args.query),
+            hint: Some("words are letters and digits; --fts takes FTS5 query syntax".into()),
+        })?
+    };
     let req = SearchRequest {
-        query: args.query.clone(),
+        query,
         role: args.role.map(|r| match r {
             RoleArg::User => "user".to_string(),
             RoleArg::Assistant => "assistant".to_string(),
@@ -99,9 +115,22 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
     } else {
         None
     };
+    // Agents without an index (a legacy sessions.json waiting for import): nothing of their
+    // live sessions was searched, which "no matches" must not hide.
+    let mut not_searched: Vec<String> = Vec::new();
+    let mut searched_any = args.archived;
     for paths in ctx.agents(&layout)? {
         let store = ctx.open_store(paths)?;
-        search_live(&store, &req, &mut hits)?;
+        if search_live(&store, &req, &mut hits)? {
+            searched_any = true;
+        } else {
+            let id = store.paths.id.to_string();
+            ctx.printer.warn(format!(
+                "agent {id} has no search index (its sessions are in a legacy sessions.json): its sessions were not searched; import them with {}",
+                super::hints::import_legacy()
+            ));
+            not_searched.push(id);
+        }
         if let Some(batch) = archived.as_mut() {
             let mut failed: Option<openclaw_sessions::Error> = None;
             for_each_archive(&store, &mut |archive| {
@@ -129,13 +158,20 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
     if ctx.printer.json {
         ctx.printer.json_data(&serde_json::json!({
             "query": args.query,
+            "fts": req.query,
             "hits": hits.hits,
             "truncated": hits.truncated,
+            "notSearched": not_searched,
         }))?;
         return Ok(Outcome::Done);
     }
     if hits.hits.is_empty() {
-        ctx.printer.info("no matches");
+        if searched_any {
+            ctx.printer.info("no matches");
+        } else {
+            ctx.printer
+                .info("nothing was searched: no agent selected has a search index");
+        }
         return Ok(Outcome::Done);
     }
     let mut text = String::new();

@@ -25,7 +25,10 @@ struct ShowData {
     session_key: String,
     session_id: String,
     matched_by: &'static str,
+    /// OpenClaw's `kind` (`openclaw sessions --json`).
     kind: String,
+    /// Our own classification by key shape.
+    category: String,
     /// Null when the stored entry is unreadable (`entryError`, `entryRaw`).
     entry: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,7 +66,8 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         session_key: e.key.clone(),
         session_id: e.session_id().to_string(),
         matched_by: found.matched_by,
-        kind: e.kind().to_string(),
+        kind: e.openclaw_kind().to_string(),
+        category: e.kind().to_string(),
         entry: if e.unreadable.is_some() {
             Value::Null
         } else {
@@ -83,11 +87,12 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     }
     let mut out = format!(
-        "Session {}\n  agent:      {}\n  session id: {}\n  kind:       {}\n  updated:    {}\n",
+        "Session {}\n  agent:      {}\n  session id: {}\n  kind:       {}\n  category:   {}\n  updated:    {}\n",
         value(&data.session_key),
         value(&data.agent_id),
         value(&data.session_id),
         value(&data.kind),
+        value(&data.category),
         iso_from_ms(e.updated_at())
     );
     if let Some(l) = e.label() {

@@ -168,13 +168,16 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
         .count();
     if legacy > 0 {
         ctx.printer.out(&format!(
-            "{legacy} agent(s) with a legacy store waiting for import \
-             (run `openclaw-sessions migrate legacy`)\n"
+            "{legacy} agent(s) with a legacy store waiting for import (run {})\n",
+            super::hints::import_legacy()
         ))?;
     }
     for p in &report.acpx.problems {
         let how = if p.migration_resolves() {
-            "run `openclaw-sessions migrate acpx`, or pin plugins.entries.acpx.config.stateDir to the old location".to_string()
+            format!(
+                "run {}, or pin plugins.entries.acpx.config.stateDir to the old location",
+                super::hints::migrate_acpx()
+            )
         } else {
             p.resolution()
         };

@@ -17,7 +17,9 @@ use super::Ctx;
 const UNDELETE_RUNS: &str = "\
 Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
 prints the plan and changes nothing; on a terminal the plan is shown and confirmed (default \
-no); without one, -y/--yes is needed (exit 2). Refused (exit 5) when the key belongs to a live \
+no). The question reads a whole line: y or yes applies; n, no or an empty line changes \
+nothing; anything else asks again; the end of input is no. Without a terminal (stdin and \
+stderr), or with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED). Refused (exit 5) when the key belongs to a live \
 session (--as KEY names a free one) or the transcript is live; refused (exit 6) when the \
 archive does not verify. One transaction: the session comes back whole or not at all; the \
 archive is kept. Snapshot: only with --backup-dir DIR.";
@@ -26,8 +28,8 @@ archive is kept. Snapshot: only with --backup-dir DIR.";
 #[command(after_help = UNDELETE_RUNS)]
 pub struct UndeleteArgs {
     /// An archive's name as `archives list` shows it, a path to an archive file, or a
-    /// session id (its newest archive).
-    #[arg(value_name = "ARCHIVE|SESSION_ID")]
+    /// session id or key, whole or bare (its newest archive).
+    #[arg(value_name = "ARCHIVE|SESSION_ID|KEY")]
     archive: String,
     /// Bring it back under this key (with or without `agent:<id>:`) instead of the one it had.
     #[arg(long = "as", value_name = "KEY")]

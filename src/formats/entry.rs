@@ -1,6 +1,6 @@
 use serde_json::{Map, Value};
 
-use super::SessionKind;
+use super::{OpenClawKind, SessionKind};
 
 /// One logical session: its key and the canonical entry object (`session_nodes.entry_json`
 /// or a `sessions.json` value), key order preserved.
@@ -38,6 +38,7 @@ impl SessionEntry {
         "label",
         "displayName",
         "chatType",
+        "spawnedBy",
         "agentHarnessId",
         "model",
         "modelOverride",
@@ -217,8 +218,23 @@ impl SessionEntry {
         }
     }
 
+    /// Our own classification (`category`).
     pub fn kind(&self) -> SessionKind {
         SessionKind::of(&self.key, self.text("chatType"))
+    }
+
+    /// OpenClaw's `kind`, as `openclaw sessions --json` gives it.
+    pub fn openclaw_kind(&self) -> OpenClawKind {
+        // JavaScript truthiness of `entry.spawnedBy`.
+        let spawned_by = match self.fields.get("spawnedBy") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(Value::String(s)) => !s.is_empty(),
+            Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+            Some(_) => true,
+        };
+        let chat_type = self.fields.get("chatType").and_then(Value::as_str);
+        OpenClawKind::of(&self.key, spawned_by, chat_type)
     }
 
     /// Text an operator searches: key, label, display name.

@@ -1,7 +1,8 @@
 use std::fmt;
 
-/// What a session is, from its key (tests/reference/openclaw/FORMAT.md §c key forms) and
-/// chat type.
+/// Our own finer classification of a session (`category` in `list --json` and `show --json`),
+/// from its key (tests/reference/openclaw/FORMAT.md §c key forms) and chat type. OpenClaw's
+/// own `kind` is [`OpenClawKind`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum SessionKind {
@@ -72,6 +73,86 @@ impl SessionKind {
     }
 }
 
+/// The `kind` of OpenClaw's `openclaw sessions --json`, computed as its `classifySessionKind`
+/// does (OpenClaw 2026.9.6, `src/sessions/classify-session-kind.ts`), in its order: the
+/// sentinel keys `global` and `unknown`; a cron key (`agent:<id>:cron:...`); an entry with
+/// `spawnedBy` (`spawn-child`); a group or channel chat type, or `:group:`/`:channel:` in the
+/// key (`group`); else `direct`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpenClawKind {
+    Direct,
+    Group,
+    Cron,
+    SpawnChild,
+    Global,
+    Unknown,
+}
+
+impl OpenClawKind {
+    /// `spawned_by`: whether the entry's `spawnedBy` is set (a JavaScript truthy value).
+    pub fn of(key: &str, spawned_by: bool, chat_type: Option<&str>) -> OpenClawKind {
+        if key == "global" {
+            return OpenClawKind::Global;
+        }
+        if key == "unknown" {
+            return OpenClawKind::Unknown;
+        }
+        if is_cron_key(key) {
+            return OpenClawKind::Cron;
+        }
+        if spawned_by {
+            return OpenClawKind::SpawnChild;
+        }
+        if matches!(chat_type, Some("group" | "channel"))
+            || key.contains(":group:")
+            || key.contains(":channel:")
+        {
+            return OpenClawKind::Group;
+        }
+        OpenClawKind::Direct
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpenClawKind::Direct => "direct",
+            OpenClawKind::Group => "group",
+            OpenClawKind::Cron => "cron",
+            OpenClawKind::SpawnChild => "spawn-child",
+            OpenClawKind::Global => "global",
+            OpenClawKind::Unknown => "unknown",
+        }
+    }
+}
+
+/// OpenClaw's `isCronSessionKey`: an `agent:<id>:<rest>` key whose rest starts with `cron:`,
+/// in any case.
+fn is_cron_key(key: &str) -> bool {
+    let key = key.trim();
+    let Some(prefix) = key.get(..6) else {
+        return false;
+    };
+    if !prefix.eq_ignore_ascii_case("agent:") {
+        return false;
+    }
+    match key[6..].split_once(':') {
+        Some((agent, rest)) => {
+            !agent.trim().is_empty()
+                && rest
+                    .trim()
+                    .get(..5)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("cron:"))
+        }
+        None => false,
+    }
+}
+
+impl fmt::Display for OpenClawKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl fmt::Display for SessionKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -103,6 +184,43 @@ mod tests {
         ];
         for (key, kind) in cases {
             assert_eq!(SessionKind::of(key, None), kind, "{key}");
+        }
+    }
+
+    #[test]
+    fn openclaw_kinds_in_openclaws_order() {
+        use super::OpenClawKind as K;
+        let cases = [
+            ("global", false, None, K::Global),
+            ("unknown", true, None, K::Unknown),
+            ("agent:main:cron:nightly:run:884", true, None, K::Cron),
+            ("AGENT:main:CRON:x", false, None, K::Cron),
+            ("cron:x", false, None, K::Direct),
+            ("agent:main:subagent:461fb4b4", true, None, K::SpawnChild),
+            ("agent:main:subagent:461fb4b4", false, None, K::Direct),
+            (
+                "agent:main:telegram:group:-100123456784",
+                false,
+                None,
+                K::Group,
+            ),
+            (
+                "agent:main:discord:channel:987654324",
+                false,
+                None,
+                K::Group,
+            ),
+            ("agent:main:scratch-1", false, Some("channel"), K::Group),
+            (
+                "agent:main:slack:direct:u04abcdef:thread:1",
+                false,
+                None,
+                K::Direct,
+            ),
+            ("agent:main:main", false, None, K::Direct),
+        ];
+        for (key, spawned, chat, kind) in cases {
+            assert_eq!(K::of(key, spawned, chat), kind, "{key}");
         }
     }
 }

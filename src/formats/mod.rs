@@ -6,4 +6,4 @@ mod entry;
 mod kind;
 
 pub use entry::SessionEntry;
-pub use kind::SessionKind;
+pub use kind::{OpenClawKind, SessionKind};

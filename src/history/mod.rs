@@ -276,7 +276,32 @@ pub fn for_each_archive(
 /// over them chooses what it chooses over all of them, and only these are kept in memory.
 pub fn archives_named(store: &AgentStore, words: &str) -> Result<Vec<ArchivedTranscript>> {
     let names = Naming::of(words);
-    archives_where(store, &|a| names.may_name(a))
+    let found = archives_where(store, &|a| names.may_name(a))?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    // A session key, as `archives list` shows it (or bare): the archives whose key is known
+    // and is that one, and those whose key is looked up only after this filter (legacy and
+    // imported files), kept when their key turns out to be it.
+    Ok(
+        archives_where(store, &|a| a.session_key.is_none() || key_names(a, words))?
+            .into_iter()
+            .filter(|a| key_names(a, words))
+            .collect(),
+    )
+}
+
+/// `words` is the archive's session key: whole (`agent:main:chat`) or bare (`chat`, qualified
+/// with the archive's agent), in any case (OpenClaw stores keys lower-cased).
+fn key_names(a: &ArchivedTranscript, words: &str) -> bool {
+    let Some(key) = a.session_key.as_deref() else {
+        return false;
+    };
+    key.eq_ignore_ascii_case(words)
+        || key
+            .strip_prefix("agent:")
+            .and_then(|rest| rest.split_once(':'))
+            .is_some_and(|(agent, bare)| agent == a.agent_id && bare.eq_ignore_ascii_case(words))
 }
 
 /// What an archive's words are compared with (see [`pick`]).
@@ -646,8 +671,8 @@ impl ArchiveFilter {
 }
 
 /// The archive `words` names among `found` (one agent's or several): its name, a path to
-/// its file, or a session id (the newest archive of that session wins). An ambiguous name
-/// is refused with the candidates.
+/// its file, a session id or a session key as `archives list` shows it, whole or bare (the
+/// newest archive of that session wins). An ambiguous name is refused with the candidates.
 pub fn pick<'a>(found: &'a [ArchivedTranscript], words: &str) -> Result<&'a ArchivedTranscript> {
     let as_path = Path::new(words);
     let file_name = as_path
@@ -694,6 +719,10 @@ pub fn pick<'a>(found: &'a [ArchivedTranscript], words: &str) -> Result<&'a Arch
                 });
             }
         }
+        if by_id.is_empty() {
+            // A session key (whole or bare): the newest archive of that session.
+            by_id = found.iter().filter(|a| key_names(a, words)).collect();
+        }
         if let Some(newest) = by_id.iter().max_by_key(|a| a.archived_at) {
             let agents: std::collections::BTreeSet<&str> =
                 by_id.iter().map(|a| a.agent_id.as_str()).collect();
@@ -706,7 +735,7 @@ pub fn pick<'a>(found: &'a [ArchivedTranscript], words: &str) -> Result<&'a Arch
     match hits.as_slice() {
         [one] => Ok(one),
         [] => Err(Error::not_found(
-            format!("no archive named {words:?}"),
+            format!("no archive named {words:?}, nor of a session with that id or key"),
             Some(
                 "the archive list shows every archive by name (--all-agents for every agent)"
                     .into(),

@@ -1,5 +1,6 @@
 //! `search`: OpenClaw's own FTS5 index of user and assistant text (`session_transcript_fts`,
-//! docs/openclaw/ARCHIVES.md), queried read-only with the FTS5 query syntax; with archives,
+//! docs/openclaw/ARCHIVES.md), queried read-only with the FTS5 query syntax (the words a person
+//! typed become one through [`plain_words_query`]); with archives,
 //! their messages go through a private in-memory FTS5 table of the same tokenizer, a bounded
 //! batch at a time, so matching follows the same rules and nothing is written to the store.
 
@@ -136,12 +137,35 @@ fn to_hit(agent_id: &str, h: FtsHit, key: Option<String>, archive: Option<&str>)
 }
 
 /// Search one agent's live index.
-pub fn search_live(store: &AgentStore, req: &SearchRequest, into: &mut Hits) -> Result<()> {
+/// Whether an agent's live sessions could be searched: a store still in a legacy
+/// `sessions.json` (or a database without OpenClaw's index) has no index to search.
+pub fn has_index(store: &AgentStore) -> bool {
+    store
+        .db()
+        .is_some_and(|db| crate::store::db::meta::table_exists(db.conn(), "session_transcript_fts"))
+}
+
+/// The words a person typed, as an FTS5 query that finds the messages holding every one of
+/// them: each word one FTS5 string (a `"` in it doubled), so that `item #3`, `C++`, `a:b` or
+/// `NOT` are words and never query syntax. A word without a letter or digit (`#`, `--`) is
+/// left out, as the tokenizer would drop it; `None` when no word is left.
+pub fn plain_words_query(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Search an agent's live index into `into`; `false` when it has none ([`has_index`]), and
+/// nothing was searched.
+pub fn search_live(store: &AgentStore, req: &SearchRequest, into: &mut Hits) -> Result<bool> {
     let Some(db) = store.db() else {
-        return Ok(());
+        return Ok(false);
     };
     if !crate::store::db::meta::table_exists(db.conn(), "session_transcript_fts") {
-        return Ok(());
+        return Ok(false);
     }
     // One more than asked: `truncated` says whether there were more.
     let mut q = req.fts();
@@ -150,7 +174,7 @@ pub fn search_live(store: &AgentStore, req: &SearchRequest, into: &mut Hits) -> 
         fts::search_live(db.conn(), &q).map_err(|e| query_error(&req.query, e, db.path()))?;
     let agent = store.paths.id.to_string();
     into.add(found.into_iter().map(|h| to_hit(&agent, h, None, None)));
-    Ok(())
+    Ok(true)
 }
 
 /// An archive with messages in the current batch: what its hits carry.
@@ -298,5 +322,21 @@ impl<'r> ArchiveSearch<'r> {
         self.tags.clear();
         self.pending = 0;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_words_query;
+
+    #[test]
+    fn each_word_is_one_fts5_string() {
+        assert_eq!(plain_words_query("item #3").unwrap(), "\"item\" \"#3\"");
+        assert_eq!(
+            plain_words_query(" a\"b  NOT ").unwrap(),
+            "\"a\"\"b\" \"NOT\""
+        );
+        assert_eq!(plain_words_query("say # -- it").unwrap(), "\"say\" \"it\"");
+        assert_eq!(plain_words_query("# --"), None);
     }
 }

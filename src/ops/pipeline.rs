@@ -108,7 +108,7 @@ pub trait Operation {
 
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
-        layout.state_dir.join("openclaw-sessions-snapshots")
+        layout.snapshot_repository()
     }
 
     /// Turn the user's words into targets (read-only, before custody).
@@ -341,6 +341,10 @@ fn run_held<O: Operation>(
     } else {
         Decision::Proceed
     };
+    // A signal while the question waited is an interruption, never a declined question.
+    if interrupted(options, hooks) {
+        return Err(Error::Interrupted);
+    }
     match decision {
         Decision::Proceed => {}
         Decision::Decline => return Ok(ended(RunState::Declined, plan, summary)),

@@ -121,6 +121,12 @@ impl StateLayout {
         Ok(())
     }
 
+    /// `<state>/openclaw-sessions-snapshots`: where the safety snapshots go, and the default
+    /// repository of `backup create|list|verify`.
+    pub fn snapshot_repository(&self) -> PathBuf {
+        self.state_dir.join("openclaw-sessions-snapshots")
+    }
+
     pub fn state_db(&self) -> PathBuf {
         self.state_dir.join("state").join("openclaw.sqlite")
     }

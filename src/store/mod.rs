@@ -12,7 +12,7 @@ mod schema;
 mod scratch;
 mod sqlite_header;
 
-pub use crate::formats::{SessionEntry, SessionKind};
+pub use crate::formats::{OpenClawKind, SessionEntry, SessionKind};
 pub use crate::paths::read_owner;
 pub use agent_store::{
     AgentStore, ArchiveRow, EventCountWalk, EventCounts, ListedSession, SessionLookup, StoreKind,

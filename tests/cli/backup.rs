@@ -497,3 +497,68 @@ fn snapshots_are_compact_and_sanitized() {
         .unwrap();
     assert_eq!(leases, 2000);
 }
+
+/// `backup create|list|verify` default to the repository of the safety snapshots
+/// (`<state>/openclaw-sessions-snapshots`); `create` names the agent of each snapshot; `du`
+/// counts that repository.
+#[test]
+fn backup_defaults_to_the_safety_snapshots_repository_and_du_counts_it() {
+    let store = Store::copy("live");
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    let out = store.run_ok(["--all-agents", "backup", "create"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let mut agents = Vec::new();
+    for line in stdout.lines() {
+        let (path, of) = line.split_once('\t').unwrap_or_else(|| panic!("{stdout}"));
+        assert!(Path::new(path).starts_with(&repo), "{line}");
+        assert!(Path::new(path).join("manifest.json").is_file(), "{line}");
+        agents.push(of.to_string());
+        assert!(
+            stderr.contains(&format!("snapshot of {of}: {path}")),
+            "{stderr}"
+        );
+    }
+    agents.sort();
+    assert_eq!(agents, ["agent main", "agent research", "agent work"]);
+    let doc = json(&store.run_ok(["backup", "create", "--agent", "work", "--json"]));
+    assert_eq!(doc["data"]["snapshots"][0]["agentId"], "work", "{doc}");
+    // list and verify find them without --repository.
+    let listed = json(&store.run_ok(["backup", "list", "--json"]));
+    assert_eq!(
+        listed["data"]["repositoryPath"].as_str().unwrap(),
+        repo.to_str().unwrap()
+    );
+    let snapshots = listed["data"]["snapshots"].as_array().unwrap();
+    assert_eq!(snapshots.len(), 4, "{listed}");
+    let verified = json(&store.run_ok(["backup", "verify", "--json"]));
+    let results = verified["data"]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4, "{verified}");
+    assert!(results.iter().all(|r| r["ok"] == true), "{verified}");
+    // A name as `backup list` shows it.
+    let first = Path::new(snapshots[0]["path"].as_str().unwrap())
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    store.run_ok(["backup", "verify", &first]);
+    // du counts the repository, apart from the agents.
+    let du = json(&store.run_ok(["du", "--json"]));
+    let bytes = du["data"]["snapshots"]["bytes"].as_u64().unwrap();
+    assert!(bytes > 3 * 800_000, "{du}");
+    assert_eq!(du["data"]["snapshots"]["files"], 8, "{du}");
+    let human = String::from_utf8_lossy(&store.run_ok(["du"]).stdout).to_string();
+    assert!(
+        human.contains(&format!("snapshot repository {}: ", repo.display())),
+        "{human}"
+    );
+    // An empty repository has nothing to verify: not found.
+    let empty = store
+        .cmd()
+        .args(["backup", "verify", "--repository"])
+        .arg(store.dir.path().join("none"))
+        .output()
+        .unwrap();
+    assert_eq!(empty.status.code(), Some(4));
+}

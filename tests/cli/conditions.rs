@@ -203,7 +203,10 @@ fn a_database_that_fails_quick_check_is_refused_but_for_the_doctor() {
         let doc = refused(&store, args, 5, "CONFLICT", "fails SQLite's quick_check");
         let hint = doc["error"]["hint"].as_str().unwrap();
         assert!(
-            hint.contains("openclaw-sessions doctor") && hint.contains("backup restore"),
+            hint.contains(&format!(
+                "openclaw-sessions --state-dir {} doctor",
+                store.state().display()
+            )) && hint.contains("backup restore"),
             "{hint}"
         );
     }

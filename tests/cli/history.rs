@@ -387,7 +387,7 @@ fn search_matches_a_direct_fts5_match_on_the_same_database() {
         "東京",
         "naive",
     ] {
-        let ours = hit_set(&search_json(&store, &[query]));
+        let ours = hit_set(&search_json(&store, &["--fts", query]));
         let mut direct = std::collections::BTreeSet::new();
         let mut stmt = conn
             .prepare(
@@ -435,14 +435,15 @@ fn search_matches_a_direct_fts5_match_on_the_same_database() {
     let two = json(&two);
     assert_eq!(two["data"]["hits"].as_array().unwrap().len(), 2);
     assert_eq!(two["data"]["truncated"], true);
-    let scores: Vec<f64> = search_json(&store, &["summarize OR sdk"])["hits"]
+    let scores: Vec<f64> = search_json(&store, &["--fts", "summarize OR sdk"])["hits"]
         .as_array()
         .unwrap()
         .iter()
         .map(|h| h["score"].as_f64().unwrap())
         .collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first");
-    let times: Vec<i64> = search_json(&store, &["summarize OR sdk", "--order", "recent"])["hits"]
+    let times: Vec<i64> = search_json(&store, &["--fts", "summarize OR sdk", "--order", "recent"])
+        ["hits"]
         .as_array()
         .unwrap()
         .iter()
@@ -454,7 +455,7 @@ fn search_matches_a_direct_fts5_match_on_the_same_database() {
     );
     let since = search_json(
         &store,
-        &["cafe OR summarize", "--since", "@1795989999999ms"],
+        &["--fts", "cafe OR summarize", "--since", "@1795989999999ms"],
     );
     assert!(since["hits"]
         .as_array()
@@ -467,9 +468,9 @@ fn search_matches_a_direct_fts5_match_on_the_same_database() {
 fn search_finds_text_only_in_archives_with_archived() {
     let store = Store::copy("live");
     let phrase = "\"agent:main:sdk-made-2\"";
-    let live = search_json(&store, &[phrase]);
+    let live = search_json(&store, &["--fts", phrase]);
     assert!(live["hits"].as_array().unwrap().is_empty());
-    let all = search_json(&store, &[phrase, "--archived"]);
+    let all = search_json(&store, &["--fts", phrase, "--archived"]);
     let hits = all["hits"].as_array().unwrap();
     let cat = store.run_ok(["archives", "cat", DELETED]).stdout;
     let lines: Vec<Value> = String::from_utf8(cat)
@@ -493,7 +494,11 @@ fn search_finds_text_only_in_archives_with_archived() {
         let ev = &lines[h["seq"].as_u64().unwrap() as usize];
         assert_eq!(ev["id"], h["messageId"]);
     }
-    let bad = store.cmd().args(["search", "\"open"]).output().unwrap();
+    let bad = store
+        .cmd()
+        .args(["search", "--fts", "\"open"])
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
 
@@ -515,7 +520,14 @@ fn archived_search(store: &Store, query: &str, batch: Option<usize>) -> std::pro
         cmd.env("OPENCLAW_SESSIONS_APPLY_BATCH", n.to_string());
     }
     let out = cmd
-        .args(["--all-agents", "search", "--json", "--limit", "100000"])
+        .args([
+            "--all-agents",
+            "search",
+            "--json",
+            "--limit",
+            "100000",
+            "--fts",
+        ])
         .args(["--archived", query])
         .output()
         .unwrap();
@@ -677,4 +689,32 @@ fn archives_are_listed_in_the_same_order_whatever_the_window_of_names_read_at_a_
     for batch in ["1", "2", "5", "1000"] {
         assert_eq!(list(Some(batch)), whole, "windows of {batch}");
     }
+}
+
+/// `search` takes words as a person types them: `item #3` is two words, not FTS5 syntax (which
+/// `--fts` asks for); a phrase typed as words finds what the FTS5 phrase finds and more.
+#[test]
+fn search_takes_plain_words_unless_fts_asks_for_the_syntax() {
+    let store = Store::copy("live");
+    for words in ["item #3", "C++ (draft)", "NOT", "a:b \"c", "summarize AND"] {
+        let out = store.cmd().args(["search", words]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{words:?}: {out:?}");
+    }
+    // Each word must be in the message, whatever the order.
+    let plain = hit_set(&search_json(&store, &["sdk summarize"]));
+    let fts = hit_set(&search_json(&store, &["--fts", "sdk AND summarize"]));
+    assert_eq!(plain, fts);
+    let one = hit_set(&search_json(&store, &["summarize"]));
+    assert!(!one.is_empty());
+    assert_eq!(one, hit_set(&search_json(&store, &["--fts", "summarize"])));
+    // The FTS5 syntax is refused as a usage error only under --fts.
+    let bad = store
+        .cmd()
+        .args(["search", "--fts", "item #3"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    // Nothing to search for.
+    let none = store.cmd().args(["search", "# --"]).output().unwrap();
+    assert_eq!(none.status.code(), Some(2));
 }

@@ -141,7 +141,11 @@ fn list_filters_and_sorts() {
     );
     assert_eq!(keys(&store, &["--all-agents", "--kind", "cron"]).len(), 3);
     assert_eq!(
-        keys(&store, &["--all-agents", "--kind", "acp", "--kind", "hook"]).len(),
+        keys(
+            &store,
+            &["--all-agents", "--category", "acp", "--category", "hook"]
+        )
+        .len(),
         6
     );
     assert_eq!(
@@ -196,9 +200,13 @@ fn legacy_store_is_listed_from_sessions_json() {
     // The human view says what to run, and names a command that exists.
     let human = store.cmd().arg("status").output().unwrap();
     let text = String::from_utf8_lossy(&human.stdout);
+    // The hint repeats the words that chose the store, and covers every agent.
     assert!(
         text.contains("3 agent(s) with a legacy store waiting for import")
-            && text.contains("openclaw-sessions migrate legacy"),
+            && text.contains(&format!(
+                "(run `openclaw-sessions --state-dir {} migrate legacy --all-agents`)",
+                store.state().display()
+            )),
         "{text}"
     );
     let refused = store
@@ -207,7 +215,89 @@ fn legacy_store_is_listed_from_sessions_json() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("openclaw-sessions migrate legacy"));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains(&format!(
+            "openclaw-sessions --state-dir {} migrate legacy",
+            store.state().display()
+        )),
+        "{err}"
+    );
+}
+
+/// Hints repeat the words that selected the store and the scope: a suggested command works on
+/// the same store and agents as the run that suggested it.
+#[test]
+fn hints_repeat_the_store_and_scope_words() {
+    let store = Store::copy("legacy");
+    let status = |args: &[&str]| -> String {
+        let out = bin()
+            .env("HOME", store.dir.path())
+            .args(args)
+            .arg("status")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let state = store.state().display().to_string();
+    for (args, want) in [
+        (
+            vec!["--state-dir", state.as_str()],
+            format!("`openclaw-sessions --state-dir {state} migrate legacy --all-agents`"),
+        ),
+        (
+            vec!["--state-dir", state.as_str(), "--agent", "work"],
+            format!("`openclaw-sessions --state-dir {state} migrate legacy --agent work`"),
+        ),
+        (
+            vec!["--state-dir", state.as_str(), "--all-agents"],
+            format!("`openclaw-sessions --state-dir {state} migrate legacy --all-agents`"),
+        ),
+    ] {
+        let text = status(&args);
+        assert!(text.contains(&want), "{args:?}: {text}");
+    }
+    // A profile is repeated as a profile.
+    std::fs::rename(store.state(), store.dir.path().join(".openclaw-ops")).unwrap();
+    let text = status(&["--profile", "ops"]);
+    assert!(
+        text.contains("`openclaw-sessions --profile ops migrate legacy --all-agents`"),
+        "{text}"
+    );
+    // A state dir with a space is one shell word.
+    let spaced = store.dir.path().join("state dir");
+    std::fs::rename(store.dir.path().join(".openclaw-ops"), &spaced).unwrap();
+    let text = status(&["--state-dir", spaced.to_str().unwrap()]);
+    assert!(
+        text.contains(&format!(
+            "`openclaw-sessions --state-dir '{}' migrate legacy --all-agents`",
+            spaced.display()
+        )),
+        "{text}"
+    );
+    // A search on it names what it could not search, and how to import it.
+    let out = bin()
+        .env("HOME", store.dir.path())
+        .args([
+            "--state-dir",
+            spaced.to_str().unwrap(),
+            "--agent",
+            "main",
+            "search",
+            "hello",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("agent main has no search index")
+            && err.contains("migrate legacy --agent main`")
+            && err.contains("nothing was searched")
+            && !err.contains("no matches"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -501,5 +591,149 @@ fn budget_bytes_equal_openclaw_disk_budget() {
             "agent {id}"
         );
         assert!(row["total"].as_u64() > row["budgetBytes"].as_u64());
+    }
+}
+
+/// `--active` reads the one duration grammar (`30m`, `2h`, `7d`, `1w`), and a bare number keeps
+/// meaning minutes; `--wait` reads it too, a bare number being seconds (README.md, Times and
+/// sizes).
+#[test]
+fn active_and_wait_read_the_one_duration_grammar() {
+    let store = Store::copy("live");
+    let all = json(&store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]));
+    let mut updated: Vec<i64> = all["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["updatedAt"].as_i64().unwrap())
+        .collect();
+    updated.sort_unstable();
+    let newest = *updated.last().unwrap();
+    // Ten minutes after the newest update.
+    let now = (newest + 10 * 60_000).to_string();
+    let count = |active: &str| -> usize {
+        let out = store
+            .cmd()
+            .args([
+                "list",
+                "--all-agents",
+                "--json",
+                "--limit",
+                "all",
+                "--active",
+                active,
+            ])
+            .env("OPENCLAW_SESSIONS_NOW_MS", &now)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "--active {active}: {out:?}");
+        json(&out)["data"].as_array().unwrap().len()
+    };
+    let within = |ms: i64| {
+        updated
+            .iter()
+            .filter(|&&u| u >= newest + 10 * 60_000 - ms)
+            .count()
+    };
+    assert!(count("30m") >= 1);
+    for (words, ms) in [
+        (&["30", "30m", "0.5h"][..], 30 * 60_000),
+        (&["5", "5m"], 5 * 60_000),
+        (&["120", "2h"], 2 * 3_600_000),
+        (&["7d", "1w", "10080"], 7 * 86_400_000),
+    ] {
+        for w in words {
+            assert_eq!(count(w), within(ms), "--active {w}");
+        }
+    }
+    assert_eq!(count("5"), 0);
+    for bad in ["30x", "-1", "m"] {
+        let out = store
+            .cmd()
+            .args(["list", "--active", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--active {bad}");
+    }
+    for wait in ["1m", "90s", "20"] {
+        store.run_ok(["custody", "run", "--wait", wait, "--", "true"]);
+    }
+    let out = store
+        .cmd()
+        .args(["custody", "run", "--wait", "10x", "--", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `kind` in `list --json` is OpenClaw's own: for every session OpenClaw's `openclaw sessions
+/// --all-agents --json` listed (the fixtures' reports, made by OpenClaw 2026.9.6 and 2026.8.2 on
+/// these stores), ours says the same; our classification is `category`; `--kind` selects by
+/// OpenClaw's kind and `--category` by ours.
+#[test]
+fn kind_is_openclaws_kind_for_every_session() {
+    for (store, report) in [
+        (
+            Store::copy("live"),
+            format!("{FIXTURES}/report/sessions-all-agents.json"),
+        ),
+        (
+            Store::copy_release("2026.8.2", "live"),
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/openclaw-2026.8.2/report/sessions-all-agents.json"
+            )
+            .to_string(),
+        ),
+    ] {
+        let theirs: Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let ours = json(&store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]));
+        let ours: std::collections::BTreeMap<String, Value> = ours["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["sessionKey"].as_str().unwrap().to_string(), r.clone()))
+            .collect();
+        let sessions = theirs["sessions"].as_array().unwrap();
+        assert!(sessions.len() >= 30, "{report}");
+        let mut kinds = std::collections::BTreeSet::new();
+        for s in sessions {
+            let key = s["key"].as_str().unwrap();
+            let row = ours
+                .get(key)
+                .unwrap_or_else(|| panic!("{report}: {key} not listed"));
+            assert_eq!(row["kind"], s["kind"], "{report}: {key}");
+            assert!(row["category"].is_string(), "{row}");
+            kinds.insert(s["kind"].as_str().unwrap().to_string());
+            // The fields both lists have mean the same.
+            for field in ["sessionId", "updatedAt", "agentId"] {
+                let theirs_field = if field == "agentId" {
+                    s["agentId"].clone()
+                } else {
+                    s[field].clone()
+                };
+                assert_eq!(row[field], theirs_field, "{report}: {key}: {field}");
+            }
+        }
+        assert!(
+            kinds.contains("spawn-child") && kinds.contains("group"),
+            "{kinds:?}"
+        );
+        // --kind selects by that kind.
+        for kind in &kinds {
+            let want: std::collections::BTreeSet<&str> = sessions
+                .iter()
+                .filter(|s| s["kind"] == kind.as_str())
+                .map(|s| s["key"].as_str().unwrap())
+                .collect();
+            let got = keys(&store, &["--all-agents", "--limit", "all", "--kind", kind]);
+            let got: std::collections::BTreeSet<&str> = got
+                .iter()
+                .map(String::as_str)
+                .filter(|k| sessions.iter().any(|s| s["key"] == *k))
+                .collect();
+            assert_eq!(got, want, "--kind {kind}");
+        }
     }
 }

