@@ -35,6 +35,13 @@ _openclaw_sessions_complete() {
     if [[ -n "$prefix" ]]; then
         COMPREPLY=("${COMPREPLY[@]#"$prefix"}")
     fi
+    # Inserted as one shell word that runs nothing: a key may hold spaces, quotes, `$`,
+    # backticks or newlines (keys come from channels and callers).
+    local quoted
+    for i in "${!COMPREPLY[@]}"; do
+        printf -v quoted '%q' "${COMPREPLY[i]}"
+        COMPREPLY[i]="$quoted"
+    done
     if [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
         compopt -o nospace 2>/dev/null
     fi

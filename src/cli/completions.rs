@@ -104,6 +104,13 @@ _@NAME@_complete() {
     if [[ -n "$prefix" ]]; then
         COMPREPLY=("${COMPREPLY[@]#"$prefix"}")
     fi
+    # Inserted as one shell word that runs nothing: a key may hold spaces, quotes, `$`,
+    # backticks or newlines (keys come from channels and callers).
+    local quoted
+    for i in "${!COMPREPLY[@]}"; do
+        printf -v quoted '%q' "${COMPREPLY[i]}"
+        COMPREPLY[i]="$quoted"
+    done
     if [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
         compopt -o nospace 2>/dev/null
     fi
@@ -277,14 +284,29 @@ fn session_keys(current: &OsStr) -> Vec<CompletionCandidate> {
     let Ok(agents) = layout.select_agents(&p.agents, p.all_agents) else {
         return Vec::new();
     };
+    // A bare key (the key without `agent:<id>:`) resolves against the selected agent, so
+    // typing one completes to one.
+    let typed = current.to_string_lossy();
+    let bare =
+        !typed.is_empty() && !"agent:".starts_with(typed.as_ref()) && !typed.starts_with("agent:");
     let mut keys = vec!["main".to_string()];
     for paths in agents {
+        let prefix = format!("agent:{}:", paths.id);
         if let Ok(mut store) = AgentStore::open(paths) {
             if let Ok(sessions) = store.sessions() {
-                keys.extend(sessions.into_iter().map(|e| e.key));
+                for e in sessions {
+                    if bare {
+                        if let Some(rest) = e.key.strip_prefix(&prefix) {
+                            keys.push(rest.to_string());
+                        }
+                    }
+                    keys.push(e.key);
+                }
             }
         }
     }
+    keys.sort();
+    keys.dedup();
     matching(current, keys)
 }
 

@@ -19,7 +19,11 @@ fn regressions(target: &str) -> Vec<PathBuf> {
         .unwrap_or_default();
     files.retain(|p| p.is_file());
     files.sort();
-    assert!(files.len() >= 4, "fuzz/regressions/{target} holds {} inputs", files.len());
+    assert!(
+        files.len() >= 4,
+        "fuzz/regressions/{target} holds {} inputs",
+        files.len()
+    );
     files
 }
 

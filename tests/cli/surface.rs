@@ -984,3 +984,110 @@ fn a_live_owner_is_75_for_every_mutating_command() {
     holder.kill().unwrap();
     holder.wait().unwrap();
 }
+
+/// Bash completion in a real terminal (tmux): Tab pressed, screen read. A key that holds
+/// shell syntax is inserted as one word that runs nothing, `agent:main:` + Tab never doubles
+/// the colon, and a bare key completes.
+#[test]
+fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
+    let Some(tmux) = shell("tmux") else { return };
+    let tmux = tmux.as_path();
+    let Some(bash) = shell("bash") else { return };
+    let store = Store::copy("live");
+    let evil = "agent:main:evil $(touch pwned) `touch pwned2`";
+    store
+        .writable("main")
+        .execute_batch(&format!(
+            "CREATE TEMP TABLE t AS SELECT * FROM session_nodes WHERE session_key = 'agent:main:pinned-notes';
+             UPDATE t SET session_key = '{}';
+             INSERT INTO session_nodes SELECT * FROM t;",
+            evil.replace('\'', "''")
+        ))
+        .unwrap();
+    let dir = store.dir.path();
+    let bin_dir = assert_cmd::cargo::cargo_bin("openclaw-sessions")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let socket = format!("ocs-completion-{}", std::process::id());
+    let tmux_cmd = |args: &[&str]| {
+        std::process::Command::new(&tmux)
+            .args(["-L", &socket])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let shell_line = format!(
+        "env -i PATH={}:/usr/bin:/bin HOME={} TERM=xterm {} --norc --noprofile",
+        bin_dir.display(),
+        dir.display(),
+        bash.display()
+    );
+    let started = tmux_cmd(&[
+        "new-session",
+        "-d",
+        "-x",
+        "220",
+        "-y",
+        "40",
+        "-s",
+        "t",
+        &shell_line,
+    ]);
+    assert!(started.status.success(), "{started:?}");
+    let screen = |keys: &[&str]| -> String {
+        tmux_cmd(&[&["send-keys", "-t", "t"][..], keys].concat());
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        String::from_utf8_lossy(&tmux_cmd(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    };
+    screen(&[
+        &format!(
+            "cd {} && source <(openclaw-sessions completions bash)",
+            dir.display()
+        ),
+        "Enter",
+    ]);
+    let state = store.state();
+    let prefix = format!("openclaw-sessions --state-dir {} show ", state.display());
+    let typed = screen(&[&format!("{prefix}agent:main:ev"), "Tab"]);
+    let last = typed
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .to_string();
+    let cleanup = || {
+        tmux_cmd(&["kill-server"]);
+    };
+    if !last.contains(r"agent:main:evil\ \$\(touch\ pwned\)\ \`touch\ pwned2\`") {
+        cleanup();
+        panic!("the key was not inserted as one quoted word:\n{typed}");
+    }
+    screen(&["Enter"]);
+    let ran = screen(&["echo \"rc=$?\"", "Enter"]);
+    let pwned = dir.join("pwned").exists() || dir.join("pwned2").exists();
+    // `agent:main:` + Tab completes from there on, without a second colon.
+    screen(&["C-c"]);
+    let colon = screen(&[&format!("{prefix}agent:main:pinn"), "Tab"]);
+    screen(&["C-c"]);
+    let bare = screen(&[&format!("{prefix}pinn"), "Tab"]);
+    cleanup();
+    assert!(!pwned, "a completed key ran a command:\n{ran}");
+    assert!(
+        ran.contains("rc=0"),
+        "show of the completed key failed:\n{ran}"
+    );
+    let line = |s: &str| {
+        s.lines()
+            .rev()
+            .find(|l| l.contains("show "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        line(&colon).contains("show agent:main:pinned-notes"),
+        "{colon}"
+    );
+    assert!(!line(&colon).contains("agent:main::"), "{colon}");
+    assert!(line(&bare).contains("show pinned-notes"), "{bare}");
+}
