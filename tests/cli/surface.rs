@@ -1011,7 +1011,7 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
         .to_path_buf();
     let socket = format!("ocs-completion-{}", std::process::id());
     let tmux_cmd = |args: &[&str]| {
-        std::process::Command::new(&tmux)
+        std::process::Command::new(tmux)
             .args(["-L", &socket])
             .args(args)
             .output()
