@@ -66,7 +66,7 @@ check_migrate_legacy_matches_openclaw() {
   # The Gateway refuses to start while a legacy store remains; after our import it starts.
   local s="$CHECK_DIR/stores/generated/.openclaw" gw i ok=0
   setsid "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" OPENCLAW_STATE_DIR="$s" \
-    OPENCLAW_NO_RESPAWN=1 "$HARNESS/oc" gateway run --bind loopback --port 18983 --allow-unconfigured --auth none \
+    OPENCLAW_NO_RESPAWN=1 "$HARNESS/oc" gateway run --bind loopback --port "$(free_port)" --allow-unconfigured --auth none \
     > gw.out 2> gw.err < /dev/null & gw=$!
   for i in $(seq 1 600); do
     if grep -q '"role": "gateway"\|cronOwnerProjection' "$s/tmp/openclaw-$(id -u)/gateway.state.lock" 2>/dev/null; then ok=1; break; fi

@@ -20,7 +20,7 @@ check_custody_ours_blocks_openclaw() {
   [[ $rc -ne 0 ]] || check_error "openclaw doctor --session-sqlite import ran while we held custody"
   grep -q "owns this OpenClaw state directory" import.out import.out.err || check_error "import did not say the state dir is owned: $(tail -n 2 import.out.err)"
   note "doctor import refused: exit $rc, '$(grep -ho 'Cannot run[^.]*' import.out import.out.err | head -n 1)'"
-  rc=0; oc_run gateway.out "$s" gateway run --bind loopback --port 18979 --allow-unconfigured --auth none || rc=$?
+  rc=0; oc_run gateway.out "$s" gateway run --bind loopback --port "$(free_port)" --allow-unconfigured --auth none || rc=$?
   [[ $rc -ne 0 ]] || check_error "openclaw gateway run started while we held custody"
   grep -q "another OpenClaw process owns gateway-lifecycle" gateway.out gateway.out.err || check_error "gateway did not report the lifecycle owner: $(tail -n 2 gateway.out.err)"
   note "gateway run refused: exit $rc"
@@ -44,7 +44,7 @@ check_custody_openclaw_blocks_ours() {
   s="$(copy_store live)"
   # In its own session, so the whole Gateway process tree can be killed at the end.
   setsid "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" OPENCLAW_STATE_DIR="$s" \
-    OPENCLAW_NO_RESPAWN=1 "$HARNESS/oc" gateway run --bind loopback --port 18981 --allow-unconfigured --auth none \
+    OPENCLAW_NO_RESPAWN=1 "$HARNESS/oc" gateway run --bind loopback --port "$(free_port)" --allow-unconfigured --auth none \
     > gw.out 2> gw.err < /dev/null & gw=$!
   # The Gateway first runs its own maintenance, then holds the state dir as role gateway.
   local i ok=0

@@ -105,6 +105,13 @@ check_error() { echo "ERROR: $*" >&2; CHECK_ERRORS=$((CHECK_ERRORS + 1)); }   # 
 check_skip() { echo "$*" > "$CHECK_DIR/skip"; echo "SKIP: $*" >&2; exit 77; }
 note() { echo "$*" >> "$CHECK_DIR/summary"; echo "note: $*" >&2; }
 
+# free_port : a loopback TCP port nobody listens on now (bound and released by the kernel's choice),
+# so that two runs on one machine never meet on a fixed port.
+free_port() {
+  "$OPENCLAW_REF_NODE" -e '
+    const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
+}
+
 # ---- stores ---------------------------------------------------------------------------------
 # copy_store VARIANT [NAME] -> prints the path of a fresh private copy of $STORE/VARIANT/.openclaw
 # (VARIANT: legacy | imported | live). Always work on copies: even OpenClaw's read commands write.
