@@ -114,11 +114,12 @@ CHECKS+=(mutations_match_sdk)
 
 # ---- snapshots interchange with OpenClaw's (openclaw/OPERATIONS.md §6) ------------------------
 check_backup_interop() {
-  local s repo snap rc theirs
+  local s repo snap rc theirs n=0
   s="$(copy_store live)"
   repo="$CHECK_DIR/private/ours"; mkdir -p -m 700 "$CHECK_DIR/private"
   ours_run create.json "$s" backup create --all-agents --verify --json --repository "$repo" || check_error "ours backup create"
   for snap in $(jsonq create.json 'j.data.snapshots.map(s=>s.path).join(" ")'); do
+    n=$((n + 1))
     rc=0; oc_run v.json "$s" backup sqlite verify "$snap" --json || rc=$?
     [[ $rc -eq 0 && "$(jsonq v.json 'j.ok')" == true ]] || check_error "openclaw backup sqlite verify rejected $snap: $(cat v.json v.json.err | head -c 400)"
     local agent; agent="$(jsonq "$snap/manifest.json" 'j.database.agentId')"
@@ -132,7 +133,8 @@ check_backup_interop() {
   ours_run ov.json "$s" backup verify "$theirs" --json || check_error "our verify rejected OpenClaw's snapshot"
   ours_run or.json "$s" backup restore "$theirs" --target "$CHECK_DIR/private/ours-restored.sqlite" || check_error "our restore of OpenClaw's snapshot failed"
   cmp -s "$theirs/database.sqlite" "$CHECK_DIR/private/ours-restored.sqlite" || check_error "restored bytes differ from the snapshot"
-  note "3 of our snapshots verified/restored by OpenClaw (preflight exact); OpenClaw's verified/restored by us"
+  [[ $n -ge 3 ]] || check_error "only $n of our snapshots to check (one per agent of the store: 3)"
+  note "$n of our snapshots verified/restored by OpenClaw (preflight exact); OpenClaw's verified/restored by us"
 }
 CHECKS+=(backup_interop)
 
