@@ -16,6 +16,8 @@
 //!   free, so that a refusal for want of space can be tested on a roomy disk.
 //! - `OPENCLAW_SESSIONS_SPOIL_SNAPSHOTS=1` damages every safety snapshot right after it is
 //!   written, so that its verification fails as on bad storage.
+//! - `OPENCLAW_SESSIONS_MAX_ARCHIVE_BYTES=<n>` lowers the most an archive may decode to
+//!   (`legacy::MAX_ARCHIVE_BYTES`), so that the cap is reached by a small bomb.
 //! - `OPENCLAW_SESSIONS_TERMINAL_WIDTH=<n>` makes the binary's stdout a terminal that reports
 //!   a width of n (0: one that reports none), for the table tests.
 
@@ -89,6 +91,12 @@ mod enabled {
             .and_then(|v| v.parse().ok())
     }
 
+    pub fn max_archive_bytes() -> Option<u64> {
+        std::env::var("OPENCLAW_SESSIONS_MAX_ARCHIVE_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    }
+
     pub fn terminal_width() -> Option<u16> {
         std::env::var("OPENCLAW_SESSIONS_TERMINAL_WIDTH")
             .ok()
@@ -136,9 +144,16 @@ mod enabled {
     pub fn terminal_width() -> Option<u16> {
         None
     }
+
+    #[inline(always)]
+    pub fn max_archive_bytes() -> Option<u64> {
+        None
+    }
 }
 
-pub use enabled::{apply_batch, crash_point, free_bytes, spoil_snapshot, terminal_width};
+pub use enabled::{
+    apply_batch, crash_point, free_bytes, max_archive_bytes, spoil_snapshot, terminal_width,
+};
 
 /// Now, or the clock the tests fixed.
 pub fn now_ms() -> i64 {

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::{Finding, Repair, Severity, Subject};
 use crate::custody::{probe, LockReport, OwnerState, OwnershipProbe};
 use crate::error::{Remedy, Result, ResultExt};
+use crate::formats::session_key;
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
 use crate::mutate::{field_type_error, project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
@@ -52,6 +53,11 @@ pub const CHECKS: &[CheckInfo] = &[
         "entry-json",
         Severity::Error,
         "entry_json parses to an object with sessionId and updatedAt",
+    ),
+    c(
+        "canonical-keys",
+        Severity::Error,
+        "session keys and lineage keys pass OpenClaw's canonical-key rules (its read refuses the agent otherwise)",
     ),
     c(
         "text-encoding",
@@ -553,6 +559,16 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         };
         Ok((node, cols))
     };
+    let contract_main =
+        session_key::normalize_main_key(meta::contract_main_key(db.conn()).as_deref());
+    let lineage_at: Vec<usize> = [
+        "parent_session_key",
+        "spawned_by",
+        "fork_source_session_key",
+    ]
+    .iter()
+    .filter_map(|c| names.iter().position(|n| n == c))
+    .collect();
     // Row by row: the store's sessions are never all in memory.
     each_row(
         db,
@@ -582,6 +598,26 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     return Ok(());
                 }
             };
+            if cx.wants("canonical-keys") {
+                // OpenClaw's read path (`validateCanonicalSessionRow`) refuses every session of
+                // the agent over one such row: the row's key, then its lineage columns.
+                let why = session_key::stored_key_refusal(&key, &contract_main).or_else(|| {
+                    lineage_at.iter().find_map(|i| match &stored[*i] {
+                        SqlValue::Text(v) => session_key::stored_lineage_refusal(v, &contract_main),
+                        _ => None,
+                    })
+                });
+                if let Some(why) = why {
+                    cx.add(
+                        "canonical-keys",
+                        Severity::Error,
+                        subject.clone(),
+                        format!("session {key} (id {session_id}, session_nodes rowid {rowid}): OpenClaw refuses this agent's store: {why}"),
+                        "stop the Gateway and run openclaw doctor --fix (OpenClaw's canonical-key repair); a lineage field can also be set again with a patch",
+                        None,
+                    );
+                }
+            }
             if cx.wants("entry-json") {
                 // A field of the wrong type is stored, but OpenClaw reads it as absent (a
                 // projected column then stays NULL while the entry says otherwise).

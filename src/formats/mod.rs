@@ -4,6 +4,7 @@
 
 mod entry;
 mod kind;
+pub mod session_key;
 
 pub use entry::SessionEntry;
 pub use kind::{OpenClawKind, SessionKind};

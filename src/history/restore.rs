@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::{ArchivedTranscript, Reason};
 use crate::error::{Error, Remedy, Result, ResultExt};
+use crate::formats::session_key;
 use crate::formats::SessionEntry;
 use crate::legacy::{for_each_index_entry, is_safe_session_id, IndexSource};
 use crate::migrate::legacy::payload::{prepare, StoredPayload};
@@ -101,7 +102,7 @@ fn target_key(
     as_key: Option<&str>,
 ) -> Result<String> {
     let raw = match as_key {
-        Some(k) => k.trim().to_lowercase(),
+        Some(k) => crate::formats::session_key::normalize_store_key(k),
         None => archived
             .session_key
             .clone()
@@ -119,12 +120,15 @@ fn target_key(
             hint: None,
         });
     }
-    let key = if raw.starts_with("agent:") {
+    // `global` and `unknown` are stored bare, as OpenClaw stores them.
+    let key = if raw.starts_with("agent:") || session_key::SENTINEL_KEYS.contains(&raw.as_str()) {
         raw
     } else {
         format!("agent:{agent_id}:{raw}")
     };
-    if !key.starts_with(&format!("agent:{agent_id}:")) {
+    if !key.starts_with(&format!("agent:{agent_id}:"))
+        && !session_key::SENTINEL_KEYS.contains(&key.as_str())
+    {
         return Err(Error::InvalidArgument {
             message: format!("key {key} belongs to another agent than {agent_id}"),
             hint: Some("select the agent with --agent".into()),
@@ -320,6 +324,13 @@ pub fn plan_undelete(
         ));
     }
     let key = target_key(&agent_id, archived, as_key)?;
+    // A key OpenClaw's writer would refuse makes it refuse the whole store.
+    let contract_main = session_key::normalize_main_key(
+        crate::store::db::meta::contract_main_key(db.conn()).as_deref(),
+    );
+    if let Some(why) = session_key::write_refusal(&key, &contract_main) {
+        return Err(session_key::refusal_error(why));
+    }
     if let Some(live) = nodes::current_session_id(db.conn(), &key).at(db.path())? {
         return Err(conflict(
             format!("key {key} now belongs to another live session ({live})"),
@@ -347,6 +358,11 @@ pub fn plan_undelete(
     let entry_source = found.source;
     let mut entry = canonical_entry(found.fields);
     entry.insert("sessionId".into(), json!(sid));
+    if let Some(why) = session_key::entry_lineage_refusal(&entry, &contract_main) {
+        return Err(session_key::refusal_error(format!(
+            "the entry found for {key}: {why}"
+        )));
+    }
     Ok(UndeletePlan {
         agent_id,
         session_key: key,
@@ -585,14 +601,27 @@ pub fn plan_session_from_snapshot(
     let snapshot_db = snapshot.join("database.sqlite");
     let words = words.trim();
     let qualified = format!("agent:{agent_id}:{}", words.to_lowercase());
-    let (found, windows, events) = with_snapshot(&snapshot_db, |c| {
+    let (found, windows, events, lineage) = with_snapshot(&snapshot_db, |c| {
         let found = match find_in_snapshot(c, words)? {
             Some(f) => Some(f),
             None => find_in_snapshot(c, &qualified)?,
         };
         let Some((key, _)) = &found else {
-            return Ok((None, Vec::new(), 0));
+            return Ok((None, Vec::new(), 0, Vec::new()));
         };
+        let lineage: Vec<String> = c
+            .query_row(
+                "SELECT parent_session_key, spawned_by, fork_source_session_key \
+                 FROM snap.session_nodes WHERE session_key = ?1",
+                [key],
+                |r| {
+                    Ok([0, 1, 2]
+                        .into_iter()
+                        .filter_map(|i| r.get::<_, Option<String>>(i).ok().flatten())
+                        .collect())
+                },
+            )
+            .unwrap_or_default();
         let windows = snapshot_window_ids(c, key)?;
         let mut events = 0i64;
         for w in &windows {
@@ -602,7 +631,7 @@ pub fn plan_session_from_snapshot(
                 |r| r.get::<_, i64>(0),
             )?;
         }
-        Ok((found, windows, events))
+        Ok((found, windows, events, lineage))
     })?;
     let Some((key, sid)) = found else {
         return Err(Error::not_found(
@@ -610,6 +639,18 @@ pub fn plan_session_from_snapshot(
             None,
         ));
     };
+    // The row is copied as the snapshot holds it: a key or lineage value OpenClaw would
+    // refuse is refused here, before any change.
+    let contract_main = session_key::normalize_main_key(
+        crate::store::db::meta::contract_main_key(db.conn()).as_deref(),
+    );
+    if let Some(why) = session_key::write_refusal(&key, &contract_main).or_else(|| {
+        lineage
+            .iter()
+            .find_map(|v| session_key::stored_lineage_refusal(v, &contract_main))
+    }) {
+        return Err(session_key::refusal_error(why));
+    }
     if let Some(live) = nodes::current_session_id(db.conn(), &key).at(db.path())? {
         return Err(conflict(
             format!("key {key} belongs to a live session ({live}); nothing of it is replaced"),

@@ -11,4 +11,6 @@ pub use index::{
     for_each_index_entry, is_safe_session_id, parse_index, IndexRead, IndexSource,
     InvalidLegacyEntry, LegacyIndex,
 };
-pub use jsonl::JsonlReader;
+pub use jsonl::{
+    archive_cap, JsonlReader, MAX_ARCHIVE_BYTES, MAX_COLD_ARCHIVE_BYTES, MAX_LINE_BYTES,
+};

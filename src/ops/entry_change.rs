@@ -10,6 +10,7 @@ use super::summary::{count, PlanItem, PlanSummary};
 use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
+use crate::formats::session_key;
 use crate::mutate::{
     apply_patch, plan_archive, plan_patch, plan_unarchive, PatchOps, PatchPlan, WritableDb,
 };
@@ -113,6 +114,12 @@ impl EntryChangeOp {
         }
         // Only each labelled session's key and label are held (whole entries were 25 MB at
         // 5,000 sessions); rows that do not decode own no label here, as before.
+        let contract_main = session_key::normalize_main_key(
+            store
+                .db()
+                .and_then(|db| crate::store::db::meta::contract_main_key(db.conn()))
+                .as_deref(),
+        );
         let mut labelled: Vec<(String, String)> = Vec::new();
         store.for_each_session(Some(&["sessionId", "updatedAt", "label"]), |e| {
             if let Some(label) = e.label() {
@@ -147,6 +154,14 @@ impl EntryChangeOp {
                             // it was not, or changed) is refused as `archive` is.
                             EntryChange::Patch(ops) => plan_patch(entry, ops, &taken, self.now)
                                 .and_then(|p| {
+                                    // A key OpenClaw's writer would refuse makes it refuse the
+                                    // whole store: refused here, before any change.
+                                    if let Some(why) = session_key::entry_lineage_refusal(
+                                        &p.after.fields,
+                                        &contract_main,
+                                    ) {
+                                        return Err(session_key::refusal_error(why));
+                                    }
                                     let archives = p.changes.iter().any(|c| {
                                         c.field == "archivedAt"
                                             && c.after.as_ref().is_some_and(|v| !v.is_null())

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 
 use super::{decode_event_row, StoredEvent};
 use crate::error::{Error, Result, ResultExt};
-use crate::legacy::JsonlReader;
+use crate::legacy::{archive_cap, JsonlReader, MAX_ARCHIVE_BYTES, MAX_COLD_ARCHIVE_BYTES};
 use crate::store::db::{archives, events};
 use crate::store::AgentStore;
 
@@ -222,7 +222,14 @@ pub fn for_each_archived(
             ))
         }
     };
-    let mut lines = JsonlReader::from_reader(&name, reader);
+    // A decoded archive is read up to a cap, whatever its compressed size: a small file can
+    // expand without bound (docs/openclaw/HOSTILE.md §7).
+    let lines = JsonlReader::from_reader(&name, reader);
+    let mut lines = match encoding {
+        ArchiveEncoding::Identity => lines,
+        ArchiveEncoding::Zstd => lines.decoded_cap(archive_cap(MAX_ARCHIVE_BYTES)),
+        ArchiveEncoding::ColdRecords => lines.decoded_cap(archive_cap(MAX_COLD_ARCHIVE_BYTES)),
+    };
     let mut seq = 0i64;
     while let Some((line_no, line)) = lines.next_line()? {
         let json = match encoding {

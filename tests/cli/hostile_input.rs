@@ -508,3 +508,129 @@ fn a_fifo_in_acpx_state_is_refused_by_the_dry_run_and_the_run() {
     }
     assert!(!store.state().join("acpx").exists());
 }
+
+/// Limits a run's address space to `bytes` (RLIMIT_AS): a run that tried to hold a decoded
+/// bomb would fail to allocate and abort.
+fn limit_address_space(cmd: &mut std::process::Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            Ok(())
+        });
+    }
+}
+
+/// A zstd stream of `header`, then `n` times `byte`, then `tail`: a few hundred KB on disk.
+fn zstd_bomb(header: &str, byte: u8, n: u64, tail: &str) -> Vec<u8> {
+    use std::io::Read;
+    let body = header
+        .as_bytes()
+        .chain(std::io::repeat(byte).take(n))
+        .chain(tail.as_bytes());
+    zstd::stream::encode_all(body, 19).unwrap()
+}
+
+const BOMB_SID: &str = "0badb0b0-0000-4000-8000-000000000001";
+
+fn plant_bomb(store: &Store, bytes: &[u8]) -> (String, std::path::PathBuf) {
+    let name = format!(
+        "{BOMB_SID}.jsonl.deleted.2026-11-30T00-00-00.000Z.0badb0b00000400080000000000000001.zst"
+    );
+    let path = store.state().join("agents/main/sessions").join(&name);
+    std::fs::write(&path, bytes).unwrap();
+    assert!(bytes.len() < 1 << 20, "the bomb is {} bytes", bytes.len());
+    (name, path)
+}
+
+/// `archives list`, `archives cat` and `search --archived` on a zstd bomb beside a session:
+/// each stops at the cap, names the archive, stays under 1 GiB of address space and finishes
+/// in seconds; the listing and the search go on with the other archives.
+fn bomb_is_bounded(store: &Store, name: &str, path: &std::path::Path, extra: &[(&str, &str)]) {
+    let run = |args: &[&str]| {
+        let mut c = on(store, args);
+        limit_address_space(&mut c, 1 << 30);
+        for (k, v) in extra {
+            c.env(k, v);
+        }
+        let start = std::time::Instant::now();
+        let out = run_promptly(c, 60);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_no_panic(&format!("{args:?}"), &out);
+        assert!(
+            out.status.code().is_some(),
+            "{args:?} ended by a signal: {stderr}"
+        );
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
+        (out, stderr)
+    };
+    let (out, stderr) = run(&["archives", "list", "--agent", "main"]);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(name) && stderr.contains("the most this tool"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("f41211d0"),
+        "the other archives are listed: {stdout}"
+    );
+
+    let (out, stderr) = run(&["archives", "cat", name]);
+    assert_eq!(out.status.code(), Some(6), "{stderr}");
+    assert!(
+        stderr.contains(path.to_str().unwrap()) && stderr.contains("the most this tool"),
+        "{stderr}"
+    );
+
+    let (out, stderr) = run(&["search", "--archived", "sdk user msg", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let doc = json(&out);
+    let warnings = doc["warnings"].to_string();
+    assert!(
+        warnings.contains(name) && warnings.contains("was not searched"),
+        "{doc}"
+    );
+    assert!(
+        !doc["data"]["hits"].as_array().unwrap().is_empty(),
+        "the other archives are searched: {doc}"
+    );
+}
+
+#[test]
+fn a_zstd_bomb_of_one_long_line_is_read_only_up_to_the_line_cap() {
+    let store = Store::copy("live");
+    let header = format!(
+        "{{\"type\":\"session\",\"version\":4,\"id\":\"{BOMB_SID}\",\"timestamp\":\"2026-11-29T23:24:40.727Z\"}}\n\"sdk user msg "
+    );
+    // One line of 100 MiB (over the 64 MiB cap), a few hundred KB compressed.
+    let bomb = zstd_bomb(&header, b'a', 100 << 20, "\"\n");
+    let (name, path) = plant_bomb(&store, &bomb);
+    bomb_is_bounded(&store, &name, &path, &[]);
+}
+
+#[test]
+fn a_zstd_bomb_of_empty_lines_is_read_only_up_to_the_archive_cap() {
+    let store = Store::copy("live");
+    let header = format!(
+        "{{\"type\":\"session\",\"version\":4,\"id\":\"{BOMB_SID}\",\"timestamp\":\"2026-11-29T23:24:40.727Z\"}}\n"
+    );
+    // 256 MiB of newlines against a cap lowered to 32 MiB (the test hook), so that the cap,
+    // not the end of the stream, stops it.
+    let bomb = zstd_bomb(&header, b'\n', 256 << 20, "");
+    let (name, path) = plant_bomb(&store, &bomb);
+    bomb_is_bounded(
+        &store,
+        &name,
+        &path,
+        &[("OPENCLAW_SESSIONS_MAX_ARCHIVE_BYTES", "33554432")],
+    );
+}

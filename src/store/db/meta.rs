@@ -345,3 +345,17 @@ fn check_complaints(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String
         .map(String::from)
         .collect())
 }
+
+/// The main key OpenClaw's key contract records (`session_key_contract.main_key`), if any:
+/// its canonical-key rules read it from here, not from the config.
+pub fn contract_main_key(conn: &Connection) -> Option<String> {
+    conn.query_row(
+        "SELECT main_key FROM session_key_contract WHERE id = 1",
+        [],
+        |r| r.get::<_, Option<String>>(0),
+    )
+    .optional()
+    .ok()
+    .flatten()
+    .flatten()
+}

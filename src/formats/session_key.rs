@@ -1,0 +1,345 @@
+//! OpenClaw 2026.9.6's canonical session keys (docs/openclaw/HOSTILE.md §8): the rules its
+//! writer applies before it stores a key (`assertCanonicalSessionKeyWrite`) and its read path
+//! applies to every stored row (`validateCanonicalSessionRow`). A store holding a key that
+//! breaks them is refused by OpenClaw as a whole ("non-canonical persisted row resolves to
+//! session key ..."), so nothing this tool writes may break them.
+
+/// ECMAScript's `String.prototype.trim`: WhiteSpace and LineTerminator code points (which
+/// differ from Rust's `char::is_whitespace`: U+FEFF is one, U+0085 is not).
+pub fn js_trim(s: &str) -> &str {
+    fn js_space(c: char) -> bool {
+        matches!(
+            c,
+            '\u{9}'
+                | '\u{a}'
+                | '\u{b}'
+                | '\u{c}'
+                | '\u{d}'
+                | ' '
+                | '\u{a0}'
+                | '\u{1680}'
+                | '\u{2000}'
+                ..='\u{200a}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+                    | '\u{202f}'
+                    | '\u{205f}'
+                    | '\u{3000}'
+                    | '\u{feff}'
+        )
+    }
+    s.trim_matches(js_space)
+}
+
+/// `normalizeLowercaseStringOrEmpty`: trimmed, lower-cased.
+fn lower_trimmed(s: &str) -> String {
+    js_trim(s).to_lowercase()
+}
+
+/// Byte spans of `raw` whose case OpenClaw keeps (Signal group ids, Matrix room ids), and
+/// whether each is trimmed (`collectCasePreservedSpans`).
+fn case_preserved_spans(raw: &str) -> Vec<(usize, usize, bool)> {
+    let lower = raw.to_ascii_lowercase();
+    let mut spans = Vec::new();
+    // /(^|:)signal:group:([^:]+)/gi
+    let mut from = 0;
+    while let Some(i) = lower[from..].find("signal:group:").map(|i| i + from) {
+        let at_boundary = i == 0 || lower.as_bytes()[i - 1] == b':';
+        let seg_start = i + "signal:group:".len();
+        let seg_len = lower[seg_start..]
+            .find(':')
+            .unwrap_or(lower.len() - seg_start);
+        if at_boundary && seg_len > 0 {
+            spans.push((seg_start, seg_start + seg_len, true));
+            from = seg_start + seg_len;
+        } else {
+            from = i + 1;
+        }
+    }
+    // /^(?:(?:agent:[^:]*:)+:*)?matrix:(?:channel|group):/i
+    let matrix_prefix = |s: &str| -> Option<usize> {
+        for kind in ["matrix:channel:", "matrix:group:"] {
+            if s.starts_with(kind) {
+                return Some(kind.len());
+            }
+        }
+        None
+    };
+    let mut tail_start = matrix_prefix(&lower);
+    if tail_start.is_none() {
+        // One or more `agent:<id>:` groups, any run of `:`, then the marker; the regex
+        // backtracks over where the groups end, so every split point is tried.
+        let mut pos = 0;
+        while lower[pos..].starts_with("agent:") {
+            let Some(end) = lower[pos + 6..].find(':').map(|e| pos + 6 + e + 1) else {
+                break;
+            };
+            pos = end;
+            let mut p = pos;
+            loop {
+                if let Some(n) = matrix_prefix(&lower[p..]) {
+                    tail_start = Some(p + n);
+                    break;
+                }
+                if lower[p..].starts_with(':') {
+                    p += 1;
+                } else {
+                    break;
+                }
+            }
+            if tail_start.is_some() {
+                break;
+            }
+        }
+    }
+    let Some(tail_start) = tail_start.filter(|t| *t < raw.len()) else {
+        return spans;
+    };
+    match lower[tail_start..].rfind(":thread:") {
+        None => spans.push((tail_start, raw.len(), false)),
+        Some(m) => {
+            spans.push((tail_start, tail_start + m, false));
+            let thread = tail_start + m + ":thread:".len();
+            if thread < raw.len() {
+                spans.push((thread, raw.len(), false));
+            }
+        }
+    }
+    spans
+}
+
+/// `normalizeStoreSessionKey`: trimmed and lower-cased, except the provider-owned opaque ids
+/// (Signal groups, Matrix rooms), which keep their case.
+pub fn normalize_store_key(key: &str) -> String {
+    let raw = js_trim(key);
+    if raw.is_empty() {
+        return String::new();
+    }
+    let folded = raw.to_lowercase();
+    if !folded.contains("signal:") && !folded.contains("matrix:") {
+        return folded;
+    }
+    let mut spans: Vec<_> = case_preserved_spans(raw)
+        .into_iter()
+        .filter(|(s, e, _)| e > s)
+        .collect();
+    spans.sort_by_key(|s| s.0);
+    let mut out = String::new();
+    let mut cursor = 0;
+    for (start, end, trim) in spans {
+        if start < cursor {
+            continue;
+        }
+        out.push_str(&lower_trimmed(&raw[cursor..start]));
+        let kept = &raw[start..end];
+        out.push_str(if trim { js_trim(kept) } else { kept });
+        cursor = end;
+    }
+    out.push_str(&lower_trimmed(&raw[cursor..]));
+    out
+}
+
+/// `parseAgentSessionKey`: `(agentId, rest)` of `agent:<id>:<rest>`, after normalizing.
+pub fn parse_agent_key(key: &str) -> Option<(String, String)> {
+    let k = normalize_store_key(key);
+    if !k.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("agent:")) {
+        return None;
+    }
+    let end = 6 + k[6..].find(':')?;
+    let agent = js_trim(&k[6..end]).to_string();
+    let rest = k[end + 1..].to_string();
+    (!agent.is_empty() && !rest.is_empty() && !rest.starts_with(':')).then_some((agent, rest))
+}
+
+/// The keys OpenClaw stores without an agent: `global` and `unknown`.
+pub const SENTINEL_KEYS: [&str; 2] = ["global", "unknown"];
+
+/// `isCanonicalSessionKey`.
+pub fn is_canonical(key: &str) -> bool {
+    let trimmed = js_trim(key);
+    if trimmed.is_empty() || trimmed != key || normalize_store_key(key) != key {
+        return false;
+    }
+    SENTINEL_KEYS.contains(&trimmed)
+        || parse_agent_key(trimmed)
+            .is_some_and(|(agent, _)| trimmed.starts_with(&format!("agent:{agent}:")))
+}
+
+/// `normalizeMainKey`: the store's main key (`session_key_contract.main_key`), `main` when
+/// blank.
+pub fn normalize_main_key(main_key: Option<&str>) -> String {
+    let k = lower_trimmed(main_key.unwrap_or(""));
+    if k.is_empty() {
+        "main".into()
+    } else {
+        k
+    }
+}
+
+/// Why OpenClaw's writer refuses to store `key` (a session's own key, or a lineage field's
+/// value) in a store whose main key is `main_key`, in its words; `None` when it stores it.
+pub fn write_refusal(key: &str, main_key: &str) -> Option<String> {
+    let main_alias =
+        main_key != "main" && parse_agent_key(key).is_some_and(|(_, rest)| rest == "main");
+    (!is_canonical(key) || main_alias)
+        .then(|| format!("refusing non-canonical session key write {key}"))
+}
+
+/// Why OpenClaw's read path refuses a stored lineage value (`parent_session_key`,
+/// `spawned_by`, `fork_source_session_key`), in its words; `None` when it reads it.
+pub fn stored_lineage_refusal(value: &str, main_key: &str) -> Option<String> {
+    if value.is_empty() {
+        return None;
+    }
+    let normalized = normalize_store_key(value);
+    let parsed = parse_agent_key(&normalized);
+    let bad = normalized != value
+        || (parsed.is_none() && !SENTINEL_KEYS.contains(&normalized.as_str()))
+        || (parsed.is_some_and(|(_, rest)| rest == "main") && main_key != "main");
+    bad.then(|| {
+        let shown = if normalized.is_empty() {
+            value
+        } else {
+            &normalized
+        };
+        format!("non-canonical persisted row resolves to session key {shown}")
+    })
+}
+
+/// Why OpenClaw's read path refuses a row's own key (after its delivery-proven alias rule,
+/// which this does not apply), in its words; `None` when it reads it.
+pub fn stored_key_refusal(key: &str, main_key: &str) -> Option<String> {
+    let trimmed = js_trim(key);
+    let parsed = parse_agent_key(trimmed);
+    let bad = key != trimmed
+        || normalize_store_key(trimmed) != trimmed
+        || (parsed.is_none() && !SENTINEL_KEYS.contains(&trimmed))
+        || (parsed.is_some_and(|(_, rest)| rest == "main") && main_key != "main");
+    bad.then(|| {
+        let shown = if trimmed.is_empty() { key } else { trimmed };
+        format!("non-canonical persisted row resolves to session key {shown}")
+    })
+}
+
+/// The entry fields that hold a session key, as OpenClaw's writer checks them
+/// (`assertCanonicalSessionEntryLineageWrite`): `parentSessionKey`, `spawnedBy`,
+/// `forkSource.sessionKey`.
+pub const LINEAGE_FIELDS: [&str; 3] = ["parentSessionKey", "spawnedBy", "forkSource.sessionKey"];
+
+/// The first lineage field of an entry OpenClaw's writer would refuse, with its words: a
+/// value that is not a canonical key, or not a string at all.
+pub fn entry_lineage_refusal(
+    fields: &serde_json::Map<String, serde_json::Value>,
+    main_key: &str,
+) -> Option<String> {
+    for field in LINEAGE_FIELDS {
+        let value = match field.split_once('.') {
+            Some((outer, inner)) => fields.get(outer).and_then(|o| o.get(inner)),
+            None => fields.get(field),
+        };
+        let why = match value {
+            None => None,
+            Some(serde_json::Value::String(k)) => write_refusal(k, main_key),
+            Some(other) => Some(format!("refusing non-canonical session key write {other}")),
+        };
+        if let Some(why) = why {
+            return Some(format!("{field}: {why}"));
+        }
+    }
+    None
+}
+
+/// The refusal of a key OpenClaw would not store (`CONFLICT`), in its words.
+pub fn refusal_error(why: String) -> crate::error::Error {
+    crate::error::Error::Conflict {
+        message: why,
+        hint: Some(
+            "OpenClaw refuses every session of an agent whose store holds a key that is not \
+             canonical (trimmed, lower-case, agent:<id>:<rest>, or global/unknown); nothing was \
+             changed"
+                .into(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What OpenClaw 2026.9.6's `assertCanonicalSessionKeyWrite` answered for each key.
+    const ANSWERS: &[(&str, bool)] = &[
+        ("AGENT:MAIN:X", false),
+        ("agent:main:", false),
+        ("  agent:main:main  ", false),
+        ("", false),
+        ("agent:main:Upper", false),
+        ("agent:main::", false),
+        ("agent:main: ", false),
+        ("global", true),
+        ("unknown", true),
+        ("Global", false),
+        ("main", false),
+        ("agent::x", false),
+        ("agent:main:x", true),
+        ("agent:main:signal:group:AbC", true),
+        ("agent:main:matrix:channel:!Room:Server", true),
+        ("agent:main:matrix:channel:!Room:thread:T1", true),
+        ("agent:main:x\u{a0}", false),
+        ("agent:main:x\u{85}", true),
+        ("agent:main:x\u{feff}", false),
+        ("agent:main:\u{e9}", true),
+        ("agent:main:\u{c9}", false),
+        ("agent: main:x", false),
+        ("agent:main :x", false),
+        ("agent:Main:signal:group:AbC", false),
+        ("agent:main:signal:group: AbC", false),
+        ("agent:main:x:MATRIX:channel:Ab", false),
+        ("agent:a:agent:b:matrix:group:Ab", true),
+        ("agent:main:\u{130}", false),
+        ("agent:main:\u{df}", true),
+    ];
+
+    #[test]
+    fn openclaws_answers() {
+        for (key, stored) in ANSWERS {
+            assert_eq!(write_refusal(key, "main").is_none(), *stored, "{key:?}");
+        }
+    }
+
+    #[test]
+    fn openclaws_cases() {
+        for bad in [
+            "AGENT:MAIN:X",
+            "agent:main:",
+            "  agent:main:main  ",
+            "",
+            "agent:main:Upper",
+            "agent:main::",
+            "agent:main: ",
+            "Global",
+            "main",
+            "agent::x",
+        ] {
+            assert!(write_refusal(bad, "main").is_some(), "{bad:?}");
+        }
+        for good in [
+            "agent:main:x",
+            "global",
+            "unknown",
+            "agent:main:main",
+            "agent:main:signal:group:AbC",
+            "agent:main:matrix:channel:!Room:Server",
+            "agent:main:matrix:channel:!Room:thread:T1",
+        ] {
+            assert_eq!(write_refusal(good, "main"), None, "{good:?}");
+        }
+        assert!(write_refusal("agent:main:main", "home").is_some());
+        assert_eq!(
+            normalize_store_key(" Agent:Main:Signal:Group:AbC:X "),
+            "agent:main:signal:group:AbC:x"
+        );
+        assert!(stored_lineage_refusal("AGENT:MAIN:X", "main").is_some());
+        assert_eq!(stored_lineage_refusal("", "main"), None);
+        assert!(stored_key_refusal("agent:main:Telegram:Direct:UPPER", "main").is_some());
+    }
+}
