@@ -92,7 +92,26 @@ check_mutations_match_sdk() {
     node_check compare-stores.mjs "$db_a" "$db_b" "$key" || check_error "patch $key differs"
     n=$((n + 1))
   done
+  [[ $n -ge 10 ]] || check_error "patch: only $n sessions compared (the fixture's main agent has 16)"
   note "patch: $n sessions compared"
+  # archive, then unarchive, on agent work, as `openclaw sessions archive` asks OpenClaw's
+  # Gateway to (sdk-mutate.mjs archive|unarchive: the same entry change through its SDK).
+  local w=0 wa wb
+  wa="$a/agents/work/agent/openclaw-agent.sqlite"; wb="$b/agents/work/agent/openclaw-agent.sqlite"
+  # Sessions not archived yet (archiving an archived one is a no-op on both sides, compared by
+  # noop_archive_matches_openclaw), not locked, not the main session.
+  ours_run work-list.json "$a" --agent work list --json --limit all || check_error "ours list --agent work"
+  for key in $(jsonq work-list.json 'j.data.filter(r=>!r.archived && !r.locked && !/:main$/.test(r.sessionKey)).map(r=>r.sessionKey).join(" ")'); do
+    for op in archive unarchive; do
+      ours_run ar.json "$a" "$op" "$key" || check_error "ours $op $key"
+      oc_sdk_mutate "$b" "$op" work "$key" > s.json || check_error "sdk $op $key"
+      node_check compare-stores.mjs "$wa" "$wb" "$key" || check_error "$op $key differs"
+    done
+    w=$((w + 1))
+    [[ $w -lt 4 ]] || break
+  done
+  [[ $w -ge 4 ]] || check_error "archive/unarchive: only $w sessions compared"
+  note "archive and unarchive: $w sessions compared"
   local d=0
   for key in $keys; do
     # scratch-1 is locked; the main session is refused by OpenClaw's Gateway and by us (the
@@ -107,6 +126,7 @@ check_mutations_match_sdk() {
   diff <(ls "$a/agents/$agent/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./' | sort) \
        <(ls "$b/agents/$agent/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./' | sort) > files.diff ||
     check_error "archive files differ: $(head -n 5 files.diff | tr '\n' ' ')"
+  [[ $d -ge 8 ]] || check_error "delete: only $d sessions compared"
   note "delete: $d sessions compared (rows, archive rows with decompressed JSONL, published files)"
   openclaw_accepts "$a" after-ours
 }
