@@ -1070,21 +1070,12 @@ fn a_sessions_json_this_tool_cannot_read_is_refused_with_its_byte_offset() {
 #[test]
 fn an_interrupted_prune_names_what_it_did() {
     let store = many_sessions();
-    let db = store.agent_db("work");
-    // The database file and its WAL, looked at without opening them (a reader would disturb
-    // the run's own consistency checks): the first committed batch changes one of them.
-    let wal = db.with_file_name("openclaw-agent.sqlite-wal");
-    let written = || {
-        let look = |p: &Path| {
-            std::fs::metadata(p)
-                .ok()
-                .map(|m| (m.len(), m.modified().ok()))
-        };
-        Some((look(&db), look(&wal)))
-    };
-    let before = written();
-    let child = std_cmd(&store)
+    // SIGINT at the first row of the second batch of five archives (the test hook's signal
+    // point), so the first batch is committed: not a timed guess, which under load could land
+    // before any batch.
+    let out = std_cmd(&store)
         .env("OPENCLAW_SESSIONS_APPLY_BATCH", "5")
+        .env("OPENCLAW_SESSIONS_SIGNAL_AT", "patch-before-commit@6")
         .args([
             "--json",
             "--agent",
@@ -1094,28 +1085,8 @@ fn an_interrupted_prune_names_what_it_did() {
             "1d",
             "--yes",
         ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    // Once the first batch is committed, the run is between batches or in one.
-    let started = std::time::Instant::now();
-    loop {
-        if written().is_some_and(|now| Some(now) != before) {
-            break;
-        }
-        if started.elapsed().as_secs() > 60 {
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "no batch was committed: {:?} {}",
-                out.status,
-                String::from_utf8_lossy(&out.stdout)
-            );
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
     let doc = json(&out);
     assert_eq!(out.status.code(), Some(130), "{doc}");
     assert_eq!(doc["error"]["code"], "INTERRUPTED");
