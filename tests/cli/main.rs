@@ -3,6 +3,7 @@
 mod backup;
 mod common;
 mod conditions;
+mod content;
 mod crash_states;
 mod custody;
 mod docs;

@@ -201,11 +201,11 @@ fn patch_guards_refuse_and_change_nothing() {
     // The refusals may have left lock coordinators (0-byte files) and nothing else.
     let after: std::collections::BTreeMap<_, _> = checksums(&store.state())
         .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(&store)))
         .collect();
     let before: std::collections::BTreeMap<_, _> = before
         .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(&store)))
         .collect();
     assert_eq!(before, after);
 }
@@ -419,7 +419,7 @@ fn delete_results_and_exit_codes() {
     assert_eq!(json(&out)["data"]["results"][0]["result"], "would-delete");
     let strip = |m: std::collections::BTreeMap<std::path::PathBuf, String>| -> Vec<_> {
         m.into_iter()
-            .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+            .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(&store)))
             .collect()
     };
     assert_eq!(strip(untouched.clone()), strip(checksums(&store.state())));

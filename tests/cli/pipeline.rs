@@ -196,7 +196,7 @@ fn commands_that_do_not_ask_apply_without_yes() {
 fn contents(store: &Store) -> BTreeMap<PathBuf, String> {
     checksums(store.dir.path())
         .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(store)))
         .collect()
 }
 
