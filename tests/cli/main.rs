@@ -17,6 +17,7 @@ mod hostile;
 mod hostile_input;
 mod inspect;
 mod layers;
+mod memory;
 mod migrate_acpx;
 mod migrate_legacy;
 mod mutate;
