@@ -117,7 +117,7 @@ fn a_closed_stderr_never_stops_a_mutation_half_way() {
 fn store_files(store: &Store) -> BTreeMap<PathBuf, String> {
     checksums(&store.state())
         .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw"))
+        .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(store)))
         .collect()
 }
 

@@ -71,3 +71,35 @@ fn man_pages_are_current() {
         );
     }
 }
+
+/// tests/README.md maps each README claim to tests: every test it names exists.
+#[test]
+fn every_test_the_claims_table_names_exists() {
+    let table = std::fs::read_to_string(Path::new(ROOT).join("tests/README.md")).unwrap();
+    let mut sources = String::new();
+    for e in std::fs::read_dir(Path::new(ROOT).join("tests/cli")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "rs") {
+            sources.push_str(&std::fs::read_to_string(&p).unwrap());
+        }
+    }
+    let mut named = 0;
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| claim"))
+    {
+        let tests = line.trim_end_matches('|').rsplit(" | ").next().unwrap();
+        rows += 1;
+        let names: Vec<&str> = tests.split('`').skip(1).step_by(2).collect();
+        assert!(!names.is_empty(), "a claim without a test: {line}");
+        for name in names {
+            named += 1;
+            assert!(
+                sources.contains(&format!("fn {name}(")),
+                "tests/README.md names {name}, which is no test in tests/cli"
+            );
+        }
+    }
+    assert!(rows >= 10 && named >= 35, "{rows} claims, {named} tests");
+}

@@ -571,6 +571,12 @@ pub(crate) fn many_sessions() -> Store {
 
 /// The legacy fixture with `BULK` more sessions for agent work, not imported yet.
 fn many_legacy_sessions() -> Store {
+    legacy_with(BULK)
+}
+
+/// The legacy fixture with `n` more sessions for agent work (`bulk_key(i)`, copies of its
+/// main session), not imported yet.
+pub(crate) fn legacy_with(n: usize) -> Store {
     let store = Store::copy("legacy");
     let sessions = store.state().join("agents/work/sessions");
     let index = sessions.join("sessions.json");
@@ -579,7 +585,7 @@ fn many_legacy_sessions() -> Store {
     let main = entries["agent:work:main"].clone();
     let id = main["sessionId"].as_str().unwrap().to_string();
     let transcript = std::fs::read_to_string(sessions.join(format!("{id}.jsonl"))).unwrap();
-    for i in 0..BULK {
+    for i in 0..n {
         let new_id = format!("00000000-0000-4000-8000-{i:012}");
         let mut e = main.clone();
         e["sessionId"] = Value::from(new_id.clone());

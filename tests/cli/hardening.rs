@@ -263,3 +263,51 @@ fn transcript_content_never_reaches_an_error_or_a_warning() {
         }
     }
 }
+
+/// The commands the first test leaves out: `undelete`, both restores, `reclaim`,
+/// `migrate acpx` and `migrate schema` create only private files and directories too.
+#[test]
+fn what_undelete_restores_reclaim_and_migrations_create_is_private() {
+    use crate::undelete::{deleted, the_snapshot, KEY};
+    let (store, _, _) = deleted();
+    assert_private(
+        "undelete",
+        &created_by(&store, &["undelete", KEY, "--yes"]),
+        false,
+    );
+    let (store, _, _) = deleted();
+    let snapshot = the_snapshot(&store).display().to_string();
+    assert_private(
+        "backup restore --session",
+        &created_by(
+            &store,
+            &["backup", "restore", &snapshot, "--session", KEY, "--yes"],
+        ),
+        false,
+    );
+    let (store, _, _) = deleted();
+    let snapshot = the_snapshot(&store).display().to_string();
+    assert_private(
+        "backup restore --in-place",
+        &created_by(
+            &store,
+            &["backup", "restore", "--in-place", "--yes", &snapshot],
+        ),
+        true,
+    );
+    let store = Store::copy("live");
+    assert_private("reclaim", &created_by(&store, &["reclaim"]), false);
+    let store = Store::copy("live");
+    crate::migrate_acpx::plant_old_state(&store);
+    assert_private(
+        "migrate acpx",
+        &created_by(&store, &["migrate", "acpx", "--yes"]),
+        true,
+    );
+    let store = Store::copy_release("2026.8.2", "live");
+    assert_private(
+        "migrate schema",
+        &created_by(&store, &["migrate", "schema", "--all-agents", "--yes"]),
+        true,
+    );
+}

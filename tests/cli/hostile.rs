@@ -20,7 +20,7 @@ fn refused(store: &Store, outside: &Path, args: &[&str]) -> Value {
     // Custody's lock files come and go; nothing else in the store may change.
     let strip = |m: BTreeMap<PathBuf, String>| -> BTreeMap<PathBuf, String> {
         m.into_iter()
-            .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw"))
+            .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(store)))
             .collect()
     };
     assert!(

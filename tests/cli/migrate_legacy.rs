@@ -586,7 +586,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         // Custody's coordinator files (empty, reused by every run) are not the store.
         let without_locks = |m: std::collections::BTreeMap<std::path::PathBuf, String>| {
             m.into_iter()
-                .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+                .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(&store)))
                 .collect::<std::collections::BTreeMap<_, _>>()
         };
         assert_eq!(

@@ -201,11 +201,11 @@ fn patch_guards_refuse_and_change_nothing() {
     // The refusals may have left lock coordinators (0-byte files) and nothing else.
     let after: std::collections::BTreeMap<_, _> = checksums(&store.state())
         .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(&store)))
         .collect();
     let before: std::collections::BTreeMap<_, _> = before
         .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(&store)))
         .collect();
     assert_eq!(before, after);
 }
@@ -419,7 +419,7 @@ fn delete_results_and_exit_codes() {
     assert_eq!(json(&out)["data"]["results"][0]["result"], "would-delete");
     let strip = |m: std::collections::BTreeMap<std::path::PathBuf, String>| -> Vec<_> {
         m.into_iter()
-            .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+            .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(&store)))
             .collect()
     };
     assert_eq!(strip(untouched.clone()), strip(checksums(&store.state())));
@@ -714,6 +714,8 @@ fn multi_key_delete_killed_at_every_point() {
 
 #[test]
 fn patch_killed_at_every_point() {
+    let mut crashed = 0;
+    let mut finished = false;
     for n in 1..10 {
         let store = Store::copy("live");
         let before = entry(&store, "main", "agent:main:main").unwrap();
@@ -724,8 +726,22 @@ fn patch_killed_at_every_point() {
             .output()
             .unwrap();
         if out.status.success() {
+            // Fewer than n points: the patch is done.
+            assert_eq!(
+                entry(&store, "main", "agent:main:main").unwrap()["label"],
+                "Crash"
+            );
+            finished = true;
             break;
         }
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGABRT),
+            "run {n}: failed without crashing: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        crashed += 1;
         integrity(&store, "main");
         let after = entry(&store, "main", "agent:main:main").unwrap();
         assert!(
@@ -742,6 +758,9 @@ fn patch_killed_at_every_point() {
         // Imported rows start out pending validation; a committed patch certifies the key.
         assert!(after == before || !pending, "run {n}");
     }
+    eprintln!("patch: crashed at {crashed} points, then finished");
+    assert!(finished, "the patch never finished: more than 9 points?");
+    assert!(crashed >= 1, "no crash point was reached");
 }
 
 #[test]

@@ -196,7 +196,7 @@ fn commands_that_do_not_ask_apply_without_yes() {
 fn contents(store: &Store) -> BTreeMap<PathBuf, String> {
     checksums(store.dir.path())
         .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().contains("/tmp/openclaw-"))
+        .filter(|(p, _)| !p.starts_with(crate::content::custody_dir(store)))
         .collect()
 }
 
@@ -483,4 +483,34 @@ fn the_question_reads_a_whole_line() {
         );
         assert!(contents(&store) == before, "{keys:?}: the store changed");
     }
+}
+
+/// README: "A closed pipe (`openclaw-sessions list | head`) ends quietly with 0", through a
+/// real shell pipeline on a list longer than `head` reads (the store's list repeated by
+/// `--all-agents` and `-v` rows), with `pipefail` so the list's own exit is the pipeline's.
+#[test]
+fn list_piped_into_head_exits_0() {
+    let store = crate::faults::many_sessions();
+    let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    let line = format!(
+        "set -o pipefail; {} --state-dir {} list --all-agents --limit all | head -n 1",
+        shell_quote(&bin),
+        shell_quote(&store.state())
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &line])
+        .env("HOME", store.dir.path())
+        .env("NO_COLOR", "1")
+        .env_remove("OPENCLAW_STATE_DIR")
+        .env_remove("OPENCLAW_HOME")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::common::{json, std_bin, Store};
 
 /// A session with zstd rows, branches and search rows in the fixture's `main` agent.
-const KEY: &str = "agent:main:pinned-notes";
+pub(crate) const KEY: &str = "agent:main:pinned-notes";
 
 /// Columns whose values come from the clock or a random source when OpenClaw writes a
 /// session: they are not compared.
@@ -84,7 +84,7 @@ fn session_id(store: &Store, key: &str) -> String {
 
 /// A copy of the live store with a snapshot of `main` in the default repository, then
 /// `KEY` deleted by our `delete` (OpenClaw's deleteSessionEntry with archiving).
-fn deleted() -> (Store, String, BTreeMap<String, Vec<String>>) {
+pub(crate) fn deleted() -> (Store, String, BTreeMap<String, Vec<String>>) {
     let store = Store::copy("live");
     let sid = session_id(&store, KEY);
     let before = session_rows(&store, KEY, &sid);
@@ -360,6 +360,7 @@ fn undelete_killed_at_many_moments() {
     faults.extend((1..=6).map(|n| ("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())));
     let (template, sid, before) = deleted();
     let _ = template;
+    let mut crashed = 0;
     for (var, val) in faults {
         let (store, sid2, _) = deleted();
         assert_eq!(sid2, sid);
@@ -374,7 +375,7 @@ fn undelete_killed_at_many_moments() {
             .stderr(std::process::Stdio::null())
             .status()
             .unwrap();
-        let _ = status;
+        crashed += crashed_or_finished(status, var, &val);
         let conn = store.writable("main");
         let ok: String = conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -409,10 +410,27 @@ fn undelete_killed_at_many_moments() {
             "{var}={val}"
         );
     }
+    eprintln!("undelete: crashed at {crashed} of 11 points");
+    assert!(crashed >= 8, "only {crashed} crash points were reached");
+}
+
+/// A run under `OPENCLAW_SESSIONS_CRASH_AT` must reach its point and abort there; under
+/// `OPENCLAW_SESSIONS_CRASH_AFTER=n` it aborts at the n-th point, or finishes when it has
+/// fewer. 1 when it crashed.
+fn crashed_or_finished(status: std::process::ExitStatus, var: &str, val: &str) -> usize {
+    use std::os::unix::process::ExitStatusExt;
+    if status.signal() == Some(libc::SIGABRT) {
+        return 1;
+    }
+    assert!(
+        var == "OPENCLAW_SESSIONS_CRASH_AFTER" && status.success(),
+        "{var}={val}: not crashed and not finished: {status}"
+    );
+    0
 }
 
 /// The snapshot `deleted()` wrote before the deletion.
-fn the_snapshot(store: &Store) -> std::path::PathBuf {
+pub(crate) fn the_snapshot(store: &Store) -> std::path::PathBuf {
     let repo = store.state().join("openclaw-sessions-snapshots");
     std::fs::read_dir(&repo)
         .unwrap()
@@ -519,10 +537,11 @@ fn backup_restore_session_killed_at_many_moments() {
     .map(|p| ("OPENCLAW_SESSIONS_CRASH_AT", p.to_string()))
     .collect();
     faults.extend((1..=4).map(|n| ("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())));
+    let mut crashed = 0;
     for (var, val) in faults {
         let (store, sid, before) = deleted();
         let snapshot = the_snapshot(&store);
-        let _ = std_bin()
+        let status = std_bin()
             .env("HOME", store.dir.path())
             .env(var, &val)
             .arg("--state-dir")
@@ -534,6 +553,7 @@ fn backup_restore_session_killed_at_many_moments() {
             .stderr(std::process::Stdio::null())
             .status()
             .unwrap();
+        crashed += crashed_or_finished(status, var, &val);
         let conn = store.writable("main");
         let ok: String = conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -559,4 +579,6 @@ fn backup_restore_session_killed_at_many_moments() {
             "{var}={val}"
         );
     }
+    eprintln!("backup restore --session: crashed at {crashed} of 7 points");
+    assert!(crashed >= 5, "only {crashed} crash points were reached");
 }

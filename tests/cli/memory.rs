@@ -1,0 +1,80 @@
+//! README: "Memory does not grow with the store: `migrate legacy`, `prune` and `delete` keep
+//! their plans (every session of a large store) in private temporary SQLite databases".
+//! `prune` runs on a generated store of `SMALL` and of ten times as many sessions (tiny ones,
+//! so that the test stays quick); the larger run's peak resident memory, in bytes, stays within
+//! 1.3 times the smaller's.
+
+use crate::common::{std_bin, Store};
+use crate::faults::legacy_with;
+
+const SMALL: usize = 100;
+
+/// Peak resident memory (bytes) of the binary run with `args` on `store`, as `/usr/bin/time`
+/// reports it (a child of this large test process would inherit its peak across `exec`; the
+/// small `time` starts its child clean). The run must exit 0.
+fn peak_rss_bytes(store: &Store, args: &[&str]) -> u64 {
+    let bin = std_bin();
+    let out = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "peak-rss-kib=%M"])
+        .arg(bin.get_program())
+        .envs(bin.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+        .env("HOME", store.dir.path())
+        .env("OPENCLAW_SESSIONS_NOW_MS", "4102444800000")
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(args)
+        .output()
+        .expect("/usr/bin/time (GNU time) measures the peak");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    let kib: u64 = err
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("peak-rss-kib="))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {err}"));
+    kib * 1024
+}
+
+fn count(store: &Store, sql: &str) -> usize {
+    store
+        .writable("work")
+        .query_row(sql, [], |r| r.get::<_, i64>(0))
+        .unwrap() as usize
+}
+
+#[test]
+fn prune_memory_does_not_grow_with_the_store() {
+    let mut peaks = Vec::new();
+    for n in [SMALL, SMALL * 10] {
+        let store = legacy_with(n);
+        store.run_ok(["--agent", "work", "migrate", "legacy", "--yes"]);
+        let all = count(&store, "SELECT count(*) FROM session_nodes");
+        assert!(all > n, "{all} sessions imported of {n}");
+        let peak = peak_rss_bytes(
+            &store,
+            &[
+                "--agent",
+                "work",
+                "prune",
+                "--enforce",
+                "--older-than",
+                "1d",
+                "--yes",
+            ],
+        );
+        let live = count(
+            &store,
+            "SELECT count(*) FROM session_nodes WHERE json_extract(entry_json, '$.archivedAt') IS NULL",
+        );
+        assert!(live <= all - n, "prune of {all} left {live} not archived");
+        eprintln!("prune: peak RSS {peak} bytes at {n} sessions");
+        peaks.push(peak);
+    }
+    assert!(
+        peaks[1] as f64 <= peaks[0] as f64 * 1.3,
+        "prune: {} bytes at ten times the sessions, over 1.3 x {}",
+        peaks[1],
+        peaks[0]
+    );
+}
