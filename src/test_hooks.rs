@@ -8,6 +8,10 @@
 //!   with `:TERM`; SIGSTOP with `:STOP`, which holds a run mid-way while a test looks at it)
 //!   the n-th time (the first by default) the crash point `<name>` is reached, so a signal
 //!   lands at a known moment instead of after a guessed delay.
+//! - `OPENCLAW_SESSIONS_BLOCK_AT=<name>=<path>` opens `<path>` (a FIFO) for reading with a
+//!   plain blocking `open` and reads it to its end when the crash point `<name>` is reached,
+//!   so a run is held in a system call at a known moment (the first signal must still end
+//!   it at once).
 //! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
 //! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies (and the batches of messages
 //!   `search --archived` indexes at a time, and the windows of import-archive names the
@@ -57,6 +61,17 @@ mod enabled {
 
     pub fn crash_point(name: &str) {
         signal_point(name);
+        if let Some(spec) = std::env::var_os("OPENCLAW_SESSIONS_BLOCK_AT") {
+            let spec = spec.to_string_lossy().into_owned();
+            if let Some((point, path)) = spec.split_once('=') {
+                if point == name {
+                    use std::io::Read;
+                    if let Ok(mut f) = std::fs::File::open(path) {
+                        let _ = f.read_to_end(&mut Vec::new());
+                    }
+                }
+            }
+        }
         if let Some(at) = std::env::var_os("OPENCLAW_SESSIONS_CRASH_AT") {
             if at == name {
                 std::process::abort();

@@ -61,7 +61,7 @@ impl SnapshotTarget {
 
 pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
     use std::io::Read;
-    let mut f = std::fs::File::open(path).at(path)?;
+    let mut f = crate::fsutil::open_regular(path)?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     let mut n_total = 0u64;
@@ -222,7 +222,7 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
     let rows = crate::store::db::archives::cold_files(conn).at(path)?;
     for (sid, name, sha, len) in rows {
         let file = sessions_dir.join("cold").join(&name);
-        let bytes = std::fs::read(&file).map_err(|e| {
+        let bytes = crate::fsutil::read_regular(&file).map_err(|e| {
             Error::bad_input(
                 format!(
                     "cold archive {} of transcript {sid} cannot be read: {e}",

@@ -58,7 +58,7 @@ fn stage_copy(
     let staged = staging.join(SNAPSHOT_DB);
     let result = (|| {
         let mut out = crate::fsutil::create_new_private(&staged)?;
-        let mut input = std::fs::File::open(snapshot.join(SNAPSHOT_DB)).at(snapshot)?;
+        let mut input = crate::fsutil::open_regular(&snapshot.join(SNAPSHOT_DB))?;
         std::io::copy(&mut input, &mut out).at(&staged)?;
         out.sync_all().at(&staged)?;
         let (sha, _) = sha256_file(&staged)?;

@@ -157,6 +157,7 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
             let custody = take(ctx, &layout, args.wait)?;
             ctx.printer
                 .debug(format!("custody taken (owner {})", custody.owner_id));
+            signals::wait_for_child();
             let mut child = Process::new(&args.command[0])
                 .args(&args.command[1..])
                 .env(CUSTODY_ENV, &custody.owner_id)

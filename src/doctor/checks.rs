@@ -601,20 +601,49 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
             if cx.wants("canonical-keys") {
                 // OpenClaw's read path (`validateCanonicalSessionRow`) refuses every session of
                 // the agent over one such row: the row's key, then its lineage columns.
-                let why = session_key::stored_key_refusal(&key, &contract_main).or_else(|| {
-                    lineage_at.iter().find_map(|i| match &stored[*i] {
-                        SqlValue::Text(v) => session_key::stored_lineage_refusal(v, &contract_main),
-                        _ => None,
+                // The entry's own lineage values are read too (an empty one is refused).
+                let key_why = session_key::stored_key_refusal(&key, &contract_main);
+                let why = key_why
+                    .clone()
+                    .or_else(|| {
+                        lineage_at.iter().find_map(|i| match &stored[*i] {
+                            SqlValue::Text(v) => {
+                                session_key::stored_lineage_refusal(v, &contract_main)
+                            }
+                            _ => None,
+                        })
                     })
-                });
+                    .or_else(|| {
+                        session_key::entry_lineage_stored_refusal(
+                            &key,
+                            &entry.fields,
+                            &contract_main,
+                        )
+                        .map(|(why, _)| why)
+                    });
                 if let Some(why) = why {
+                    // Fixable when OpenClaw's doctor repairs it: the key and every lineage
+                    // value read once normalized (the columns are projected again from the
+                    // repaired entry).
+                    let key_ok =
+                        key_why.is_none() || session_key::key_fix(&key, &contract_main).is_some();
+                    let mut probe = entry.fields.clone();
+                    let entry_ok =
+                        session_key::fix_entry_lineage(&mut probe, &contract_main).is_some();
+                    let repair =
+                        (key_ok && entry_ok).then(|| Repair::CanonicalizeKeys { key: key.clone() });
+                    let hint = if repair.is_some() {
+                        "the repair does what OpenClaw's doctor --fix does: it moves the row to its key normalized and rewrites each lineage value normalized (an empty one is removed), in the entry and its columns"
+                    } else {
+                        "OpenClaw's doctor --fix cannot repair this row either (the key is still refused once normalized); set the lineage field again with a patch, or delete the session"
+                    };
                     cx.add(
                         "canonical-keys",
                         Severity::Error,
                         subject.clone(),
                         format!("session {key} (id {session_id}, session_nodes rowid {rowid}): OpenClaw refuses this agent's store: {why}"),
-                        "stop the Gateway and run openclaw doctor --fix (OpenClaw's canonical-key repair); a lineage field can also be set again with a patch",
-                        None,
+                        hint,
+                        repair,
                     );
                 }
             }

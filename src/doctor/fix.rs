@@ -30,6 +30,107 @@ fn reproject(tx: &rusqlite::Transaction<'_>, path: &Path, key: &str) -> Result<(
     Ok(())
 }
 
+/// What OpenClaw 2026.9.6's `doctor --fix` does with a row its read refuses over a key
+/// (docs/openclaw/HOSTILE.md §8): each lineage value of the entry rewritten normalized (an
+/// empty one removed), with the node's columns and the current window's lineage columns
+/// projected again (`updatedAt` untouched); then the row moved to its key normalized, with
+/// every row that names it (the windows, the tables whose foreign key is the node's key).
+/// The row stays on OpenClaw's canonical-validation queue, as its doctor leaves it.
+fn canonicalize_keys(
+    tx: &rusqlite::Transaction<'_>,
+    path: &Path,
+    key: &str,
+) -> Result<std::result::Result<Option<String>, String>> {
+    use crate::formats::session_key;
+    let main =
+        session_key::normalize_main_key(crate::store::db::meta::contract_main_key(tx).as_deref());
+    let Some(json) = crate::store::db::nodes::entry_json(tx, key).at(path)? else {
+        return Ok(Ok(None));
+    };
+    let entry = SessionEntry::parse(key, &json)
+        .map_err(|why| Error::bad_input(format!("session {key}: {why}"), None))?;
+    let new_key = session_key::key_fix(key, &main);
+    if session_key::stored_key_refusal(key, &main).is_some() && new_key.is_none() {
+        return Ok(Err(format!(
+            "session {key}: the key is still refused once normalized; OpenClaw's doctor leaves it too"
+        )));
+    }
+    if let Some(to) = &new_key {
+        let taken: bool = tx
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM session_nodes WHERE session_key = ?1)",
+                [to],
+                |r| r.get(0),
+            )
+            .at(path)?;
+        if taken {
+            return Ok(Err(format!(
+                "session {key}: a row with its normalized key {to} exists; OpenClaw's doctor merges the two (run openclaw doctor --fix)"
+            )));
+        }
+    }
+    let mut fields = entry.fields.clone();
+    let Some(changed) = session_key::fix_entry_lineage(&mut fields, &main) else {
+        return Ok(Err(format!(
+            "session {key}: a lineage value is still refused once normalized; OpenClaw's doctor leaves it too"
+        )));
+    };
+    let mut done = Vec::new();
+    let json = changed
+        .then(|| serde_json::to_string(&fields))
+        .transpose()
+        .map_err(|e| Error::bad_input(format!("session {key}: {e}"), None))?;
+    write_node(tx, path, key, &fields, json.as_deref())?;
+    if changed {
+        tx.execute(
+            "UPDATE session_windows SET parent_session_key = ?1, spawned_by = ?2 \
+             WHERE session_id = (SELECT current_session_id FROM session_nodes WHERE session_key = ?3)",
+            rusqlite::params![
+                crate::json_value::text(fields.get("parentSessionKey")),
+                crate::json_value::text(fields.get("spawnedBy")),
+                key
+            ],
+        )
+        .at(path)?;
+        done.push("rewrote its lineage values normalized".to_string());
+    }
+    if let Some(to) = &new_key {
+        // The rows that name the key follow it before the commit checks the foreign keys.
+        tx.execute_batch("PRAGMA defer_foreign_keys = ON")
+            .at(path)?;
+        let mut children: Vec<(String, String)> = Vec::new();
+        {
+            let mut st = tx
+                .prepare(
+                    "SELECT m.name, f.\"from\" FROM sqlite_master AS m, \
+                     pragma_foreign_key_list(m.name) AS f \
+                     WHERE m.type = 'table' AND f.\"table\" = 'session_nodes' AND f.\"to\" = 'session_key'",
+                )
+                .at(path)?;
+            for row in st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).at(path)? {
+                children.push(row.at(path)?);
+            }
+        }
+        tx.execute(
+            "UPDATE session_nodes SET session_key = ?1 WHERE session_key = ?2",
+            [to.as_str(), key],
+        )
+        .at(path)?;
+        for (table, column) in children {
+            let sql = format!(
+                "UPDATE \"{}\" SET \"{}\" = ?1 WHERE \"{}\" = ?2",
+                table.replace('"', "\"\""),
+                column.replace('"', "\"\""),
+                column.replace('"', "\"\"")
+            );
+            tx.execute(&sql, [to.as_str(), key]).at(path)?;
+        }
+        crate::store::db::nodes::set_entry_valid(tx, to).at(path)?;
+        done.push(format!("moved it to its normalized key {to}"));
+    }
+    Ok(Ok((!done.is_empty()).then(|| done.join(" and "))))
+}
+
 /// Keep the unreadable row in our quarantine directory, then write the entry OpenClaw's
 /// doctor rebuilds from the row's columns (same key, same session id: the transcript stays).
 /// `None` when the row is gone or readable by now.
@@ -253,6 +354,15 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                             rebuild_unreadable(&tx, &path, layout, &agent, key, now_ms)?
                         {
                             report.fixed.push(done);
+                        }
+                    }
+                    Some(Repair::CanonicalizeKeys { key }) => {
+                        match canonicalize_keys(&tx, &path, key)? {
+                            Ok(Some(done)) => report.fixed.push(format!(
+                                "agent {agent}: session {key}: {done}, as OpenClaw's doctor --fix does"
+                            )),
+                            Ok(None) => {}
+                            Err(why) => report.failed.push(format!("agent {agent}: {why}")),
                         }
                     }
                     Some(Repair::PublishArchives) => publish = true,

@@ -51,6 +51,12 @@ pub enum Repair {
     RebuildUnreadableEntry {
         key: String,
     },
+    /// Do what OpenClaw's `doctor --fix` does with a row its read refuses over a key: move
+    /// the row to its key normalized, and rewrite each lineage value of its entry normalized
+    /// (an empty one removed), with its columns projected again.
+    CanonicalizeKeys {
+        key: String,
+    },
     /// Publish archive files from their rows.
     PublishArchives,
     /// Remove a leftover temporary file or staging directory.

@@ -221,6 +221,120 @@ pub fn stored_key_refusal(key: &str, main_key: &str) -> Option<String> {
     })
 }
 
+/// What OpenClaw 2026.9.6's `doctor --fix` does with a stored lineage value
+/// (docs/openclaw/HOSTILE.md §8).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineageFix {
+    /// Canonical: left as it is.
+    Keep,
+    /// Empty once trimmed: the field is removed (its read refuses an empty value as
+    /// "invalid persisted session row requires repair").
+    Remove,
+    /// Rewritten normalized (`AGENT:MAIN:X` -> `agent:main:x`).
+    Set(String),
+    /// Still refused once normalized (`agent:main:`): its doctor leaves it, so do we.
+    Stays,
+}
+
+pub fn lineage_fix(value: &str, main_key: &str) -> LineageFix {
+    let normalized = normalize_store_key(value);
+    if normalized.is_empty() {
+        LineageFix::Remove
+    } else if normalized == value && stored_lineage_refusal(value, main_key).is_none() {
+        LineageFix::Keep
+    } else if stored_lineage_refusal(&normalized, main_key).is_none() {
+        LineageFix::Set(normalized)
+    } else {
+        LineageFix::Stays
+    }
+}
+
+/// The key OpenClaw 2026.9.6's `doctor --fix` moves a row with a refused key to (its
+/// normalized key, when that is read), as it does with the upper-case key a legacy import
+/// stores; `None` when the key is read as it is, or is still refused once normalized.
+pub fn key_fix(key: &str, main_key: &str) -> Option<String> {
+    stored_key_refusal(key, main_key)?;
+    let normalized = normalize_store_key(key);
+    stored_key_refusal(&normalized, main_key)
+        .is_none()
+        .then_some(normalized)
+}
+
+/// The value of lineage field `field` (`forkSource.sessionKey` is nested) of an entry.
+pub fn lineage_value<'a>(
+    fields: &'a serde_json::Map<String, serde_json::Value>,
+    field: &str,
+) -> Option<&'a serde_json::Value> {
+    match field.split_once('.') {
+        Some((outer, inner)) => fields.get(outer).and_then(|o| o.get(inner)),
+        None => fields.get(field),
+    }
+}
+
+/// Why OpenClaw's read path refuses the entry of `key` over a lineage value stored in the
+/// entry itself, in its words, and what its doctor does about it.
+pub fn entry_lineage_stored_refusal(
+    key: &str,
+    fields: &serde_json::Map<String, serde_json::Value>,
+    main_key: &str,
+) -> Option<(String, LineageFix)> {
+    LINEAGE_FIELDS.iter().find_map(|field| {
+        let serde_json::Value::String(v) = lineage_value(fields, field)? else {
+            return None;
+        };
+        match lineage_fix(v, main_key) {
+            LineageFix::Keep => None,
+            LineageFix::Remove => Some((
+                format!("{field}: invalid persisted session row requires repair for {key}"),
+                LineageFix::Remove,
+            )),
+            fix => {
+                let why = stored_lineage_refusal(v, main_key).unwrap_or_else(|| {
+                    format!("non-canonical persisted row resolves to session key {v}")
+                });
+                Some((format!("{field}: {why}"), fix))
+            }
+        }
+    })
+}
+
+/// Apply OpenClaw's doctor repair to every lineage field of an entry; `None` when a value
+/// stays refused (nothing is changed then), else whether anything changed.
+pub fn fix_entry_lineage(
+    fields: &mut serde_json::Map<String, serde_json::Value>,
+    main_key: &str,
+) -> Option<bool> {
+    let mut plan = Vec::new();
+    for field in LINEAGE_FIELDS {
+        if let Some(serde_json::Value::String(v)) = lineage_value(fields, field) {
+            match lineage_fix(v, main_key) {
+                LineageFix::Keep => {}
+                LineageFix::Stays => return None,
+                fix => plan.push((field, fix)),
+            }
+        }
+    }
+    let changed = !plan.is_empty();
+    for (field, fix) in plan {
+        let (map, name) = match field.split_once('.') {
+            Some((outer, inner)) => match fields.get_mut(outer) {
+                Some(serde_json::Value::Object(o)) => (o, inner),
+                _ => continue,
+            },
+            None => (&mut *fields, field),
+        };
+        match fix {
+            LineageFix::Set(v) => {
+                map.insert(name.to_string(), serde_json::Value::String(v));
+            }
+            _ => {
+                map.remove(name);
+            }
+        }
+    }
+    Some(changed)
+}
+
 /// The entry fields that hold a session key, as OpenClaw's writer checks them
 /// (`assertCanonicalSessionEntryLineageWrite`): `parentSessionKey`, `spawnedBy`,
 /// `forkSource.sessionKey`.
@@ -233,11 +347,7 @@ pub fn entry_lineage_refusal(
     main_key: &str,
 ) -> Option<String> {
     for field in LINEAGE_FIELDS {
-        let value = match field.split_once('.') {
-            Some((outer, inner)) => fields.get(outer).and_then(|o| o.get(inner)),
-            None => fields.get(field),
-        };
-        let why = match value {
+        let why = match lineage_value(fields, field) {
             None => None,
             Some(serde_json::Value::String(k)) => write_refusal(k, main_key),
             Some(other) => Some(format!("refusing non-canonical session key write {other}")),
@@ -341,5 +451,32 @@ mod tests {
         assert!(stored_lineage_refusal("AGENT:MAIN:X", "main").is_some());
         assert_eq!(stored_lineage_refusal("", "main"), None);
         assert!(stored_key_refusal("agent:main:Telegram:Direct:UPPER", "main").is_some());
+    }
+
+    /// What OpenClaw 2026.9.6's `doctor --fix` wrote for each stored value (HOSTILE.md §8).
+    #[test]
+    fn openclaws_doctor_repairs() {
+        use LineageFix::*;
+        assert_eq!(
+            lineage_fix("AGENT:MAIN:X", "main"),
+            Set("agent:main:x".into())
+        );
+        assert_eq!(
+            lineage_fix("  agent:main:main  ", "main"),
+            Set("agent:main:main".into())
+        );
+        assert_eq!(
+            lineage_fix("agent:main:Upper", "main"),
+            Set("agent:main:upper".into())
+        );
+        assert_eq!(lineage_fix("", "main"), Remove);
+        assert_eq!(lineage_fix("agent:main:", "main"), Stays);
+        assert_eq!(lineage_fix("agent:main:x", "main"), Keep);
+        assert_eq!(
+            key_fix("agent:main:Telegram:Direct:UPPER", "main").as_deref(),
+            Some("agent:main:telegram:direct:upper")
+        );
+        assert_eq!(key_fix("agent:main:x", "main"), None);
+        assert_eq!(key_fix("agent:main:", "main"), None);
     }
 }

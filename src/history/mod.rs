@@ -136,6 +136,15 @@ impl ArchivedTranscript {
     }
 }
 
+/// Whether anything is at `path` (a symbolic link is not followed), and the sha256 of the
+/// regular file there, or why it is not read.
+fn published_sha(path: &Path) -> (bool, std::result::Result<String, String>) {
+    if std::fs::symlink_metadata(path).is_err() {
+        return (false, Err(String::new()));
+    }
+    (true, sha256_file(path).map_err(|e| e.to_string()))
+}
+
 fn sha256_file(path: &Path) -> Result<String> {
     use sha2::{Digest, Sha256};
     let mut f = crate::fsutil::open_regular(path)?;
@@ -163,7 +172,9 @@ fn list_dir(dir: &Path) -> Result<Vec<String>> {
     let mut names = Vec::new();
     for ent in rd {
         let ent = ent.at(dir)?;
-        if ent.file_type().at(ent.path())?.is_file() {
+        // Anything but a directory: a FIFO or a symbolic link named as an archive is listed
+        // with a warning, never read.
+        if !ent.file_type().at(ent.path())?.is_dir() {
             if let Some(n) = ent.file_name().to_str() {
                 names.push(n.to_string());
             }
@@ -242,7 +253,7 @@ fn imported_keys(dir: &Path, names: &[String], wanted: &HashSet<&str>) -> HashMa
         // Streamed, keeping only the pairs asked for: a whole index costs about four times
         // its text, and every pair of it as much again.
         let path = dir.join(n);
-        let Ok(file) = std::fs::File::open(&path) else {
+        let Ok(file) = crate::fsutil::open_regular(&path) else {
             continue;
         };
         let _ = for_each_index_entry(&path, IndexSource::File(&file), |key, value| {
@@ -379,10 +390,19 @@ fn walk_archives(
         if crate::store::db::meta::table_exists(conn, "session_transcript_archives") {
             for r in archives::all(conn).at(db.path())? {
                 let file = sessions_dir.join(&r.archive_name);
-                let present = file.is_file();
+                // Anything but a regular file there (a FIFO, a symbolic link) is not read: a
+                // warning for this archive, and the listing goes on.
+                let (present, sha) = published_sha(&file);
+                let mut problem = None;
                 let agreement = match (present, r.published_at.is_some()) {
-                    (true, _) if sha256_file(&file)? == r.archive_sha256 => Agreement::Agree,
-                    (true, _) => Agreement::FileDiffers,
+                    (true, _) => match sha {
+                        Ok(sha) if sha == r.archive_sha256 => Agreement::Agree,
+                        Ok(_) => Agreement::FileDiffers,
+                        Err(e) => {
+                            problem = Some(e);
+                            Agreement::FileDiffers
+                        }
+                    },
                     (false, true) => Agreement::FileMissing,
                     (false, false) => Agreement::Unpublished,
                 };
@@ -406,7 +426,7 @@ fn walk_archives(
                     file: present.then_some(file),
                     agreement,
                     events: None,
-                    problem: None,
+                    problem,
                     body: ArchiveBody::Row {
                         session_id: r.session_id,
                         generation: r.generation,
@@ -417,20 +437,32 @@ fn walk_archives(
         if crate::store::db::meta::table_exists(conn, "session_transcript_cold_archives") {
             for c in archives::cold_all(conn).at(db.path())? {
                 let file = sessions_dir.join("cold").join(&c.archive_name);
+                let mut problem = None;
                 let (body, file, agreement) = if c.storage == "sqlite" {
                     let body = ArchiveBody::ColdRow {
                         session_id: c.session_id.clone(),
                     };
                     (body, None, Agreement::Agree)
-                } else if !file.is_file() {
-                    (ArchiveBody::File(file), None, Agreement::FileMissing)
                 } else {
-                    let agreement = if sha256_file(&file)? == c.archive_sha256 {
-                        Agreement::Agree
-                    } else {
-                        Agreement::FileDiffers
-                    };
-                    (ArchiveBody::File(file.clone()), Some(file), agreement)
+                    match published_sha(&file) {
+                        (false, _) => (ArchiveBody::File(file), None, Agreement::FileMissing),
+                        (true, Ok(sha)) => {
+                            let agreement = if sha == c.archive_sha256 {
+                                Agreement::Agree
+                            } else {
+                                Agreement::FileDiffers
+                            };
+                            (ArchiveBody::File(file.clone()), Some(file), agreement)
+                        }
+                        (true, Err(e)) => {
+                            problem = Some(e);
+                            (
+                                ArchiveBody::File(file.clone()),
+                                Some(file),
+                                Agreement::FileDiffers,
+                            )
+                        }
+                    }
                 };
                 let key = windows::session_key_of(conn, &c.session_id).at(db.path())?;
                 by_name.insert(c.archive_name.clone());
@@ -449,7 +481,7 @@ fn walk_archives(
                     file,
                     agreement,
                     events: None,
-                    problem: None,
+                    problem,
                     body,
                 });
             }
@@ -483,6 +515,12 @@ fn walk_archives(
             continue;
         };
         let path = sessions_dir.join(&name);
+        let problem = match std::fs::symlink_metadata(&path) {
+            Ok(m) if !m.file_type().is_file() => {
+                Some(crate::fsutil::not_regular(&path, m.file_type()).to_string())
+            }
+            _ => None,
+        };
         let agreement = if db.is_some() && generation.is_some() && reason == ArchiveReason::Deleted
         {
             Agreement::NoRow
@@ -512,7 +550,7 @@ fn walk_archives(
             file: Some(path.clone()),
             agreement,
             events: None,
-            problem: None,
+            problem,
             body: ArchiveBody::File(path),
         });
     }

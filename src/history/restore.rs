@@ -257,7 +257,7 @@ fn entry_from_import_index(
         // Streamed, keeping only the first valid entry of this session (the index's order):
         // a whole index costs about four times its text. An index that does not read to
         // its end is passed over, as a whole load of it would be.
-        let Ok(file) = std::fs::File::open(&path) else {
+        let Ok(file) = crate::fsutil::open_regular(&path) else {
             continue;
         };
         let mut hit: Option<SessionEntry> = None;

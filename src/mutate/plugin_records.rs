@@ -47,8 +47,11 @@ pub fn acpx_records_of(layout: &StateLayout, key: &str, session_id: &str) -> Vec
             continue;
         }
         let mut text = String::new();
-        let read = std::fs::File::open(&path)
-            .and_then(|f| f.take(MAX_RECORD_BYTES).read_to_string(&mut text));
+        let read = crate::fsutil::open_regular(&path).and_then(|f| {
+            f.take(MAX_RECORD_BYTES)
+                .read_to_string(&mut text)
+                .map_err(|e| crate::error::Error::io(&path, e))
+        });
         if read.is_ok() && quoted.iter().any(|q| text.contains(q.as_str())) {
             found.push(path);
         }

@@ -16,7 +16,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 fn file_sha(path: &Path) -> Result<String> {
-    Ok(sha256_hex(&std::fs::read(path).at(path)?))
+    Ok(sha256_hex(&crate::fsutil::read_regular(path)?))
 }
 
 /// Write `bytes` to `<dir>/<name>` without ever replacing a different file.

@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{Error, Result};
 use crate::json_value::parse_json5_document;
 
 /// The parts of `openclaw.json` (JSON5) this tool reads. The whole document is kept so
@@ -22,7 +22,7 @@ pub struct MaintenanceConfig {
 impl Config {
     /// Parse a config file. A syntax error names the file, line and column.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).at(path)?;
+        let text = crate::fsutil::read_regular_to_string(path)?;
         let root = parse_json5_document(&text).map_err(|(msg, line, col)| Error::BadInput {
             message: match line {
                 Some(line) => format!(

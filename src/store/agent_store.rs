@@ -562,10 +562,12 @@ fn uuid_key(id: &str) -> Option<u128> {
 
 fn legacy_stats(path: &Path) -> Result<TranscriptStats> {
     use std::io::Read;
-    let mut file = match std::fs::File::open(path) {
+    let mut file = match crate::fsutil::open_regular(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TranscriptStats::default()),
-        Err(e) => return Err(Error::io(path, e)),
+        Err(_) if matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound) => {
+            return Ok(TranscriptStats::default())
+        }
+        Err(e) => return Err(e),
     };
     let mut buf = vec![0u8; 256 * 1024];
     let (mut newlines, mut bytes, mut last) = (0u64, 0u64, b'\n');

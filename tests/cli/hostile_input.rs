@@ -634,3 +634,121 @@ fn a_zstd_bomb_of_empty_lines_is_read_only_up_to_the_archive_cap() {
         &[("OPENCLAW_SESSIONS_MAX_ARCHIVE_BYTES", "33554432")],
     );
 }
+
+/// A FIFO (or a symbolic link) where an archive file, the import's index or the config is
+/// stands for itself: `archives list` warns for that archive and lists the others; nothing
+/// waits for a writer.
+#[test]
+fn a_fifo_archive_index_or_config_is_never_waited_for() {
+    let store = Store::copy("live");
+    let sessions = store.state().join("agents/main/sessions");
+    let published = sessions.join(
+        "f41211d0-f8c6-4159-b013-18288254e649.jsonl.deleted.2026-11-29T23-24-43.289Z.7601e05ea73643a98f220fed34913498.zst",
+    );
+    std::fs::remove_file(&published).unwrap();
+    mkfifo(&published);
+    let loose =
+        sessions.join("ef600e04-5bcc-46d6-bd14-b9a26263e8fc.jsonl.reset.2026-06-01T08-00-00.000Z");
+    std::fs::remove_file(&loose).unwrap();
+    mkfifo(&loose);
+    let index = store
+        .state()
+        .join("agents/main/session-sqlite-import-archive/legacy-store.sessions.json.imported-1795994663673");
+    std::fs::remove_file(&index).unwrap();
+    mkfifo(&index);
+    let out = run_promptly(
+        on(&store, &["archives", "list", "--agent", "main", "--json"]),
+        20,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let doc = json(&out);
+    let warnings = doc["warnings"].to_string();
+    for fifo in [&published, &loose] {
+        assert!(
+            warnings.contains(fifo.file_name().unwrap().to_str().unwrap())
+                && warnings.contains("is a FIFO, not a regular file"),
+            "{doc:#}"
+        );
+    }
+    let listed = doc["data"].to_string();
+    assert!(
+        listed.contains("f41211d0") && listed.contains("ef600e04"),
+        "the listing goes on past them: {doc:#}"
+    );
+    // Archives of the other agents, and the import's of this one, are still listed.
+    assert!(doc.to_string().contains(".jsonl.imported-"), "{doc:#}");
+
+    let config = store.state().join("openclaw.json");
+    std::fs::remove_file(&config).unwrap();
+    mkfifo(&config);
+    let out = run_promptly(on(&store, &["list", "--agent", "main"]), 20);
+    assert_ne!(out.status.code(), Some(101));
+}
+
+/// The first SIGTERM ends a run blocked in a system call under custody at once (130): the
+/// test hook holds `patch` in a plain `open` then `read` of a FIFO inside its transaction,
+/// where SA_RESTART restarts the call after the handler. The next run reclaims the lock and
+/// finds the entry as it was.
+#[test]
+fn the_first_sigterm_ends_a_run_blocked_in_a_system_call() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let store = Store::copy("live");
+    let fifo = store.dir.path().join("hold");
+    mkfifo(&fifo);
+    let mut cmd = on(&store, &["patch", KEY, "--set", "label=\"held\"", "--yes"]);
+    cmd.env(
+        "OPENCLAW_SESSIONS_BLOCK_AT",
+        format!("patch-before-commit={}", fifo.display()),
+    )
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    // A writer's non-blocking open succeeds only once the run has opened the FIFO to read;
+    // the writer is kept open without writing, so the run stays blocked in `read`.
+    let start = std::time::Instant::now();
+    let _writer = loop {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+        {
+            Ok(w) => break w,
+            Err(_) if start.elapsed() < std::time::Duration::from_secs(60) => {
+                assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(e) => panic!("the run never reached the hook: {e}"),
+        }
+    };
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(child.try_wait().unwrap().is_none(), "held in read");
+    // SAFETY: kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let sent = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > std::time::Duration::from_secs(3) {
+            child.kill().unwrap();
+            panic!("still running 3 s after one SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let out = store.cmd().args(["show", KEY, "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_ne!(json(&out)["data"]["entry"]["label"], "held");
+    let again = store
+        .cmd()
+        .args(["patch", KEY, "--set", "label=\"after\"", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+}

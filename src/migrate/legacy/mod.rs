@@ -851,13 +851,16 @@ pub fn scan_transcripts(
         let Some(path) = &record.transcript else {
             return Ok(());
         };
-        let Ok(file) = std::fs::File::open(path) else {
-            issues.push(ImportIssue::new(
-                "transcript_unreadable",
-                format!("{} cannot be opened", path.display()),
-                Some(&record.session_key),
-            ));
-            return Ok(());
+        let file = match crate::fsutil::open_regular(path) {
+            Ok(file) => file,
+            Err(e) => {
+                issues.push(ImportIssue::new(
+                    "transcript_unreadable",
+                    format!("{} cannot be opened: {e}", path.display()),
+                    Some(&record.session_key),
+                ));
+                return Ok(());
+            }
         };
         let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
         let mut line = Vec::new();

@@ -256,7 +256,7 @@ fn import_events(
     }
     let mut cursor = ProjectionCursor::load(tx, sid).at(db)?;
     let mut converter = TranscriptConverter::new(&path.to_string_lossy(), sid);
-    let file = std::fs::File::open(path).at(path)?;
+    let file = crate::fsutil::open_regular(path)?;
     let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
     let mut line = Vec::new();
     let mut line_no = 0u64;
