@@ -738,3 +738,50 @@ fn entries_sharing_one_transcript_file_import_it_each_and_move_it_once() {
         .join(&file)
         .exists());
 }
+
+/// A `sessionFile` that points outside the sessions dir (`../../x.jsonl`, an absolute path in
+/// another place) is not followed: as OpenClaw's import does, the session id's own
+/// `<sessionId>.jsonl` is the transcript, and every event of it is imported.
+#[test]
+fn a_session_file_outside_the_sessions_dir_falls_back_to_the_session_id() {
+    let store = Store::copy("legacy");
+    let index = store.state().join("agents/main/sessions/sessions.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&index).unwrap()).unwrap();
+    let mut changed = Vec::new();
+    for (key, file) in [
+        ("agent:main:telegram:direct:123454", "../../elsewhere.jsonl"),
+        (
+            "agent:main:discord:channel:987654324",
+            "/srv/other-home/x.jsonl",
+        ),
+    ] {
+        let entry = doc.get_mut(key).unwrap_or_else(|| panic!("{key}"));
+        let sid = entry["sessionId"].as_str().unwrap().to_string();
+        entry["sessionFile"] = serde_json::Value::from(file);
+        let lines = std::fs::read_to_string(
+            store
+                .state()
+                .join(format!("agents/main/sessions/{sid}.jsonl")),
+        )
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count();
+        assert!(lines > 3, "{key}");
+        changed.push((key, sid));
+    }
+    std::fs::write(&index, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    store.run_ok(["migrate", "legacy", "--agent", "main", "--yes"]);
+    let db = store.writable("main");
+    for (key, sid) in changed {
+        let events: i64 = db
+            .query_row(
+                "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+                [&sid],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(events > 0, "{key}: no event imported from {sid}.jsonl");
+    }
+}

@@ -82,14 +82,19 @@ fn is_mark(c: char) -> bool {
     matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
 }
 
-/// Candidate transcript paths of an entry, inside its sessions dir only: a recorded
-/// absolute `sessionFile` from another home is re-rooted there, as OpenClaw does.
+/// Candidate transcript paths of an entry, inside its sessions dir only, in OpenClaw's order
+/// (docs/openclaw/IMPORT.md §4.1): first the recorded `sessionFile`
+/// when it resolves inside the sessions dir (an absolute path from another home re-rooted
+/// there), else `<sessionId>.jsonl`; then the file of that name in the sessions dir. The first
+/// that exists is the transcript.
 fn candidates(
     sessions_dir: &Path,
     agent: &str,
     session_file: Option<&str>,
     session_id: &str,
 ) -> Vec<PathBuf> {
+    let by_id =
+        valid_transcript_id(session_id).then(|| sessions_dir.join(format!("{session_id}.jsonl")));
     let Some(file) = session_file
         .map(str::trim)
         .filter(|f| !f.is_empty() && !f.starts_with("sqlite:"))
@@ -97,22 +102,27 @@ fn candidates(
         return vec![sessions_dir.join(format!("{session_id}.jsonl"))];
     };
     let marker = format!("/agents/{agent}/sessions/");
-    let mut out = Vec::new();
     let rel = match file.rfind(&marker) {
         Some(pos) => Some(&file[pos + marker.len()..]),
         None if !file.starts_with('/') => Some(file),
         None => None,
     };
-    if let Some(rel) = rel {
-        let safe = Path::new(rel)
+    let within = rel.filter(|rel| {
+        Path::new(rel)
             .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-        if safe {
-            out.push(sessions_dir.join(rel));
-        }
-    }
-    if let Some(base) = Path::new(file).file_name() {
-        let p = sessions_dir.join(base);
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    });
+    let relocated = Path::new(file)
+        .file_name()
+        .map(|base| sessions_dir.join(base));
+    // A `sessionFile` outside the sessions dir (`../../x.jsonl`, another absolute path) is not
+    // followed: OpenClaw falls back to the session id's own file.
+    let default = match within {
+        Some(rel) => Some(sessions_dir.join(rel)),
+        None => by_id.or_else(|| relocated.clone()),
+    };
+    let mut out = Vec::new();
+    for p in [default, relocated].into_iter().flatten() {
         if !out.contains(&p) {
             out.push(p);
         }
