@@ -52,7 +52,7 @@ check_newer_schema_snapshot_refused() {
   rc=0; ours_run ours.json "$s" --json backup restore "$snap" --in-place --yes || rc=$?
   [[ $rc -eq 6 ]] || check_error "our restore exited $rc, not 6"
   [[ "$(jsonq ours.json 'j.error.code')" == UNSUPPORTED_SCHEMA ]] || check_error "our error: $(head -c 300 ours.json)"
-  jsonq ours.json 'j.error.message' | grep -q "has schema version 24, newer than the 23" ||
+  jsonq ours.json 'j.error.message' | grep -q "has agent schema 24 (.*the schema of a release newer than OpenClaw 2026.9.6).*installing it changes the schema" ||
     check_error "our refusal reads otherwise: $(jsonq ours.json 'j.error.message')"
   [[ "$(sha256sum < "$s/agents/main/agent/openclaw-agent.sqlite")" == "$live_before" ]] ||
     check_error "our refused restore changed the live database"
