@@ -752,3 +752,82 @@ fn the_first_sigterm_ends_a_run_blocked_in_a_system_call() {
         String::from_utf8_lossy(&again.stderr)
     );
 }
+
+/// Every TEXT column of every table a reader touches, one at a time, holding bytes that are not
+/// UTF-8, then JSON cut short: every read-only command and the doctor end without a panic (a
+/// property over the whole schema, not a chosen few columns).
+#[test]
+fn damaged_bytes_in_any_text_column_never_panic_a_reader() {
+    let pristine = Store::copy("live");
+    let conn = pristine.writable("main");
+    let mut columns: Vec<(String, String)> = Vec::new();
+    {
+        let mut tables = conn
+            .prepare(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' \
+                 AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts_%' AND name NOT LIKE 'memory_%' \
+                 ORDER BY name",
+            )
+            .unwrap();
+        let names: Vec<String> = tables
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        for t in names {
+            let rows: i64 = conn
+                .query_row(&format!("SELECT count(*) FROM \"{t}\""), [], |r| r.get(0))
+                .unwrap();
+            if rows == 0 {
+                continue;
+            }
+            let mut info = conn
+                .prepare("SELECT name, type FROM pragma_table_info(?1)")
+                .unwrap();
+            for (c, ty) in info
+                .query_map([&t], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+                })
+                .unwrap()
+                .map(Result::unwrap)
+            {
+                if ty.eq_ignore_ascii_case("TEXT") {
+                    columns.push((t.clone(), c));
+                }
+            }
+        }
+    }
+    drop(conn);
+    assert!(columns.len() >= 40, "only {} text columns", columns.len());
+    let reads: &[&[&str]] = &[
+        &["list", "--all-agents"],
+        &["--json", "list", "--all-agents"],
+        &["show", "agent:main:main"],
+        &["transcript", "cat", "agent:main:main"],
+        &["archives", "list"],
+        &["search", "summarize"],
+        &["du"],
+        &["doctor"],
+    ];
+    for (i, (table, column)) in columns.iter().enumerate() {
+        // Alternately bytes that are not UTF-8 and JSON cut short, on every row of the column
+        // (a CHECK or a key may refuse the damage: then that column cannot hold it).
+        let value = if i % 2 == 0 {
+            "x'7b22ff22c3'"
+        } else {
+            "x'7b2261223a'"
+        };
+        let store = Store::copy("live");
+        let damaged = store.writable("main").execute_batch(&format!(
+            "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON; \
+             UPDATE OR IGNORE \"{table}\" SET \"{column}\" = CAST({value} AS TEXT);"
+        ));
+        if damaged.is_err() {
+            continue;
+        }
+        for args in reads {
+            let out = store.cmd().args(*args).output().unwrap();
+            assert_no_panic(&format!("{table}.{column}: {args:?}"), &out);
+        }
+    }
+}
