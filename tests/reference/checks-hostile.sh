@@ -157,3 +157,68 @@ check_signalled_mutations_accepted() {
   note "$n signalled runs (delete, prune, migrate legacy, backup restore --in-place): each exited 130, every store sound and read back by OpenClaw's SDK (one through the whole openclaw_accepts), every re-run finished (${times[*]/%/,} restore $((SECONDS - t)) s)"
 }
 CHECKS+=(signalled_mutations_accepted)
+
+# canonical_keys_fixed_as_openclaw: lineage values OpenClaw's read refuses (`AGENT:MAIN:X`, a padded
+# key, `agent:main:Upper`; checks/set-lineage.mjs) make `openclaw sessions` fail; our doctor names
+# each row, and our `doctor --fix` leaves the same lineage values as OpenClaw's own `doctor --fix` on
+# another copy; OpenClaw then reads our store (docs/openclaw/HOSTILE.md §8).
+check_canonical_keys_fixed_as_openclaw() {
+  local v s db rc
+  for v in broken ours theirs; do
+    s="$(copy_store live "$v")"; db="$s/agents/main/agent/openclaw-agent.sqlite"
+    node_check set-lineage.mjs "$db" > "planted-$v.json"
+  done
+  rc=0; oc_run broken.json "$CHECK_DIR/stores/broken/.openclaw" sessions --agent main --json --limit all || rc=$?
+  [[ $rc -ne 0 ]] || check_error "OpenClaw read the planted store: the cases prove nothing"
+  rc=0; ours_run doctor.json "$CHECK_DIR/stores/ours/.openclaw" --json doctor canonical-keys || rc=$?
+  [[ "$(jsonq doctor.json 'j.data.findings.filter(f=>f.check==="canonical-keys").length')" -ge 3 ]] ||
+    check_error "our doctor named fewer than 3 rows: $(head -c 400 doctor.json)"
+  rc=0; ours_run fix.json "$CHECK_DIR/stores/ours/.openclaw" doctor --fix --yes || rc=$?
+  [[ $rc -eq 0 || $rc -eq 3 ]] || check_error "our doctor --fix exited $rc"
+  rc=0; oc_run oc-fix.out "$CHECK_DIR/stores/theirs/.openclaw" doctor --fix --non-interactive || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw doctor --fix exited $rc"
+  node_check set-lineage.mjs "$CHECK_DIR/stores/ours/.openclaw/agents/main/agent/openclaw-agent.sqlite" --read > ours.json
+  node_check set-lineage.mjs "$CHECK_DIR/stores/theirs/.openclaw/agents/main/agent/openclaw-agent.sqlite" --read > theirs.json
+  if ! cmp -s ours.json theirs.json; then
+    check_error "lineage after the repairs differs: ours $(cat ours.json), OpenClaw $(cat theirs.json)"
+  fi
+  openclaw_accepts "$CHECK_DIR/stores/ours/.openclaw" ours-fixed
+  note "3 planted rows; OpenClaw refused the store before; lineage after our --fix = after OpenClaw's: $(cat ours.json | head -c 200)"
+}
+CHECKS+=(canonical_keys_fixed_as_openclaw)
+
+# lineage_patches_keep_openclaw_reading: a fixed list of lineage values (case, blanks, padding,
+# empty, unicode, other agents', sentinels) patched by ours into parentSessionKey, spawnedBy or
+# forkSource.sessionKey: each is refused (exit 5, store unchanged) or, once written, OpenClaw still
+# reads the whole agent.
+check_lineage_patches_keep_openclaw_reading() {
+  local s rc i=0 ok=0 refused=0 field value key=agent:main:telegram:direct:123454 before
+  local values=('"AGENT:MAIN:X"' '"agent:main:x"' '"  agent:main:main  "' '""' '"agent:main:"' '"agent:work:Upper"'
+    '"agent:main:ünïcode"' '"global"' '"unknown"' '"agent:main:telegram:group:-100123456784"' '"agent:Main:main"' '"main"')
+  local fields=(parentSessionKey spawnedBy forkSource.sessionKey)
+  s="$(copy_store live store)"
+  for value in "${values[@]}"; do
+    field="${fields[$((i % 3))]}"; i=$((i + 1))
+    before="$(tree_manifest "$s" | grep -v '/tmp/openclaw-')"
+    rc=0; ours_run "p-$i.json" "$s" --json patch "$key" --set "$field=$value" || rc=$?
+    if [[ $rc -eq 5 ]]; then
+      refused=$((refused + 1))
+      [[ "$(tree_manifest "$s" | grep -v '/tmp/openclaw-')" == "$before" ]] || check_error "refused $field=$value changed the store"
+      continue
+    fi
+    [[ $rc -eq 0 ]] || { check_error "patch $field=$value exited $rc"; continue; }
+    ok=$((ok + 1))
+    rc=0; release_lists_current "$s" "oc-$i.json" || rc=$?
+    [[ $rc -eq 0 ]] || check_error "after our patch $field=$value OpenClaw no longer reads agent main: $(tail -n 2 "oc-$i.json.err" | tr '\n' ' ')"
+  done
+  [[ $ok -ge 3 && $refused -ge 3 ]] || check_error "only $ok written and $refused refused of ${#values[@]}"
+  note "${#values[@]} lineage values: $ok written (OpenClaw read the agent after each), $refused refused with the store unchanged"
+}
+CHECKS+=(lineage_patches_keep_openclaw_reading)
+
+# release_lists_current STATE OUT : OpenClaw 2026.9.6's list of agent main on a throwaway copy.
+release_lists_current() {
+  local copy="$CHECK_DIR/stores/list-$RANDOM$RANDOM"
+  mkdir -p "$copy"; cp -a "$1" "$copy/.openclaw"
+  oc_run "$2" "$copy/.openclaw" sessions --agent main --json --limit all
+}
