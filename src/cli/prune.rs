@@ -423,7 +423,7 @@ fn print_prune(
     let header = ["AGENT", "KEY", "ACTION"];
     let mut t = ctx.printer.table(&header);
     let mut rows = 0usize;
-    let mut add = |t: &mut comfy_table::Table, row: Vec<String>| -> anyhow::Result<()> {
+    let mut add = |t: &mut super::table::Table, row: Vec<String>| -> anyhow::Result<()> {
         if rows > 0 && rows % BLOCK == 0 {
             ctx.printer
                 .print_table(&std::mem::replace(t, ctx.printer.table(&header)))?;
@@ -475,6 +475,9 @@ fn print_prune(
             )?;
         }
     }
-    ctx.printer.print_table(&t)?;
+    // A run of exactly a whole number of blocks has printed them all.
+    if !t.is_empty() {
+        ctx.printer.print_table(&t)?;
+    }
     Ok(())
 }
