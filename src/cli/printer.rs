@@ -243,12 +243,6 @@ impl Printer {
         out.flush().map_err(map_io)
     }
 
-    /// JSON text for a person (not `--json`): the same document, with the characters a
-    /// terminal would obey written as JSON escapes ([`shown::json`]).
-    pub fn out_json_text(&self, text: &str) -> anyhow::Result<()> {
-        self.out_raw(&shown::json(text))
-    }
-
     /// An export written to stdout: Markdown to a terminal through [`shown::LinesWriter`];
     /// JSON Lines, and anything piped or redirected, byte for byte.
     pub fn export(
