@@ -16,6 +16,7 @@ use openclaw_sessions::Error;
 
 use super::exit::Outcome;
 use super::printer::word;
+use super::table::Column;
 use super::transcript::ExportFormat;
 use super::Ctx;
 
@@ -186,16 +187,25 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         ctx.printer.info("no archived transcripts");
         return Ok(Outcome::Done);
     }
+    // NAME is what `undelete` and `archives cat|export` take: never cut. The other columns
+    // go, least useful first, on a narrow terminal (src/cli/table.rs).
+    let agents: std::collections::BTreeSet<&str> =
+        rows.iter().map(|a| a.agent_id.as_str()).collect();
+    let agent = if agents.len() > 1 {
+        Column::id("AGENT")
+    } else {
+        Column::data("AGENT").drop(0)
+    };
     let mut t = ctx.printer.table(&[
-        "AGENT",
-        "SESSION ID",
-        "KEY",
-        "REASON",
-        "ARCHIVED",
-        "SIZE",
-        "EVENTS",
-        "ROW/FILE",
-        "NAME",
+        agent,
+        Column::data("SESSION ID").drop(3),
+        Column::data("KEY").drop(7),
+        Column::data("REASON").drop(6),
+        Column::data("ARCHIVED").drop(4),
+        Column::data("SIZE").drop(5),
+        Column::data("EVENTS").drop(2),
+        Column::data("ROW/FILE").drop(1),
+        Column::id("NAME"),
     ]);
     for a in &rows {
         t.add_row(vec![

@@ -14,6 +14,7 @@ use openclaw_sessions::Error;
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, MutationArgs};
 use super::shown::value;
+use super::table::Column;
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -50,10 +51,24 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
         ctx.printer.out("no problems found\n")?;
         return Ok(());
     }
-    let mut t = ctx
-        .printer
-        .table(&["CHECK", "SEVERITY", "AGENT", "FINDING", "HINT", "FIX"]);
-    // The fields of `--json` in its order, one line a finding (src/cli/table.rs).
+    // The fields of `--json` in its order, one line a finding (src/cli/table.rs). On a
+    // narrow terminal the finding stays and is cut last; the hint is whole or left out
+    // (`--wide`, `--json`), after the fix mark, the severity and the check's name.
+    let agents: std::collections::BTreeSet<_> =
+        findings.iter().map(|f| &f.subject.agent_id).collect();
+    let agent = if agents.len() > 1 {
+        Column::id("AGENT")
+    } else {
+        Column::data("AGENT").drop(0)
+    };
+    let mut t = ctx.printer.table(&[
+        Column::data("CHECK").drop(3),
+        Column::data("SEVERITY").drop(2),
+        agent,
+        Column::prose("FINDING"),
+        Column::data("HINT").drop(4),
+        Column::data("FIX").drop(1),
+    ]);
     for f in findings {
         t.add_row(vec![
             f.check.to_string(),
@@ -76,7 +91,11 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         if ctx.printer.json {
             ctx.printer.json_data(&json!({ "checks": CHECKS }))?;
         } else {
-            let mut t = ctx.printer.table(&["CHECK", "SEVERITY", "WHAT"]);
+            let mut t = ctx.printer.table(&[
+                Column::id("CHECK"),
+                Column::data("SEVERITY").drop(1),
+                Column::prose("WHAT"),
+            ]);
             for c in CHECKS {
                 t.add_row(vec![
                     c.id.to_string(),

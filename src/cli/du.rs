@@ -4,6 +4,7 @@ use openclaw_sessions::du::{agent_disk_use, over_budget_warning, repository_disk
 use openclaw_sessions::units::format_bytes;
 
 use super::exit::Outcome;
+use super::table::Column;
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -38,19 +39,21 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         }))?;
         return Ok(Outcome::Done);
     }
+    // The agent and its total stay; the parts go, least useful first, on a narrow terminal
+    // (src/cli/table.rs).
     let mut t = ctx.printer.table(&[
-        "AGENT",
-        "DATABASE",
-        "WAL",
-        "TRANSCRIPTS",
-        "DELETED",
-        "RESET",
-        "BAK",
-        "COLD",
-        "LEGACY",
-        "IMPORT ARCHIVE",
-        "TOTAL",
-        "BUDGET",
+        Column::id("AGENT"),
+        Column::data("DATABASE").drop(10),
+        Column::data("WAL").drop(1),
+        Column::data("TRANSCRIPTS").drop(9),
+        Column::data("DELETED").drop(7),
+        Column::data("RESET").drop(5),
+        Column::data("BAK").drop(2),
+        Column::data("COLD").drop(3),
+        Column::data("LEGACY").drop(6),
+        Column::data("IMPORT ARCHIVE").drop(4),
+        Column::data("TOTAL"),
+        Column::data("BUDGET").drop(8),
     ]);
     let group = |g: &openclaw_sessions::du::FileGroup| {
         if g.files == 0 {

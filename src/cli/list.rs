@@ -9,6 +9,7 @@ use base64::Engine as _;
 use serde_json::json;
 
 use openclaw_sessions::parallel;
+use openclaw_sessions::store::resolve::{bare_key, unique_id_prefix};
 use openclaw_sessions::store::{
     for_each_newest_first_after, AgentStore, EventCountWalk, EventCounts, OpenClawKind, Position,
     SessionEntry, SessionKind,
@@ -16,6 +17,7 @@ use openclaw_sessions::store::{
 use openclaw_sessions::units::{format_age, format_bytes, parse_time_arg};
 
 use super::exit::Outcome;
+use super::table::Column;
 use super::Ctx;
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -42,7 +44,7 @@ pub struct ListArgs {
     #[arg(long, value_enum, value_name = "KIND")]
     kind: Vec<OpenClawKind>,
     /// Only sessions of this category: our finer classification by key shape, `--json`'s
-    /// `category` and the table's KIND column (repeatable).
+    /// `category` and the table's CATEGORY column (repeatable).
     #[arg(long, value_enum, value_name = "CATEGORY")]
     category: Vec<SessionKind>,
     /// Only sessions whose key, label or display name contains TEXT (case-insensitive).
@@ -498,6 +500,76 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         out.finish_with(&[("page", page.json())])?;
         return Ok(Outcome::Done);
     }
+    // The columns of `--json`, in its order (agentId, sessionKey, sessionId, updatedAt,
+    // category, label/displayName, archived/pinned/locked, harness, model, transcript). On a
+    // terminal the agent, the key (bare beside its agent, when `--agent AGENT KEY` resolves
+    // it) and the shortest unique session-id prefix identify a row and stay whole; the other
+    // columns go, least useful first, when the terminal is narrower (src/cli/table.rs).
+    let short = ctx.printer.short_identifiers();
+    let several = stores.len() > 1;
+    let agent_column = if several {
+        Column::id("AGENT")
+    } else {
+        Column::data("AGENT").drop(0)
+    };
+    let mut t = ctx.printer.table(&[
+        agent_column,
+        Column::id("KEY"),
+        Column::id("SESSION ID"),
+        Column::data("UPDATED").drop(7),
+        Column::data("CATEGORY").drop(4),
+        Column::prose("LABEL").drop(8),
+        Column::data("FLAGS").drop(6),
+        Column::data("HARNESS").drop(1),
+        Column::data("MODEL").drop(2),
+        Column::data("EVENTS").drop(5),
+        Column::data("BYTES").drop(3),
+    ]);
+    let layout_for_keys = short.then_some(&layout);
+    let store_refs: Vec<&AgentStore> = stores.iter().collect();
+    for Row {
+        store,
+        entry: e,
+        events,
+        bytes,
+    } in &rows
+    {
+        let paths = &stores[*store].paths;
+        let mut flags = Vec::new();
+        if e.archived() {
+            flags.push("archived");
+        }
+        if e.pinned() {
+            flags.push("pinned");
+        }
+        if e.locked() {
+            flags.push("locked");
+        }
+        let key = layout_for_keys
+            .and_then(|l| bare_key(l, &paths.id, &e.key))
+            .unwrap_or(&e.key)
+            .to_string();
+        let id = if short {
+            unique_id_prefix(&store_refs, e.session_id())?
+        } else {
+            e.session_id().to_string()
+        };
+        t.add_row(vec![
+            paths.id.to_string(),
+            key,
+            id,
+            format!("{} ago", format_age(now - e.updated_at())),
+            e.kind().to_string(),
+            e.label().or(e.display_name()).unwrap_or("").to_string(),
+            flags.join(","),
+            e.harness().unwrap_or("").to_string(),
+            e.model().unwrap_or_default(),
+            events.unwrap_or(0).to_string(),
+            format_bytes(bytes.unwrap_or(0)),
+        ]);
+    }
+    ctx.printer.print_table(&t)?;
+    // The paging footer, after the table.
     if page.total > page.returned {
         ctx.printer.info(match &page.next {
             Some(c) => format!(
@@ -510,53 +582,5 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             ),
         });
     }
-    // The columns of `--json`, in its order (agentId, sessionKey, sessionId, updatedAt,
-    // category under the KIND heading, label/displayName, archived/pinned/locked, harness, model, transcript).
-    let mut t = ctx.printer.table(&[
-        "AGENT",
-        "KEY",
-        "SESSION ID",
-        "UPDATED",
-        "KIND",
-        "LABEL",
-        "FLAGS",
-        "HARNESS",
-        "MODEL",
-        "EVENTS",
-        "BYTES",
-    ]);
-    for Row {
-        store,
-        entry: e,
-        events,
-        bytes,
-    } in &rows
-    {
-        let agent = stores[*store].paths.id.to_string();
-        let mut flags = Vec::new();
-        if e.archived() {
-            flags.push("archived");
-        }
-        if e.pinned() {
-            flags.push("pinned");
-        }
-        if e.locked() {
-            flags.push("locked");
-        }
-        t.add_row(vec![
-            agent.clone(),
-            e.key.clone(),
-            e.session_id().to_string(),
-            format!("{} ago", format_age(now - e.updated_at())),
-            e.kind().to_string(),
-            e.label().or(e.display_name()).unwrap_or("").to_string(),
-            flags.join(","),
-            e.harness().unwrap_or("").to_string(),
-            e.model().unwrap_or_default(),
-            events.unwrap_or(0).to_string(),
-            format_bytes(bytes.unwrap_or(0)),
-        ]);
-    }
-    ctx.printer.print_table(&t)?;
     Ok(Outcome::Done)
 }

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 
-use comfy_table::Table;
+use super::table::{Column, Table};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -120,6 +120,8 @@ pub struct Printer {
     /// Where tables go, and whether they keep every cell whole (`--wide`).
     table_target: super::table::Target,
     wide: std::cell::Cell<bool>,
+    /// Whether the columns a narrow terminal left out were named already.
+    dropped_said: std::cell::Cell<bool>,
     command: RefCell<String>,
     streaming: std::cell::Cell<bool>,
     warnings: RefCell<Vec<String>>,
@@ -153,6 +155,7 @@ impl Printer {
             stdout_tty: std::io::stdout().is_terminal(),
             table_target: super::table::Target::stdout(),
             wide: std::cell::Cell::new(false),
+            dropped_said: std::cell::Cell::new(false),
             command: RefCell::new(String::new()),
             streaming: std::cell::Cell::new(false),
             warnings: RefCell::new(Vec::new()),
@@ -238,12 +241,6 @@ impl Printer {
         let mut out = std::io::stdout().lock();
         out.write_all(text.as_bytes()).map_err(map_io)?;
         out.flush().map_err(map_io)
-    }
-
-    /// JSON text for a person (not `--json`): the same document, with the characters a
-    /// terminal would obey written as JSON escapes ([`shown::json`]).
-    pub fn out_json_text(&self, text: &str) -> anyhow::Result<()> {
-        self.out_raw(&shown::json(text))
     }
 
     /// An export written to stdout: Markdown to a terminal through [`shown::LinesWriter`];
@@ -350,19 +347,41 @@ impl Printer {
     }
 
     /// A table: borders on a terminal, plain aligned columns otherwise (src/cli/table.rs).
-    pub fn table(&self, header: &[&str]) -> Table {
-        super::table::new_table(self.table_target, header)
+    /// Columns given as headings alone get the defaults of [`Column`]'s `From<&str>`.
+    pub fn table<C: Into<Column> + Clone>(&self, columns: &[C]) -> Table {
+        Table::new(columns.iter().cloned().map(Into::into).collect())
     }
 
-    /// One line a row: shortened to the terminal's width unless piped or `--wide`.
+    /// Whether tables show identifiers in their short forms (a bare key beside its agent, a
+    /// session-id prefix): on a terminal without `--wide`. Piped output keeps them whole.
+    pub fn short_identifiers(&self) -> bool {
+        self.table_target.is_terminal() && !self.wide.get()
+    }
+
+    /// One line a row: fitted to the terminal's width unless piped or `--wide`; the columns
+    /// left out are named once, on stderr, after the table.
     pub fn print_table(&self, table: &Table) -> anyhow::Result<()> {
-        let body = super::table::render(table, self.table_target, self.wide.get());
-        self.out(&format!("{body}\n"))
+        let r = super::table::render(table, self.table_target, self.wide.get());
+        self.out(&format!("{}\n", r.text))?;
+        if !r.dropped.is_empty() && !self.dropped_said.replace(true) {
+            self.info(format!(
+                "not shown at {} columns: {} (--wide shows every column)",
+                r.width,
+                r.dropped.join(", ")
+            ));
+        }
+        Ok(())
     }
 
     /// Plan lines kept to one terminal line each, like table rows (src/cli/table.rs).
     pub fn fit_lines(&self, text: &str) -> String {
         super::table::fit_lines(text, self.table_target, self.wide.get())
+    }
+
+    /// One line of prose (already escaped) cut at its end to the terminal's width: whole
+    /// when piped or `--wide`.
+    pub fn fit_prose(&self, line: &str) -> String {
+        super::table::fit_prose(line, self.table_target, self.wide.get())
     }
 
     /// A column's value on one line, its controls escaped.

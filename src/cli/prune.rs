@@ -18,6 +18,7 @@ use openclaw_sessions::Error;
 use super::exit::Outcome;
 use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
 use super::reclaim::{print_report as print_reclaim, reclaim, ReclaimReport};
+use super::table::Column;
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -417,13 +418,36 @@ fn print_prune(
         ctx.printer
             .info(format!("snapshot before pruning: {}", snap.path.display()));
     }
+    // What was done, a row an action, when that is few enough to read (or -v asks); then,
+    // always, the totals of each action.
+    let totals = run.plan.totals()?;
+    if work <= ACTION_ROWS || ctx.printer.verbose {
+        print_actions(ctx, plans)?;
+    }
+    let mut done = format!("pruned: {}", totals.words("archived", "deleted", "removed"));
+    if work > ACTION_ROWS && !ctx.printer.verbose {
+        done.push_str(&format!(" (-v or --json lists each of the {work} actions)"));
+    }
+    ctx.printer.out(&format!("{done}\n"))?;
+    Ok(())
+}
+
+/// Up to how many actions a run lists one by one without -v.
+const ACTION_ROWS: usize = 100;
+
+/// The table of a run's actions, a row each.
+fn print_actions(ctx: &Ctx, plans: &[AgentPrune]) -> anyhow::Result<()> {
     // A long table is printed a block of rows at a time, each block with its header: the
     // rows of a run over a whole store are not all held at once.
     const BLOCK: usize = 1000;
-    let header = ["AGENT", "KEY", "ACTION"];
+    let header = [
+        Column::id("AGENT"),
+        Column::id("KEY"),
+        Column::prose("ACTION"),
+    ];
     let mut t = ctx.printer.table(&header);
     let mut rows = 0usize;
-    let mut add = |t: &mut comfy_table::Table, row: Vec<String>| -> anyhow::Result<()> {
+    let mut add = |t: &mut super::table::Table, row: Vec<String>| -> anyhow::Result<()> {
         if rows > 0 && rows % BLOCK == 0 {
             ctx.printer
                 .print_table(&std::mem::replace(t, ctx.printer.table(&header)))?;
@@ -475,6 +499,8 @@ fn print_prune(
             )?;
         }
     }
-    ctx.printer.print_table(&t)?;
+    if !t.is_empty() {
+        ctx.printer.print_table(&t)?;
+    }
     Ok(())
 }

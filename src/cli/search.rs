@@ -188,8 +188,10 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
         if let Some(a) = &h.archive {
             text += &format!(" (archive {})", value(a));
         }
-        // A snippet is one line: its newlines read as spaces, every other control escaped.
-        text += &format!("\n    {}\n", value(&h.snippet.replace('\n', " ")));
+        // A snippet is one line: its newlines read as spaces, every other control escaped,
+        // cut at its end to a terminal's width; the line above it (agent, key, id) is whole.
+        let snippet = format!("    {}", value(&h.snippet.replace('\n', " ")));
+        text += &format!("\n{}\n", ctx.printer.fit_prose(&snippet));
     }
     ctx.printer.out(&text)?;
     if hits.truncated {

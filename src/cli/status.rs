@@ -6,6 +6,7 @@ use openclaw_sessions::store::SchemaStatus;
 use openclaw_sessions::units::format_bytes;
 
 use super::exit::Outcome;
+use super::table::Column;
 use super::Ctx;
 
 #[derive(Debug, Args)]
@@ -32,6 +33,38 @@ fn db_line(d: &DatabaseStatus) -> String {
         s.push_str(&format!(", unreadable: {e}"));
     }
     s.push(')');
+    s
+}
+
+/// A database's size (and its WAL's), or why there is none.
+fn size_cell(d: &DatabaseStatus) -> String {
+    if !d.exists {
+        return "missing".into();
+    }
+    match d.wal_bytes {
+        Some(w) => format!("{} +wal {}", format_bytes(d.bytes), format_bytes(w)),
+        None => format_bytes(d.bytes),
+    }
+}
+
+/// A database's schema version and release, or why it could not be read.
+fn schema_cell(d: &DatabaseStatus) -> String {
+    let mut s = String::new();
+    if let Some(schema) = &d.schema {
+        s.push_str(&schema.user_version.to_string());
+        if let Some(v) = &schema.app_version {
+            s.push_str(&format!(" ({v})"));
+        }
+        if schema.status == SchemaStatus::Newer {
+            s.push_str(", newer than this tool knows");
+        }
+    }
+    if let Some(e) = &d.error {
+        if !s.is_empty() {
+            s.push_str(", ");
+        }
+        s.push_str(&format!("unreadable: {e}"));
+    }
     s
 }
 
@@ -142,9 +175,17 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     });
     out.push_str(&releases_lines(&report.releases));
     ctx.printer.out(&out)?;
-    let mut t = ctx
-        .printer
-        .table(&["AGENT", "STORE", "DATABASE", "SESSIONS", "PENDING"]);
+    // The size has a column of its own, before the path, which is cut first (in the middle)
+    // on a narrow terminal (src/cli/table.rs).
+    let mut t = ctx.printer.table(&[
+        Column::id("AGENT"),
+        Column::data("STORE").drop(2),
+        Column::data("SESSIONS"),
+        Column::data("SIZE"),
+        Column::prose("SCHEMA").drop(4),
+        Column::prose("PENDING").drop(3),
+        Column::path("DATABASE").drop(1),
+    ]);
     for a in &report.agents {
         let mut pending = Vec::new();
         if let Some(n) = a.legacy_entries {
@@ -155,9 +196,11 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
         t.add_row(vec![
             a.agent_id.clone(),
             format!("{:?}", a.store).to_lowercase(),
-            db_line(&a.database),
             a.sessions.to_string(),
+            size_cell(&a.database),
+            schema_cell(&a.database),
             pending.join(", "),
+            a.database.path.display().to_string(),
         ]);
     }
     ctx.printer.print_table(&t)?;

@@ -1,16 +1,23 @@
-//! Tables that stay one line a row. On a terminal, when the rows are wider than it, the
-//! widest cells are shortened (keys, ids and paths in the middle, text at the end, each with
-//! an ellipsis) until the table fits; piped output and `--wide` keep every cell whole. A
-//! terminal that reports no width (or 0, as under `script -qc` or some `docker exec -t`) is
-//! taken to be `COLUMNS` wide, else 80.
+//! Tables designed for 80 columns (after `gh pr list` and `kubectl get`). Each column says
+//! what it is: an identifier (the agent when several are shown, the key, a session-id prefix,
+//! an archive's name) is never cut and never dropped; a column of data (times, counts, flags)
+//! is shown whole or not at all; prose and paths are cut, prose at its end and paths in the
+//! middle, each with an ellipsis. On a terminal narrower than the table, the least useful
+//! columns are dropped first (each table ranks them), prose is cut last, and the caller says
+//! once which columns were dropped (`--wide` shows them). Piped output and `--wide` keep
+//! every column and every cell whole.
+//!
+//! One style everywhere: borders on a terminal, plain columns otherwise. A terminal that
+//! reports no width (or 0, as under `script -qc` or some `docker exec -t`) is taken to be
+//! `COLUMNS` wide, else 80.
 
 use std::io::IsTerminal;
 
-use comfy_table::{presets, ContentArrangement, Table};
+use comfy_table::{presets, ContentArrangement};
 use unicode_width::UnicodeWidthStr;
 
 const ELLIPSIS: &str = "…";
-/// A shortened column keeps at least this many characters (or its header's).
+/// A cut column keeps at least this many characters (or its header's).
 const MIN_WIDTH: usize = 8;
 const FALLBACK_WIDTH: usize = 80;
 
@@ -60,27 +67,278 @@ fn usable(reported: Option<u16>) -> usize {
 /// How a column gives up room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cut {
-    /// Keys, ids, paths: both ends say what the thing is.
+    /// Paths: both ends say what the thing is.
     Middle,
     /// Prose: the beginning says it.
     End,
-    /// Counts and sizes: whole or not at all.
+    /// Identifiers, counts, sizes, times: whole or not at all.
     Never,
 }
 
-fn cut_of(header: &str) -> Cut {
-    let h = header.to_ascii_uppercase();
-    let middle = [
-        "KEY", "ID", "PATH", "FILE", "SNAPSHOT", "DATABASE", "STORE", "LOCK",
-    ];
-    let counts = ["EVENTS", "BYTES", "SIZE", "SESSIONS", "COUNT"];
-    let has = |words: &[&str]| words.iter().any(|m| h.split_whitespace().any(|w| w == *m));
-    if has(&counts) {
-        Cut::Never
-    } else if has(&middle) {
-        Cut::Middle
+/// One column of a table: its heading and how it gives up room on a narrow terminal.
+#[derive(Debug, Clone)]
+pub struct Column {
+    header: String,
+    cut: Cut,
+    /// Identifies a row: never cut, never dropped.
+    id: bool,
+    /// Dropped, lowest rank first, when the table is wider than the terminal; None: kept.
+    drop: Option<u8>,
+}
+
+impl Column {
+    /// What identifies a row (a key, a session-id prefix, an archive's name, the agent when
+    /// several are shown): never cut, never dropped.
+    pub fn id(header: &str) -> Column {
+        Column::new(header, Cut::Never, true)
+    }
+
+    /// Prose (a label, a finding): cut at its end, last.
+    pub fn prose(header: &str) -> Column {
+        Column::new(header, Cut::End, false)
+    }
+
+    /// A path: cut in the middle, last.
+    pub fn path(header: &str) -> Column {
+        Column::new(header, Cut::Middle, false)
+    }
+
+    /// Data (a time, a count, a size, flags): whole or not at all.
+    pub fn data(header: &str) -> Column {
+        Column::new(header, Cut::Never, false)
+    }
+
+    /// Dropped on a narrow terminal, lower ranks first (the least useful column has rank 1).
+    pub fn drop(mut self, rank: u8) -> Column {
+        self.drop = Some(rank);
+        self
+    }
+
+    fn new(header: &str, cut: Cut, id: bool) -> Column {
+        Column {
+            header: header.to_string(),
+            cut,
+            id,
+            drop: None,
+        }
+    }
+
+    /// Whether fitting may shorten the column's cells.
+    fn cuttable(&self) -> bool {
+        !self.id && self.cut != Cut::Never
+    }
+}
+
+/// A column named only by its heading: identifiers by their usual headings, paths, counts,
+/// the rest prose; none is dropped.
+impl From<&str> for Column {
+    fn from(header: &str) -> Column {
+        let h = header.to_ascii_uppercase();
+        let has = |words: &[&str]| words.iter().any(|m| h.split_whitespace().any(|w| w == *m));
+        if has(&["KEY", "ID", "NAME", "AGENT", "SESSION"]) {
+            Column::id(header)
+        } else if has(&[
+            "PATH", "FILE", "SNAPSHOT", "DATABASE", "STORE", "LOCK", "ROW/FILE",
+        ]) {
+            Column::path(header)
+        } else if has(&["EVENTS", "BYTES", "SIZE", "SESSIONS", "COUNT"]) {
+            Column::data(header)
+        } else {
+            Column::prose(header)
+        }
+    }
+}
+
+/// A table of text cells, rendered by [`render`].
+#[derive(Debug, Clone)]
+pub struct Table {
+    columns: Vec<Column>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(columns: Vec<Column>) -> Table {
+        Table {
+            columns,
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn add_row<S: Into<String>>(&mut self, row: impl IntoIterator<Item = S>) {
+        self.rows.push(row.into_iter().map(Into::into).collect());
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+/// A table's text and the headings of the columns left out to fit the terminal.
+pub struct Rendered {
+    pub text: String,
+    pub dropped: Vec<String>,
+    /// The terminal's width when columns were dropped.
+    pub width: usize,
+}
+
+/// How a table is drawn: with borders (a terminal) or plain (a pipe).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Borders,
+    Plain,
+}
+
+/// One line a row, and nothing a terminal would obey: every control in a cell is shown
+/// escaped (src/cli/shown.rs) before the cell is measured and cut, so a cut falls between
+/// characters of the escaped text, never inside an escape sequence.
+fn escaped(text: &str) -> String {
+    super::shown::value(text).into_owned()
+}
+
+/// The text of the table: the `visible` columns, each cut to its width.
+fn build(
+    style: Style,
+    table: &Table,
+    visible: &[usize],
+    widths: &[usize],
+    header: &[String],
+    rows: &[Vec<String>],
+) -> String {
+    let fit = |i: usize, text: &str| shorten(text, widths[i], table.columns[i].cut);
+    let mut t = comfy_table::Table::new();
+    if style == Style::Borders {
+        t.load_preset(presets::UTF8_FULL_CONDENSED);
     } else {
-        Cut::End
+        t.load_preset(presets::NOTHING);
+    }
+    t.set_content_arrangement(ContentArrangement::Disabled);
+    t.set_header(
+        visible
+            .iter()
+            .map(|&i| header[i].clone())
+            .collect::<Vec<_>>(),
+    );
+    for row in rows {
+        t.add_row(
+            visible
+                .iter()
+                .map(|&i| fit(i, row.get(i).map(String::as_str).unwrap_or("")))
+                .collect::<Vec<_>>(),
+        );
+    }
+    let text = t.to_string();
+    if style == Style::Borders {
+        text
+    } else {
+        // Plain tables: no padding at line ends.
+        text.lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// The table's text: whole when piped or `wide`; on a narrower terminal, the least useful
+/// columns dropped first and prose and paths cut last; identifiers whole in every case (a
+/// terminal narrower than the identifiers alone wraps them rather than lose them).
+pub fn render(table: &Table, target: Target, wide: bool) -> Rendered {
+    let header: Vec<String> = table.columns.iter().map(|c| escaped(&c.header)).collect();
+    let rows: Vec<Vec<String>> = table
+        .rows
+        .iter()
+        .map(|r| r.iter().map(|c| escaped(c)).collect())
+        .collect();
+    let n = header.len();
+    let natural: Vec<usize> = (0..n)
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| c.width())
+                .chain(std::iter::once(header[i].width()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let all: Vec<usize> = (0..n).collect();
+    let whole = |style| Rendered {
+        text: build(style, table, &all, &natural, &header, &rows),
+        dropped: Vec::new(),
+        width: 0,
+    };
+    let width = match target {
+        Target::Pipe => return whole(Style::Plain),
+        Target::Terminal { width } => width,
+    };
+    // Borders: one column of border between columns and at each end, one of padding on
+    // either side of each cell.
+    let overhead = |k: usize| 3 * k + 1;
+    let total = |visible: &[usize], widths: &[usize]| -> usize {
+        visible.iter().map(|&i| widths[i]).sum::<usize>() + overhead(visible.len())
+    };
+    if wide || total(&all, &natural) <= width {
+        return whole(Style::Borders);
+    }
+    // A path cut shorter than twice a prose cell says nothing of where it leads: dropped
+    // rather than cut to a stub.
+    let floor = |i: usize| {
+        let least = match table.columns[i].cut {
+            Cut::Middle => 2 * MIN_WIDTH,
+            _ => MIN_WIDTH,
+        };
+        natural[i].min(least.max(header[i].width()))
+    };
+    let mut visible = all;
+    let mut dropped: Vec<usize> = Vec::new();
+    let mut widths = natural.clone();
+    loop {
+        if total(&visible, &natural) <= width {
+            break;
+        }
+        let next = visible
+            .iter()
+            .copied()
+            .filter(|&i| table.columns[i].drop.is_some())
+            .min_by_key(|&i| (table.columns[i].drop, std::cmp::Reverse(i)));
+        if let Some(i) = next.filter(|&i| !table.columns[i].cuttable()) {
+            visible.retain(|&v| v != i);
+            dropped.push(i);
+            continue;
+        }
+        // Only prose, paths and what is kept are left to give up room: cut them, widest
+        // first, down to their floors, or else drop the next one.
+        let floors: Vec<usize> = (0..n)
+            .map(|i| {
+                if table.columns[i].cuttable() {
+                    floor(i)
+                } else {
+                    natural[i]
+                }
+            })
+            .collect();
+        if total(&visible, &floors) <= width || next.is_none() {
+            let budget = width.saturating_sub(overhead(visible.len()));
+            while visible.iter().map(|&i| widths[i]).sum::<usize>() > budget {
+                let widest = visible
+                    .iter()
+                    .copied()
+                    .filter(|&i| widths[i] > floors[i])
+                    .max_by_key(|&i| (widths[i], std::cmp::Reverse(i)));
+                match widest {
+                    Some(i) => widths[i] -= 1,
+                    None => break,
+                }
+            }
+            break;
+        }
+        let i = next.expect("a column to drop");
+        visible.retain(|&v| v != i);
+        dropped.push(i);
+    }
+    dropped.sort_unstable();
+    Rendered {
+        text: build(Style::Borders, table, &visible, &widths, &header, &rows),
+        dropped: dropped.iter().map(|&i| header[i].clone()).collect(),
+        width,
     }
 }
 
@@ -119,158 +377,13 @@ fn shorten(text: &str, width: usize, cut: Cut) -> String {
     }
 }
 
-/// An empty table in the house style: borders on a terminal, plain columns otherwise; never
-/// wrapped (fitting is [`render`]'s job).
-pub fn new_table(target: Target, header: &[&str]) -> Table {
-    styled(
-        if target.is_terminal() {
-            Style::Borders
-        } else {
-            Style::Plain
-        },
-        header,
-    )
-}
-
-/// How a table is drawn: with borders, plain, or plain with one space between columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Style {
-    Borders,
-    Plain,
-    Tight,
-}
-
-fn styled(style: Style, header: &[&str]) -> Table {
-    let mut t = Table::new();
-    if style == Style::Borders {
-        t.load_preset(presets::UTF8_FULL_CONDENSED);
-    } else {
-        t.load_preset(presets::NOTHING);
+/// One line of prose cut at its end to the terminal's width (whole when piped or `wide`);
+/// `line` is already escaped.
+pub fn fit_prose(line: &str, target: Target, wide: bool) -> String {
+    match target {
+        Target::Terminal { width } if !wide => shorten(line, width, Cut::End),
+        _ => line.to_string(),
     }
-    t.set_content_arrangement(ContentArrangement::Disabled);
-    t.set_header(header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
-    if style == Style::Tight {
-        for c in t.column_iter_mut() {
-            c.set_padding((0, 1));
-        }
-    }
-    t
-}
-
-fn cells(row: &comfy_table::Row) -> Vec<String> {
-    // One line a row, and nothing a terminal would obey: every control in a cell is shown
-    // escaped (src/cli/shown.rs) before the cell is measured and cut, so a cut falls between
-    // characters of the escaped text, never inside an escape sequence.
-    row.cell_iter()
-        .map(|c| super::shown::value(&c.content()).into_owned())
-        .collect()
-}
-
-/// The text of the table with each column cut to its width (headers too).
-fn build(style: Style, header: &[String], rows: &[Vec<String>], widths: &[usize]) -> String {
-    let cuts: Vec<Cut> = header.iter().map(|h| cut_of(h)).collect();
-    let fit = |i: usize, text: &str| {
-        let w = widths.get(i).copied().unwrap_or(usize::MAX);
-        shorten(text, w, cuts.get(i).copied().unwrap_or(Cut::End))
-    };
-    let head: Vec<String> = header.iter().enumerate().map(|(i, h)| fit(i, h)).collect();
-    let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
-    let mut t = styled(style, &head_refs);
-    for row in rows {
-        t.add_row(
-            row.iter()
-                .enumerate()
-                .map(|(i, c)| fit(i, c))
-                .collect::<Vec<_>>(),
-        );
-    }
-    let text = t.to_string();
-    if style == Style::Borders {
-        text
-    } else {
-        // Plain tables: no padding at line ends.
-        text.lines()
-            .map(str::trim_end)
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-}
-
-fn line_width(text: &str) -> usize {
-    text.lines().map(|l| l.width()).max().unwrap_or(0)
-}
-
-/// The table's text, one line a row: whole when piped or `wide`, else shortened to fit.
-pub fn render(table: &Table, target: Target, wide: bool) -> String {
-    let header: Vec<String> = table.header().map(cells).unwrap_or_default();
-    let rows: Vec<Vec<String>> = table.row_iter().map(cells).collect();
-    let natural: Vec<usize> = (0..header.len())
-        .map(|i| {
-            rows.iter()
-                .filter_map(|r| r.get(i))
-                .map(|c| c.width())
-                .chain(std::iter::once(header[i].width()))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let style = if target.is_terminal() {
-        Style::Borders
-    } else {
-        Style::Plain
-    };
-    let text = build(style, &header, &rows, &natural);
-    let Target::Terminal { width } = target else {
-        return text;
-    };
-    if wide || line_width(&text) <= width {
-        return text;
-    }
-    let cuts: Vec<Cut> = header.iter().map(|h| cut_of(h)).collect();
-    // Prose gives up room first, down to a few characters; then keys and ids, which stay
-    // recognisable longer. Failing that, the borders go; failing that, every column shrinks
-    // to a stub, headers included. Each stage measures the real table again.
-    let floors = |prose: usize, ids: usize, headers: bool| -> Vec<usize> {
-        (0..header.len())
-            .map(|i| {
-                let head = if headers { header[i].width() } else { 0 };
-                let keep = match cuts[i] {
-                    Cut::End => prose.max(head),
-                    Cut::Middle => ids.max(head),
-                    Cut::Never => usize::MAX,
-                };
-                natural[i].min(keep)
-            })
-            .collect()
-    };
-    let stages = [
-        (Style::Borders, floors(MIN_WIDTH, usize::MAX, true)),
-        (Style::Borders, floors(MIN_WIDTH, 2 * MIN_WIDTH, true)),
-        (Style::Plain, floors(MIN_WIDTH, 2 * MIN_WIDTH, true)),
-        (Style::Tight, floors(4, 12, false)),
-        (Style::Tight, vec![1; header.len()]),
-    ];
-    let mut last = text;
-    for (style, floor) in stages {
-        let mut widths = natural.clone();
-        let overhead =
-            line_width(&build(style, &header, &rows, &widths)).saturating_sub(natural.iter().sum());
-        let budget = width.saturating_sub(overhead);
-        while widths.iter().sum::<usize>() > budget {
-            let widest = (0..widths.len())
-                .filter(|i| widths[*i] > floor[*i].min(natural[*i]))
-                .max_by_key(|i| widths[*i]);
-            match widest {
-                Some(i) => widths[i] -= 1,
-                None => break,
-            }
-        }
-        last = build(style, &header, &rows, &widths);
-        if line_width(&last) <= width {
-            break;
-        }
-    }
-    last
 }
 
 /// Lines of text (a plan) each kept to one terminal line: the longest word (a key, an id, a
@@ -316,7 +429,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shortening_keeps_both_ends_of_keys() {
+    fn shortening_keeps_both_ends_of_paths() {
         let key = "agent:main:slack:direct:u04abcdef:thread:1777244748.777294";
         let s = shorten(key, 20, Cut::Middle);
         assert_eq!(s.width(), 20);
@@ -343,28 +456,61 @@ mod tests {
         assert!(narrow.lines().all(|l| l.width() <= 30), "{narrow}");
     }
 
-    #[test]
-    fn a_table_fits_the_terminal_one_line_a_row() {
-        let mut t = new_table(Target::Pipe, &["AGENT", "KEY", "SESSION ID", "NAME"]);
+    fn sample() -> Table {
+        let mut t = Table::new(vec![
+            Column::id("AGENT"),
+            Column::id("KEY"),
+            Column::id("SESSION ID"),
+            Column::data("UPDATED").drop(3),
+            Column::data("EVENTS").drop(1),
+            Column::prose("LABEL").drop(5),
+        ]);
         for i in 0..3 {
             t.add_row(vec![
                 "research".to_string(),
-                format!("agent:research:slack:direct:u08abcdef:thread:1777244748.77729{i}"),
-                "c363563f-b0fa-487e-b9b2-880efc710eee".to_string(),
-                "a label\nover two lines".to_string(),
+                format!("slack:direct:u08abcdef:thread:1777244748.77729{i}"),
+                format!("c363563{i}"),
+                "181d ago".to_string(),
+                "16".to_string(),
+                "a label\nover two lines, and then some more words".to_string(),
             ]);
         }
-        for width in [40, 80, 120, 200] {
-            let text = render(&t, Target::Terminal { width }, false);
-            // Header and three rows, with or without the four border lines.
-            let lines = text.lines().count();
-            assert!(lines == 4 || lines == 4 + 3, "{text}");
-            let widest = text.lines().map(|l| l.width()).max().unwrap();
-            assert!(widest <= width, "{width}: {widest}\n{text}");
+        t
+    }
+
+    #[test]
+    fn identifiers_stay_whole_and_the_least_useful_columns_go_first() {
+        let t = sample();
+        for width in [80, 100, 120, 200] {
+            let r = render(&t, Target::Terminal { width }, false);
+            assert!(r.text.lines().all(|l| l.width() <= width), "{}", r.text);
+            assert_eq!(r.text.lines().count(), 4 + 3, "{}", r.text);
+            assert!(r
+                .text
+                .contains("slack:direct:u08abcdef:thread:1777244748.777292"));
+            assert!(r.text.contains("c3635632"));
+            assert!(r.text.starts_with('┌'), "one style: {}", r.text);
         }
+        let at80 = render(&t, Target::Terminal { width: 80 }, false);
+        assert_eq!(
+            at80.dropped,
+            ["UPDATED", "EVENTS", "LABEL"],
+            "{}",
+            at80.text
+        );
+        let at100 = render(&t, Target::Terminal { width: 100 }, false);
+        // Data goes whole before any prose is cut.
+        assert_eq!(at100.dropped, ["UPDATED", "EVENTS"], "{}", at100.text);
+        assert!(at100.text.contains("a label\\nover"), "{}", at100.text);
+        assert!(at100.text.contains('…'), "prose cut last: {}", at100.text);
+        // Narrower than the identifiers: they stay whole (the terminal wraps them).
+        let at40 = render(&t, Target::Terminal { width: 40 }, false);
+        assert!(at40
+            .text
+            .contains("slack:direct:u08abcdef:thread:1777244748.777292"));
         let piped = render(&t, Target::Pipe, false);
-        assert!(piped.contains("agent:research:slack:direct:u08abcdef:thread:1777244748.777292"));
+        assert!(piped.dropped.is_empty() && !piped.text.contains('│'));
         let wide = render(&t, Target::Terminal { width: 40 }, true);
-        assert!(wide.contains("c363563f-b0fa-487e-b9b2-880efc710eee"));
+        assert!(wide.dropped.is_empty() && wide.text.contains("more words"));
     }
 }

@@ -7,12 +7,13 @@ use serde_json::Value;
 use openclaw_sessions::store::{AgentStore, SessionLookup};
 use openclaw_sessions::transcript::branch::active_path;
 use openclaw_sessions::transcript::catalog::catalog_page;
-use openclaw_sessions::transcript::delta::{raw_delta, visible_delta, DeltaLimits};
-use openclaw_sessions::transcript::export::{export_jsonl, export_markdown};
+use openclaw_sessions::transcript::delta::{raw_delta, visible_delta, DeltaLimits, DeltaPage};
+use openclaw_sessions::transcript::export::{export_jsonl, export_markdown, text_of};
 use openclaw_sessions::transcript::TranscriptSource;
 use openclaw_sessions::Error;
 
 use super::exit::Outcome;
+use super::shown;
 use super::Ctx;
 
 #[derive(Debug, Subcommand)]
@@ -105,9 +106,9 @@ pub struct ExportArgs {
     /// id prefix of 8+ characters.
     #[arg(value_name = "KEY|SESSION_ID")]
     session: String,
-    /// jsonl: the legacy transcript format, header first, that OpenClaw's import accepts;
-    /// markdown: readable text.
-    #[arg(long, value_enum)]
+    /// jsonl (the default): the legacy transcript format, header first, that OpenClaw's
+    /// import accepts; markdown: readable text.
+    #[arg(long, value_enum, default_value = "jsonl")]
     format: ExportFormat,
     /// Write to FILE (created 0600, never overwritten) instead of stdout.
     #[arg(long, short, value_name = "FILE")]
@@ -207,12 +208,83 @@ fn is_visible(json: &str) -> bool {
 }
 
 fn print_data<T: serde::Serialize>(ctx: &Ctx, data: &T) -> anyhow::Result<()> {
-    if ctx.printer.json {
-        ctx.printer.json_data(data)
-    } else {
-        ctx.printer
-            .out_json_text(&format!("{}\n", serde_json::to_string(data)?))
+    ctx.printer.json_data(data)
+}
+
+/// A stored time as a person reads it: `2026-06-01 08:00:00` (UTC), else as stored.
+fn short_time(stored: Option<&str>) -> String {
+    match stored {
+        Some(t) if t.len() >= 19 && t.is_char_boundary(19) && t.as_bytes()[10] == b'T' => {
+            t[..19].replacen('T', " ", 1)
+        }
+        Some(t) => t.to_string(),
+        None => "-".into(),
     }
+}
+
+/// One turn on one line: time, role, and the text with its newlines read as spaces and its
+/// controls escaped, cut at its end to a terminal's width (whole when piped or `--wide`).
+fn turn_line(ctx: &Ctx, head: &str, role: &str, text: &str) -> String {
+    let text = shown::value(&text.replace('\n', " ")).into_owned();
+    let line = format!("{head} {:<9} {text}", shown::value(role));
+    format!("{}\n", ctx.printer.fit_prose(line.trim_end()))
+}
+
+/// A message event's role and text, from the stored event JSON (`message.role`,
+/// `message.content`); other events by their type.
+fn event_turn(json: &str) -> (String, String, Option<String>) {
+    let v: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+    let time = v.get("timestamp").and_then(Value::as_str).map(String::from);
+    match v.get("message") {
+        Some(msg) => (
+            msg.get("role")
+                .and_then(Value::as_str)
+                .unwrap_or("message")
+                .to_string(),
+            msg.get("content")
+                .map(text_of)
+                .unwrap_or_default()
+                .join(" "),
+            time,
+        ),
+        None => (
+            v.get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("event")
+                .to_string(),
+            String::new(),
+            time,
+        ),
+    }
+}
+
+/// A delta page for people: one line a turn, then (on stderr) where the next read starts.
+fn print_delta_page<T>(
+    ctx: &Ctx,
+    page: &DeltaPage<T>,
+    line: impl Fn(&T) -> String,
+) -> anyhow::Result<()> {
+    match page {
+        DeltaPage::Page {
+            cursor,
+            items,
+            has_more,
+            ..
+        } => {
+            let text: String = items.iter().map(line).collect();
+            ctx.printer.out(&text)?;
+            ctx.printer.info(if *has_more {
+                format!("more events: --cursor {cursor}")
+            } else {
+                format!("up to date; new events later: --cursor {cursor}")
+            });
+        }
+        DeltaPage::Reset { cursor, reason } => ctx.printer.info(format!(
+            "the cursor no longer fits this transcript ({reason}); start again with --cursor {cursor}"
+        )),
+        DeltaPage::Missing => ctx.printer.info("no transcript"),
+    }
+    Ok(())
 }
 
 fn delta(ctx: &Ctx, args: &DeltaArgs) -> anyhow::Result<Outcome> {
@@ -221,6 +293,24 @@ fn delta(ctx: &Ctx, args: &DeltaArgs) -> anyhow::Result<Outcome> {
     let source = source_for(&store, &found, None)?;
     if args.visible {
         let page = visible_delta(&store, &source, args.cursor.as_deref(), limits)?;
+        if !ctx.printer.json {
+            print_delta_page(ctx, &page, |m| {
+                let msg: Value = serde_json::from_str(m.message.get()).unwrap_or(Value::Null);
+                let text = msg.get("content").map(text_of).unwrap_or_default();
+                let time = msg
+                    .get("timestamp")
+                    .and_then(Value::as_i64)
+                    .map(openclaw_sessions::units::iso_from_ms);
+                let time = m.created_at.clone().or(time);
+                turn_line(
+                    ctx,
+                    &format!("#{} {}", m.seq, short_time(time.as_deref())),
+                    &m.role,
+                    &text.join(" "),
+                )
+            })?;
+            return Ok(Outcome::Done);
+        }
         // Visible pages carry messages, not raw events.
         let mut v = serde_json::to_value(&page)?;
         if let Some(obj) = v.as_object_mut() {
@@ -230,10 +320,20 @@ fn delta(ctx: &Ctx, args: &DeltaArgs) -> anyhow::Result<Outcome> {
         }
         print_data(ctx, &v)?;
     } else {
-        print_data(
-            ctx,
-            &raw_delta(&store, &source, args.cursor.as_deref(), limits)?,
-        )?;
+        let page = raw_delta(&store, &source, args.cursor.as_deref(), limits)?;
+        if !ctx.printer.json {
+            print_delta_page(ctx, &page, |e| {
+                let (role, text, time) = event_turn(e.event.get());
+                turn_line(
+                    ctx,
+                    &format!("#{} {}", e.seq, short_time(time.as_deref())),
+                    &role,
+                    &text,
+                )
+            })?;
+            return Ok(Outcome::Done);
+        }
+        print_data(ctx, &page)?;
     }
     Ok(Outcome::Done)
 }
@@ -247,7 +347,29 @@ fn catalog(ctx: &Ctx, args: &CatalogArgs) -> anyhow::Result<Outcome> {
             cold.session_id, cold.archive_name, cold.event_count
         ));
     }
-    print_data(ctx, &page)?;
+    if ctx.printer.json {
+        print_data(ctx, &page)?;
+        return Ok(Outcome::Done);
+    }
+    // Newest first, as the page is; one line a turn, then where the older page starts.
+    let mut text = String::new();
+    for item in &page.items {
+        let role = match item.kind {
+            "userMessage" => "user",
+            "agentMessage" => "assistant",
+            other => other,
+        };
+        text += &turn_line(
+            ctx,
+            &short_time(item.timestamp.as_deref()),
+            role,
+            &item.text,
+        );
+    }
+    ctx.printer.out(&text)?;
+    if let Some(next) = &page.next_cursor {
+        ctx.printer.info(format!("older turns: --cursor {next}"));
+    }
     Ok(Outcome::Done)
 }
 

@@ -59,6 +59,96 @@ impl AgentPrune {
     pub fn work(&self) -> usize {
         self.plan.len() + self.artifacts.len() + self.budget.as_ref().map_or(0, |b| b.removed.len())
     }
+
+    /// How many of each action this agent's plan holds.
+    pub fn totals(&self) -> Result<PruneTotals> {
+        let mut t = PruneTotals {
+            archived: self.plan.count(ActionFilter::Archives)?,
+            deleted: self.plan.count(ActionFilter::Removals)?,
+            ..Default::default()
+        };
+        for a in &self.artifacts {
+            if a.archive_to.is_some() {
+                t.files_archived += 1;
+            } else {
+                t.files_removed += 1;
+            }
+        }
+        for r in self.budget.iter().flat_map(|b| &b.removed) {
+            match r.step {
+                BudgetStep::Archive | BudgetStep::RetainedFile => t.files_removed += 1,
+                BudgetStep::Window => t.windows_evicted += 1,
+                BudgetStep::ArchivedSession => t.deleted += 1,
+            }
+        }
+        Ok(t)
+    }
+}
+
+impl PrunePlanSet {
+    /// How many of each action the whole plan holds.
+    pub fn totals(&self) -> Result<PruneTotals> {
+        let mut all = PruneTotals::default();
+        for a in &self.agents {
+            let t = a.totals()?;
+            all.archived += t.archived;
+            all.deleted += t.deleted;
+            all.files_removed += t.files_removed;
+            all.files_archived += t.files_archived;
+            all.windows_evicted += t.windows_evicted;
+        }
+        Ok(all)
+    }
+}
+
+/// How many of each action a prune plans (or did): sessions archived and deleted, files
+/// removed or archived, historical windows evicted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PruneTotals {
+    pub archived: usize,
+    pub deleted: usize,
+    pub files_removed: usize,
+    pub files_archived: usize,
+    pub windows_evicted: usize,
+}
+
+impl PruneTotals {
+    /// `archive 3 and delete 6 sessions, remove 2 files`, with the verbs given (the plan's
+    /// or the done run's).
+    pub fn words(&self, archive: &str, delete: &str, remove: &str) -> String {
+        let mut parts = Vec::new();
+        match (self.archived, self.deleted) {
+            (0, 0) => {}
+            (a, 0) => parts.push(format!("{archive} {}", count(a, "session"))),
+            (0, d) => parts.push(format!("{delete} {}", count(d, "session"))),
+            (a, d) => parts.push(format!(
+                "{archive} {a} and {delete} {}",
+                count(d, "session")
+            )),
+        }
+        if self.files_removed > 0 {
+            parts.push(format!("{remove} {}", count(self.files_removed, "file")));
+        }
+        if self.files_archived > 0 {
+            parts.push(format!("{archive} {}", count(self.files_archived, "file")));
+        }
+        if self.windows_evicted > 0 {
+            parts.push(format!(
+                "{} {}",
+                if remove == "remove" {
+                    "evict"
+                } else {
+                    "evicted"
+                },
+                count(self.windows_evicted, "historical window")
+            ));
+        }
+        if parts.is_empty() {
+            parts.push("nothing".to_string());
+        }
+        parts.join(", ")
+    }
 }
 
 pub struct PrunePlanSet {
@@ -381,6 +471,7 @@ fn apply_agent(
     now: i64,
     stop: &(dyn Fn() -> bool + Sync),
     done: &mut AgentProgress,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<()> {
     let paths = plan.paths.clone();
     let agent = paths.id.as_str();
@@ -417,6 +508,7 @@ fn apply_agent(
             stop,
         )?;
         done.archived += batch.len();
+        progress.advance(batch.len() as u64);
         Ok(())
     });
     archives?;
@@ -444,6 +536,7 @@ fn apply_agent(
             stop,
         )?;
         done.deleted += delete_plans.len();
+        progress.advance(delete_plans.len() as u64);
         Ok(())
     })?;
     if !plan.artifacts.is_empty() {
@@ -462,10 +555,12 @@ fn apply_agent(
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io(&a.path, e)),
             }
+            progress.advance(1);
         }
     }
     if let Some(budget) = &plan.budget {
         plan.budget_outcome = Some(apply_budget(&layout.state_dir, &paths, budget, now, &stop)?);
+        progress.advance(budget.removed.len() as u64);
     }
     plan.applied = true;
     Ok(())
@@ -565,17 +660,7 @@ impl Operation for PruneOp {
     }
 
     fn summarize(&self, plan: &PrunePlanSet, limit: usize) -> Result<PlanSummary> {
-        let sessions: usize = plan.agents.iter().map(|a| a.plan.len()).sum();
-        let files: usize = plan
-            .agents
-            .iter()
-            .map(|a| a.artifacts.len() + a.budget.as_ref().map_or(0, |b| b.removed.len()))
-            .sum();
-        let mut summary = PlanSummary::new(format!(
-            "archive or delete {} and remove or archive {}",
-            count(sessions, "session"),
-            count(files, "file")
-        ));
+        let mut summary = PlanSummary::new(plan.totals()?.words("archive", "delete", "remove"));
         for a in &plan.agents {
             let mut group = PlanGroup::new(Some(a.paths.id.to_string()));
             a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
@@ -668,9 +753,15 @@ impl Operation for PruneOp {
         let stop =
             || failed.load(Ordering::SeqCst) || flag.is_some_and(|f| f.load(Ordering::SeqCst));
         let now = self.now;
+        // One bar over every agent's actions (sessions, files, budget removals).
+        let progress = hooks.progress();
+        progress.start(
+            "pruning",
+            Some(working.iter().map(|a| a.work() as u64).sum()),
+        );
         let outcomes = crate::parallel::map_in_order(working, threads, |a| {
             let mut done = AgentProgress::default();
-            let outcome = apply_agent(layout, a, now, &stop, &mut done);
+            let outcome = apply_agent(layout, a, now, &stop, &mut done, progress);
             if outcome
                 .as_ref()
                 .is_err_and(|e| !matches!(e, Error::Interrupted))
@@ -680,6 +771,7 @@ impl Operation for PruneOp {
             }
             (a.paths.id.to_string(), outcome, done)
         });
+        progress.finish();
         stopped_agents(outcomes, hooks)
     }
 

@@ -504,6 +504,42 @@ pub fn canonical_key(
     Some((format!("agent:{agent}:{normalized}"), MatchKind::BareKey))
 }
 
+/// `key` without its `agent:<agent>:`, when the resolver scoped to `agent` (`--agent`) makes
+/// the same key of it again ([`canonical_key`]): the form a table shows beside its agent.
+/// None when only the whole key names the session.
+pub fn bare_key<'k>(layout: &StateLayout, agent: &AgentId, key: &'k str) -> Option<&'k str> {
+    let rest = key.strip_prefix(&format!("agent:{agent}:"))?;
+    if rest.is_empty() || rest.trim() != rest {
+        return None;
+    }
+    match canonical_key(layout, agent, rest) {
+        Some((canonical, _)) if canonical == key => Some(rest),
+        _ => None,
+    }
+}
+
+/// The shortest prefix of the session id `id`, of at least [`MIN_PREFIX_LEN`] characters,
+/// that no other current or earlier session id of `stores` starts with: a prefix the
+/// resolver takes for this session when these stores are searched. The whole id when no
+/// shorter one is unique.
+pub fn unique_id_prefix(stores: &[&AgentStore], id: &str) -> crate::error::Result<String> {
+    let chars: Vec<(usize, char)> = id.char_indices().collect();
+    for len in MIN_PREFIX_LEN..chars.len() {
+        let prefix = &id[..chars[len].0];
+        let mut others = false;
+        for store in stores {
+            if by_id_prefix(store, prefix, 2)?.iter().any(|(_, i)| i != id) {
+                others = true;
+                break;
+            }
+        }
+        if !others {
+            return Ok(prefix.to_string());
+        }
+    }
+    Ok(id.to_string())
+}
+
 /// The agent OpenClaw gives unscoped keys (`main`, bare keys) when none is selected
 /// (`tryResolveSessionCompatibilityOwnerAgentId` without a shared fixed store): with
 /// `agents.ownership = "explicit"` the configured `agents.defaults.systemAgent.agentId` when it is

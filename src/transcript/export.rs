@@ -41,7 +41,8 @@ pub fn export_jsonl(
     Ok(n)
 }
 
-fn text_of(content: &Value) -> Vec<String> {
+/// The text parts of a message's `content` (and its tool calls, one line each).
+pub fn text_of(content: &Value) -> Vec<String> {
     match content {
         Value::String(s) => vec![s.clone()],
         Value::Array(parts) => parts

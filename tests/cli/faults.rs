@@ -829,14 +829,15 @@ fn prune_case() -> Case {
     }
 }
 
-/// `prune` with a disk budget no store meets: every sub-step of the budget pass runs after
-/// the sessions are pruned (tests/cli/common.rs `budget_store`).
+/// `prune` with a disk budget the store cannot meet (just over what the schema alone takes):
+/// every sub-step of the budget pass runs after the sessions are pruned
+/// (tests/cli/common.rs `budget_store`).
 const PRUNE_BUDGET: [&str; 6] = [
     "prune",
     "--agent",
     "research",
     "--max-disk-bytes",
-    "1kb",
+    "600kib",
     "--yes",
 ];
 

@@ -113,7 +113,12 @@ fn quiet_when_nothing_is_due_and_warn_mode_changes_nothing() {
     let (code, _, stdout) = prune(&store, &["--all-agents", "--yes"]);
     assert_eq!(code, 0);
     // The plan, as a dry run prints it.
-    assert!(stdout.contains("Archive or delete"), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("Archive ") && l.contains(" and delete ")),
+        "{stdout}"
+    );
     let after = store
         .writable("main")
         .query_row(
@@ -814,21 +819,32 @@ fn budget_of(doc: &Value) -> (Vec<(String, String)>, Value) {
 #[test]
 fn the_disk_budget_removes_in_openclaws_order_and_the_dry_run_shows_the_real_run() {
     let store = budget_store();
-    let args = ["--agent", "research", "--max-disk-bytes", "1kb", "--json"];
+    let args = [
+        "--agent",
+        "research",
+        "--max-disk-bytes",
+        "600kib",
+        "--json",
+    ];
     let (code, plan, _) = prune(&store, &[&args[..], &["--dry-run"]].concat());
     assert_eq!(code, 0, "{plan}");
     let (planned, estimate) = budget_of(&plan);
     assert_eq!(plan["data"]["agents"][0]["budget"]["estimated"], true);
-    // Every sub-step, in OpenClaw's order: the archives this same prune writes (it deletes the
-    // machine-made sessions), the retained .reset file, the window (archived, then that
-    // archive pruned), the session archived by the cap.
+    // Every sub-step, in OpenClaw's order: the retained .reset file, the window (archived),
+    // the session archived by the cap. Never the archives this same prune writes (of the
+    // machine-made sessions it deletes, of the window it evicts): they are kept.
     let steps: Vec<&str> = planned.iter().map(|(s, _)| s.as_str()).collect();
     let first = |s: &str| steps.iter().position(|x| *x == s).unwrap();
     assert!(
-        first("archive") < first("retained-file")
-            && first("retained-file") < first("window")
-            && first("window") < first("archived-session"),
+        first("retained-file") < first("window") && first("window") < first("archived-session"),
         "{steps:?}"
+    );
+    let removed = plan["data"]["agents"][0]["budget"]["removed"]
+        .as_array()
+        .unwrap();
+    assert!(
+        removed.iter().all(|r| r.get("writtenByThisRun").is_none()),
+        "{removed:?}"
     );
     assert!(planned.contains(&(
         "window".to_string(),
@@ -876,13 +892,27 @@ fn the_disk_budget_removes_in_openclaws_order_and_the_dry_run_shows_the_real_run
         .unwrap();
     let sessions = store.state().join("agents/research/sessions");
     assert!(sessions.join(&name).is_file());
-    // Every other archive went, as OpenClaw's budget removes them.
-    assert_eq!(count("SELECT count(*) FROM session_transcript_archives"), 1);
-    let files: Vec<String> = std::fs::read_dir(&sessions)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(files, vec![name]);
+    // The archives this run wrote are all kept: the window's and each deleted session's,
+    // file and row.
+    assert_eq!(
+        count("SELECT count(*) FROM session_transcript_archives WHERE session_id = '00000000-0000-4000-8000-00000000b0d6'"),
+        1
+    );
+    let rows: Vec<String> = {
+        let mut stmt = db
+            .prepare("SELECT archive_name FROM session_transcript_archives WHERE published_at IS NOT NULL")
+            .unwrap();
+        let names = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        names
+    };
+    assert!(rows.len() >= 6, "{rows:?}");
+    for n in &rows {
+        assert!(sessions.join(n).is_file(), "{n}");
+    }
     let ok: String = db
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();
@@ -984,4 +1014,75 @@ fn the_readmes_cron_lines_run_verbatim_and_print_nothing_when_nothing_is_due() {
             }
         }
     }
+}
+
+/// The plan's headline counts each action; a run ends with the totals of what it did; a
+/// budget below what the schema alone takes is refused before anything changes.
+#[test]
+fn plans_and_runs_count_each_action_and_a_budget_below_the_schema_is_refused() {
+    let store = budget_store();
+    let out = store
+        .cmd()
+        .args(["--agent", "research", "prune", "-n"])
+        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .output()
+        .unwrap();
+    let plan = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        plan.starts_with("Archive 2 and delete 4 sessions"),
+        "{plan}"
+    );
+    let (code, _, stdout) = prune(&store, &["--agent", "research", "--yes"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("did delete"), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .is_some_and(|l| l == "pruned: archived 2 and deleted 4 sessions"),
+        "{stdout}"
+    );
+    // A budget of 10 bytes: refused (exit 2), naming the least budget; nothing changed.
+    let before = checksums(&store.state());
+    let out = store
+        .cmd()
+        .args([
+            "--agent",
+            "research",
+            "prune",
+            "--yes",
+            "--max-disk-bytes",
+            "10",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("schema alone"), "{stderr}");
+    assert_eq!(checksums(&store.state()), before);
+}
+
+/// On a terminal a run shows its progress (as `migrate legacy` does), through the library's
+/// Progress callback, and ends with its totals.
+#[test]
+fn prune_on_a_terminal_shows_progress_and_totals() {
+    let store = Store::copy("live");
+    let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
+    let line = format!(
+        "'{}' --state-dir '{}' --all-agents prune --yes",
+        bin.display(),
+        store.state().display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("HOME", store.dir.path())
+        .env("NO_COLOR", "1")
+        .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+        .env("OPENCLAW_SESSIONS_APPLY_BATCH", "1")
+        .output()
+        .expect("util-linux `script` runs a command on a pseudo-terminal");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{screen}");
+    assert!(screen.contains("pruning"), "{screen}");
+    assert!(screen.contains("pruned: archived "), "{screen}");
 }

@@ -758,8 +758,10 @@ fn store_at_fixed_path() -> Store {
     Store { dir }
 }
 
-/// Tables at 0 (a terminal that reports no width), 80, 120 and 200 columns: one line a row,
-/// never wider than the terminal, the same at 0 as at COLUMNS, whole when piped.
+/// Tables at 0 (a terminal that reports no width), 80, 100, 120 and 200 columns: one line
+/// a row, never wider than the terminal, the same at 0 as at COLUMNS, whole when piped; one
+/// style (borders on a terminal) at every width, what a narrow terminal leaves out named on
+/// stderr after the table.
 #[test]
 fn tables_stay_one_line_a_row_at_every_width() {
     let store = store_at_fixed_path();
@@ -767,7 +769,7 @@ fn tables_stay_one_line_a_row_at_every_width() {
     settings.add_filter("/tmp/ocs-surface-tables", "[TMP]");
     settings.set_snapshot_path("snapshots");
     settings.set_prepend_module_to_snapshot(false);
-    let views: [(&str, &[&str]); 4] = [
+    let views: [(&str, &[&str]); 8] = [
         ("list", &["--all-agents", "list", "--limit", "all"]),
         ("status", &["status"]),
         ("doctor", &["--all-agents", "doctor"]),
@@ -780,8 +782,15 @@ fn tables_stay_one_line_a_row_at_every_width() {
                 "--dry-run",
             ],
         ),
+        ("archives", &["--all-agents", "archives", "list"]),
+        ("du", &["--all-agents", "du"]),
+        ("list_page", &["--all-agents", "list", "--limit", "3"]),
+        (
+            "search",
+            &["--all-agents", "search", "summarize item", "--limit", "4"],
+        ),
     ];
-    let run = |args: &[&str], width: Option<&str>, columns: Option<&str>| {
+    let run_full = |args: &[&str], width: Option<&str>, columns: Option<&str>| {
         let mut cmd = store.cmd();
         cmd.env("OPENCLAW_SESSIONS_NOW_MS", "1796200000000")
             .env_remove("COLUMNS");
@@ -797,27 +806,78 @@ fn tables_stay_one_line_a_row_at_every_width() {
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        String::from_utf8(out.stdout).unwrap()
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
     };
+    let run = |args: &[&str], width: Option<&str>, columns: Option<&str>| {
+        run_full(args, width, columns).0
+    };
+    let archive_names: Vec<String> = crate::common::json(
+        &store
+            .cmd()
+            .args(["--all-agents", "archives", "list", "--json"])
+            .output()
+            .unwrap(),
+    )["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(archive_names.len() > 10);
     for (name, args) in views {
-        for width in [0usize, 80, 120, 200] {
-            let text = run(args, Some(&width.to_string()), None);
+        for width in [0usize, 80, 100, 120, 200] {
+            let (text, err) = run_full(args, Some(&width.to_string()), None);
             let limit = if width == 0 { 80 } else { width };
-            // The table's lines, from its header (or top border) on, and every line of a
-            // plan; prose above a table (status's paths) is text the terminal may wrap.
-            let table = text.lines().skip_while(|l| {
-                name != "delete_plan"
-                    && !(l.starts_with('┌') || l.contains("AGENT") || l.contains("CHECK"))
-            });
-            for line in table {
+            // The table's lines, from its top border on, and every line of a plan; prose
+            // above a table (status's paths) and search's lines of keys are text the
+            // terminal may wrap; search's snippets are cut to it.
+            let table: Vec<&str> = match name {
+                "delete_plan" => text.lines().collect(),
+                "search" => text.lines().filter(|l| l.starts_with("    ")).collect(),
+                _ => text.lines().skip_while(|l| !l.starts_with('┌')).collect(),
+            };
+            // An archive's name is what `undelete` takes: whole, even where it is wider
+            // than the terminal (which then wraps it); every other column is left out.
+            if name == "archives" {
+                for n in &archive_names {
+                    assert!(text.contains(n.as_str()), "{name} at {width}: {n}\n{text}");
+                }
+            }
+            for line in table.iter().filter(|_| name != "archives") {
                 assert!(
                     unicode_width(line) <= limit,
                     "{name} at {width}: {} columns:\n{line}",
                     unicode_width(line)
                 );
             }
+            // One style: a terminal's table has borders at every width, and a footer
+            // follows the table.
+            if !matches!(name, "delete_plan" | "search") {
+                assert!(
+                    text.contains('┌') && text.contains('┘'),
+                    "{name} at {width}:\n{text}"
+                );
+                assert!(
+                    text.trim_end().ends_with('┘') || name == "du" || name == "status",
+                    "{name} at {width}:\n{text}"
+                );
+            }
+            if name == "list_page" {
+                assert!(err.contains("showing 3 of 47 sessions"), "{err}");
+            }
+            let said = err
+                .lines()
+                .filter(|l| l.starts_with("not shown at"))
+                .count();
+            assert!(said <= 1, "{name} at {width}: {err}");
             settings.bind(|| {
-                insta::assert_snapshot!(format!("table_{name}_{width}"), text);
+                insta::assert_snapshot!(
+                    format!("table_{name}_{width}"),
+                    format!("{text}----- stderr -----\n{err}")
+                );
             });
         }
         // A width of 0 is COLUMNS wide when COLUMNS says so.
@@ -831,14 +891,89 @@ fn tables_stay_one_line_a_row_at_every_width() {
     let piped = run(&["--all-agents", "list", "--limit", "all"], None, None);
     assert!(piped.contains("agent:research:slack:direct:u08abcdef:thread:1777244748.777298"));
     assert!(!piped.contains('…'));
+    assert!(
+        piped.lines().next().unwrap().contains("CATEGORY"),
+        "{piped}"
+    );
     assert_eq!(piped.lines().count(), 1 + 47, "{piped}");
-    // --wide keeps cells whole on a terminal too.
+    // --wide keeps every column and cell whole on a terminal too.
     let wide = run(
         &["--all-agents", "--wide", "list", "--limit", "all"],
         Some("80"),
         None,
     );
     assert!(wide.contains("agent:research:slack:direct:u08abcdef:thread:1777244748.777298"));
+    assert!(wide.contains("HARNESS") && !wide.contains('…'), "{wide}");
+}
+
+/// The cells of a bordered table's rows, trimmed (header first).
+fn bordered_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| l.starts_with('│'))
+        .map(|l| {
+            l.trim_matches('│')
+                .split(['┆', '│'])
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// At 80 columns every session of the live fixture is named whole: the agent, the key as
+/// `--agent AGENT` resolves it, and a session-id prefix the resolver takes for that session.
+#[test]
+fn every_key_appears_whole_at_80_columns() {
+    let store = Store::copy("live");
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", "80")
+        .args(["--all-agents", "list", "--limit", "all"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows = bordered_rows(&text);
+    assert_eq!(rows[0][..3], ["AGENT", "KEY", "SESSION ID"], "{text}");
+    let expected = list_json(&store, &["--all-agents", "list", "--limit", "all"]);
+    let expected: std::collections::BTreeSet<(String, String, String)> = expected["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["agentId"].as_str().unwrap().to_string(),
+                r["sessionKey"].as_str().unwrap().to_string(),
+                r["sessionId"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len() - 1, expected.len(), "{text}");
+    let mut seen = std::collections::BTreeSet::new();
+    for row in &rows[1..] {
+        let (agent, key, prefix) = (&row[0], &row[1], &row[2]);
+        assert!(!key.contains('…') && !prefix.contains('…'), "{row:?}");
+        assert!(prefix.chars().count() >= 8, "{row:?}");
+        for words in [key, prefix] {
+            let shown = crate::common::json(
+                &store
+                    .cmd()
+                    .args(["--agent", agent, "show", words, "--json"])
+                    .output()
+                    .unwrap(),
+            );
+            assert_eq!(shown["data"]["agentId"], agent.as_str(), "{words}: {shown}");
+            let full = shown["data"]["sessionKey"].as_str().unwrap().to_string();
+            let id = shown["data"]["entry"]["sessionId"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(id.starts_with(prefix.as_str()), "{row:?}: {id}");
+            if words == key {
+                seen.insert((agent.clone(), full, id));
+            }
+        }
+    }
+    assert_eq!(seen, expected);
 }
 
 fn unicode_width(s: &str) -> usize {

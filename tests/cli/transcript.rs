@@ -252,7 +252,7 @@ fn delta_defaults_limits_and_required_bytes() {
     let raw = String::from_utf8(
         store
             .cmd()
-            .args(["transcript", "delta", key])
+            .args(["transcript", "delta", key, "--json"])
             .output()
             .unwrap()
             .stdout,
@@ -674,4 +674,94 @@ fn catalog_refuses_an_entry_over_the_8_mib_raw_cap() {
     );
     assert_eq!(page["data"]["requiredBytes"], event.len() + 1);
     assert_eq!(page["data"]["events"].as_array().unwrap().len(), 0);
+}
+
+/// Without `--json`, `transcript catalog` and `transcript delta` are for people: one line a
+/// turn (time, role, text), cut to the terminal's width, controls escaped, the next cursor on
+/// stderr; `--json` keeps the page. `transcript export` without `--format` writes the
+/// re-importable JSONL.
+#[test]
+fn catalog_and_delta_read_as_turns_and_export_defaults_to_jsonl() {
+    let store = Store::copy("live");
+    let key = "agent:main:pinned-notes";
+    let run = |args: &[&str], width: Option<&str>| {
+        let mut cmd = store.cmd();
+        if let Some(w) = width {
+            cmd.env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", w);
+        }
+        let out = cmd.args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (catalog, _) = run(&["transcript", "catalog", key], None);
+    assert!(!catalog.trim_start().starts_with('{'), "{catalog}");
+    let first = catalog.lines().next().unwrap();
+    assert!(
+        first.starts_with("2026-") && first.contains(" assistant ") && first.contains("item #"),
+        "{first}"
+    );
+    assert!(catalog.lines().any(|l| l.contains(" user ")), "{catalog}");
+    // Cut to a terminal's width, the time and role whole.
+    let (narrow, _) = run(&["transcript", "catalog", key], Some("40"));
+    for line in narrow.lines() {
+        assert!(line.chars().count() <= 40, "{line}");
+    }
+    assert!(narrow.contains('…'), "{narrow}");
+    // --json keeps the page as it was.
+    let (doc, _) = run(&["transcript", "catalog", key, "--json"], None);
+    let doc: Value = serde_json::from_str(&doc).unwrap();
+    assert!(doc["data"]["items"]
+        .as_array()
+        .is_some_and(|i| !i.is_empty()));
+
+    let (delta, err) = run(&["transcript", "delta", key, "--max-events", "5"], None);
+    let lines: Vec<&str> = delta.lines().collect();
+    assert_eq!(lines.len(), 5, "{delta}");
+    assert!(
+        lines[0].starts_with("#0 2026-") && lines[0].contains("session"),
+        "{delta}"
+    );
+    assert!(err.contains("more events: --cursor "), "{err}");
+    let cursor = err.trim().rsplit(' ').next().unwrap();
+    let (next, _) = run(
+        &[
+            "transcript",
+            "delta",
+            key,
+            "--cursor",
+            cursor,
+            "--max-events",
+            "1",
+        ],
+        None,
+    );
+    assert!(next.starts_with("#5 "), "{next}");
+    let (visible, _) = run(&["transcript", "delta", key, "--visible"], None);
+    assert!(visible.lines().all(|l| l.starts_with('#')), "{visible}");
+    assert!(
+        visible.contains(" user ") && visible.contains(" assistant "),
+        "{visible}"
+    );
+
+    // A control in a turn's text is shown escaped, never sent to the terminal.
+    let db = store.writable("main");
+    let sid = session_id(&store, "main", key);
+    db.execute(
+        "UPDATE transcript_events SET event_json = replace(event_json, 'user turn 0', 'user \\u001b[2J turn 0') WHERE session_id = ?1",
+        [&sid],
+    )
+    .unwrap();
+    drop(db);
+    let (escaped, _) = run(&["transcript", "delta", key, "--visible"], None);
+    assert!(!escaped.contains('\u{1b}'), "{escaped:?}");
+    assert!(escaped.contains("[2J turn 0"), "{escaped:?}");
+
+    // export: JSONL unless --format says otherwise.
+    let (default, _) = run(&["transcript", "export", key], None);
+    let (jsonl, _) = run(&["transcript", "export", key, "--format", "jsonl"], None);
+    assert_eq!(default, jsonl);
+    assert!(default.starts_with("{\"type\":\"session\""), "{default}");
 }

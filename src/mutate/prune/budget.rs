@@ -12,10 +12,14 @@
 //! changes (the plan is what the dry run shows and the prompt asks about, and the real run
 //! carries it out exactly), so the bytes each step frees are estimated: files by their size,
 //! rows by the bytes of their transcripts, archives by a quarter of the transcript they hold.
-//! The one difference by design: OpenClaw deletes the transcript of a session of step d for
-//! good; ours leaves it as an archive, as every removal of transcript content does here. Only
-//! an archive being evicted by the budget is removed without a trace, which is OpenClaw's
-//! contract for archives.
+//! The differences by design: OpenClaw deletes the transcript of a session of step d for
+//! good; ours leaves it as an archive, as every removal of transcript content does here. An
+//! archive this same run writes (of a session it removes, of a window it evicts) is never
+//! removed by its budget pass: a run does not archive a transcript and then throw the
+//! archive away. And a budget below what the database's schema alone takes (no row at all)
+//! is refused rather than carried out down to the last archive. Only an older archive being
+//! evicted by the budget is removed without a trace, which is OpenClaw's contract for
+//! archives.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -142,7 +146,10 @@ pub fn simulate(start: u64, free: u64, max: u64, high_water: u64, c: Candidates)
             bytes: c.frees.saturating_sub(c.archive_bytes),
         });
     };
-    let mut archives = c.archives.into_iter().peekable();
+    // Never an archive this same run writes.
+    let fresh = |a: &Candidate| !(a.step == BudgetStep::Archive && a.written_by_this_run);
+    let kept: Vec<Candidate> = c.archives.into_iter().filter(fresh).collect();
+    let mut archives = kept.into_iter().peekable();
     let mut retained = c.retained.into_iter().peekable();
     // a (and c): archives, then retained files, each while over the high-water mark.
     let prune =
@@ -160,24 +167,12 @@ pub fn simulate(start: u64, free: u64, max: u64, high_water: u64, c: Candidates)
             }
         };
     prune(&mut t, &mut plan.removed, &mut archives, &mut retained);
-    // b: historical windows, each archived; the archive is pruned again while still over.
+    // b: historical windows, each archived (the archive is kept: it was written by this run).
     for w in &c.windows {
         if t <= high_water {
             break;
         }
         take(&mut t, &mut plan.removed, w);
-        if t > high_water && w.archive_bytes > 0 {
-            let archive = Candidate {
-                step: BudgetStep::Archive,
-                name: w.archive_name.clone(),
-                session_id: w.session_id.clone(),
-                written_by_this_run: true,
-                frees: w.archive_bytes,
-                archive_bytes: 0,
-                archive_name: String::new(),
-            };
-            take(&mut t, &mut plan.removed, &archive);
-        }
         prune(&mut t, &mut plan.removed, &mut archives, &mut retained);
     }
     // c: archives again.
@@ -286,6 +281,17 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
     } = *input;
     let db = store.db().expect("sqlite store");
     let (conn, path) = (db.conn(), db.path());
+    // A budget the schema alone exceeds could only be met by removing everything, and not
+    // even then: refused, naming what the least budget is.
+    let schema = vacuum::schema_bytes(conn).at(path)?;
+    if input.max_bytes < schema {
+        return Err(Error::invalid(format!(
+            "the disk budget of {} (--max-disk-bytes or session.maintenance.maxDiskBytes) is below the {} agent {}'s database takes for its schema alone; give at least {schema} bytes, or a budget its sessions fit in",
+            crate::units::format_bytes(input.max_bytes),
+            crate::units::format_bytes(schema),
+            paths.id,
+        )));
+    }
     let pages = vacuum::page_use(conn).at(path)?;
     let shrinks = pages.auto_vacuum == vacuum::AUTO_VACUUM_INCREMENTAL;
     // Rows given back to the file only where the database can give pages back.
@@ -455,11 +461,8 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
         });
         evicted.insert(sid);
     }
-    // Each window's archive is pruned again at once while over the mark.
-    let after_b = c
-        .windows
-        .iter()
-        .fold(after_a, |t, w| t.saturating_sub(w.frees));
+    // Each window's archive stays (written by this run).
+    let after_b = after(after_a, &c.windows);
     if after_b <= high_water {
         return Ok(simulate(start, free, max, high_water, c));
     }
@@ -659,6 +662,19 @@ mod tests {
     }
 
     #[test]
+    fn an_archive_written_by_the_same_run_is_never_removed() {
+        let mut fresh = cand(BudgetStep::Archive, "new.jsonl.deleted.stamp.zst", 1000, 0);
+        fresh.written_by_this_run = true;
+        let c = Candidates {
+            archives: vec![fresh, cand(BudgetStep::Archive, "old", 10, 0)],
+            ..Default::default()
+        };
+        let p = simulate(2000, 0, 10, 8, c);
+        assert_eq!(names(&p), vec![(BudgetStep::Archive, "old".into())]);
+        assert_eq!(p.total_bytes_after, 1990);
+    }
+
+    #[test]
     fn under_the_maximum_nothing_is_removed() {
         let c = Candidates {
             archives: vec![cand(BudgetStep::Archive, "a", 10, 0)],
@@ -686,8 +702,8 @@ mod tests {
                 cand(BudgetStep::ArchivedSession, "s2", 30, 5),
             ],
         };
-        // 300 → 270 after a; w1: 270 - 40 + 8 = 238, its archive 230; w2: 198, 190;
-        // s1: 165; s2 not needed at 80? 165 > 80: s2 → 140.
+        // 300 → 270 after a; w1: 270 - 40 + 8 = 238 (its archive, written by this run,
+        // stays); w2: 206; s1: 181; s2: 156, still over 80 with nothing left.
         let p = simulate(300, 0, 200, 80, c.clone());
         assert_eq!(
             names(&p),
@@ -696,21 +712,14 @@ mod tests {
                 (BudgetStep::Archive, "a2".into()),
                 (BudgetStep::RetainedFile, "r1".into()),
                 (BudgetStep::Window, "w1".into()),
-                (BudgetStep::Archive, "w1.jsonl.deleted.<stamp>.*.zst".into()),
                 (BudgetStep::Window, "w2".into()),
-                (BudgetStep::Archive, "w2.jsonl.deleted.<stamp>.*.zst".into()),
                 (BudgetStep::ArchivedSession, "s1".into()),
                 (BudgetStep::ArchivedSession, "s2".into()),
             ]
         );
-        assert_eq!(p.total_bytes_after, 140);
-        assert_eq!((p.removed_files(), p.removed_entries()), (5, 4));
-        assert!(p
-            .removed
-            .iter()
-            .filter(|r| r.step == BudgetStep::Archive)
-            .skip(2)
-            .all(|r| r.written_by_this_run));
+        assert_eq!(p.total_bytes_after, 156);
+        assert_eq!((p.removed_files(), p.removed_entries()), (3, 4));
+        assert!(p.removed.iter().all(|r| !r.written_by_this_run));
         // Stops as soon as the total is at the mark: the first archive is enough.
         let p = simulate(300, 0, 200, 295, c.clone());
         assert_eq!(names(&p), vec![(BudgetStep::Archive, "a1".into())]);

@@ -266,6 +266,16 @@ impl PrunePlan {
         self.actions == 0
     }
 
+    /// The number of planned actions `filter` admits.
+    pub fn count(&self, filter: ActionFilter) -> Result<usize> {
+        let mut n = 0;
+        self.for_each(filter, |_| -> Result<_> {
+            n += 1;
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(n)
+    }
+
     /// Visit the planned actions in application order, one at a time. `visit` may return its
     /// caller's error type.
     pub fn for_each<E: From<crate::Error>>(

@@ -43,6 +43,18 @@ pub fn page_use(conn: &Connection) -> rusqlite::Result<PageUse> {
     })
 }
 
+/// The bytes the schema alone takes: the header page and one root page for each table and
+/// index, what the database would weigh with no row at all.
+pub fn schema_bytes(conn: &Connection) -> rusqlite::Result<u64> {
+    let roots: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_schema WHERE rootpage > 0",
+        [],
+        |r| r.get(0),
+    )?;
+    let page_size = pragma(conn, "page_size")?.max(0) as u64;
+    Ok(page_size * (1 + roots.max(0) as u64))
+}
+
 /// `wal_checkpoint(TRUNCATE)`: every frame copied into the database and the WAL emptied.
 /// `false` when a reader or writer kept it from completing.
 pub fn checkpoint_truncate(conn: &Connection) -> rusqlite::Result<bool> {
