@@ -88,7 +88,7 @@ fn plan_database(
     if !path.is_file() {
         return Ok(None);
     }
-    let db = ReadOnlyDb::open_for_snapshot(&path)?;
+    let db = ReadOnlyDb::open_as_stored(&path)?;
     if role == DatabaseRole::Agent
         && !crate::store::db::meta::table_exists(db.conn(), "session_nodes")
     {

@@ -67,16 +67,22 @@ impl std::fmt::Debug for ReadOnlyDb {
 
 impl ReadOnlyDb {
     pub fn open(path: &Path) -> Result<Self> {
-        Self::open_as(path, false)
+        Self::open_as(path, false, true)
+    }
+
+    /// Open read-only, writing nothing, and see the database's own schema only (no completion
+    /// of an older layout): what the schema upgrade recognises a database by.
+    pub fn open_as_stored(path: &Path) -> Result<Self> {
+        Self::open_as(path, false, false)
     }
 
     /// Open for a long consistent read (a backup) that may run beside a live writer; the
     /// database is seen with its own schema only.
     pub fn open_for_snapshot(path: &Path) -> Result<Self> {
-        Self::open_as(path, true)
+        Self::open_as(path, true, false)
     }
 
-    fn open_as(path: &Path, shared_reader: bool) -> Result<Self> {
+    fn open_as(path: &Path, shared_reader: bool, complete_layout: bool) -> Result<Self> {
         let meta = std::fs::metadata(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 Error::not_found(format!("database {} does not exist", path.display()), None)
@@ -116,7 +122,6 @@ impl ReadOnlyDb {
             (_, _, _, false) => OpenMode::ReadOnlyShm,
             (_, _, _, true) => OpenMode::SharedReader,
         };
-        let complete_layout = !shared_reader;
         match Self::open_mode(path, mode, complete_layout) {
             // The WAL index could not be read as it is (a writer died mid-update in a way
             // the header check cannot see): SQLite recovers it in a private copy.
