@@ -106,13 +106,17 @@ CHECKS+=(prune_cleanup_parity)
 # One aged copy of the live store (checks/budget-history.mjs: two sessions get new session ids
 # twice through OpenClaw's SDK, leaving two historical windows with transcripts; then the rows
 # are re-timed as in the cleanup checks), with maxEntries 5 (sessions removed, so archives
-# written by the same run, and six archived by the cap) and a 1 KiB budget that no store
-# meets, so every sub-step runs to its end: archives, the retained .reset file, both windows,
-# the cap's archived sessions. OpenClaw's `sessions cleanup --enforce --json` (offline through
+# written by the same run, and six archived by the cap) and a budget of exactly what the
+# database's schema alone takes (the least budget ours accepts; 1 KiB is refused first, with
+# that figure named, and changes nothing), which no store with rows meets, so every sub-step
+# runs to its end: archives, the retained .reset file, both windows, the cap's archived
+# sessions. OpenClaw's `sessions cleanup --enforce --json` (offline through
 # --store) on one copy, our `prune --enforce` on the other: the same summary counts and
-# diskBudget counts, the same survivors, the same archives and files, except by design the
-# archives ours keeps of the sessions the budget deletes (OpenClaw drops those transcripts;
-# docs/openclaw/MAINTENANCE.md §3.3).
+# diskBudget counts, the same survivors, the same archives and files (an archive OpenClaw's
+# delete wrote before the run evicted on both sides), except by design every archive this
+# run writes, which ours keeps and OpenClaw's budget removes again or never writes (the
+# sessions the budget deletes; docs/openclaw/MAINTENANCE.md §3.3): OpenClaw's removedFiles
+# counts them, ours does not.
 # The byte figures, exactly: both sides measure the same files (the database, its -wal, the
 # files of sessions/, cold/ and the prompt cache) when the pass starts and when it ends, but
 # OpenClaw's writer has not checkpointed its WAL when the pass starts, while ours has (our
@@ -122,13 +126,31 @@ CHECKS+=(prune_cleanup_parity)
 # and again once checkpointed, which must be ours. totalBytesAfter: ours is OpenClaw's plus
 # the archive files ours keeps by design.
 check_prune_budget_parity() {
-  local base ours_s oc_s rc a=research m='{"maxEntries":5,"maxDiskBytes":"1kb"}'
+  local base ours_s oc_s rc a=research m schema
   # The re-timing names the committed fixture's keys (tests/fixtures), so it starts from that store.
   base="$CHECK_DIR/stores/budget-base/.openclaw"; mkdir -p "$(dirname "$base")"
   cp -a "$REPO_ROOT/tests/fixtures/openclaw-2026.9.6/live/.openclaw" "$base"; chmod -R u+w "$base"
   oc_sdk "$base" budget-history.mjs "$a" "agent:$a:main" "agent:$a:telegram:direct:123458" > history.json \
     || check_error "could not give sessions historical windows"
   oc_sdk "$base" prune-retime.mjs "$base" "$REF_ROOT/checks/prune-spec-research.json" > retime.json || check_error "re-timing failed"
+  # An archive older than the run (OpenClaw's own delete), which the budget's first step evicts
+  # on both sides.
+  oc_sdk "$base" sdk-mutate.mjs delete "$a" "agent:$a:scratch-2" > old-archive.json || check_error "could not delete scratch-2 through the SDK"
+  local old_archive
+  old_archive="$(cd "$base/agents/$a/sessions" && ls -- *.jsonl.deleted.* 2>/dev/null | head -n 1)"
+  [[ -n "$old_archive" ]] || check_error "OpenClaw's delete of scratch-2 left no archive file"
+  # The schema's own pages: the header page and one root page per table and index.
+  local agent_db="$base/agents/$a/agent/openclaw-agent.sqlite"
+  schema=$(( $(node_check sql-value.mjs "$agent_db" "SELECT page_size FROM pragma_page_size") \
+    * (1 + $(node_check sql-value.mjs "$agent_db" "SELECT count(*) FROM sqlite_schema WHERE rootpage > 0")) ))
+  node_check set-maintenance.mjs "$base" '{"maxEntries":5,"maxDiskBytes":"1kb"}'
+  local tiny="$CHECK_DIR/stores/budget-tiny/.openclaw"; mkdir -p "$(dirname "$tiny")"; cp -a "$base" "$tiny"
+  rc=0; ours_run tiny.json "$tiny" prune --agent "$a" --enforce --yes --json || rc=$?
+  [[ $rc -eq 2 ]] || check_error "ours prune with a 1 KiB budget exited $rc, not 2"
+  grep -q "give at least $schema bytes" tiny.json* || check_error "the refusal of a 1 KiB budget does not name $schema bytes: $(cat tiny.json*)"
+  cmp -s "$base/agents/$a/agent/openclaw-agent.sqlite" "$tiny/agents/$a/agent/openclaw-agent.sqlite" \
+    || check_error "the refused 1 KiB budget changed the database"
+  m="{\"maxEntries\":5,\"maxDiskBytes\":$schema}"
   node_check set-maintenance.mjs "$base" "$m"
   ours_s="$CHECK_DIR/stores/budget-ours/.openclaw"; oc_s="$CHECK_DIR/stores/budget-oc/.openclaw"
   mkdir -p "$(dirname "$ours_s")" "$(dirname "$oc_s")"; cp -a "$base" "$ours_s"; cp -a "$base" "$oc_s"
@@ -150,7 +172,7 @@ check_prune_budget_parity() {
     theirs="$(jsonq oc.json "j.$k")"; mine="$(jsonq ours.json "j.data.agents[0].cleanup.$k")"
     [[ "$theirs" == "$mine" ]] || diffs+="$k: openclaw $theirs, ours $mine; "
   done
-  for k in removedFiles removedEntries overBudget maxBytes highWaterBytes; do
+  for k in removedEntries overBudget maxBytes highWaterBytes; do
     theirs="$(jsonq oc.json "j.diskBudget.$k")"; mine="$(jsonq ours.json "j.data.agents[0].cleanup.diskBudget.$k")"
     [[ "$theirs" == "$mine" ]] || diffs+="diskBudget.$k: openclaw $theirs, ours $mine; "
   done
@@ -167,10 +189,29 @@ check_prune_budget_parity() {
   [[ "$sa" == "$sb" ]] || check_error "survivors differ: ours [$sa] / openclaw [$sb]"
   node_check compare-archived.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" "$oc_s/agents/$a/agent/openclaw-agent.sqlite" \
     || check_error "archived rows or reasons differ"
+  # By design ours keeps every archive its own run wrote (of the sessions it removes, the
+  # windows and sessions its budget evicts), which OpenClaw's budget removes again: those are
+  # the archive rows ours has that the store did not have before the run. Everything else must
+  # be the same, the older archive evicted on both sides.
+  local before_keys after_keys own_run
+  before_keys="$(node_check sql-value.mjs "$base/agents/$a/agent/openclaw-agent.sqlite" "SELECT json_group_array(DISTINCT session_key) FROM session_transcript_archives")"
+  after_keys="$(node_check sql-value.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" "SELECT json_group_array(DISTINCT session_key) FROM session_transcript_archives")"
+  printf '{"before":%s,"after":%s}\n' "$before_keys" "$after_keys" > archive-keys.json
+  own_run="$(jsonq archive-keys.json 'JSON.stringify(j.after.filter(k => !j.before.includes(k)))')"
+  [[ ! -e "$ours_s/agents/$a/sessions/$old_archive" && ! -e "$oc_s/agents/$a/sessions/$old_archive" ]] \
+    || check_error "the archive older than the run ($old_archive) was not evicted on both sides"
   local evicted
   evicted="$(jsonq ours.json 'JSON.stringify(j.data.agents[0].budget.removed.filter(r => r.step === "archived-session").map(r => r.name))')"
-  node_check compare-archive-files.mjs "$ours_s/agents/$a" "$oc_s/agents/$a" "$evicted" > archives.txt 2>&1 \
+  node_check compare-archive-files.mjs "$ours_s/agents/$a" "$oc_s/agents/$a" "$own_run" "$evicted" > archives.txt 2>&1 \
     || { cat archives.txt >&2; check_error "transcript archives or files differ"; }
+  # removedFiles: OpenClaw's counts the archives of this run it removed again, ours keeps them
+  # (and the archives of the sessions the budget deletes, which OpenClaw never writes).
+  local kept_files never_files rf_oc rf_ours
+  kept_files="$(sed -n 's/^ours only: \([0-9]*\) files, [0-9]* bytes$/\1/p' archives.txt)"
+  never_files="$(sed -n 's/^never written by openclaw: \([0-9]*\) files, [0-9]* bytes$/\1/p' archives.txt)"
+  rf_oc="$(jsonq oc.json 'j.diskBudget.removedFiles')"; rf_ours="$(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedFiles')"
+  [[ -n "$kept_files" && -n "$never_files" && "$rf_oc" == "$((rf_ours + kept_files - never_files))" ]] \
+    || check_error "diskBudget.removedFiles: openclaw $rf_oc, ours $rf_ours + the ${kept_files:-?} archive files ours keeps - ${never_files:-?} OpenClaw never writes"
   node_check integrity.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" > integrity.txt 2>&1 \
     || check_error "integrity: $(head -n 3 integrity.txt)"
   # The byte figures (see above).
@@ -187,9 +228,22 @@ check_prune_budget_parity() {
   [[ "$(jsonq start.json 'j.start.totalBytes')" == "$ob" ]] \
     || check_error "OpenClaw's totalBytesBefore $ob is not the files at the pass's start: $(cat start.json)"
   [[ "$mb" == "$ckpt" ]] || check_error "totalBytesBefore: ours $mb, OpenClaw's files at the pass's start once checkpointed $ckpt ($(cat start.json))"
-  [[ -n "$kept" && "$ma" == "$((oa + kept))" ]] \
-    || check_error "totalBytesAfter: ours $ma, OpenClaw $oa + the archive files ours keeps ${kept:-?}"
+  # The database ours leaves also holds the rows of those archives (their blobs), which
+  # OpenClaw's incremental vacuum gave back: at most the pages those blobs fill, plus two.
+  local db_ours db_oc page blobs dbdiff f
+  db_ours="$(stat -c %s "$ours_s/agents/$a/agent/openclaw-agent.sqlite")"
+  db_oc="$(stat -c %s "$oc_s/agents/$a/agent/openclaw-agent.sqlite")"
+  for f in "$ours_s" "$oc_s"; do
+    [[ ! -s "$f/agents/$a/agent/openclaw-agent.sqlite-wal" ]] || check_error "a -wal is left in $f: the byte figures assume none"
+  done
+  page="$(node_check sql-value.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" "SELECT page_size FROM pragma_page_size")"
+  blobs="$(node_check sql-value.mjs "$ours_s/agents/$a/agent/openclaw-agent.sqlite" "SELECT coalesce(sum(length(archive_blob) + length(archive_name) + 200), 0) FROM session_transcript_archives")"
+  dbdiff=$((db_ours - db_oc))
+  [[ $dbdiff -ge 0 && $dbdiff -le $(( page * (2 + (blobs + page - 1) / page) )) ]] \
+    || check_error "our database is $dbdiff bytes larger than OpenClaw's, more than the pages of the $blobs bytes of archive rows it keeps"
+  [[ -n "$kept" && "$ma" == "$((oa + kept + dbdiff))" ]] \
+    || check_error "totalBytesAfter: ours $ma, OpenClaw $oa + the archive files ours keeps ${kept:-?} + its database's extra $dbdiff"
   [[ "$fb" == "$((ob - oa))" && "$mf" == "$((mb - ma))" ]] || check_error "freedBytes: ours $mf of $mb - $ma, OpenClaw $fb of $ob - $oa"
-  note "disk budget: removedFiles $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedFiles'), removedEntries $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedEntries') as OpenClaw's; bytes before/after/freed ours $mb/$ma/$mf, openclaw $ob/$oa/$fb: before = OpenClaw's less its unflushed WAL ($wal bytes, checkpointed: $ckpt), after = OpenClaw's + $kept bytes of archives ours keeps"
+  note "disk budget: removedFiles $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedFiles'), removedEntries $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedEntries') as OpenClaw's; bytes before/after/freed ours $mb/$ma/$mf, openclaw $ob/$oa/$fb: before = OpenClaw's less its unflushed WAL ($wal bytes, checkpointed: $ckpt), after = OpenClaw's + $kept bytes of archive files ours keeps ($kept_files, of which $never_files OpenClaw never writes; OpenClaw's removedFiles $rf_oc counts the others, ours $rf_ours does not) + $dbdiff bytes of database holding their rows"
 }
 CHECKS+=(prune_budget_parity)
