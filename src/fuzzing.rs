@@ -7,12 +7,12 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::legacy::{for_each_index_entry, parse_index, IndexSource, JsonlReader, LegacyIndex};
-use crate::migrate::legacy::convert::{js_stringify, TranscriptConverter};
-use crate::migrate::legacy::normalise_entry;
-use crate::migrate::legacy::payload::{is_recognised_record, report_facts};
 use crate::store::SessionEntry;
 use crate::transcript::cursor::{decode as decode_cursor, decode_loose as decode_cursor_loose};
 use crate::transcript::decode_event_row;
+use crate::writer::normalise_entry;
+use crate::writer::transcript::convert::{js_stringify, TranscriptConverter};
+use crate::writer::transcript::payload::{is_recognised_record, report_facts};
 
 /// A legacy JSONL transcript: each line converted into an import event (with the facts and
 /// recognition checks the importer runs on it), then the whole file through the streaming

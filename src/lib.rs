@@ -4,6 +4,7 @@
 
 pub mod backup;
 pub mod custody;
+pub mod digest;
 pub mod doctor;
 pub mod du;
 pub mod error;
@@ -28,6 +29,7 @@ pub mod streamed;
 pub mod test_hooks;
 pub mod transcript;
 pub mod units;
+pub mod writer;
 
 pub use error::{Error, ErrorKind, Result};
 pub use remedy::Remedy;

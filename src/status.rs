@@ -429,3 +429,57 @@ pub fn gather(layout: &StateLayout) -> Result<StatusReport> {
         custody: probe(layout),
     })
 }
+
+/// The run id of the newest import run (ours or OpenClaw's) when it is unfinished (neither
+/// `completedAt` nor `failedAt`), lists `store_path` as a target, and started no earlier than
+/// `not_before_ms` (when the live owner took custody: an import names its run after it holds
+/// the state dir, so an older unfinished run is a crashed one, not the owner's). Only the
+/// newest is read: custody lets one import run at a time, and a live one wrote its manifest
+/// last. An unreadable manifest reads as no run: this only tells a live import from a pending
+/// one.
+pub fn unfinished_run_for(
+    runs_dir: &std::path::Path,
+    store_path: &std::path::Path,
+    not_before_ms: Option<i64>,
+) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Target {
+        store_path: std::path::PathBuf,
+    }
+    // Only these fields are kept: the moves a manifest lists are skipped as they are read.
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Run {
+        run_id: String,
+        #[serde(default)]
+        targets: Vec<Target>,
+        completed_at: Option<serde::de::IgnoredAny>,
+        failed_at: Option<serde::de::IgnoredAny>,
+    }
+    // `session-sqlite-<ms>-<id8>.json`: the newest has the largest start time.
+    let newest = std::fs::read_dir(runs_dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let started: u64 = name
+                .strip_prefix("session-sqlite-")?
+                .strip_suffix(".json")?
+                .split('-')
+                .next()?
+                .parse()
+                .ok()?;
+            Some((started, e.path()))
+        })
+        .max()?;
+    if not_before_ms.is_some_and(|t| (newest.0 as i64) < t) {
+        return None;
+    }
+    let f = std::fs::File::open(newest.1).ok()?;
+    let run: Run = serde_json::from_reader(std::io::BufReader::new(f)).ok()?;
+    (run.completed_at.is_none()
+        && run.failed_at.is_none()
+        && run.targets.iter().any(|t| t.store_path == store_path))
+    .then_some(run.run_id)
+}

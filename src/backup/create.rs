@@ -1,7 +1,6 @@
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags};
-use sha2::{Digest, Sha256};
 
 use super::manifest::{snapshot_id, ArtifactManifest, DatabaseManifest, SnapshotManifest};
 use super::{MANIFEST, PENDING, SNAPSHOT_DB};
@@ -57,23 +56,6 @@ impl SnapshotTarget {
             tolerate_foreign_key_violations: false,
         }
     }
-}
-
-pub fn sha256_file(path: &Path) -> Result<(String, u64)> {
-    use std::io::Read;
-    let mut f = crate::fsutil::open_regular(path)?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    let mut n_total = 0u64;
-    loop {
-        let n = f.read(&mut buf).at(path)?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-        n_total += n as u64;
-    }
-    Ok((crate::units::hex(&h.finalize()), n_total))
 }
 
 fn same_file(a: &Path, b: &Path) -> Result<bool> {
@@ -232,7 +214,7 @@ fn embed_cold_archives(conn: &Connection, path: &Path, sessions_dir: &Path) -> R
             )
             .with_remedy(Remedy::RunDoctor)
         })?;
-        let actual = crate::mutate::publish::sha256_hex(&bytes);
+        let actual = crate::digest::sha256_hex(&bytes);
         if bytes.len() as i64 != len || actual != sha {
             return Err(Error::bad_input(
                 format!("cold archive {} failed verification", file.display()),
@@ -308,7 +290,7 @@ fn build_copy(
                     .and_then(|f| f.sync_all())
                     .at(staged)
             });
-            let hasher = scope.spawn(|| sha256_file(staged));
+            let hasher = scope.spawn(|| crate::digest::sha256_file(staged));
             let checked = verify_stage(staged, tolerate_fk);
             let hashed = hasher
                 .join()
@@ -403,7 +385,7 @@ pub fn create_snapshot(
             target.tolerate_foreign_key_violations,
             progress,
         )?;
-        crate::mutate::crash_point("backup-after-copy");
+        crate::writer::crash_point("backup-after-copy");
         let id = snapshot_id(now_ms);
         let manifest = SnapshotManifest {
             schema_version: 1,
@@ -443,7 +425,7 @@ pub fn create_snapshot(
             create_new_private(&pending)?.sync_all().at(&pending)?;
             fsync_dir(&dir)?;
             fsync_dir(repo)?;
-            crate::mutate::crash_point("backup-pending");
+            crate::writer::crash_point("backup-pending");
             for name in [SNAPSHOT_DB, MANIFEST] {
                 std::fs::hard_link(staging.join(name), dir.join(name)).at(dir.join(name))?;
             }

@@ -8,8 +8,7 @@ mod restore;
 mod verify;
 
 pub use create::{
-    check_integrity_split, create_snapshot, remove_dead_staging, sha256_file, SnapshotSource,
-    SnapshotTarget,
+    check_integrity_split, create_snapshot, remove_dead_staging, SnapshotSource, SnapshotTarget,
 };
 pub use manifest::{ArtifactManifest, DatabaseManifest, SnapshotManifest};
 pub use restore::{check_restorable, restore_fresh, restore_in_place, verified};

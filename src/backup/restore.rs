@@ -1,9 +1,10 @@
 use std::path::{Path, PathBuf};
 
-use super::create::{sha256_file, SnapshotSource};
+use super::create::SnapshotSource;
 use super::manifest::SnapshotManifest;
 use super::verify::verify_snapshot;
 use super::SNAPSHOT_DB;
+use crate::digest::sha256_file;
 use crate::error::{Error, Remedy, Result, ResultExt};
 
 fn sidecars(path: &Path) -> Vec<PathBuf> {
@@ -134,7 +135,7 @@ pub fn check_restorable(
             })
         }
     }
-    crate::mutate::check_owned_path(state_dir, &live)
+    crate::writer::check_owned_path(state_dir, &live)
 }
 
 /// `restore --in-place` of a snapshot `verified` gave `manifest` for (the caller holds
@@ -157,7 +158,7 @@ pub fn restore_in_place(
         .ok_or_else(|| Error::invalid("database has no directory"))?;
     let (staging, staged) = stage_copy(snapshot, manifest, dir)?;
     let result = (|| {
-        crate::mutate::crash_point("restore-staged");
+        crate::writer::crash_point("restore-staged");
         if stop() {
             return Err(Error::Interrupted);
         }
@@ -168,7 +169,7 @@ pub fn restore_in_place(
                 .at(&live)?;
             conn.close().map_err(|(_, e)| Error::sqlite(&live, e))?;
         }
-        crate::mutate::crash_point("restore-before-swap");
+        crate::writer::crash_point("restore-before-swap");
         // The last moment to stop with nothing changed (the copy took the time).
         if stop() {
             return Err(Error::Interrupted);

@@ -2,9 +2,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::create::{check_integrity_split_read_only, sha256_file};
+use super::create::check_integrity_split_read_only;
 use super::manifest::{DatabaseManifest, SnapshotManifest};
 use super::{MANIFEST, PENDING, SNAPSHOT_DB};
+use crate::digest::sha256_file;
 use crate::error::{Error, Result, ResultExt};
 use crate::store::ReadOnlyDb;
 

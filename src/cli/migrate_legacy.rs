@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::exit::ErrorCode;
-use openclaw_sessions::migrate::legacy::{self, MoveList};
+use openclaw_sessions::migrate::import::{self as legacy, MoveList};
 use openclaw_sessions::ops::migrate_legacy::MigrateLegacyOp;
 
 use super::exit::Outcome;

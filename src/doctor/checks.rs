@@ -9,13 +9,13 @@ use crate::custody::{probe, LockReport, OwnerState, OwnershipProbe};
 use crate::error::{Remedy, Result, ResultExt};
 use crate::formats::session_key;
 use crate::legacy::{classify_session_file, ArchiveReason, SessionFile};
-use crate::mutate::{field_type_error, project_node_columns, LINEAGE_COLUMNS};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::db::{archives, event_index, events, meta, nodes, windows};
 use crate::store::{
     sidecar_path, AgentStore, DatabaseRole, LeftoverKind, ReadOnlyDb, SchemaInfo, SchemaStatus,
     SessionEntry,
 };
+use crate::writer::{field_type_error, project_node_columns, LINEAGE_COLUMNS};
 
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct CheckInfo {
@@ -1033,7 +1033,7 @@ fn file_checks(
             });
             let importing = maintenance.and_then(|pid| {
                 let since = cx.ownership(layout).owner.since.as_deref();
-                crate::migrate::legacy::unfinished_run_for(
+                crate::status::unfinished_run_for(
                     &layout.migration_runs_dir(),
                     idx,
                     since.and_then(crate::units::parse_iso_ms),

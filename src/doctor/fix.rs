@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use super::{quarantine, Finding, Repair};
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::{certify, write_node, WritableDb};
 use crate::paths::{AgentId, StateLayout};
 use crate::store::db::archives;
 use crate::store::SessionEntry;
+use crate::writer::{certify, write_node, WritableDb};
 
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -178,7 +178,7 @@ fn rebuild_unreadable(
     // that is still there, never a changed entry without its record.
     let mut record =
         quarantine::QuarantinedEntry::new(agent, key, &row, &why, serde_json::Value::Null, now_ms);
-    let written = crate::mutate::write_entry(tx, path, key, &entry, &previous)?;
+    let written = crate::writer::write_entry(tx, path, key, &entry, &previous)?;
     record.rebuilt_entry = serde_json::Value::Object(written);
     let file = quarantine::write(layout, &record)?;
     Ok(Some(format!(
@@ -216,7 +216,7 @@ fn set_aside_empty(
     path: &Path,
     now_ms: i64,
 ) -> Result<Option<std::path::PathBuf>> {
-    crate::mutate::check_owned_path(&layout.state_dir, path)?;
+    crate::writer::check_owned_path(&layout.state_dir, path)?;
     if !super::checks::empty_without_content(path) {
         return Ok(None);
     }
@@ -257,7 +257,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
             }
             // Before any other repair opens the database.
             Some(Repair::RecoverCrashState { path }) => {
-                crate::mutate::check_owned_path(&layout.state_dir, path)?;
+                crate::writer::check_owned_path(&layout.state_dir, path)?;
                 match crate::paths::sqlite_file::recover_in_place(path) {
                     Ok(()) => report
                         .fixed
@@ -277,7 +277,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
             },
             Some(Repair::RemoveLeftover { path }) => {
                 // Removed only where the path, and everything on the way, is the store's own.
-                if let Err(e) = crate::mutate::check_owned_path(&layout.state_dir, path) {
+                if let Err(e) = crate::writer::check_owned_path(&layout.state_dir, path) {
                     report.failed.push(e.to_string());
                     continue;
                 }
@@ -303,7 +303,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
     for (agent, fs) in by_agent {
         let id = AgentId::parse(&agent)?;
         let paths = layout.agent(&id);
-        crate::mutate::check_owned_path(&layout.state_dir, &paths.db)?;
+        crate::writer::check_owned_path(&layout.state_dir, &paths.db)?;
         let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
         let path = db.path.clone();
         let mut publish = false;
@@ -332,7 +332,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                         session_id,
                         session_key,
                     }) => {
-                        let archived = crate::mutate::archive_orphan_transcript(
+                        let archived = crate::writer::archive::archive_orphan_transcript(
                             &tx,
                             &path,
                             session_key.as_deref(),
@@ -381,7 +381,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                 archives::mark_unpublished(&db.conn, name).at(&path)?;
             }
             let (done, failed) =
-                crate::mutate::publish::publish_pending(&db, &paths.sessions_dir, now_ms)?;
+                crate::writer::publish::publish_pending(&db, &paths.sessions_dir, now_ms)?;
             for d in done {
                 report
                     .fixed

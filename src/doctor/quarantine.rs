@@ -121,7 +121,7 @@ pub fn hydrate_entry(row: &RepairRow) -> Map<String, Value> {
         truthy_text(row, "delivery_channel"),
         truthy_text(row, "delivery_target"),
     ) {
-        (Some(channel), Some(to)) => Some(crate::migrate::legacy::delivery_from_context(
+        (Some(channel), Some(to)) => Some(crate::writer::transcript::delivery_from_context(
             Some(&channel),
             Some(&to),
             truthy_text(row, "delivery_account_id").as_ref(),

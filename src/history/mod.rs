@@ -4,7 +4,6 @@
 //! files in `sessions/`, transcripts moved into `session-sqlite-import-archive/` by the
 //! import, and cold archives. Read-only: nothing here writes.
 
-pub mod restore;
 pub mod search;
 
 use std::collections::{HashMap, HashSet};
@@ -142,15 +141,12 @@ fn published_sha(path: &Path) -> (bool, std::result::Result<String, String>) {
     if std::fs::symlink_metadata(path).is_err() {
         return (false, Err(String::new()));
     }
-    (true, sha256_file(path).map_err(|e| e.to_string()))
-}
-
-fn sha256_file(path: &Path) -> Result<String> {
-    use sha2::{Digest, Sha256};
-    let mut f = crate::fsutil::open_regular(path)?;
-    let mut h = Sha256::new();
-    std::io::copy(&mut f, &mut h).at(path)?;
-    Ok(crate::units::hex(&h.finalize()))
+    (
+        true,
+        crate::digest::sha256_file(path)
+            .map(|(sha, _)| sha)
+            .map_err(|e| e.to_string()),
+    )
 }
 
 /// `2026-11-29T23-24-43.289Z` (an archive name's stamp) as milliseconds.

@@ -10,9 +10,9 @@ use serde::Serialize;
 
 use super::ArchivedTranscript;
 use crate::error::{Error, Result, ResultExt};
-use crate::migrate::legacy::searchable_text;
 use crate::store::db::fts::{self, FtsHit, FtsQuery};
 use crate::store::AgentStore;
+use crate::writer::transcript::searchable_text;
 
 /// Messages indexed at a time (of one archive or several): bounds memory whatever the
 /// archives' sizes.

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::WritableDb;
 use crate::paths::StateLayout;
 use crate::store::DatabaseRole;
+use crate::writer::WritableDb;
 
 pub use crate::status::{
     ACPX_ENTRY_KEY as ENTRY_KEY, ACPX_NAMESPACE as NAMESPACE, ACPX_PLUGIN_ID as PLUGIN_ID,
@@ -282,13 +282,13 @@ pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf>
         return Ok(plan.source.clone());
     }
     set_marker(layout, &plan.destination, false, now)?;
-    crate::mutate::crash_point("acpx-before-copy");
+    crate::writer::crash_point("acpx-before-copy");
     let staging = layout
         .state_dir
         .join(format!("{STAGING_PREFIX}{}", uuid::Uuid::new_v4()));
     let published = (|| {
         copy_tree(&plan.source, &staging)?;
-        crate::mutate::crash_point("acpx-before-publish");
+        crate::writer::crash_point("acpx-before-publish");
         if plan.destination.is_dir() && dir_is_empty(&plan.destination) {
             std::fs::remove_dir(&plan.destination).at(&plan.destination)?;
         }
@@ -321,7 +321,7 @@ pub fn apply(layout: &StateLayout, plan: &AcpxPlan, now: i64) -> Result<PathBuf>
     if let Ok(d) = std::fs::File::open(&layout.state_dir) {
         let _ = d.sync_all();
     }
-    crate::mutate::crash_point("acpx-before-marker");
+    crate::writer::crash_point("acpx-before-marker");
     set_marker(layout, &plan.destination, true, now)?;
     Ok(plan.source.clone())
 }

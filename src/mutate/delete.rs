@@ -11,12 +11,13 @@ use rusqlite::Transaction;
 use serde::Serialize;
 
 use super::patch::check_expectations;
-use super::publish::{publish_checked, sha256_hex};
 use super::references::{state_ids, ReferenceView};
-use super::WritableDb;
 use crate::error::{Error, Remedy, Result, ResultExt};
-use crate::store::db::{self, archives, event_index, events, nodes, windows};
+use crate::store::db::{self, archives, event_index, nodes, windows};
 use crate::store::{AgentStore, SessionEntry};
+use crate::writer::archive::{archive_generation, ArchivedFile};
+use crate::writer::publish::publish_checked;
+use crate::writer::WritableDb;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -41,16 +42,6 @@ pub struct ArchivePlan {
     pub session_id: String,
     pub events: u64,
     pub bytes: u64,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ArchivedFile {
-    pub session_id: String,
-    pub generation: String,
-    pub archive_name: String,
-    pub archive_sha256: String,
-    pub published: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -164,111 +155,6 @@ pub fn plan_delete(
     Ok(plan)
 }
 
-/// zstd frame without checksum or content size, as OpenClaw writes archives.
-fn compress(text: &[u8]) -> Result<Vec<u8>> {
-    let mut enc =
-        zstd::stream::Encoder::new(Vec::new(), 3).map_err(|e| Error::Internal(e.to_string()))?;
-    enc.include_checksum(false)
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    enc.include_contentsize(false)
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    std::io::Write::write_all(&mut enc, text).map_err(|e| Error::Internal(e.to_string()))?;
-    enc.finish().map_err(|e| Error::Internal(e.to_string()))
-}
-
-/// `<sessionId>.jsonl.deleted.<stamp>.<generation>.zst`; ids over 96 bytes are hashed.
-pub fn archive_name(session_id: &str, created_at: i64, generation: &str, zstd: bool) -> String {
-    let id = if session_id.len() <= 96 {
-        session_id.to_string()
-    } else {
-        format!("session-{}", sha256_hex(session_id.as_bytes()))
-    };
-    format!(
-        "{id}.jsonl.deleted.{}.{generation}{}",
-        crate::units::archive_stamp(created_at),
-        if zstd { ".zst" } else { "" }
-    )
-}
-
-fn archive_generation(
-    tx: &Transaction<'_>,
-    path: &Path,
-    key: &str,
-    session_id: &str,
-    now: i64,
-) -> Result<Option<ArchivedFile>> {
-    let mut text = Vec::new();
-    events::for_each_in_order(tx, path, session_id, |r| {
-        let frame = r
-            .frame
-            .as_blob_or_null()
-            .map_err(|e| Error::bad_input(e.to_string(), None))?;
-        let (json, _) =
-            crate::transcript::decode_event_row(session_id, r.seq, r.json, frame, r.utf8_bytes)?;
-        text.extend_from_slice(json.as_bytes());
-        text.push(b'\n');
-        Ok(())
-    })?;
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let generation: String = events::watermark_generation(tx, session_id)
-        .at(path)?
-        .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string());
-    let blob = compress(&text)?;
-    let sha = sha256_hex(&blob);
-    let name = archive_name(session_id, now, &generation, true);
-    let existing: Option<String> = archives::sha256_of(tx, session_id, &generation).at(path)?;
-    if existing.is_some() {
-        return Err(Error::Conflict {
-            message: format!(
-                "Conflicting SQLite transcript archive for {session_id} (generation {generation})"
-            ),
-            hint: Some("run the doctor".into()),
-        }
-        .with_remedy(Remedy::RunDoctor));
-    }
-    archives::insert_deleted(
-        tx,
-        &archives::NewArchive {
-            session_id,
-            generation: &generation,
-            session_key: key,
-            blob: &blob,
-            sha256: &sha,
-            name: &name,
-            created_at: now,
-        },
-    )
-    .at(path)?;
-    Ok(Some(ArchivedFile {
-        session_id: session_id.to_string(),
-        generation,
-        archive_name: name,
-        archive_sha256: sha,
-        published: false,
-    }))
-}
-
-/// The doctor's repair of an orphaned transcript (a window without its node, or events
-/// without their window): its events become an archive in OpenClaw's format first (a
-/// `session_transcript_archives` row, published as a `.deleted` file after commit), then the
-/// window, events and their projections go. `key` is the key the rows name (the window's),
-/// else OpenClaw's `unknown` sentinel.
-pub fn archive_orphan_transcript(
-    tx: &Transaction<'_>,
-    path: &Path,
-    key: Option<&str>,
-    session_id: &str,
-    now: i64,
-) -> Result<Option<ArchivedFile>> {
-    let archived = archive_generation(tx, path, key.unwrap_or("unknown"), session_id, now)?;
-    event_index::delete_for_session(tx, session_id).at(path)?;
-    events::delete_orphan_transcript(tx, session_id).at(path)?;
-    windows::delete(tx, session_id).at(path)?;
-    Ok(archived)
-}
-
 fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Result<()> {
     event_index::delete_for_session(tx, session_id).at(path)?;
     windows::delete(tx, session_id).at(path)?;
@@ -316,10 +202,10 @@ fn delete_in_tx(
     for g in &plan.generations {
         if let Some(a) = archive_generation(tx, path, key, &g.session_id, now)? {
             archived.push(a);
-            super::crash_point("delete-archive-row");
+            crate::writer::crash_point("delete-archive-row");
         }
         delete_generation(tx, path, &g.session_id)?;
-        super::crash_point("delete-generation");
+        crate::writer::crash_point("delete-generation");
     }
     // Generations another session still refers to move to that session.
     for id in &plan.kept_generations {
@@ -347,14 +233,14 @@ pub fn apply_delete(
         return Ok(Vec::new());
     };
     // Archives go into sessions/: refused before anything changes if that is not ours.
-    super::check_owned_path(&db.state_dir, sessions_dir)?;
+    crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
     db.statement_journals_in_memory()?;
     let path = db.path.clone();
     let tx = db.transaction()?;
     let mut archived = delete_in_tx(&tx, &path, plan, expected, refs, now)?;
-    super::crash_point("delete-before-commit");
+    crate::writer::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
-    super::crash_point("delete-before-publish");
+    crate::writer::crash_point("delete-before-publish");
     let (published, _failed) = publish_checked(db, sessions_dir, crate::units::now_ms())?;
     for a in &mut archived {
         a.published = published.contains(&a.archive_name);
@@ -380,7 +266,7 @@ pub fn apply_delete_batch(
     if plans.iter().all(|p| p.entry.is_none()) {
         return Ok(());
     }
-    super::check_owned_path(&db.state_dir, sessions_dir)?;
+    crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
     db.statement_journals_in_memory()?;
     let path = db.path.clone();
     let tx = db.transaction()?;
@@ -390,14 +276,14 @@ pub fn apply_delete_batch(
         };
         delete_in_tx(&tx, &path, plan, expected, refs.now(), now)?;
         refs.forget(&plan.session_key)?;
-        super::crash_point("delete-before-commit");
+        crate::writer::crash_point("delete-before-commit");
         if stop() {
             return Err(Error::Interrupted);
         }
     }
     tx.commit().at(&path)?;
     for _ in plans.iter().filter(|p| p.entry.is_some()) {
-        super::crash_point("delete-before-publish");
+        crate::writer::crash_point("delete-before-publish");
     }
     publish_checked(db, sessions_dir, crate::units::now_ms())?;
     Ok(())

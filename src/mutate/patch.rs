@@ -4,12 +4,12 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::entry_fields::{field_type_error, is_known_field, suggest_field};
-use super::entry_writer::{canonical_entry, write_entry};
-use super::WritableDb;
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::store::SessionEntry;
 use crate::transcript::catalog::truncate_utf16;
+use crate::writer::{
+    canonical_entry, field_type_error, is_known_field, suggest_field, write_entry, WritableDb,
+};
 
 /// What a `patch` asks for, applied in this order: replace, merge, set, unset.
 #[derive(Debug, Clone, Default)]
@@ -501,7 +501,7 @@ pub fn apply_patch_batch(
             )));
         }
         write_entry(&tx, &path, &plan.key, &plan.after, &plan.before)?;
-        super::crash_point("patch-before-commit");
+        crate::writer::crash_point("patch-before-commit");
         if stop() {
             return Err(Error::Interrupted);
         }
@@ -523,7 +523,7 @@ pub fn apply_patch(db: &mut WritableDb, plan: &PatchPlan) -> Result<SessionEntry
         )));
     }
     let written = write_entry(&tx, &path, &plan.key, &plan.after, &plan.before)?;
-    super::crash_point("patch-before-commit");
+    crate::writer::crash_point("patch-before-commit");
     tx.commit().at(&path)?;
     Ok(SessionEntry {
         key: plan.key.clone(),

@@ -9,12 +9,14 @@ use super::targets::{by_agent, check_owned_agent, resolve_targets, Selection, Ta
 use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
 use crate::mutate::{
-    apply_delete, delete_state_rows, plan_delete, ArchivedFile, DeleteOptions, DeletePlan,
-    DeleteResult, References, WritableDb,
+    apply_delete, delete_state_rows, plan_delete, DeleteOptions, DeletePlan, DeleteResult,
+    References,
 };
 use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::Remedy;
 use crate::store::AgentStore;
+use crate::writer::archive::ArchivedFile;
+use crate::writer::WritableDb;
 
 pub struct DeleteOp {
     pub selection: Selection,
@@ -177,7 +179,7 @@ impl Operation for DeleteOp {
                 continue;
             }
             let db = WritableDb::open(&layout.state_dir, &paths.db)?;
-            let (published, failed) = crate::mutate::publish::publish_pending(
+            let (published, failed) = crate::writer::publish::publish_pending(
                 &db,
                 &paths.sessions_dir,
                 crate::units::now_ms(),

@@ -11,12 +11,11 @@ use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
 use crate::formats::session_key;
-use crate::mutate::{
-    apply_patch, plan_archive, plan_patch, plan_unarchive, PatchOps, PatchPlan, WritableDb,
-};
+use crate::mutate::{apply_patch, plan_archive, plan_patch, plan_unarchive, PatchOps, PatchPlan};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::Remedy;
 use crate::store::{AgentStore, SessionEntry};
+use crate::writer::WritableDb;
 
 /// Which change.
 #[derive(Debug, Clone)]

@@ -9,7 +9,9 @@ use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::{check_owned, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result};
-use crate::migrate::legacy::{self, AgentImportPlan, AgentImportReport, Applied, StoppedAgent};
+use crate::migrate::import::{
+    self as legacy, AgentImportPlan, AgentImportReport, Applied, StoppedAgent,
+};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::units::format_bytes;
 

@@ -151,9 +151,9 @@ fn event_payload(conn: &Connection, text: &str) -> rusqlite::Result<EventPayload
         return Ok(EventPayload::Plain);
     };
     Ok(
-        match crate::migrate::legacy::payload::prepare(conn, text, &event)? {
-            crate::migrate::legacy::payload::StoredPayload::Plain => EventPayload::Plain,
-            crate::migrate::legacy::payload::StoredPayload::Compressed { frame, navigation } => {
+        match crate::writer::transcript::payload::prepare(conn, text, &event)? {
+            crate::writer::transcript::payload::StoredPayload::Plain => EventPayload::Plain,
+            crate::writer::transcript::payload::StoredPayload::Compressed { frame, navigation } => {
                 EventPayload::Compressed { frame, navigation }
             }
         },
@@ -291,7 +291,7 @@ impl Operation for MigrateSchemaOp {
             if hooks.interrupted() {
                 return Err(Error::Interrupted);
             }
-            crate::mutate::check_owned_path(&layout.state_dir, &d.path)?;
+            crate::writer::check_owned_path(&layout.state_dir, &d.path)?;
             let mut conn = Connection::open_with_flags(
                 &d.path,
                 OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -307,7 +307,7 @@ impl Operation for MigrateSchemaOp {
                 payload: &event_payload,
                 stop: &stop,
             };
-            crate::mutate::crash_point("migrate-schema-before");
+            crate::writer::crash_point("migrate-schema-before");
             match upgrade::apply(&mut conn, path_by_name(d.upgrade), &inputs) {
                 Ok(()) => {}
                 Err(UpgradeError::Stopped) => return Err(Error::Interrupted),
@@ -327,7 +327,7 @@ impl Operation for MigrateSchemaOp {
                 }
             }
             drop(conn);
-            crate::mutate::crash_point("migrate-schema-upgraded");
+            crate::writer::crash_point("migrate-schema-upgraded");
             // The state database's registry row, as OpenClaw's doctor records the upgrade.
             if let Some(agent) = &d.agent_id {
                 record_in_registry(layout, agent, d.to, &d.path, now_ms)?;
@@ -382,7 +382,7 @@ fn record_in_registry(
     if !current {
         return Ok(());
     }
-    crate::mutate::check_owned_path(&layout.state_dir, &state)?;
+    crate::writer::check_owned_path(&layout.state_dir, &state)?;
     let size = std::fs::metadata(db).map(|m| m.len() as i64).unwrap_or(0);
     let conn = Connection::open_with_flags(
         &state,

@@ -20,12 +20,13 @@ use crate::mutate::prune::{
 };
 use crate::mutate::{
     apply_delete_batch, apply_patch_batch, plan_delete, plan_maintenance_archive, DeleteOptions,
-    References, WritableDb,
+    References,
 };
 use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::{Remedy, Warning};
 use crate::store::archive_rows::{archive_row_exists, delete_archive_row};
 use crate::store::{AgentStore, SessionEntry, StoreKind};
+use crate::writer::WritableDb;
 
 pub struct PruneOp {
     pub selection: Selection,
@@ -736,7 +737,7 @@ impl Operation for PruneOp {
         let working: Vec<&mut AgentPrune> =
             plan.agents.iter_mut().filter(|a| a.work() > 0).collect();
         for a in &working {
-            crate::mutate::check_owned_path(&layout.state_dir, &a.paths.sessions_dir)?;
+            crate::writer::check_owned_path(&layout.state_dir, &a.paths.sessions_dir)?;
         }
         // Agents are separate databases: checked, then pruned, side by side (two threads a
         // core, as the import: SQLite's work and the archives' fsyncs share the cores).

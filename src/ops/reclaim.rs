@@ -19,11 +19,11 @@ use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::Selection;
 use crate::backup::{check_integrity_split, SnapshotSource};
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::WritableDb;
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::db::vacuum::{self, PageUse, AUTO_VACUUM_INCREMENTAL};
 use crate::store::ReadOnlyDb;
 use crate::units::format_bytes;
+use crate::writer::WritableDb;
 
 use super::disk_space::{
     free_bytes_at, same_file_system, sqlite_temp_dir, WAL_FRAME_HEADER, WAL_HEADER,

@@ -8,7 +8,7 @@ use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use crate::backup::SNAPSHOT_DB;
 use crate::backup::{
-    check_restorable, restore_in_place, sha256_file, verified, DatabaseManifest, SnapshotManifest,
+    check_restorable, restore_in_place, verified, DatabaseManifest, SnapshotManifest,
     SnapshotSource,
 };
 use crate::error::{Error, Result};
@@ -253,7 +253,7 @@ impl Operation for RestoreOp {
     /// The live file is now the snapshot's database, byte for byte.
     fn verify(&self, _: &StateLayout, plan: &Self::Plan, _: &Self::Report) -> Result<()> {
         let manifest = &plan.manifest;
-        let (sha, _) = sha256_file(plan.source.db())?;
+        let (sha, _) = crate::digest::sha256_file(plan.source.db())?;
         ensure(sha == manifest.artifact.sha256, || {
             format!(
                 "{} does not match snapshot {} after the restore",

@@ -10,13 +10,13 @@ use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use super::targets::check_owned_agent;
 use crate::backup::{verified, SnapshotManifest, SnapshotSource};
 use crate::error::{Error, Result, ResultExt};
-use crate::history::restore::{
+use crate::mutate::restore::{
     apply_session_from_snapshot, plan_session_from_snapshot, SnapshotSessionPlan,
     SnapshotSessionReport,
 };
-use crate::mutate::WritableDb;
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::AgentStore;
+use crate::writer::WritableDb;
 
 pub struct RestoreSessionOp {
     pub snapshot: PathBuf,

@@ -125,7 +125,7 @@ pub fn check_owned<'a>(
     paths: impl IntoIterator<Item = &'a std::path::Path>,
 ) -> Result<()> {
     for p in paths {
-        crate::mutate::check_owned_path(&layout.state_dir, p)?;
+        crate::writer::check_owned_path(&layout.state_dir, p)?;
     }
     Ok(())
 }

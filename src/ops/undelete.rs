@@ -9,11 +9,13 @@ use super::summary::{PlanGroup, PlanItem, PlanSummary};
 use super::targets::{check_owned_agent, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result, ResultExt};
-use crate::history::restore::{apply_undelete, plan_undelete, UndeletePlan, UndeleteReport};
 use crate::history::{archives_named, pick, ArchivedTranscript};
-use crate::mutate::WritableDb;
+use crate::mutate::restore::{
+    apply_undelete, plan_undelete, AgentSnapshot, UndeletePlan, UndeleteReport,
+};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::AgentStore;
+use crate::writer::WritableDb;
 
 pub struct UndeleteOp {
     pub selection: Selection,
@@ -87,11 +89,12 @@ impl Operation for UndeleteOp {
             .ok_or_else(|| Error::Internal("undelete planned before it was resolved".into()))?;
         check_owned_agent(layout, &agent)?;
         let store = AgentStore::open(agent.clone())?;
+        let snapshots = agent_snapshots(&self.repositories, agent.id.as_str());
         let plan = plan_undelete(
             &store,
             &archived,
             self.as_key.as_deref(),
-            &self.repositories,
+            &snapshots,
             self.now,
         )?;
         Ok(UndeleteOpPlan { agent, plan })
@@ -159,4 +162,27 @@ impl Operation for UndeleteOp {
             },
         )
     }
+}
+
+/// The snapshots of `agent_id`'s database in `repositories` (an unreadable repository or
+/// manifest is passed over: they are only searched for an older entry).
+fn agent_snapshots(repositories: &[PathBuf], agent_id: &str) -> Vec<AgentSnapshot> {
+    let mut out = Vec::new();
+    for repo in repositories {
+        let Ok(list) = crate::backup::list_snapshots(repo) else {
+            continue;
+        };
+        for s in list {
+            let Some(m) = s.manifest else { continue };
+            if matches!(&m.database, crate::backup::DatabaseManifest::Agent { agent_id: a, .. } if a == agent_id)
+            {
+                out.push(AgentSnapshot {
+                    db: s.path.join(crate::backup::SNAPSHOT_DB),
+                    dir: s.path,
+                    created_at: m.created_at,
+                });
+            }
+        }
+    }
+    out
 }

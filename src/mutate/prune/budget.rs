@@ -28,10 +28,11 @@ use serde::Serialize;
 
 use super::{ActionFilter, PrunePlan};
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::{apply_delete, plan_delete, DeleteOptions, References, WritableDb};
+use crate::mutate::{apply_delete, plan_delete, DeleteOptions, References};
 use crate::paths::AgentPaths;
 use crate::store::db::{archives, events, vacuum, windows};
 use crate::store::AgentStore;
+use crate::writer::WritableDb;
 
 /// What one removal of the budget pass removes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -199,7 +200,12 @@ fn new_archive_name(
     let generation = events::watermark_generation(conn, sid)
         .at(path)?
         .unwrap_or_else(|| "*".to_string());
-    Ok(crate::mutate::archive_name(sid, now, &generation, true))
+    Ok(crate::writer::archive::archive_name(
+        sid,
+        now,
+        &generation,
+        true,
+    ))
 }
 
 /// An archive holds about a quarter of the transcript it was made from (zstd over JSONL).
@@ -576,7 +582,7 @@ pub fn apply_budget(
                     // The file first, then its row, as OpenClaw does: a run stopped between
                     // leaves a row whose file is gone, which the next run removes.
                     remove_file(&dir.join(&name))?;
-                    crate::mutate::crash_point("budget-archive-file");
+                    crate::writer::crash_point("budget-archive-file");
                     archives::delete_named(&db.conn, &name).at(&db.path)?;
                 }
                 reclaim_pages(&db)?;
@@ -589,10 +595,16 @@ pub fn apply_budget(
                 let path = db.path.clone();
                 let tx = db.transaction()?;
                 let key: Option<String> = windows::session_key_of(&tx, sid).at(&path)?;
-                crate::mutate::archive_orphan_transcript(&tx, &path, key.as_deref(), sid, now)?;
-                crate::mutate::crash_point("budget-window");
+                crate::writer::archive::archive_orphan_transcript(
+                    &tx,
+                    &path,
+                    key.as_deref(),
+                    sid,
+                    now,
+                )?;
+                crate::writer::crash_point("budget-window");
                 tx.commit().at(&path)?;
-                crate::mutate::publish::publish_checked(&db, dir, crate::units::now_ms())?;
+                crate::writer::publish::publish_checked(&db, dir, crate::units::now_ms())?;
                 reclaim_pages(&db)?;
             }
             BudgetStep::ArchivedSession => {

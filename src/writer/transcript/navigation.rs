@@ -357,8 +357,8 @@ fn sizes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::migrate::legacy::convert::js_stringify;
-    use crate::migrate::legacy::payload::{navigation_sql, report_facts};
+    use crate::writer::transcript::convert::js_stringify;
+    use crate::writer::transcript::payload::{navigation_sql, report_facts};
     use proptest::prelude::*;
     use rusqlite::Connection;
     use serde_json::json;

@@ -9,15 +9,14 @@ use rusqlite::Transaction;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::convert::{js_stringify, TranscriptConverter};
-use super::payload::{prepare, StoredPayload};
 use super::plan::mtime_ms;
-use super::projection::{ProjectionCursor, SearchRows};
 use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::{session_scope, write_node, write_window};
 use crate::progress::Progress;
 use crate::store::db::{archives, events, nodes, windows};
+use crate::writer::transcript::convert::{js_stringify, TranscriptConverter};
+use crate::writer::transcript::{event_id, event_time, EventAppender, SearchRows};
+use crate::writer::{session_scope, write_node, write_window};
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
 const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -47,20 +46,6 @@ fn id_digest(id: &str) -> [u8; 16] {
 
 fn hash(json: &str) -> [u8; 32] {
     Sha256::digest(json.as_bytes()).into()
-}
-
-/// `readEventTimestamp`: a finite number, else a parseable date string, else now.
-pub fn event_time(e: &Value, now_ms: i64) -> i64 {
-    match e.get("timestamp") {
-        Some(Value::Number(n)) => n
-            .as_f64()
-            .filter(|f| f.is_finite())
-            .map_or(now_ms, |f| f.floor() as i64),
-        Some(Value::String(s)) if !s.trim().is_empty() => {
-            crate::units::parse_js_date(s).unwrap_or(now_ms)
-        }
-        _ => now_ms,
-    }
 }
 
 /// Write one record. `store_path` is the legacy index (ACP provenance names it).
@@ -101,13 +86,21 @@ pub fn write_record(
         let entry_json = &record.entry_json;
         nodes::insert_if_absent(tx, key, sid, entry_json, updated_at as i64).at(db)?;
         write_node(tx, db, key, e, Some(entry_json))?;
-        let conversation = super::conversation::conversation_of(e, session_scope(key, e));
+        let conversation =
+            crate::writer::transcript::conversation::conversation_of(e, session_scope(key, e));
         if let Some(c) = &conversation {
-            super::conversation::write_conversation(tx, c, updated_at as i64).at(db)?;
+            crate::writer::transcript::conversation::write_conversation(tx, c, updated_at as i64)
+                .at(db)?;
         }
         write_window(tx, db, key, e, sid, updated_at, Some(updated_at))?;
         if let Some(c) = &conversation {
-            super::conversation::link_conversation(tx, c, sid, updated_at as i64).at(db)?;
+            crate::writer::transcript::conversation::link_conversation(
+                tx,
+                c,
+                sid,
+                updated_at as i64,
+            )
+            .at(db)?;
         }
         if crate::json_value::truthy(e.get("acp")) {
             record_acp_source(tx, db, store_path, key, e)?;
@@ -149,7 +142,7 @@ fn record_acp_source(
     }
     source.insert(
         "sourceSha256".into(),
-        json!(crate::mutate::publish::sha256_hex(serialized.as_bytes())),
+        json!(crate::digest::sha256_hex(serialized.as_bytes())),
     );
     source.insert("sourceSizeBytes".into(), json!(serialized.len()));
     let stored: Option<String> = nodes::legacy_acp_migration_json(tx, key).at(db)?;
@@ -254,14 +247,13 @@ fn import_events(
             ids.insert(id_digest(id));
         })?;
     }
-    let mut cursor = ProjectionCursor::load(tx, sid).at(db)?;
+    let mut appender = EventAppender::load(tx, sid, now_ms).at(db)?;
     let mut converter = TranscriptConverter::new(&path.to_string_lossy(), sid);
     let file = crate::fsutil::open_regular(path)?;
     let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
     let mut line = Vec::new();
     let mut line_no = 0u64;
     let mut last_time: Option<i64> = None;
-    let mut watermark = false;
     out.complete = true;
     out.recognised = true;
     let mut first = true;
@@ -317,7 +309,9 @@ fn import_events(
             ));
         }
         let is_header = event.get("type").and_then(Value::as_str) == Some("session");
-        if (is_header && !first) || (!is_header && !super::payload::is_recognised_record(&event)) {
+        if (is_header && !first)
+            || (!is_header && !crate::writer::transcript::payload::is_recognised_record(&event))
+        {
             out.recognised = false;
         }
         first = false;
@@ -337,12 +331,7 @@ fn import_events(
         out.events_expected += 1;
         let created_at = event_time(&event, now_ms);
         last_time = Some(created_at);
-        let event_id = event
-            .get("id")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
-        if let Some(id) = event_id {
+        if let Some(id) = event_id(&event) {
             if !ids.insert(id_digest(id)) {
                 // Another event already owns this id: OpenClaw skips it the same way.
                 out.events_expected -= 1;
@@ -368,59 +357,13 @@ fn import_events(
         }
         let seq = next_seq;
         next_seq += 1;
-        match prepare(tx, &json, &event).at(db)? {
-            StoredPayload::Plain => events::insert_plain(tx, sid, seq, &json, created_at).at(db)?,
-            StoredPayload::Compressed { frame, navigation } => events::insert_compressed(
-                tx,
-                sid,
-                seq,
-                &frame,
-                json.len() as i64,
-                &navigation,
-                created_at,
-            )
-            .at(db)?,
-        };
+        appender
+            .append(tx, search, seq, &json, &event, created_at)
+            .at(db)?;
         out.events_inserted += 1;
         seen.insert(digest, (created_at, false));
-        if !watermark {
-            watermark = true;
-            events::insert_watermark_if_absent(
-                tx,
-                sid,
-                &uuid::Uuid::new_v4().simple().to_string(),
-                now_ms,
-            )
-            .at(db)?;
-        }
-        cursor.append(tx, search, seq, &event, created_at).at(db)?;
-        if let Some(id) = event_id {
-            let idem = event
-                .get("message")
-                .and_then(|m| m.get("idempotencyKey"))
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty());
-            let idem_free = match idem {
-                Some(k) => !events::idempotency_key_taken(tx, sid, k).at(db)?,
-                None => false,
-            };
-            events::insert_identity(
-                tx,
-                &events::EventIdentity {
-                    session_id: sid,
-                    event_id: id,
-                    seq,
-                    event_type: event.get("type").and_then(Value::as_str),
-                    parent_id: event.get("parentId").and_then(Value::as_str),
-                    message_idempotency_key: idem.filter(|_| idem_free),
-                    created_at,
-                },
-            )
-            .at(db)?;
-        }
     }
-    cursor.finish(tx, search, now_ms).at(db)?;
+    appender.finish(tx, search).at(db)?;
     if let Some(t) = last_time {
         windows::set_updated_at(tx, sid, t).at(db)?;
     }

@@ -8,13 +8,13 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::entry::normalise_entry;
 use super::ledger::ImportLedger;
 use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
 use crate::legacy::{for_each_index_entry, IndexSource};
 use crate::paths::AgentPaths;
 use crate::streamed::serialize_visited;
+use crate::writer::normalise_entry;
 
 /// The import of one agent's legacy store. Its sessions, the `*.jsonl` files no entry
 /// claims and that are not importable (moved, not imported), and later its moves, are kept in

@@ -10,16 +10,9 @@
 //! unlink; a re-run completes a move a crash cut in half.
 
 mod archive;
-mod conversation;
-pub mod convert;
-mod delivery;
-mod entry;
 mod ledger;
 mod manifest;
-mod navigation;
-pub mod payload;
 mod plan;
-mod projection;
 mod types;
 mod write;
 
@@ -28,23 +21,20 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-pub use conversation::{conversation_of, link_conversation, write_conversation};
-pub use delivery::delivery_from_context;
-pub use entry::normalise_entry;
 pub use ledger::{ImportLedger, MoveList, RecordCounts};
-pub use manifest::{unfinished_run_for, ManifestTarget, MigrationManifest};
+pub use manifest::{ManifestTarget, MigrationManifest};
 pub use plan::AgentImportPlan;
-pub use projection::{searchable_text, ProjectionCursor, SearchRows};
 pub use types::{ArtifactKind, ArtifactMove, FileIdentity, ImportIssue, ImportRecord};
-pub use write::{event_time, stable_stringify};
+pub use write::stable_stringify;
 
 use crate::error::{Error, Remedy, Result, ResultExt};
-use crate::mutate::{crash_point, WritableDb};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
 use crate::store::db::create::StagedDb;
 use crate::store::db::{meta, vacuum};
 use crate::store::DatabaseRole;
+use crate::writer::transcript::SearchRows;
+use crate::writer::{crash_point, WritableDb};
 
 /// Sessions per transaction, as OpenClaw's `SESSION_IMPORT_BATCH_SIZE`: one page of the plan.
 const BATCH: usize = 256;
@@ -139,7 +129,7 @@ fn ensure_database(
         register_database(layout, target, now_ms)?;
         return Ok(None);
     }
-    crate::mutate::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
+    crate::writer::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
     let staged =
         crate::store::db::create::stage_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
     Ok(Some(staged))
@@ -659,11 +649,11 @@ pub fn apply<'a>(
     // Sources move out of sessions/ into the import archive: neither may lead elsewhere.
     for t in targets {
         if let Some(sessions) = t.store_path.parent() {
-            crate::mutate::check_owned_path(&layout.state_dir, sessions)?;
+            crate::writer::check_owned_path(&layout.state_dir, sessions)?;
         }
-        crate::mutate::check_owned_path(&layout.state_dir, &t.archive_dir)?;
+        crate::writer::check_owned_path(&layout.state_dir, &t.archive_dir)?;
     }
-    crate::mutate::check_owned_path(&layout.state_dir, &layout.migration_runs_dir())?;
+    crate::writer::check_owned_path(&layout.state_dir, &layout.migration_runs_dir())?;
     let mut manifest = MigrationManifest::new(
         &layout.migration_runs_dir(),
         clock(),

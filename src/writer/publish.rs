@@ -5,15 +5,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
+use crate::digest::sha256_hex;
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::fsutil::create_new_private;
 use crate::store::db::archives;
-
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    crate::units::hex(&Sha256::digest(bytes))
-}
 
 fn file_sha(path: &Path) -> Result<String> {
     Ok(sha256_hex(&crate::fsutil::read_regular(path)?))

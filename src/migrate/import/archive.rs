@@ -89,7 +89,7 @@ pub fn perform_moves(moves: MoveList<'_>) -> Result<()> {
                 hint: Some("run the import again to pick up the change".into()),
             });
         }
-        crate::mutate::crash_point("import-move-link");
+        crate::writer::crash_point("import-move-link");
         crate::fsutil::hard_link_new(src, &mv.archive_path)?;
         if let Some(d) = mv.archive_path.parent() {
             archive_dirs.insert(d.to_path_buf());
@@ -101,7 +101,7 @@ pub fn perform_moves(moves: MoveList<'_>) -> Result<()> {
     }
     let mut source_dirs = BTreeSet::new();
     ledger.for_each_move(|mv| {
-        crate::mutate::crash_point("import-move-unlink");
+        crate::writer::crash_point("import-move-unlink");
         let archived = std::fs::symlink_metadata(&mv.archive_path).at(&mv.archive_path)?;
         let source = std::fs::symlink_metadata(&mv.source_path).at(&mv.source_path)?;
         if archived.ino() != source.ino() || archived.dev() != source.dev() {

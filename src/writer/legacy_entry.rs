@@ -5,9 +5,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::delivery::fold_legacy_delivery;
+use super::entry_fields::{DROPPED_PROJECTIONS, FOLDED_FLAT_FIELDS};
+use super::transcript::delivery::fold_legacy_delivery;
 use crate::json_value::{text, truthy};
-use crate::mutate::ARCHIVE_REASONS;
+use crate::writer::ARCHIVE_REASONS;
 
 /// Normalise one `sessions.json` entry as the importer stores it in `entry_json`.
 pub fn normalise_entry(key: &str, raw: &Map<String, Value>, now_ms: i64) -> Map<String, Value> {
@@ -105,29 +106,6 @@ fn migrate_creator(e: &mut Map<String, Value>) {
     e.shift_remove("createdBy");
 }
 
-const RETIRED: [&str; 20] = [
-    "sessionFile",
-    "transcriptPath",
-    "pendingFinalDeliveryCreatedAt",
-    "pendingFinalDeliveryLastAttemptAt",
-    "pendingFinalDeliveryAttemptCount",
-    "pendingFinalDeliveryLastError",
-    "pendingFinalDeliveryText",
-    "pendingFinalDeliveryContext",
-    "pendingFinalDeliveryIntentId",
-    "fallbackNoticeSelectedModel",
-    "fallbackNoticeActiveModel",
-    "fallbackNoticeReason",
-    "memoryFlushAt",
-    "memoryFlushCompactionCount",
-    "memoryFlushContextHash",
-    "memoryFlushFailureCount",
-    "memoryFlushLastFailedAt",
-    "memoryFlushLastFailureError",
-    "owner",
-    "participants",
-];
-
 const COLORS: [&str; 8] = [
     "red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan",
 ];
@@ -154,9 +132,9 @@ fn icon(raw: &str) -> Option<String> {
 
 /// `projectCanonicalSessionEntryShape`.
 fn canonical_shape(mut e: Map<String, Value>) -> Map<String, Value> {
-    let legacy: Map<String, Value> = RETIRED
+    let legacy: Map<String, Value> = DROPPED_PROJECTIONS
         .iter()
-        .chain(["participantCount"].iter())
+        .chain(FOLDED_FLAT_FIELDS.iter())
         .filter_map(|k| e.shift_remove(*k).map(|v| (k.to_string(), v)))
         .collect();
     let updated_at = e.get("updatedAt").cloned();

@@ -67,7 +67,7 @@ pub struct FileIdentity {
 impl FileIdentity {
     pub fn read(path: &Path) -> Result<Self> {
         let meta = std::fs::symlink_metadata(path).at(path)?;
-        let (sha256, _) = crate::backup::sha256_file(path)?;
+        let (sha256, _) = crate::digest::sha256_file(path)?;
         Ok(FileIdentity {
             dev: meta.dev().to_string(),
             ino: meta.ino().to_string(),

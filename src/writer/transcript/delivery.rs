@@ -5,7 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::json_value::{text, truthy};
-use crate::mutate::LEGACY_DELIVERY_FIELDS;
+use crate::writer::LEGACY_DELIVERY_FIELDS;
 
 const INTERNAL_CHANNELS: [&str; 5] = ["heartbeat", "cron", "webhook", "voice", "sessions_send"];
 

@@ -92,7 +92,7 @@ const TYPED: &[(&str, Shape)] = &[
 
 /// Whether OpenClaw's entry shape has a top-level field of this name.
 pub fn is_known_field(name: &str) -> bool {
-    KNOWN_FIELDS.contains(&name) || RETIRED_FIELDS.contains(&name)
+    KNOWN_FIELDS.contains(&name) || is_retired_field(name)
 }
 
 /// The known field closest to `name`, when one is close enough to be a typo.
@@ -325,19 +325,30 @@ pub const KNOWN_FIELDS: &[&str] = &[
     "profileInvolvement",
 ];
 
-/// Flat fields OpenClaw retired but still converts on its next write.
-pub const RETIRED_FIELDS: &[&str] = &[
-    "compactionCheckpoints",
-    "execSecurity",
-    "execAsk",
-    "channel",
-    "origin",
+/// Projections OpenClaw's canonical shape drops (`projectCanonicalSessionEntryShape`).
+pub const DROPPED_PROJECTIONS: [&str; 5] = [
+    "sessionFile",
+    "transcriptPath",
+    "owner",
+    "participants",
+    "participantCount",
+];
+
+/// The flat delivery route fields OpenClaw folds into `deliveryContext` on its next write.
+pub const LEGACY_DELIVERY_FIELDS: [&str; 8] = [
     "route",
     "deliveryContext",
+    "origin",
+    "channel",
     "lastChannel",
     "lastTo",
     "lastAccountId",
     "lastThreadId",
+];
+
+/// The flat fields of a pending final delivery, a fallback notice and a memory flush, which
+/// OpenClaw folds into their objects (its import at once, its writers on the next write).
+pub const FOLDED_FLAT_FIELDS: [&str; 16] = [
     "pendingFinalDeliveryCreatedAt",
     "pendingFinalDeliveryLastAttemptAt",
     "pendingFinalDeliveryAttemptCount",
@@ -355,6 +366,16 @@ pub const RETIRED_FIELDS: &[&str] = &[
     "memoryFlushLastFailedAt",
     "memoryFlushLastFailureError",
 ];
+
+/// Other retired fields OpenClaw still converts on its next write.
+const CONVERTED_FIELDS: [&str; 3] = ["compactionCheckpoints", "execSecurity", "execAsk"];
+
+/// A flat field OpenClaw retired but still converts on its next write.
+pub fn is_retired_field(name: &str) -> bool {
+    CONVERTED_FIELDS.contains(&name)
+        || LEGACY_DELIVERY_FIELDS.contains(&name)
+        || FOLDED_FLAT_FIELDS.contains(&name)
+}
 
 #[cfg(test)]
 mod tests {

@@ -5,37 +5,17 @@
 use rusqlite::Transaction;
 use serde_json::{Map, Value};
 
+use super::entry_fields::{DROPPED_PROJECTIONS, LEGACY_DELIVERY_FIELDS};
 use crate::error::{Result, ResultExt};
 use crate::store::db::{nodes, windows};
 use crate::store::SessionEntry;
 
-/// Retired projections the canonical shape drops (`projectCanonicalSessionEntryShape`).
-/// The flat legacy delivery/notice/flush fields it converts are kept as they are: OpenClaw
-/// converts them on its next write, and dropping them here would lose data.
-const RETIRED_FIELDS: [&str; 5] = [
-    "sessionFile",
-    "transcriptPath",
-    "owner",
-    "participants",
-    "participantCount",
-];
-
-pub(crate) const ARCHIVE_REASONS: [&str; 5] = [
+pub const ARCHIVE_REASONS: [&str; 5] = [
     "manual",
     "active-session-cap",
     "age-retention",
     "stale-dashboard",
     "restart-recovery",
-];
-pub(crate) const LEGACY_DELIVERY_FIELDS: [&str; 8] = [
-    "route",
-    "deliveryContext",
-    "origin",
-    "channel",
-    "lastChannel",
-    "lastTo",
-    "lastAccountId",
-    "lastThreadId",
 ];
 
 /// The entry as OpenClaw stores it: `delivery` defaulted, retired fields dropped,
@@ -48,7 +28,7 @@ pub fn canonical_entry(mut fields: Map<String, Value>) -> Map<String, Value> {
     {
         fields.insert("delivery".into(), serde_json::json!({"kind": "none"}));
     }
-    for f in RETIRED_FIELDS {
+    for f in DROPPED_PROJECTIONS {
         fields.shift_remove(f);
     }
     if fields.contains_key("archivedAt") {
@@ -241,7 +221,7 @@ pub fn write_entry(
 
 /// The window's `session_scope`: a direct chat on the main key is shared; group and channel
 /// chats are their own scope; everything else is one conversation.
-pub(crate) fn session_scope(key: &str, e: &Map<String, Value>) -> &'static str {
+pub fn session_scope(key: &str, e: &Map<String, Value>) -> &'static str {
     let lower_key = key.trim().to_lowercase();
     match chat_type(e) {
         Some("direct") if lower_key == "main" || lower_key.ends_with(":main") => "shared-main",
@@ -254,7 +234,7 @@ pub(crate) fn session_scope(key: &str, e: &Map<String, Value>) -> &'static str {
 /// `retainWindow`: upsert the generation's window, keeping its owner and creation time.
 /// `observed_at` overrides the transcript clock a writer would carry over (an import
 /// claims the window afresh).
-pub(crate) fn write_window(
+pub fn write_window(
     tx: &Transaction<'_>,
     path: &std::path::Path,
     key: &str,

@@ -12,20 +12,21 @@ use rusqlite::Transaction;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::{ArchivedTranscript, Reason};
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::formats::session_key;
 use crate::formats::SessionEntry;
+use crate::history::{ArchivedTranscript, Reason};
 use crate::legacy::{for_each_index_entry, is_safe_session_id, IndexSource};
-use crate::migrate::legacy::payload::{prepare, StoredPayload};
-use crate::migrate::legacy::{
-    conversation_of, event_time, link_conversation, normalise_entry, write_conversation,
-    ProjectionCursor, SearchRows,
-};
-use crate::mutate::{canonical_entry, certify, crash_point, session_scope, write_node, WritableDb};
 use crate::store::db::{events, nodes, windows};
 use crate::store::{AgentStore, ReadOnlyDb};
 use crate::transcript::for_each_archived;
+use crate::writer::transcript::{
+    conversation_of, event_time, link_conversation, write_conversation, EventAppender, SearchRows,
+    Stored,
+};
+use crate::writer::{
+    canonical_entry, certify, crash_point, normalise_entry, session_scope, write_node, WritableDb,
+};
 
 /// Where the restored entry came from.
 #[derive(Debug, Clone, Serialize)]
@@ -185,7 +186,6 @@ fn verify_archive(store: &AgentStore, a: &ArchivedTranscript) -> Result<(u64, Op
     Ok((n, last_time))
 }
 
-/// The entry of `session_id` in the newest snapshot of `repositories` that holds it.
 /// An entry found in a source, with the window clocks and the validation state it had.
 struct FoundEntry {
     fields: Map<String, Value>,
@@ -193,28 +193,28 @@ struct FoundEntry {
     pending_validation: bool,
 }
 
+/// A snapshot of the agent's database that may hold an entry of the session.
+#[derive(Debug, Clone)]
+pub struct AgentSnapshot {
+    /// The snapshot's directory (what the plan names).
+    pub dir: PathBuf,
+    /// Its database file.
+    pub db: PathBuf,
+    /// When it was taken (its manifest's ISO time).
+    pub created_at: String,
+}
+
+/// The entry of `session_id` in the newest of `snapshots` that holds it.
 fn entry_from_snapshots(
-    repositories: &[PathBuf],
-    agent_id: &str,
+    snapshots: &[AgentSnapshot],
     key: &str,
     session_id: &str,
 ) -> Option<FoundEntry> {
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
-    for repo in repositories {
-        let Ok(list) = crate::backup::list_snapshots(repo) else {
-            continue;
-        };
-        for s in list {
-            let Some(m) = s.manifest else { continue };
-            if matches!(&m.database, crate::backup::DatabaseManifest::Agent { agent_id: a, .. } if a == agent_id)
-            {
-                found.push((m.created_at, s.path));
-            }
-        }
-    }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
-    for (created_at, dir) in found {
-        let Ok(db) = ReadOnlyDb::open(&dir.join("database.sqlite")) else {
+    let mut found: Vec<&AgentSnapshot> = snapshots.iter().collect();
+    found.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+    for snapshot in found {
+        let (created_at, dir) = (snapshot.created_at.clone(), snapshot.dir.clone());
+        let Ok(db) = ReadOnlyDb::open(&snapshot.db) else {
             continue;
         };
         let Ok(Some(text)) = nodes::entry_json(db.conn(), key) else {
@@ -290,7 +290,7 @@ pub fn plan_undelete(
     store: &AgentStore,
     archived: &ArchivedTranscript,
     as_key: Option<&str>,
-    repositories: &[PathBuf],
+    snapshots: &[AgentSnapshot],
     now_ms: i64,
 ) -> Result<UndeletePlan> {
     let agent_id = store.paths.id.to_string();
@@ -338,7 +338,7 @@ pub fn plan_undelete(
         ));
     }
     let (events, last_time) = verify_archive(store, archived)?;
-    let found = entry_from_snapshots(repositories, &agent_id, &key, sid)
+    let found = entry_from_snapshots(snapshots, &key, sid)
         .or_else(|| entry_from_import_index(store, &key, sid, now_ms))
         .unwrap_or_else(|| {
             let updated = last_time.or(archived.archived_at).unwrap_or(now_ms);
@@ -390,7 +390,7 @@ fn write_session(tx: &Transaction<'_>, path: &Path, plan: &UndeletePlan) -> Resu
     if let Some(c) = &conversation {
         write_conversation(tx, c, updated_at as i64).at(path)?;
     }
-    crate::mutate::write_window(tx, path, key, e, sid, updated_at, Some(updated_at))?;
+    crate::writer::write_window(tx, path, key, e, sid, updated_at, Some(updated_at))?;
     if let Some(c) = &conversation {
         link_conversation(tx, c, sid, updated_at as i64).at(path)?;
     }
@@ -451,7 +451,7 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
     }
     crash_point("undelete-session");
     let sid = plan.session_id.as_str();
-    let mut cursor = ProjectionCursor::load(&tx, sid).at(&path)?;
+    let mut appender = EventAppender::load(&tx, sid, now_ms).at(&path)?;
     let mut search = SearchRows::new();
     let mut report = UndeleteReport {
         events: 0,
@@ -465,64 +465,11 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
             .map_err(|e| Error::bad_input(format!("archive {}: {e}", a.name), None))?;
         let seq = ev.seq;
         let created_at = event_time(&event, now_ms);
-        match prepare(conn, &ev.json, &event).at(&path)? {
-            StoredPayload::Plain => events::insert_plain(conn, sid, seq, &ev.json, created_at),
-            StoredPayload::Compressed { frame, navigation } => {
-                report.compressed += 1;
-                events::insert_compressed(
-                    conn,
-                    sid,
-                    seq,
-                    &frame,
-                    ev.json.len() as i64,
-                    &navigation,
-                    created_at,
-                )
-            }
-        }
-        .at(&path)?;
-        if seq == 0 {
-            // A new generation: a later delete archives it under a name of its own.
-            events::insert_watermark_if_absent(
-                conn,
-                sid,
-                &uuid::Uuid::new_v4().simple().to_string(),
-                now_ms,
-            )
+        let stored = appender
+            .append(&tx, &mut search, seq, &ev.json, &event, created_at)
             .at(&path)?;
-        }
-        cursor
-            .append(&tx, &mut search, seq, &event, created_at)
-            .at(&path)?;
-        let event_id = event
-            .get("id")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
-        if let Some(id) = event_id {
-            let idem = event
-                .get("message")
-                .and_then(|m| m.get("idempotencyKey"))
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty());
-            let idem_free = match idem {
-                Some(k) => !events::idempotency_key_taken(conn, sid, k).at(&path)?,
-                None => false,
-            };
-            events::insert_identity(
-                conn,
-                &events::EventIdentity {
-                    session_id: sid,
-                    event_id: id,
-                    seq,
-                    event_type: event.get("type").and_then(Value::as_str),
-                    parent_id: event.get("parentId").and_then(Value::as_str),
-                    message_idempotency_key: idem.filter(|_| idem_free),
-                    created_at,
-                },
-            )
-            .at(&path)?;
+        if stored == Stored::Compressed {
+            report.compressed += 1;
         }
         report.events += 1;
         last_time = Some(created_at);
@@ -532,7 +479,7 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
         Ok(ControlFlow::Continue(()))
     })?;
     crash_point("undelete-events");
-    cursor.finish(&tx, &mut search, now_ms).at(&path)?;
+    appender.finish(&tx, &mut search).at(&path)?;
     search.flush(&tx).at(&path)?;
     if plan.copy_from.is_none() {
         if let Some(t) = last_time {
