@@ -15,6 +15,7 @@ use clap_complete::env::{EnvCompleter, Shells};
 use clap_complete::Shell;
 
 use openclaw_sessions::paths::{DiscoverOptions, Environment, StateLayout};
+use openclaw_sessions::store::resolve::AgentSelection;
 use openclaw_sessions::store::AgentStore;
 
 use super::exit::Outcome;
@@ -281,7 +282,9 @@ fn session_keys(current: &OsStr) -> Vec<CompletionCandidate> {
     let Some(layout) = layout_of(&p) else {
         return Vec::new();
     };
-    let Ok(agents) = layout.select_agents(&p.agents, p.all_agents) else {
+    let Ok(agents) =
+        AgentSelection::resolve(&layout, &p.agents, p.all_agents).and_then(|s| s.agents(&layout))
+    else {
         return Vec::new();
     };
     // A bare key (the key without `agent:<id>:`) resolves against the selected agent, so

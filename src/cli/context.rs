@@ -1,8 +1,10 @@
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use clap::Args;
 
 use openclaw_sessions::paths::{AgentPaths, DiscoverOptions, Environment, StateLayout};
+use openclaw_sessions::store::resolve::AgentSelection;
 use openclaw_sessions::store::{AgentStore, OpenMode};
 
 use super::printer::{ColorChoice, Printer};
@@ -59,6 +61,10 @@ pub struct Ctx {
     pub printer: Printer,
     pub global: GlobalArgs,
     pub env: Environment,
+    /// The global words resolved once (the state dir, config and agents they name), the
+    /// first time a command asks: commands that never touch a store never resolve them.
+    layout: OnceLock<StateLayout>,
+    selection: OnceLock<AgentSelection>,
 }
 
 impl Ctx {
@@ -67,10 +73,16 @@ impl Ctx {
             printer,
             global,
             env: Environment::from_process(),
+            layout: OnceLock::new(),
+            selection: OnceLock::new(),
         }
     }
 
+    /// The state dir, config and `--store` the global words name, discovered once.
     pub fn layout(&self) -> openclaw_sessions::Result<StateLayout> {
+        if let Some(layout) = self.layout.get() {
+            return Ok(layout.clone());
+        }
         let opts = DiscoverOptions {
             state_dir: self.global.state_dir.clone(),
             profile: self.global.profile.clone(),
@@ -80,12 +92,22 @@ impl Ctx {
         let layout = StateLayout::discover(&opts, &self.env)?;
         self.printer
             .debug(format!("state dir: {}", layout.state_dir.display()));
-        Ok(layout)
+        Ok(self.layout.get_or_init(|| layout).clone())
+    }
+
+    /// `--agent`/`--all-agents` (and `--store`'s agent) resolved against the layout once.
+    pub fn selection(&self, layout: &StateLayout) -> openclaw_sessions::Result<AgentSelection> {
+        if let Some(selection) = self.selection.get() {
+            return Ok(selection.clone());
+        }
+        let selection =
+            AgentSelection::resolve(layout, &self.global.agents, self.global.all_agents)?;
+        Ok(self.selection.get_or_init(|| selection).clone())
     }
 
     /// The agents selected by `--agent`/`--all-agents` (default agent otherwise).
     pub fn agents(&self, layout: &StateLayout) -> openclaw_sessions::Result<Vec<AgentPaths>> {
-        layout.select_agents(&self.global.agents, self.global.all_agents)
+        self.selection(layout)?.agents(layout)
     }
 
     /// Open a store and pass its warnings on.
@@ -129,10 +151,7 @@ impl Ctx {
         layout: &StateLayout,
         words: &str,
     ) -> openclaw_sessions::Result<(AgentStore, openclaw_sessions::store::SessionLookup)> {
-        let selection = openclaw_sessions::store::resolve::AgentSelection {
-            agents: self.global.agents.clone(),
-            all_agents: self.global.all_agents,
-        };
+        let selection = self.selection(layout)?;
         let found = openclaw_sessions::store::resolve::resolve(layout, &selection, words)?;
         let mut store = self.open_store(found.paths)?;
         self.flush_warnings(&mut store);

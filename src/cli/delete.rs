@@ -44,7 +44,7 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
         expect_updated_at: args.expect_updated_at,
         expect_session_id: expect_session_id(&args.expect_session_id),
     };
-    let mut op = DeleteOp::new(selection(ctx), args.keys.clone(), options);
+    let mut op = DeleteOp::new(selection(ctx)?, args.keys.clone(), options);
     let Some(run) = run_op(ctx, &mut op, &args.mutation, "delete")? else {
         return Ok(Outcome::Done);
     };

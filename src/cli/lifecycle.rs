@@ -94,7 +94,7 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     } else {
         EntryChange::Unarchive
     };
-    let mut op = EntryChangeOp::new(change, selection(ctx), args.keys.clone(), now_ms());
+    let mut op = EntryChangeOp::new(change, selection(ctx)?, args.keys.clone(), now_ms());
     let label = if archive { "archive" } else { "unarchive" };
     let Some(run) = run_op(ctx, &mut op, &args.mutation, label)? else {
         return Ok(Outcome::Done);

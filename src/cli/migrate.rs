@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, cmd: &MigrateCommand) -> anyhow::Result<Outcome> {
 }
 
 fn run_schema(ctx: &Ctx, args: &SchemaArgs) -> anyhow::Result<Outcome> {
-    let mut op = MigrateSchemaOp::new(super::mutation::selection(ctx));
+    let mut op = MigrateSchemaOp::new(super::mutation::selection(ctx)?);
     let Some(run) = run_op(ctx, &mut op, &args.mutation, "migrate")? else {
         return Ok(Outcome::Done);
     };

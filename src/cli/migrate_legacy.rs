@@ -32,7 +32,7 @@ struct AppliedDocument<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
-    let mut op = MigrateLegacyOp::new(selection(ctx));
+    let mut op = MigrateLegacyOp::new(selection(ctx)?);
     // The transcripts are read too, so the dry run names every line the import would stop at.
     op.scan_transcripts = args.mutation.dry_run;
     let label = if args.mutation.dry_run {

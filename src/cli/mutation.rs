@@ -218,12 +218,10 @@ impl Hooks for CliHooks<'_> {
     }
 }
 
-/// `--agent`/`--all-agents` as the ops layer takes them.
-pub fn selection(ctx: &Ctx) -> Selection {
-    Selection {
-        agents: ctx.global.agents.clone(),
-        all_agents: ctx.global.all_agents,
-    }
+/// `--agent`/`--all-agents` resolved once, as the ops layer takes them.
+pub fn selection(ctx: &Ctx) -> anyhow::Result<Selection> {
+    let layout = ctx.layout()?;
+    Ok(ctx.selection(&layout)?)
 }
 
 /// Run `op` through the pipeline. A declined question is reported here (nothing changed,

@@ -158,7 +158,7 @@ pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
     let ops = ops(args)?;
     let mut op = EntryChangeOp::new(
         EntryChange::Patch(Box::new(ops)),
-        selection(ctx),
+        selection(ctx)?,
         vec![args.key.clone()],
         now_ms(),
     );

@@ -312,14 +312,15 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         s.mode = "enforce".to_string();
     }
     let warn_only = s.mode == "warn";
-    let mut op = PruneOp::new(selection(ctx), s.clone(), test_hooks::now_ms());
+    let selected = selection(ctx)?;
+    let mut op = PruneOp::new(selected.clone(), s.clone(), test_hooks::now_ms());
     op.artifacts = args.artifacts;
     op.fix_missing = args.fix_missing;
     op.fix_dm_scope = args.fix_dm_scope && layout.config.dm_scope_is_main();
     // The session to protect, named as any session is (`main`, a bare key, an id); words the
     // resolver does not find are protected as written, as OpenClaw's --active-key does.
     op.active_key = args.active_key.as_ref().map(|words| {
-        openclaw_sessions::store::resolve::resolve(&layout, &selection(ctx), words)
+        openclaw_sessions::store::resolve::resolve(&layout, &selected, words)
             .map(|found| found.session_key)
             .unwrap_or_else(|_| words.clone())
     });

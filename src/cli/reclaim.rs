@@ -30,7 +30,7 @@ pub struct ReclaimReport {
 
 /// Run the compaction for the selected agents; `None` when nothing ran (declined).
 pub fn reclaim(ctx: &Ctx, mutation: &MutationArgs) -> anyhow::Result<Option<ReclaimReport>> {
-    let mut op = ReclaimOp::new(selection(ctx));
+    let mut op = ReclaimOp::new(selection(ctx)?);
     let Some(run) = run_op(ctx, &mut op, mutation, "reclaim")? else {
         return Ok(None);
     };

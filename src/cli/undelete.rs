@@ -50,7 +50,7 @@ pub fn run(ctx: &Ctx, args: &UndeleteArgs) -> anyhow::Result<Outcome> {
         repositories.push(dir.clone());
     }
     let mut op = UndeleteOp::new(
-        selection(ctx),
+        selection(ctx)?,
         args.archive.clone(),
         args.as_key.clone(),
         repositories,

@@ -83,6 +83,7 @@ impl DeleteOp {
         for t in targets {
             if let Some(key) = &t.key {
                 if let Some(e) = store.entry_by_exact_key(key)? {
+                    t.check_still_named(e.session_id())?;
                     entries.insert(key.clone(), e);
                 }
             }

@@ -141,6 +141,7 @@ impl EntryChangeOp {
                         None,
                     )),
                     Some(ref entry) => {
+                        t.check_still_named(entry.session_id())?;
                         let taken =
                             |label: &str| labelled.iter().any(|(k, l)| k != key && l == label);
                         let is_main = *key == main || key == "global";

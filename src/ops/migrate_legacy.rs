@@ -116,7 +116,7 @@ impl Operation for MigrateLegacyOp {
                 "migrate legacy works on agents, not on a single named store",
             ));
         }
-        self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
+        self.agents = self.selection.agents(layout)?;
         Ok(())
     }
 

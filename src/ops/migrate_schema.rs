@@ -178,7 +178,7 @@ impl Operation for MigrateSchemaOp {
                 "migrate schema works on agents, not on a single named store",
             ));
         }
-        self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
+        self.agents = self.selection.agents(layout)?;
         Ok(())
     }
 

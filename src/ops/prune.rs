@@ -639,7 +639,7 @@ impl Operation for PruneOp {
     }
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
-        self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
+        self.agents = self.selection.agents(layout)?;
         Ok(())
     }
 

@@ -333,7 +333,7 @@ impl Operation for ReclaimOp {
     }
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
-        self.agents = layout.select_agents(&self.selection.agents, self.selection.all_agents)?;
+        self.agents = self.selection.agents(layout)?;
         Ok(())
     }
 

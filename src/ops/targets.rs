@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::paths::{AgentId, AgentPaths, StateLayout};
-use crate::store::resolve::{resolve_session, ResolveError};
+use crate::store::resolve::{resolve_session, MatchKind, ResolveError};
 
 /// The agents the user selected (`--agent`, `--all-agents`); `--store` is in the layout.
 pub use crate::store::resolve::AgentSelection as Selection;
@@ -17,12 +17,37 @@ pub struct Target {
     pub key: Option<String>,
     /// Why the words name no session.
     pub missing: Option<String>,
+    /// The session id the resolver found and how the words matched (with `key`).
+    pub session_id: Option<String>,
+    pub matched_by: Option<MatchKind>,
 }
 
 impl Target {
     /// The key to report: the stored one, else the words.
     pub fn key_or_words(&self) -> &str {
         self.key.as_deref().unwrap_or(&self.words)
+    }
+
+    /// Under custody, with the entry the key holds now: words that named a session by its id
+    /// must still name it. A key reset or replaced after resolving now holds another session
+    /// (another transcript), which the user did not name: refused, nothing planned.
+    pub fn check_still_named(&self, current_session_id: &str) -> Result<()> {
+        let by_id = matches!(
+            self.matched_by,
+            Some(MatchKind::SessionId | MatchKind::IdPrefix)
+        );
+        match (&self.session_id, &self.key) {
+            (Some(named), Some(key)) if by_id && named != current_session_id => {
+                Err(Error::Conflict {
+                    message: format!(
+                        "{:?} named session {named}, but {key} now holds {current_session_id}",
+                        self.words
+                    ),
+                    hint: Some("the session was reset or replaced meanwhile; name it again".into()),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -55,6 +80,8 @@ pub fn resolve_target(layout: &StateLayout, selection: &Selection, words: &str) 
                 agent: found.paths,
                 key: Some(found.session_key),
                 missing: None,
+                session_id: Some(found.session_id),
+                matched_by: Some(found.matched_by),
             })
         }
         Err(e @ ResolveError::NotFound { .. }) => {
@@ -67,6 +94,8 @@ pub fn resolve_target(layout: &StateLayout, selection: &Selection, words: &str) 
                 agent: agent_for_missing(layout, selection, words)?,
                 key: None,
                 missing: Some(why),
+                session_id: None,
+                matched_by: None,
             })
         }
         Err(e) => Err(e.into()),
@@ -80,11 +109,8 @@ fn agent_for_missing(
     selection: &Selection,
     words: &str,
 ) -> Result<AgentPaths> {
-    if layout.store_override.is_some() || selection.all_agents || !selection.agents.is_empty() {
-        let agents = layout.select_agents(&selection.agents, selection.all_agents)?;
-        if let Some(first) = agents.into_iter().next() {
-            return Ok(first);
-        }
+    if let Some(first) = selection.named().and_then(|a| a.first()) {
+        return Ok(first.clone());
     }
     layout.require_exists()?;
     let id = match words
@@ -146,4 +172,42 @@ pub(crate) fn ensure_key_names(
     super::pipeline::ensure(current.as_deref() == Some(session_id), || {
         format!("{key} does not name {session_id}")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn target(matched_by: MatchKind) -> Target {
+        Target {
+            words: "4f2a9c1e".into(),
+            agent: AgentPaths {
+                id: AgentId::main(),
+                dir: PathBuf::new(),
+                db: PathBuf::new(),
+                sessions_dir: PathBuf::new(),
+                legacy_index: None,
+                import_archive_dir: PathBuf::new(),
+            },
+            key: Some("agent:main:telegram:direct:1".into()),
+            missing: None,
+            session_id: Some("4f2a9c1e-0000".into()),
+            matched_by: Some(matched_by),
+        }
+    }
+
+    #[test]
+    fn words_that_named_an_id_must_still_name_it_under_custody() {
+        let t = target(MatchKind::IdPrefix);
+        assert!(t.check_still_named("4f2a9c1e-0000").is_ok());
+        let e = t.check_still_named("77aa0000-1111").unwrap_err();
+        assert!(matches!(e, Error::Conflict { .. }), "{e}");
+        assert!(e.to_string().contains("now holds 77aa0000-1111"), "{e}");
+        // A key names whatever session it holds.
+        assert!(target(MatchKind::Key)
+            .check_still_named("77aa0000-1111")
+            .is_ok());
+    }
 }

@@ -65,7 +65,7 @@ impl Operation for UndeleteOp {
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         let mut all: Vec<(AgentPaths, ArchivedTranscript)> = Vec::new();
-        for paths in layout.select_agents(&self.selection.agents, self.selection.all_agents)? {
+        for paths in self.selection.agents(layout)? {
             let store = AgentStore::open(paths.clone())?;
             // Only the archives the words may name: pick chooses among them as among all.
             for a in archives_named(&store, &self.words)? {

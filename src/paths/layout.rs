@@ -224,8 +224,15 @@ impl StateLayout {
         }
     }
 
+    /// The default agent, checked to exist (a command given no `--agent`).
+    pub fn select_default_agent(&self) -> Result<AgentPaths> {
+        let mut agents = self.select_agents(&[], false)?;
+        Ok(agents.remove(0))
+    }
+
     /// The agents a command works on: `--agent` (repeatable), `--all-agents`, else the
-    /// default agent. With `--store`, one synthetic agent for that file.
+    /// default agent. With `--store`, one synthetic agent for that file. The binary calls
+    /// this once per command, through `store::resolve::AgentSelection::resolve`.
     pub fn select_agents(&self, requested: &[String], all: bool) -> Result<Vec<AgentPaths>> {
         if let Some(store) = &self.store_override {
             self.require_exists()?;

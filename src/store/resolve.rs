@@ -25,37 +25,50 @@ pub const MAX_CANDIDATES: usize = 10;
 /// "Did you mean" suggestions kept.
 pub const MAX_SUGGESTIONS: usize = 5;
 
-/// Which agents to search: what the command line asked for. `--store` comes with the layout.
+/// The agents the command line named (`--agent`, `--all-agents`, or the one agent of
+/// `--store`), resolved against the layout once, when the binary starts a command: ids
+/// parsed, each checked to exist, paths computed. Every step after it (the resolver, the
+/// operations, the read-only commands) takes this, never the raw words.
 #[derive(Debug, Clone, Default)]
 pub struct AgentSelection {
-    /// `--agent ID` (repeatable).
-    pub agents: Vec<String>,
-    /// `--all-agents`.
-    pub all_agents: bool,
+    /// `None`: the command line named no agent (the resolver then searches the key's own
+    /// agent, or the owner of unscoped keys; a command on agents takes the default one).
+    named: Option<Vec<AgentPaths>>,
 }
 
 impl AgentSelection {
-    /// No selection: the key's own agent, else the owner of unscoped keys (ids: every agent).
+    /// No agent named.
     pub fn none() -> Self {
         Self::default()
     }
 
-    pub fn agents<S: Into<String>>(ids: impl IntoIterator<Item = S>) -> Self {
-        AgentSelection {
-            agents: ids.into_iter().map(Into::into).collect(),
-            all_agents: false,
+    /// Resolve `--agent` (repeatable) and `--all-agents` against `layout` (with its
+    /// `--store`): the one place the words become agents.
+    pub fn resolve(
+        layout: &StateLayout,
+        agents: &[String],
+        all: bool,
+    ) -> crate::error::Result<Self> {
+        if all || !agents.is_empty() || layout.store_override.is_some() {
+            Ok(AgentSelection {
+                named: Some(layout.select_agents(agents, all)?),
+            })
+        } else {
+            Ok(Self::none())
         }
     }
 
-    pub fn all() -> Self {
-        AgentSelection {
-            agents: Vec::new(),
-            all_agents: true,
-        }
+    /// The agents the command line named, if it named any.
+    pub fn named(&self) -> Option<&[AgentPaths]> {
+        self.named.as_deref()
     }
 
-    fn is_explicit(&self, layout: &StateLayout) -> bool {
-        self.all_agents || !self.agents.is_empty() || layout.store_override.is_some()
+    /// The agents a command works on: the named ones, else the default agent.
+    pub fn agents(&self, layout: &StateLayout) -> crate::error::Result<Vec<AgentPaths>> {
+        match &self.named {
+            Some(agents) => Ok(agents.clone()),
+            None => Ok(vec![layout.select_default_agent()?]),
+        }
     }
 }
 
@@ -839,8 +852,8 @@ impl<'a> Resolver<'a> {
             .map(|(a, _)| normalize_agent_id(a))
             .and_then(|a| AgentId::parse(&a).ok());
         let mut notes = Vec::new();
-        let (agents, key_scope, id_scope) = if selection.is_explicit(layout) {
-            let agents = layout.select_agents(&selection.agents, selection.all_agents)?;
+        let (agents, key_scope, id_scope) = if let Some(named) = selection.named() {
+            let agents = named.to_vec();
             if let Some(a) = key_agent
                 .as_ref()
                 .filter(|a| !agents.iter().any(|p| p.id == **a))
@@ -1320,7 +1333,10 @@ mod tests {
         assert_eq!(ok(&f, " MAIN ").1, "agent:main:main");
         // With an agent selected, that agent's main session (resolveAgentMainSessionKey).
         let r = f
-            .resolve(&AgentSelection::agents(["work"]), "main")
+            .resolve(
+                &AgentSelection::resolve(&f.layout(), &["work".to_string()], false).unwrap(),
+                "main",
+            )
             .unwrap();
         assert_eq!(
             (r.paths.id.as_str(), r.session_key.as_str()),
@@ -1328,7 +1344,12 @@ mod tests {
         );
         assert_eq!(r.matched_by, MatchKind::MainAlias);
         // Every agent selected: three main sessions, none chosen.
-        let e = f.resolve(&AgentSelection::all(), "main").unwrap_err();
+        let e = f
+            .resolve(
+                &AgentSelection::resolve(&f.layout(), &[], true).unwrap(),
+                "main",
+            )
+            .unwrap_err();
         let keys: Vec<&str> = e
             .candidates()
             .iter()
@@ -1362,7 +1383,10 @@ mod tests {
         assert_eq!(ok(&f, "Scratch-1").1, "agent:main:scratch-1");
         // With --agent work, qualified with work (canonicalizeSessionKeyForAgent).
         let r = f
-            .resolve(&AgentSelection::agents(["work"]), "scratch-1")
+            .resolve(
+                &AgentSelection::resolve(&f.layout(), &["work".to_string()], false).unwrap(),
+                "scratch-1",
+            )
             .unwrap();
         assert_eq!(r.session_key, "agent:work:scratch-1");
         assert_eq!(r.session_id, WORK_SCRATCH_ID);
@@ -1406,7 +1430,10 @@ mod tests {
         assert_eq!(ok(&f, MAIN_ID).1, "agent:main:main");
         // With another agent selected the id is not there.
         let e = f
-            .resolve(&AgentSelection::agents(["research"]), WORK_SCRATCH_ID)
+            .resolve(
+                &AgentSelection::resolve(&f.layout(), &["research".to_string()], false).unwrap(),
+                WORK_SCRATCH_ID,
+            )
             .unwrap_err();
         assert!(matches!(e, ResolveError::NotFound { .. }), "{e}");
     }
@@ -1507,7 +1534,10 @@ mod tests {
         assert_eq!(ok(&f, "abcdef01-2").1, "agent:work:scratch-2");
         // Or one agent.
         let r = f
-            .resolve(&AgentSelection::agents(["main"]), "abcdef01")
+            .resolve(
+                &AgentSelection::resolve(&f.layout(), &["main".to_string()], false).unwrap(),
+                "abcdef01",
+            )
             .unwrap();
         assert_eq!(r.session_key, "agent:main:scratch-1");
     }
@@ -1578,7 +1608,10 @@ mod tests {
         // OpenClaw refuses this pair outright (resolveRequestedSessionAgentId: agent "research"
         // does not match session key agent "work"); ours finds nothing in research and says why.
         let e = f
-            .resolve(&AgentSelection::agents(["research"]), "agent:work:main")
+            .resolve(
+                &AgentSelection::resolve(&f.layout(), &["research".to_string()], false).unwrap(),
+                "agent:work:main",
+            )
             .unwrap_err();
         assert!(
             e.to_string()
