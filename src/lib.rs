@@ -2,6 +2,10 @@
 //! OpenClaw session stores. It never prints, prompts or exits: it returns typed errors and
 //! reports progress through [`progress::Progress`]. The binary (`src/cli`) does the talking.
 
+// `unsafe` lives in `sys` only: everything else uses the safe wrappers of rustix and
+// signal-hook.
+#![deny(unsafe_code)]
+
 pub mod backup;
 pub mod custody;
 pub mod doctor;
@@ -25,6 +29,8 @@ pub mod remedy;
 pub mod status;
 pub mod store;
 pub mod streamed;
+#[allow(unsafe_code)]
+pub mod sys;
 pub mod test_hooks;
 pub mod transcript;
 pub mod units;

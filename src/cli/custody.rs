@@ -169,8 +169,10 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                     break status;
                 }
                 if signals::interrupted() && !forwarded {
-                    // SAFETY: plain kill(2) of our own child.
-                    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+                    let _ = rustix::process::kill_process(
+                        rustix::process::Pid::from_child(&child),
+                        rustix::process::Signal::TERM,
+                    );
                     forwarded = true;
                 }
                 std::thread::sleep(Duration::from_millis(20));
@@ -216,8 +218,7 @@ pub fn run_as_state_dir_owner(
         return Ok(()); // a missing state dir is reported by the command itself
     };
     let (owner, group) = (meta.uid(), meta.gid());
-    // SAFETY: geteuid never fails.
-    let me = unsafe { libc::geteuid() };
+    let me = rustix::process::geteuid().as_raw();
     if me == owner {
         return Ok(());
     }
@@ -233,19 +234,10 @@ pub fn run_as_state_dir_owner(
         }
         .into());
     }
-    // SAFETY: plain system calls on this process; each result is checked. Groups first, then
-    // the gid, then the uid (after which the others cannot be changed any more).
-    let dropped = unsafe {
-        libc::setgroups(0, std::ptr::null()) == 0
-            && libc::setgid(group) == 0
-            && libc::setuid(owner) == 0
-    };
-    if !dropped {
-        return Err(
-            anyhow::Error::new(std::io::Error::last_os_error()).context(format!(
-                "switching to uid {owner}, the owner of the state dir"
-            )),
-        );
+    if let Err(e) = openclaw_sessions::sys::become_user(owner, group) {
+        return Err(anyhow::Error::new(e).context(format!(
+            "switching to uid {owner}, the owner of the state dir"
+        )));
     }
     ctx.printer.debug(format!(
         "running as uid {owner} (gid {group}), the owner of the state dir"

@@ -112,36 +112,31 @@ fn ask_line(printer: &super::Printer, question: &str) -> bool {
 /// so that Ctrl-C is seen while waiting (the handler restarts reads: `signals`). `None` at the
 /// end of input, on an error, or when a signal came.
 fn read_line_from_stdin() -> Option<String> {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    use rustix::io::Errno;
+    const POLL_INTERVAL: Timespec = Timespec {
+        tv_sec: 0,
+        tv_nsec: 200_000_000,
+    };
+    let stdin = std::io::stdin();
     let mut line = Vec::new();
     loop {
         if signals::interrupted() {
             return None;
         }
-        let mut fd = libc::pollfd {
-            fd: 0,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd, a bounded wait.
-        let ready = unsafe { libc::poll(&mut fd, 1, 200) };
-        if ready < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return None;
+        let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+        match poll(&mut fds, Some(&POLL_INTERVAL)) {
+            Ok(0) | Err(Errno::INTR) => continue,
+            Ok(_) => {}
+            Err(_) => return None,
         }
-        if ready == 0 {
-            continue;
-        }
-        let mut byte = 0u8;
-        // SAFETY: reads at most one byte into a local.
-        let n = unsafe { libc::read(0, (&mut byte as *mut u8).cast(), 1) };
-        match n {
-            1 if byte == b'\n' => return Some(String::from_utf8_lossy(&line).into_owned()),
-            1 => line.push(byte),
-            0 => return None,
-            _ if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
-            _ => return None,
+        let mut byte = [0u8];
+        match rustix::io::read(&stdin, &mut byte) {
+            Ok(1) if byte[0] == b'\n' => return Some(String::from_utf8_lossy(&line).into_owned()),
+            Ok(1) => line.push(byte[0]),
+            Ok(_) => return None,
+            Err(Errno::INTR) => {}
+            Err(_) => return None,
         }
     }
 }

@@ -45,6 +45,8 @@ const RANKS: &[(&str, u8)] = &[
     ("marker", 1),
     ("progress", 1),
     ("streamed", 1),
+    // The system calls that rustix and signal-hook do not wrap: the crate's only `unsafe`.
+    ("sys", 1),
     ("remedy", 1),
     // Work spread over the cores, in the items' order.
     ("parallel", 1),
