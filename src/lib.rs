@@ -16,6 +16,7 @@ pub mod fsutil;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod history;
+pub mod interruption;
 pub mod json_value;
 pub mod legacy;
 pub mod marker;

@@ -60,7 +60,7 @@ pub fn take(
     signals::install();
     let options = openclaw_sessions::custody::AcquireOptions {
         wait: wait.map(Duration::from_secs),
-        interrupted: Some(&signals::INTERRUPTED),
+        interruption: signals::interruption(),
         inherit: std::env::var(CUSTODY_ENV).ok(),
     };
     let custody = Custody::acquire(layout, &options)?;
@@ -168,7 +168,7 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                 if let Some(status) = child.try_wait()? {
                     break status;
                 }
-                if signals::interrupted() && !forwarded {
+                if signals::interruption().requested() && !forwarded {
                     let _ = rustix::process::kill_process(
                         rustix::process::Pid::from_child(&child),
                         rustix::process::Signal::TERM,

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use openclaw_sessions::interruption::Interruption;
 use openclaw_sessions::ops::{
     self, Decision, Hooks, Operation, PlanSummary, Run, RunOptions, RunState, Selection,
 };
@@ -121,7 +122,7 @@ fn read_line_from_stdin() -> Option<String> {
     let stdin = std::io::stdin();
     let mut line = Vec::new();
     loop {
-        if signals::interrupted() {
+        if signals::interruption().requested() {
             return None;
         }
         let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
@@ -189,16 +190,12 @@ impl Hooks for CliHooks<'_> {
         self.ctx.printer.info(message);
     }
 
-    fn interrupted(&self) -> bool {
-        signals::interrupted()
+    fn interruption(&self) -> Interruption {
+        signals::interruption()
     }
 
     fn stopped_with(&self, done: serde_json::Value) {
         self.ctx.printer.set_error_data(done);
-    }
-
-    fn interruption_flag(&self) -> Option<&'static std::sync::atomic::AtomicBool> {
-        Some(&signals::INTERRUPTED)
     }
 
     /// `-vv`: each step ends with the time it took.
@@ -238,7 +235,6 @@ pub fn run_op<O: Operation>(
         dry_run: args.dry_run,
         wait: args.wait.map(Duration::from_secs),
         inherit_custody: std::env::var(CUSTODY_ENV).ok(),
-        interrupted: Some(&signals::INTERRUPTED),
         snapshot_dir: args.backup_dir.clone(),
         summary_limit: if ctx.printer.verbose {
             usize::MAX

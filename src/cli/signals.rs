@@ -13,9 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::Duration;
 
+use openclaw_sessions::interruption::Interruption;
 use signal_hook::consts::{SIGINT, SIGTERM};
 
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Set by the first signal; read through [`interruption`].
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// How long after the first signal a run may take to reach its next consistent point.
 pub const GRACE: Duration = Duration::from_millis(1500);
@@ -87,6 +89,7 @@ pub fn install() {
     });
 }
 
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+/// The flag the handlers set, as the library polls it.
+pub fn interruption() -> Interruption {
+    Interruption::on(&INTERRUPTED)
 }

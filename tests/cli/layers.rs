@@ -44,6 +44,8 @@ const RANKS: &[(&str, u8)] = &[
     ("legacy", 1),
     ("marker", 1),
     ("progress", 1),
+    // Whether the caller asked a run to stop: one flag handed down.
+    ("interruption", 1),
     ("streamed", 1),
     // The system calls that rustix and signal-hook do not wrap: the crate's only `unsafe`.
     ("sys", 1),
