@@ -28,7 +28,7 @@ pub enum BackupCommand {
     /// Check snapshots: files, manifest, sha256, integrity, owner, schema version.
     Verify(VerifyArgs),
     /// Restore a snapshot to a fresh path, or in place under custody.
-    #[command(after_help = super::mutation::RESTORE_IN_PLACE)]
+    #[command(after_help = super::mutation::restore_help())]
     Restore(RestoreArgs),
 }
 

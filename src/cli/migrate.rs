@@ -15,15 +15,15 @@ use super::Ctx;
 pub enum MigrateCommand {
     /// Import a legacy sessions.json and its JSONL transcripts into the agent database, as
     /// `openclaw doctor --session-sqlite import` does, then archive the sources.
-    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
+    #[command(after_help = super::mutation::MIGRATE_LEGACY.help())]
     Legacy(LegacyArgs),
     /// Move the ACPX plugin's state from <workspace>/state to <state>/acpx.
-    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
+    #[command(after_help = super::mutation::MIGRATE_ACPX.help())]
     Acpx(AcpxArgs),
     /// Upgrade an older OpenClaw release's databases (agent schema 19 or 21, state 15 to 17) to
     /// the schema of OpenClaw 2026.9.6, as its `openclaw doctor --fix` does. One-way: releases
     /// before 2026.9.6 can no longer open the store afterwards.
-    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
+    #[command(after_help = super::mutation::MIGRATE_SCHEMA.help())]
     Schema(SchemaArgs),
 }
 
