@@ -1,39 +1,24 @@
-//! The binary: argument parsing, one module per subcommand, output through [`Printer`],
-//! errors mapped to exit codes in [`exit`].
+//! The binary: argument parsing, one module per subcommand (`commands/`), output through
+//! [`Printer`], errors mapped to exit codes in [`exit`].
 
-mod archives;
-mod backup;
-mod completions;
+mod commands;
 mod context;
-mod custody;
-mod delete;
-mod doctor;
-mod du;
 mod durations;
 mod error_code;
 mod examples;
 mod exit;
 mod hints;
-mod lifecycle;
-mod list;
-mod man;
-mod marker;
-mod migrate;
-mod migrate_legacy;
 mod mutation;
-mod patch;
 mod printer;
 mod progress;
-mod prune;
-mod reclaim;
-mod search;
-mod show;
 mod shown;
 mod signals;
-mod status;
 mod table;
-mod transcript;
-mod undelete;
+
+use commands::{
+    archives, backup, completions, custody, delete, doctor, du, lifecycle, list, man, marker,
+    migrate, patch, prune, reclaim, search, show, status, transcript, undelete,
+};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 

@@ -25,7 +25,7 @@ use openclaw_sessions::ops::{
 use openclaw_sessions::progress::Progress;
 use openclaw_sessions::remedy::Warning;
 
-use super::custody::CUSTODY_ENV;
+use super::commands::custody::CUSTODY_ENV;
 use super::progress::Bar;
 use super::shown::value;
 use super::{signals, Ctx};
@@ -326,7 +326,7 @@ pub fn run_op<O: Operation>(
 ) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
     let layout = ctx.layout()?;
     if !args.dry_run {
-        super::custody::run_as_state_dir_owner(ctx, &layout)?;
+        super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
         signals::install();
     }
     let options = RunOptions {
@@ -418,7 +418,7 @@ mod tests {
     use openclaw_sessions::ops::undelete::UndeleteOp;
 
     /// Every mutating command as typed, in the README table's order. (`undelete`'s `--help`
-    /// is still its own text, `cli/undelete.rs`.)
+    /// is still its own text, `cli/commands/undelete.rs`.)
     const MUTATING: &[(&str, Runs)] = &[
         ("doctor --fix", DOCTOR_FIX),
         ("migrate legacy", MIGRATE_LEGACY),

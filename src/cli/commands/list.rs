@@ -16,9 +16,9 @@ use openclaw_sessions::store::{
 };
 use openclaw_sessions::units::{format_age, format_bytes, parse_time_arg};
 
-use super::exit::Outcome;
-use super::table::Column;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::table::Column;
+use crate::cli::Ctx;
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum SortKey {
@@ -31,7 +31,7 @@ pub enum SortKey {
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
-    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_active)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_active)]
     active: Option<u64>,
     /// Only archived sessions.
     #[arg(long, conflicts_with = "no_archived")]
@@ -399,7 +399,7 @@ fn stream_rows(
         return Err(e);
     }
     for w in warnings {
-        ctx.printer.warn(super::hints::warning(&w));
+        ctx.printer.warn(crate::cli::hints::warning(&w));
     }
     let page = Page {
         total: written + beyond,

@@ -5,9 +5,9 @@ use clap::{Args, Subcommand};
 
 use openclaw_sessions::custody::{clear_stale, probe, Custody, OwnerState};
 
-use super::exit::Outcome;
-use super::signals;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::signals;
+use crate::cli::Ctx;
 
 /// Environment variable through which `custody run` hands its custody to children.
 pub const CUSTODY_ENV: &str = "OPENCLAW_SESSIONS_CUSTODY";
@@ -36,7 +36,7 @@ impl CustodyCommand {
 pub struct RunArgs {
     /// Keep retrying up to DURATION (10m, 90s; a bare number is seconds) while a live owner
     /// holds the state dir.
-    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_wait)]
     wait: Option<u64>,
     /// The command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
@@ -119,8 +119,8 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                     } else {
                         "-".into()
                     },
-                    super::printer::word(&serde_json::to_value(l.coordinator)?["state"]),
-                    super::printer::word(&l.state),
+                    crate::cli::printer::word(&serde_json::to_value(l.coordinator)?["state"]),
+                    crate::cli::printer::word(&l.state),
                     l.reason.clone(),
                 ]);
             }
@@ -190,15 +190,15 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
 /// Why the command given to `custody run` could not start, with the status `env` and `timeout`
 /// exit with: 127 when it is not there, 126 when it is there but cannot be executed (a file
 /// without the execute bit, a directory, a format the kernel does not run).
-fn cannot_run(program: &str, e: std::io::Error) -> super::exit::CliError {
+fn cannot_run(program: &str, e: std::io::Error) -> crate::cli::exit::CliError {
     if e.kind() == std::io::ErrorKind::NotFound {
-        super::exit::CliError::CommandNotRun {
+        crate::cli::exit::CliError::CommandNotRun {
             message: format!("cannot run {program:?}: no such command"),
             hint: "give the command's path, or a name found on PATH".to_string(),
             found: false,
         }
     } else {
-        super::exit::CliError::CommandNotRun {
+        crate::cli::exit::CliError::CommandNotRun {
             message: format!("cannot run {program:?}: {e}"),
             hint: "the command must be an executable file".to_string(),
             found: true,
