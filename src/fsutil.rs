@@ -166,26 +166,6 @@ pub fn write_new_file(
 /// Rename without replacing anything (`renameat2(RENAME_NOREPLACE)`): `AlreadyExists` when
 /// `to` exists. File systems without the flag answer `EINVAL`.
 pub fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| {
-        CString::new(p.as_os_str().as_bytes())
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "path with NUL"))
-    };
-    let (a, b) = (c(from)?, c(to)?);
-    // SAFETY: two valid C strings; AT_FDCWD.
-    let rc = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_NOREPLACE,
-        )
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    Ok(renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE)?)
 }

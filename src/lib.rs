@@ -2,6 +2,10 @@
 //! OpenClaw session stores. It never prints, prompts or exits: it returns typed errors and
 //! reports progress through [`progress::Progress`]. The binary (`src/cli`) does the talking.
 
+// `unsafe` lives in `sys` only: everything else uses the safe wrappers of rustix and
+// signal-hook.
+#![deny(unsafe_code)]
+
 pub mod backup;
 pub mod custody;
 pub mod digest;
@@ -13,6 +17,7 @@ pub mod fsutil;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod history;
+pub mod interruption;
 pub mod json_value;
 pub mod legacy;
 pub mod marker;
@@ -26,6 +31,8 @@ pub mod remedy;
 pub mod status;
 pub mod store;
 pub mod streamed;
+#[allow(unsafe_code)]
+pub mod sys;
 pub mod test_hooks;
 pub mod transcript;
 pub mod units;

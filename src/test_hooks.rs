@@ -52,9 +52,9 @@ mod enabled {
     fn signal_point(name: &str) {
         if let Some((point, n, signal)) = signal_at() {
             if point == name && SIGNAL_REACHED.fetch_add(1, Ordering::SeqCst) + 1 == n {
-                // SAFETY: raise(3) only delivers a signal to this thread; the handler the
-                // binary installed (or the default action) runs as for one from outside.
-                unsafe { libc::raise(signal) };
+                // raise(3) delivers the signal to this thread; the handler the binary
+                // installed (or the default action) runs as for one from outside.
+                let _ = signal_hook::low_level::raise(signal);
             }
         }
     }

@@ -455,22 +455,17 @@ pub fn create_snapshot(
 /// An exclusive `flock` on a directory, released when the returned handle is dropped (or its
 /// process dies); `None` when another process holds it and `wait` is false.
 fn lock_dir_exclusive(dir: &Path, wait: bool) -> std::io::Result<Option<std::fs::File>> {
-    use std::os::unix::io::AsRawFd;
+    use rustix::fs::FlockOperation;
     let handle = std::fs::File::open(dir)?;
-    let flags = if wait {
-        libc::LOCK_EX
+    let operation = if wait {
+        FlockOperation::LockExclusive
     } else {
-        libc::LOCK_EX | libc::LOCK_NB
+        FlockOperation::NonBlockingLockExclusive
     };
-    // SAFETY: flock(2) on a descriptor this function owns.
-    if unsafe { libc::flock(handle.as_raw_fd(), flags) } == 0 {
-        return Ok(Some(handle));
-    }
-    let e = std::io::Error::last_os_error();
-    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-        Ok(None)
-    } else {
-        Err(e)
+    match rustix::fs::flock(&handle, operation) {
+        Ok(()) => Ok(Some(handle)),
+        Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 

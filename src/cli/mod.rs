@@ -1,39 +1,24 @@
-//! The binary: argument parsing, one module per subcommand, output through [`Printer`],
-//! errors mapped to exit codes in [`exit`].
+//! The binary: argument parsing, one module per subcommand (`commands/`), output through
+//! [`Printer`], errors mapped to exit codes in [`exit`].
 
-mod archives;
-mod backup;
-mod completions;
+mod commands;
 mod context;
-mod custody;
-mod delete;
-mod doctor;
-mod du;
 mod durations;
 mod error_code;
 mod examples;
 mod exit;
 mod hints;
-mod lifecycle;
-mod list;
-mod man;
-mod marker;
-mod migrate;
-mod migrate_legacy;
 mod mutation;
-mod patch;
 mod printer;
 mod progress;
-mod prune;
-mod reclaim;
-mod search;
-mod show;
 mod shown;
 mod signals;
-mod status;
 mod table;
-mod transcript;
-mod undelete;
+
+use commands::{
+    archives, backup, completions, custody, delete, doctor, du, lifecycle, list, man, marker,
+    migrate, patch, prune, reclaim, search, show, status, transcript, undelete,
+};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -78,28 +63,28 @@ pub enum Command {
     /// Bring a deleted session back from its archive.
     Undelete(undelete::UndeleteArgs),
     /// Change an entry and its projected columns, as OpenClaw's entry writer would.
-    #[command(after_help = mutation::CHANGES_ONE_ROW)]
+    #[command(after_help = mutation::PATCH.help())]
     Patch(patch::PatchArgs),
     /// Set archivedAt/archiveReason on sessions, as `openclaw sessions archive` does.
-    #[command(after_help = mutation::CHANGES_ONE_ROW)]
+    #[command(after_help = mutation::ARCHIVE.help())]
     Archive(lifecycle::LifecycleArgs),
     /// Clear archivedAt/archivedBy/archiveReason.
-    #[command(after_help = mutation::CHANGES_ONE_ROW)]
+    #[command(after_help = mutation::UNARCHIVE.help())]
     Unarchive(lifecycle::LifecycleArgs),
     /// Delete sessions as OpenClaw's deleteSessionEntry does, archiving their transcripts.
-    #[command(after_help = mutation::ASKS_SNAPSHOT_ON_REQUEST)]
+    #[command(after_help = mutation::DELETE.help())]
     Delete(delete::DeleteArgs),
     /// The maintenance pass for cron: archive or delete what OpenClaw's maintenance would.
-    #[command(after_help = mutation::ASKS_SNAPSHOT_ON_REQUEST)]
+    #[command(after_help = mutation::PRUNE.help())]
     Prune(prune::PruneArgs),
     /// Give agent databases' free pages back to the file system (VACUUM or incremental vacuum).
-    #[command(after_help = mutation::RECLAIM)]
+    #[command(after_help = mutation::RECLAIM.help())]
     Reclaim(reclaim::ReclaimArgs),
     /// Snapshots in OpenClaw's format: create, list, verify, restore.
     #[command(subcommand)]
     Backup(backup::BackupCommand),
     /// Find what breaks stores; --fix applies the safe repairs.
-    #[command(after_help = mutation::ASKS_SNAPSHOT_REQUIRED)]
+    #[command(after_help = mutation::DOCTOR_FIX.help())]
     Doctor(doctor::DoctorArgs),
     /// Migrate old layouts: a legacy file store into SQLite, ACPX state adoption.
     #[command(subcommand)]

@@ -7,13 +7,25 @@ use std::time::Duration;
 
 use clap::Args;
 
+use openclaw_sessions::interruption::Interruption;
+use openclaw_sessions::ops::delete::DeleteOp;
+use openclaw_sessions::ops::doctor_fix::DoctorFixOp;
+use openclaw_sessions::ops::entry_change::EntryChangeOp;
+use openclaw_sessions::ops::migrate_acpx::MigrateAcpxOp;
+use openclaw_sessions::ops::migrate_legacy::MigrateLegacyOp;
+use openclaw_sessions::ops::migrate_schema::MigrateSchemaOp;
+use openclaw_sessions::ops::prune::PruneOp;
+use openclaw_sessions::ops::reclaim::ReclaimOp;
+use openclaw_sessions::ops::restore::RestoreOp;
+use openclaw_sessions::ops::restore_session::RestoreSessionOp;
 use openclaw_sessions::ops::{
     self, Decision, Hooks, Operation, PlanSummary, Run, RunOptions, RunState, Selection,
+    SnapshotPolicy,
 };
 use openclaw_sessions::progress::Progress;
 use openclaw_sessions::remedy::Warning;
 
-use super::custody::CUSTODY_ENV;
+use super::commands::custody::CUSTODY_ENV;
 use super::progress::Bar;
 use super::shown::value;
 use super::{signals, Ctx};
@@ -45,46 +57,133 @@ impl MutationArgs {
     }
 }
 
-/// The pipeline and snapshot policy of each kind of mutating command, for `--help` (the
-/// README's table says the same).
-pub const CHANGES_ONE_ROW: &str = "\
-Runs under offline custody of the state dir (exit 75 while a Gateway owns it), without a \
-question (no --yes needed). -n/--dry-run prints the plan and changes nothing. The row is \
-re-read before it is written, and read back after. Snapshot: only with --backup-dir DIR (a \
-verified snapshot of each changed database, before the first write).";
-pub const ASKS_SNAPSHOT_ON_REQUEST: &str = "\
-Runs under offline custody of the state dir (exit 75 while a Gateway owns it). -n/--dry-run \
-prints the plan and changes nothing; on a terminal the same plan is shown and confirmed \
-(default no; a declined question changes nothing and exits 0). The question reads a whole \
-line: y or yes applies; n, no or an empty line changes nothing; anything else asks again; the \
-end of input is no. Without a terminal (stdin and stderr), or with --json, -y/--yes is needed \
-(exit 2, CONFIRMATION_REQUIRED). Every removed transcript is archived first, as OpenClaw does. \
-Snapshot: only with --backup-dir DIR (a verified snapshot of each changed database, before the \
-first write).";
-pub const ASKS_SNAPSHOT_REQUIRED: &str = "\
-With changes to make, runs under offline custody of the state dir (exit 75 while a Gateway \
-owns it). -n/--dry-run prints the plan and changes nothing; on a terminal the same plan is \
-shown and confirmed (default no; a declined question changes nothing and exits 0). The \
-question reads a whole line: y or yes applies; n, no or an empty line changes nothing; \
+/// How a mutating command runs, from its operation's own constants: whether it asks first
+/// (`Operation::ASKS_FIRST`) and when it snapshots (`Operation::SNAPSHOT`). Its `--help` and
+/// the README's table are generated from these (the test below ties the README to them).
+#[derive(Debug, Clone, Copy)]
+pub struct Runs {
+    pub asks_first: bool,
+    pub snapshot: SnapshotPolicy,
+    /// Where a required snapshot goes without --backup-dir.
+    pub default_dir: DefaultDir,
+    /// What the command adds to the pipeline's rules, for its `--help`.
+    pub notes: &'static str,
+}
+
+/// Where a required snapshot goes without --backup-dir.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultDir {
+    /// `<state>/openclaw-sessions-snapshots`.
+    Repository,
+    /// The repository of the snapshot being restored.
+    RestoredSnapshots,
+}
+
+const fn runs<O: Operation>(notes: &'static str) -> Runs {
+    Runs {
+        asks_first: O::ASKS_FIRST,
+        snapshot: O::SNAPSHOT,
+        default_dir: DefaultDir::Repository,
+        notes,
+    }
+}
+
+const ONE_ROW: &str = "The row is re-read before it is written, and read back after.";
+const ARCHIVES_FIRST: &str = "Every removed transcript is archived first, as OpenClaw does.";
+
+pub const DOCTOR_FIX: Runs = runs::<DoctorFixOp>("");
+pub const MIGRATE_LEGACY: Runs = runs::<MigrateLegacyOp>("");
+pub const MIGRATE_ACPX: Runs = runs::<MigrateAcpxOp>("");
+pub const MIGRATE_SCHEMA: Runs = runs::<MigrateSchemaOp>("");
+pub const RESTORE_IN_PLACE: Runs = Runs {
+    default_dir: DefaultDir::RestoredSnapshots,
+    ..runs::<RestoreOp>("")
+};
+pub const DELETE: Runs = runs::<DeleteOp>(ARCHIVES_FIRST);
+pub const PRUNE: Runs = runs::<PruneOp>(ARCHIVES_FIRST);
+pub const RESTORE_SESSION: Runs = runs::<RestoreSessionOp>("");
+pub const PATCH: Runs = runs::<EntryChangeOp>(ONE_ROW);
+pub const ARCHIVE: Runs = runs::<EntryChangeOp>(ONE_ROW);
+pub const UNARCHIVE: Runs = runs::<EntryChangeOp>(ONE_ROW);
+pub const RECLAIM: Runs = runs::<ReclaimOp>(
+    "It removes nothing. The integrity of each database is checked before and after; the free \
+disk is checked first against what the compaction needs, and a shortfall refuses (exit 5, \
+nothing changed).",
+);
+
+impl Runs {
+    /// The pipeline and snapshot policy, for the command's `--help` (`after_help`).
+    pub fn help(&self) -> String {
+        let mut text = self.pipeline();
+        if !self.notes.is_empty() {
+            text.push(' ');
+            text.push_str(self.notes);
+        }
+        text.push_str(" Snapshot: ");
+        text.push_str(&self.snapshot_words());
+        text
+    }
+
+    /// Custody, the dry run and, when it asks first, the question.
+    fn pipeline(&self) -> String {
+        let custody =
+            "Runs under offline custody of the state dir (exit 75 while a Gateway owns it)";
+        if self.asks_first {
+            format!(
+                "{custody}. -n/--dry-run prints the plan and changes nothing; on a terminal the \
+same plan is shown and confirmed (default no; a declined question changes nothing and exits \
+0). The question reads a whole line: y or yes applies; n, no or an empty line changes nothing; \
 anything else asks again; the end of input is no. Without a terminal (stdin and stderr), or \
-with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED). Snapshot: always, a verified \
-snapshot of each database the plan changes, into --backup-dir DIR (default \
-<state>/openclaw-sessions-snapshots), before the first write; one that does not verify stops \
-the run (SNAPSHOT_UNVERIFIED, nothing changed).";
-pub const RECLAIM: &str = "\
-Runs under offline custody of the state dir (exit 75 while a Gateway owns it) without a \
-question (no --yes needed): it removes nothing. -n/--dry-run prints the plan and changes \
-nothing. The integrity of each database is checked before and after; the free disk is checked \
-first against what the compaction needs, and a shortfall refuses (exit 5, nothing changed). \
-Snapshot: only with --backup-dir DIR.";
-pub const RESTORE_IN_PLACE: &str = "\
---in-place runs under offline custody of the state dir (exit 75 while a Gateway owns it). \
--n/--dry-run prints the plan and changes nothing; on a terminal the plan is shown and \
-confirmed (default no). The question reads a whole line: y or yes applies; n, no or an empty \
-line changes nothing; anything else asks again; the end of input is no. Without a terminal \
-(stdin and stderr), or with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED). \
-Snapshot: always, a verified snapshot of the database being replaced, into --backup-dir DIR \
-(default: the repository of SNAPSHOT), before the swap.";
+with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED)."
+            )
+        } else {
+            format!(
+                "{custody}, without a question (no --yes needed). -n/--dry-run prints the plan \
+and changes nothing."
+            )
+        }
+    }
+
+    /// When a snapshot is taken, and where.
+    fn snapshot_words(&self) -> String {
+        match self.snapshot {
+            SnapshotPolicy::Required => format!(
+                "always, a verified snapshot of each database the plan changes, into \
+--backup-dir DIR (default {}), before the first write; one that does not verify stops the run \
+(SNAPSHOT_UNVERIFIED, nothing changed).",
+                match self.default_dir {
+                    DefaultDir::Repository => "<state>/openclaw-sessions-snapshots",
+                    DefaultDir::RestoredSnapshots => "the repository of SNAPSHOT",
+                }
+            ),
+            SnapshotPolicy::OnRequest => "only with --backup-dir DIR (a verified snapshot of \
+each changed database, before the first write)."
+                .to_string(),
+            SnapshotPolicy::Never => {
+                "none: it changes no database a snapshot could bring back.".to_string()
+            }
+        }
+    }
+}
+
+/// `backup restore`: two operations behind one command, said once when they run alike.
+pub fn restore_help() -> String {
+    let (whole, one) = (RESTORE_IN_PLACE, RESTORE_SESSION);
+    if whole.asks_first == one.asks_first {
+        format!(
+            "With --in-place or --session: {} Snapshot with --in-place: {} With --session: {}",
+            whole.pipeline(),
+            whole.snapshot_words(),
+            one.snapshot_words()
+        )
+    } else {
+        format!(
+            "With --in-place: {}\n\nWith --session: {}",
+            whole.help(),
+            one.help()
+        )
+    }
+}
 
 /// Items shown per agent before the question and by a dry run (`-v` shows every one).
 const SHOWN_ITEMS: usize = 20;
@@ -112,36 +211,31 @@ fn ask_line(printer: &super::Printer, question: &str) -> bool {
 /// so that Ctrl-C is seen while waiting (the handler restarts reads: `signals`). `None` at the
 /// end of input, on an error, or when a signal came.
 fn read_line_from_stdin() -> Option<String> {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    use rustix::io::Errno;
+    const POLL_INTERVAL: Timespec = Timespec {
+        tv_sec: 0,
+        tv_nsec: 200_000_000,
+    };
+    let stdin = std::io::stdin();
     let mut line = Vec::new();
     loop {
-        if signals::interrupted() {
+        if signals::interruption().requested() {
             return None;
         }
-        let mut fd = libc::pollfd {
-            fd: 0,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd, a bounded wait.
-        let ready = unsafe { libc::poll(&mut fd, 1, 200) };
-        if ready < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return None;
+        let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+        match poll(&mut fds, Some(&POLL_INTERVAL)) {
+            Ok(0) | Err(Errno::INTR) => continue,
+            Ok(_) => {}
+            Err(_) => return None,
         }
-        if ready == 0 {
-            continue;
-        }
-        let mut byte = 0u8;
-        // SAFETY: reads at most one byte into a local.
-        let n = unsafe { libc::read(0, (&mut byte as *mut u8).cast(), 1) };
-        match n {
-            1 if byte == b'\n' => return Some(String::from_utf8_lossy(&line).into_owned()),
-            1 => line.push(byte),
-            0 => return None,
-            _ if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
-            _ => return None,
+        let mut byte = [0u8];
+        match rustix::io::read(&stdin, &mut byte) {
+            Ok(1) if byte[0] == b'\n' => return Some(String::from_utf8_lossy(&line).into_owned()),
+            Ok(1) => line.push(byte[0]),
+            Ok(_) => return None,
+            Err(Errno::INTR) => {}
+            Err(_) => return None,
         }
     }
 }
@@ -194,16 +288,12 @@ impl Hooks for CliHooks<'_> {
         self.ctx.printer.info(message);
     }
 
-    fn interrupted(&self) -> bool {
-        signals::interrupted()
+    fn interruption(&self) -> Interruption {
+        signals::interruption()
     }
 
     fn stopped_with(&self, done: serde_json::Value) {
         self.ctx.printer.set_error_data(done);
-    }
-
-    fn interruption_flag(&self) -> Option<&'static std::sync::atomic::AtomicBool> {
-        Some(&signals::INTERRUPTED)
     }
 
     /// `-vv`: each step ends with the time it took.
@@ -234,14 +324,13 @@ pub fn run_op<O: Operation>(
 ) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
     let layout = ctx.layout()?;
     if !args.dry_run {
-        super::custody::run_as_state_dir_owner(ctx, &layout)?;
+        super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
         signals::install();
     }
     let options = RunOptions {
         dry_run: args.dry_run,
         wait: args.wait.map(Duration::from_secs),
         inherit_custody: std::env::var(CUSTODY_ENV).ok(),
-        interrupted: Some(&signals::INTERRUPTED),
         snapshot_dir: args.backup_dir.clone(),
         summary_limit: if ctx.printer.verbose {
             usize::MAX
@@ -319,4 +408,82 @@ pub fn print_dry_run(ctx: &Ctx, summary: &PlanSummary) -> anyhow::Result<()> {
         .out(&ctx.printer.fit_lines(&render_summary(summary)))?;
     ctx.printer.info("(dry run: nothing was changed)");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use openclaw_sessions::ops::undelete::UndeleteOp;
+
+    /// Every mutating command as typed, in the README table's order. (`undelete`'s `--help`
+    /// is still its own text, `cli/commands/undelete.rs`.)
+    const MUTATING: &[(&str, Runs)] = &[
+        ("doctor --fix", DOCTOR_FIX),
+        ("migrate legacy", MIGRATE_LEGACY),
+        ("migrate acpx", MIGRATE_ACPX),
+        ("migrate schema", MIGRATE_SCHEMA),
+        ("backup restore --in-place", RESTORE_IN_PLACE),
+        ("delete", DELETE),
+        ("prune", PRUNE),
+        ("undelete", runs::<UndeleteOp>("")),
+        ("backup restore --session", RESTORE_SESSION),
+        ("patch", PATCH),
+        ("archive", ARCHIVE),
+        ("unarchive", UNARCHIVE),
+        ("reclaim", RECLAIM),
+    ];
+
+    /// The README table's cells for the question and the snapshot.
+    fn cells(runs: &Runs) -> (&'static str, String) {
+        let asks = if runs.asks_first { "yes" } else { "no" };
+        let snapshot = match runs.snapshot {
+            SnapshotPolicy::Required => format!(
+                "always, of each database the plan changes, into `--backup-dir DIR` (default {})",
+                match runs.default_dir {
+                    DefaultDir::Repository => "`<state>/openclaw-sessions-snapshots`",
+                    DefaultDir::RestoredSnapshots => "the repository of the snapshot it restores",
+                }
+            ),
+            SnapshotPolicy::OnRequest => "only with `--backup-dir DIR`".to_string(),
+            SnapshotPolicy::Never => "never".to_string(),
+        };
+        (asks, snapshot)
+    }
+
+    /// The README's table of mutating commands: one row per way of running, its commands in
+    /// [`MUTATING`]'s order.
+    fn policy_table() -> String {
+        let mut rows: Vec<(Vec<&str>, (&str, String))> = Vec::new();
+        for (command, runs) in MUTATING {
+            let cells = cells(runs);
+            match rows.iter_mut().find(|(_, c)| *c == cells) {
+                Some((commands, _)) => commands.push(command),
+                None => rows.push((vec![command], cells)),
+            }
+        }
+        let mut table = String::from(
+            "| command | asks first (else `--yes`) | snapshot before the change |\n|---|---|---|\n",
+        );
+        for (commands, (asks, snapshot)) in rows {
+            let commands: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
+            table.push_str(&format!(
+                "| {} | {asks} | {snapshot} |\n",
+                commands.join(", ")
+            ));
+        }
+        table
+    }
+
+    /// The README's table is the one the operations' constants give.
+    #[test]
+    fn the_readme_table_is_the_operations_policy() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        let table = policy_table();
+        assert!(
+            readme.contains(&table),
+            "README.md's table of mutating commands is not what the operations' SNAPSHOT and \
+ASKS_FIRST give; put this in its place:\n{table}"
+        );
+    }
 }

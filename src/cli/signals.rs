@@ -7,10 +7,17 @@
 //! system call: an `open` or a `read` that SA_RESTART restarts) is ended then, for the same
 //! reason (docs/openclaw/HOSTILE.md §9).
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::io::Read;
+use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
 use std::time::Duration;
 
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+use openclaw_sessions::interruption::Interruption;
+use signal_hook::consts::{SIGINT, SIGTERM};
+
+/// Set by the first signal; read through [`interruption`].
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// How long after the first signal a run may take to reach its next consistent point.
 pub const GRACE: Duration = Duration::from_millis(1500);
@@ -24,47 +31,22 @@ pub fn wait_for_child() {
     CHILD_HOLDS_RUN.store(true, Ordering::SeqCst);
 }
 
-/// The write end of the pipe that wakes the watchdog thread (-1: none).
-static WAKE: AtomicI32 = AtomicI32::new(-1);
-
 /// The exit code of an interrupted run (128 + SIGINT, as shells report it).
-const EXIT_INTERRUPTED: libc::c_int = 130;
+const EXIT_INTERRUPTED: i32 = 130;
 
-extern "C" fn on_signal(_: libc::c_int) {
-    if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // SAFETY: `_exit` is async-signal-safe; nothing is flushed or unwound.
-        unsafe { libc::_exit(EXIT_INTERRUPTED) };
-    }
-    let fd = WAKE.load(Ordering::SeqCst);
-    if fd >= 0 {
-        let byte = 1u8;
-        // SAFETY: `write` is async-signal-safe; a full pipe only loses a wake-up that an
-        // earlier byte already gave.
-        unsafe { libc::write(fd, (&byte as *const u8).cast(), 1) };
-    }
-}
-
-/// The watchdog: woken by the first signal, it ends the run [`GRACE`] later if the run is
-/// still there (a run that reached its consistent point has exited by then).
-fn start_watchdog() {
-    let mut fds = [0 as libc::c_int; 2];
-    // SAFETY: `pipe2` writes two descriptors into the array it is given.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return;
-    }
-    let [read_end, write_end] = fds;
-    let spawned = std::thread::Builder::new()
+/// The watchdog: woken through `wake` by the first signal, it ends the run [`GRACE`] later
+/// if the run is still there (a run that reached its consistent point has exited by then).
+fn start_watchdog(mut wake: UnixStream) -> std::io::Result<()> {
+    std::thread::Builder::new()
         .name("signal-watchdog".into())
         .spawn(move || {
-            let mut byte = 0u8;
+            let mut byte = [0u8];
             loop {
-                // SAFETY: reads one byte into a local buffer from the pipe this thread owns.
-                let n = unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) };
-                if n == 1 {
-                    break;
-                }
-                if n == 0 {
-                    return;
+                match wake.read(&mut byte) {
+                    Ok(1) => break,
+                    Ok(_) => return,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => return,
                 }
             }
             std::thread::sleep(GRACE);
@@ -72,34 +54,42 @@ fn start_watchdog() {
                 return;
             }
             let msg = b"openclaw-sessions: interrupted while blocked; stopped at once (every write is a transaction or a rename; the lock left behind is reclaimed by the next run)\n";
-            // SAFETY: `write` to stderr and `_exit`, without the locks the blocked thread may hold.
-            unsafe {
-                libc::write(2, msg.as_ptr().cast(), msg.len());
-                libc::_exit(EXIT_INTERRUPTED);
-            }
-        });
-    if spawned.is_ok() {
-        WAKE.store(write_end, Ordering::SeqCst);
-    }
+            // Straight to fd 2 and `_exit`, without the locks (stderr's, the allocator's, the
+            // atexit list's) that the blocked thread may hold.
+            let _ = rustix::io::write(rustix::stdio::stderr(), msg);
+            signal_hook::low_level::exit(EXIT_INTERRUPTED);
+        })?;
+    Ok(())
 }
 
 /// Install the handlers (mutating commands only: readers keep the default behaviour and
-/// stop at once).
+/// stop at once). Each signal runs, in this order: exit 130 at once if a signal came before
+/// (`_exit`: nothing is flushed or unwound), else set [`INTERRUPTED`], then wake the
+/// watchdog. The actions are async-signal-safe and the handlers restart interrupted calls
+/// (SA_RESTART). Installing twice changes nothing.
 pub fn install() {
-    if WAKE.load(Ordering::SeqCst) < 0 {
-        start_watchdog();
-    }
-    // SAFETY: the handler only touches an atomic and calls `_exit`, both async-signal-safe.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_signal as *const () as usize;
-        action.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
-    }
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        let wake = UnixStream::pair()
+            .and_then(|(read_end, write_end)| start_watchdog(read_end).map(|()| write_end));
+        for signal in [SIGINT, SIGTERM] {
+            // Registration fails only for signals that cannot be caught (SIGKILL, SIGSTOP).
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                signal,
+                EXIT_INTERRUPTED,
+                &INTERRUPTED,
+            );
+            let _ = signal_hook::flag::register(signal, &INTERRUPTED);
+            if let Ok(write_end) = &wake {
+                if let Ok(write_end) = write_end.try_clone() {
+                    let _ = signal_hook::low_level::pipe::register(signal, write_end);
+                }
+            }
+        }
+    });
 }
 
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+/// The flag the handlers set, as the library polls it.
+pub fn interruption() -> Interruption {
+    Interruption::on(&INTERRUPTED)
 }

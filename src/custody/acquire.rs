@@ -64,8 +64,8 @@ pub struct Custody {
 pub struct AcquireOptions {
     /// Keep retrying while a live owner holds the state dir, up to this long.
     pub wait: Option<Duration>,
-    /// Polled between retries; `true` aborts with `INTERRUPTED`.
-    pub interrupted: Option<&'static std::sync::atomic::AtomicBool>,
+    /// Polled between retries: a requested stop aborts with `INTERRUPTED`.
+    pub interruption: crate::interruption::Interruption,
     /// The owner id of a custody held by a parent (`custody run -- CMD`): when the live
     /// state lock carries it, the caller already has custody.
     pub inherit: Option<String>,
@@ -115,11 +115,7 @@ impl Custody {
                         Some(limit) if waited < limit => {}
                         _ => return Err(err),
                     }
-                    if options
-                        .interrupted
-                        .as_ref()
-                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::SeqCst))
-                    {
+                    if options.interruption.requested() {
                         return Err(Error::Interrupted);
                     }
                     std::thread::sleep(Duration::from_millis(250));

@@ -1,6 +1,5 @@
 use std::fs::File;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use std::sync::Mutex;
@@ -49,22 +48,10 @@ pub fn inspect(path: &Path) -> CoordinatorState {
     let Ok(file) = File::open(path) else {
         return CoordinatorState::Missing;
     };
-    // SAFETY: a zeroed flock is a valid argument; the fd lives as long as `file`.
-    let mut fl: libc::flock = unsafe { std::mem::zeroed() };
-    fl.l_type = libc::F_WRLCK as _;
-    fl.l_whence = libc::SEEK_SET as _;
-    fl.l_start = PENDING_BYTE as _;
-    fl.l_len = LOCK_RANGE_LEN as _;
-    let rc = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETLK, &mut fl) };
-    if rc != 0 {
-        return CoordinatorState::Free;
-    }
-    if fl.l_type as i32 == libc::F_UNLCK {
-        CoordinatorState::Free
-    } else if fl.l_pid > 0 {
-        CoordinatorState::Held { pid: fl.l_pid }
-    } else {
-        CoordinatorState::HeldByUnknown
+    match crate::sys::write_lock_holder(&file, PENDING_BYTE, LOCK_RANGE_LEN) {
+        Err(_) | Ok(None) => CoordinatorState::Free,
+        Ok(Some(pid)) if pid > 0 => CoordinatorState::Held { pid },
+        Ok(Some(_)) => CoordinatorState::HeldByUnknown,
     }
 }
 

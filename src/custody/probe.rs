@@ -91,8 +91,7 @@ pub(crate) fn identity_path(path: &Path) -> PathBuf {
 
 /// `/tmp/openclaw-state-locks-<uid>/gateway-lifecycle.<h8>.lock.sqlite`.
 pub(crate) fn lifecycle_coordinator(layout: &StateLayout) -> PathBuf {
-    // SAFETY: getuid never fails.
-    let uid = unsafe { libc::getuid() };
+    let uid = rustix::process::getuid().as_raw();
     let canonical = identity_path(&layout.state_db());
     PathBuf::from(format!("/tmp/openclaw-state-locks-{uid}")).join(format!(
         "gateway-lifecycle.{}.lock.sqlite",
@@ -226,8 +225,7 @@ fn uid_of_dir(dir: &Path, prefix: &str) -> Option<u32> {
 
 /// The per-user directories `<parent>/<prefix><uid>` other than our own uid's, sorted.
 fn other_users_dirs(parent: &Path, prefix: &str) -> Vec<PathBuf> {
-    // SAFETY: getuid never fails.
-    let me = unsafe { libc::getuid() };
+    let me = rustix::process::getuid().as_raw();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(parent)
         .into_iter()
         .flatten()

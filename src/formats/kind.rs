@@ -3,7 +3,7 @@ use std::fmt;
 /// Our own finer classification of a session (`category` in `list --json` and `show --json`),
 /// from its key (tests/reference/openclaw/FORMAT.md §c key forms) and chat type. OpenClaw's
 /// own `kind` is [`OpenClawKind`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SessionKind {
     Main,
@@ -20,6 +20,21 @@ pub enum SessionKind {
 }
 
 impl SessionKind {
+    /// Every category, in the order `list --category` offers them.
+    pub const ALL: [SessionKind; 11] = [
+        SessionKind::Main,
+        SessionKind::Direct,
+        SessionKind::Group,
+        SessionKind::Channel,
+        SessionKind::Thread,
+        SessionKind::Subagent,
+        SessionKind::Cron,
+        SessionKind::Hook,
+        SessionKind::Acp,
+        SessionKind::Dashboard,
+        SessionKind::Explicit,
+    ];
+
     pub fn of(key: &str, chat_type: Option<&str>) -> SessionKind {
         let lower = key.to_ascii_lowercase();
         let rest = match lower.strip_prefix("agent:") {
@@ -78,7 +93,7 @@ impl SessionKind {
 /// sentinel keys `global` and `unknown`; a cron key (`agent:<id>:cron:...`); an entry with
 /// `spawnedBy` (`spawn-child`); a group or channel chat type, or `:group:`/`:channel:` in the
 /// key (`group`); else `direct`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OpenClawKind {
     Direct,
@@ -90,6 +105,16 @@ pub enum OpenClawKind {
 }
 
 impl OpenClawKind {
+    /// Every kind, in the order `list --kind` offers them.
+    pub const ALL: [OpenClawKind; 6] = [
+        OpenClawKind::Direct,
+        OpenClawKind::Group,
+        OpenClawKind::Cron,
+        OpenClawKind::SpawnChild,
+        OpenClawKind::Global,
+        OpenClawKind::Unknown,
+    ];
+
     /// `spawned_by`: whether the entry's `spawnedBy` is set (a JavaScript truthy value).
     pub fn of(key: &str, spawned_by: bool, chat_type: Option<&str>) -> OpenClawKind {
         if key == "global" {
@@ -162,6 +187,48 @@ impl fmt::Display for SessionKind {
 #[cfg(test)]
 mod tests {
     use super::SessionKind::{self, *};
+
+    /// `ALL` lists every variant once, in declaration order: a new variant fails to compile
+    /// in these matches until it is given a place, and then this test until `ALL` has it.
+    #[test]
+    fn all_lists_every_variant_once() {
+        fn category_index(k: SessionKind) -> usize {
+            match k {
+                Main => 0,
+                Direct => 1,
+                Group => 2,
+                Channel => 3,
+                Thread => 4,
+                Subagent => 5,
+                Cron => 6,
+                Hook => 7,
+                Acp => 8,
+                Dashboard => 9,
+                Explicit => 10,
+            }
+        }
+        fn kind_index(k: super::OpenClawKind) -> usize {
+            use super::OpenClawKind as K;
+            match k {
+                K::Direct => 0,
+                K::Group => 1,
+                K::Cron => 2,
+                K::SpawnChild => 3,
+                K::Global => 4,
+                K::Unknown => 5,
+            }
+        }
+        let categories: Vec<usize> = SessionKind::ALL.into_iter().map(category_index).collect();
+        assert_eq!(categories, (0..SessionKind::ALL.len()).collect::<Vec<_>>());
+        let kinds: Vec<usize> = super::OpenClawKind::ALL
+            .into_iter()
+            .map(kind_index)
+            .collect();
+        assert_eq!(
+            kinds,
+            (0..super::OpenClawKind::ALL.len()).collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn classifies_fixture_keys() {

@@ -303,7 +303,7 @@ impl Operation for DeleteOp {
                     results.push(Deleted::Skipped);
                     continue;
                 }
-                let applied = if hooks.interrupted() {
+                let applied = if hooks.interruption().requested() {
                     Err(Error::Interrupted)
                 } else {
                     apply_delete(&mut db, p, a.refs.now(), &a.paths.sessions_dir, now())

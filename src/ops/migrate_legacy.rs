@@ -232,8 +232,8 @@ impl Operation for MigrateLegacyOp {
         plan: &mut MigrateLegacyPlan,
         hooks: &dyn Hooks,
     ) -> Result<MigrateLegacyReport> {
-        let flag = hooks.interruption_flag();
-        let stop = move || flag.is_some_and(|f| f.load(std::sync::atomic::Ordering::SeqCst));
+        let interruption = hooks.interruption();
+        let stop = move || interruption.requested();
         let applied = legacy::apply(
             layout,
             &plan.targets,

@@ -288,7 +288,7 @@ impl Operation for MigrateSchemaOp {
         let progress = hooks.progress();
         progress.start("upgrading", Some(plan.databases.len() as u64));
         for d in &plan.databases {
-            if hooks.interrupted() {
+            if hooks.interruption().requested() {
                 return Err(Error::Interrupted);
             }
             crate::writer::check_owned_path(&layout.state_dir, &d.path)?;
@@ -300,7 +300,7 @@ impl Operation for MigrateSchemaOp {
             conn.busy_timeout(std::time::Duration::from_millis(5000))
                 .at(&d.path)?;
             let now_ms = crate::test_hooks::now_ms();
-            let stop = || hooks.interrupted();
+            let stop = || hooks.interruption().requested();
             let inputs = UpgradeInputs {
                 now_ms,
                 agent_id: d.agent_id.as_deref(),

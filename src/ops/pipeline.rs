@@ -7,7 +7,6 @@
 //! release. The binary supplies the questions, progress and warnings through [`Hooks`].
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -17,6 +16,7 @@ use super::summary::PlanSummary;
 use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
 use crate::custody::{AcquireOptions, AcquireReport, Custody};
 use crate::error::{Error, Result};
+use crate::interruption::Interruption;
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
 use crate::remedy::Warning;
@@ -53,17 +53,15 @@ pub trait Hooks {
     fn warn(&self, _warning: Warning) {}
     /// Progress of the run's own steps (custody taken, snapshot written...).
     fn note(&self, _message: String) {}
-    fn interrupted(&self) -> bool {
-        false
+    /// Whether the caller asked the run to stop: the one channel for it, polled by the
+    /// pipeline between steps, by custody's retries and by each apply step at its consistent
+    /// points (a `Copy` value, so work spread over threads polls it too).
+    fn interruption(&self) -> Interruption {
+        Interruption::NEVER
     }
     /// What a run a signal stopped had done, as data, just before it returns
     /// [`Error::Interrupted`]: the CLI puts it in the error document's `data`.
     fn stopped_with(&self, _done: serde_json::Value) {}
-    /// The flag behind `interrupted`, for work spread over threads, which cannot share the
-    /// hooks themselves.
-    fn interruption_flag(&self) -> Option<&'static AtomicBool> {
-        None
-    }
     /// The run enters `step` (resolve, custody, recover, plan, check, confirm, snapshot,
     /// apply, verify): for a trace of where its time goes.
     fn step(&self, _step: &'static str) {}
@@ -183,8 +181,6 @@ pub struct RunOptions {
     pub wait: Option<Duration>,
     /// The custody owner id a parent process holds for us.
     pub inherit_custody: Option<String>,
-    /// Set by the caller's signal handler.
-    pub interrupted: Option<&'static AtomicBool>,
     /// Where snapshots go (`--backup-dir`).
     pub snapshot_dir: Option<PathBuf>,
     /// Items per group in the summary.
@@ -252,7 +248,7 @@ pub fn run<O: Operation>(
         hooks.step("custody");
         let acquire = AcquireOptions {
             wait: options.wait,
-            interrupted: options.interrupted,
+            interruption: hooks.interruption(),
             inherit: options.inherit_custody.clone(),
         };
         let custody = Custody::acquire(layout, &acquire)?;
@@ -272,13 +268,6 @@ pub fn run<O: Operation>(
     let mut run = result?;
     run.custody = custody_report;
     Ok(run)
-}
-
-fn interrupted(options: &RunOptions, hooks: &dyn Hooks) -> bool {
-    hooks.interrupted()
-        || options
-            .interrupted
-            .is_some_and(|f| f.load(Ordering::SeqCst))
 }
 
 fn run_held<O: Operation>(
@@ -342,7 +331,7 @@ fn run_held<O: Operation>(
         Decision::Proceed
     };
     // A signal while the question waited is an interruption, never a declined question.
-    if interrupted(options, hooks) {
+    if hooks.interruption().requested() {
         return Err(Error::Interrupted);
     }
     match decision {
@@ -350,12 +339,12 @@ fn run_held<O: Operation>(
         Decision::Decline => return Ok(ended(RunState::Declined, plan, summary)),
         Decision::Unanswered => return Ok(ended(RunState::Unanswered, plan, summary)),
     }
-    if interrupted(options, hooks) {
+    if hooks.interruption().requested() {
         return Err(Error::Interrupted);
     }
     hooks.step("snapshot");
     let snapshots = snapshot(op, layout, &plan, options, hooks)?;
-    if interrupted(options, hooks) {
+    if hooks.interruption().requested() {
         return Err(Error::Interrupted);
     }
     hooks.step("apply");

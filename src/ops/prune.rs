@@ -749,10 +749,9 @@ impl Operation for PruneOp {
         .collect::<Result<Vec<_>>>()?;
         check_space(&checked.iter().map(|(a, n)| (&**a, *n)).collect::<Vec<_>>())?;
         let working: Vec<&mut AgentPrune> = checked.into_iter().map(|(a, _)| a).collect();
-        let flag = hooks.interruption_flag();
+        let interruption = hooks.interruption();
         let failed = AtomicBool::new(false);
-        let stop =
-            || failed.load(Ordering::SeqCst) || flag.is_some_and(|f| f.load(Ordering::SeqCst));
+        let stop = || failed.load(Ordering::SeqCst) || interruption.requested();
         let now = self.now;
         // One bar over every agent's actions (sessions, files, budget removals).
         let progress = hooks.progress();

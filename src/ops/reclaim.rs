@@ -296,7 +296,7 @@ fn apply_agent(
             if free == 0 {
                 break;
             }
-            if hooks.interrupted() {
+            if hooks.interruption().requested() {
                 return Err(Error::Interrupted);
             }
             vacuum::incremental_vacuum(&db.conn, free.min(pass_pages())).at(&db.path)?;

@@ -246,7 +246,7 @@ impl Operation for RestoreOp {
             &plan.manifest,
             &plan.source,
             &layout.state_dir,
-            &|| hooks.interrupted(),
+            &|| hooks.interruption().requested(),
         )
     }
 

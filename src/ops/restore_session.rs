@@ -1,5 +1,5 @@
 //! `backup restore SNAPSHOT --session KEY|ID`: one session out of a verified snapshot into
-//! the live store (`history::restore`), the others untouched. Snapshot on request: the
+//! the live store (`mutate::restore`), the others untouched. Snapshot on request: the
 //! change only adds that session's rows, in one transaction.
 
 use std::path::PathBuf;

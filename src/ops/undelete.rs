@@ -1,5 +1,5 @@
 //! `undelete ARCHIVE|SESSION_ID`: a deleted session back from its archive into the live store
-//! (`history::restore`). Snapshot on request: the change only adds one session's rows, in
+//! (`mutate::restore`). Snapshot on request: the change only adds one session's rows, in
 //! one transaction, and the archive it reads stays where it is.
 
 use std::path::PathBuf;

@@ -133,8 +133,7 @@ impl StateLayout {
 
     /// `<state>/tmp/openclaw-<uid>`: OpenClaw's lock files and their coordinators.
     pub fn lock_dir(&self) -> PathBuf {
-        // SAFETY: getuid never fails.
-        let uid = unsafe { libc::getuid() };
+        let uid = rustix::process::getuid().as_raw();
         self.state_dir.join("tmp").join(format!("openclaw-{uid}"))
     }
 

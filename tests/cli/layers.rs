@@ -47,7 +47,11 @@ const RANKS: &[(&str, u8)] = &[
     ("legacy", 1),
     ("marker", 1),
     ("progress", 1),
+    // Whether the caller asked a run to stop: one flag handed down.
+    ("interruption", 1),
     ("streamed", 1),
+    // The system calls that rustix and signal-hook do not wrap: the crate's only `unsafe`.
+    ("sys", 1),
     ("remedy", 1),
     // Work spread over the cores, in the items' order.
     ("parallel", 1),
@@ -562,5 +566,43 @@ fn library_strings_name_no_command() {
     assert!(
         found.is_empty(),
         "library strings name a command: {found:?}"
+    );
+}
+
+/// The library knows no argument parser and no terminal: the crates that only the binary
+/// uses (the parser, its completions and man page, tables, progress bars, the terminal's
+/// size, `anyhow`'s untyped errors) are named nowhere outside `src/cli/` and `src/main.rs`.
+#[test]
+fn the_library_uses_no_crate_of_the_binary() {
+    const BINARY_ONLY: &[&str] = &[
+        "clap",
+        "clap_complete",
+        "clap_mangen",
+        "comfy_table",
+        "indicatif",
+        "terminal_size",
+        "anyhow",
+    ];
+    let src = Path::new(ROOT).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = BTreeSet::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        if rel.starts_with("cli") || rel == Path::new("main.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for tok in tokens(&text) {
+            if let Tok::Ident(name) = tok {
+                if BINARY_ONLY.contains(&name.as_str()) {
+                    found.insert(format!("src/{}: {name}", rel.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the library names crates of the binary: {found:?}"
     );
 }

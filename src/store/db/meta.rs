@@ -61,17 +61,7 @@ pub fn integrity_check(conn: &Connection, table: Option<&str>) -> rusqlite::Resu
 /// checks of their virtual tables (SQLite skips a virtual table whose module is unknown).
 /// Call it on a fresh connection, before any statement has used a virtual table.
 pub fn forget_virtual_table_modules(conn: &Connection) -> rusqlite::Result<()> {
-    // SAFETY: the handle is this open connection's, used on this thread only; a null list
-    // keeps no module.
-    let rc = unsafe { rusqlite::ffi::sqlite3_drop_modules(conn.handle(), std::ptr::null_mut()) };
-    if rc == rusqlite::ffi::SQLITE_OK {
-        Ok(())
-    } else {
-        Err(rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rc),
-            None,
-        ))
-    }
+    crate::sys::sqlite_drop_all_modules(conn)
 }
 
 /// Doctor: `(table, rowid, parent)` of every row that violates a foreign key.

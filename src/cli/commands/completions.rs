@@ -18,8 +18,8 @@ use openclaw_sessions::paths::{DiscoverOptions, Environment, StateLayout};
 use openclaw_sessions::store::resolve::AgentSelection;
 use openclaw_sessions::store::AgentStore;
 
-use super::exit::Outcome;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::Ctx;
 
 /// The variable the shell sets to ask for candidates.
 const VAR: &str = "COMPLETE";
@@ -162,7 +162,7 @@ pub fn run(ctx: &Ctx, args: &CompletionsArgs) -> anyhow::Result<Outcome> {
 /// chosen by what they are called, so that commands added later get them too: a
 /// `KEY|SESSION_ID` or `KEY` value, `--agent`, doctor's `CHECK`, a `SNAPSHOT`.
 pub fn command_with_completers() -> clap::Command {
-    with_completers(super::command())
+    with_completers(crate::cli::command())
 }
 
 fn with_completers(mut cmd: clap::Command) -> clap::Command {

@@ -4,13 +4,13 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::json;
 
-use super::exit::ErrorCode;
+use crate::cli::exit::ErrorCode;
 use openclaw_sessions::migrate::import::{self as legacy, MoveList};
 use openclaw_sessions::ops::migrate_legacy::MigrateLegacyOp;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct LegacyArgs {

@@ -6,9 +6,9 @@ use openclaw_sessions::doctor::quarantine::{self, QuarantinedEntry};
 use openclaw_sessions::store::{ArchiveRow, WindowRow};
 use openclaw_sessions::units::{format_bytes, iso_from_ms};
 
-use super::exit::Outcome;
-use super::shown::{self, value};
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::shown::{self, value};
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {

@@ -8,10 +8,10 @@ use clap::Args;
 use openclaw_sessions::ops::undelete::UndeleteOp;
 use openclaw_sessions::ops::RunState;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
-use super::shown::value;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::shown::value;
+use crate::cli::Ctx;
 
 /// How `undelete` runs, for `--help`.
 const UNDELETE_RUNS: &str = "\

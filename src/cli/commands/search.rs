@@ -11,9 +11,9 @@ use openclaw_sessions::history::search::{
 };
 use openclaw_sessions::units::{iso_from_ms, now_ms, parse_time_arg};
 
-use super::exit::Outcome;
-use super::shown::value;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::shown::value;
+use crate::cli::Ctx;
 
 /// Snippet highlight markers (Markdown bold), the same in text and JSON output.
 const OPEN: &str = "**";
@@ -127,7 +127,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
             let id = store.paths.id.to_string();
             ctx.printer.warn(format!(
                 "agent {id} has no search index (its sessions are in a legacy sessions.json): its sessions were not searched; import them with {}",
-                super::hints::import_legacy()
+                crate::cli::hints::import_legacy()
             ));
             not_searched.push(id);
         }

@@ -16,9 +16,9 @@ use openclaw_sessions::store::{
 };
 use openclaw_sessions::units::{format_age, format_bytes, parse_time_arg};
 
-use super::exit::Outcome;
-use super::table::Column;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::table::Column;
+use crate::cli::Ctx;
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum SortKey {
@@ -31,7 +31,7 @@ pub enum SortKey {
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
-    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_active)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_active)]
     active: Option<u64>,
     /// Only archived sessions.
     #[arg(long, conflicts_with = "no_archived")]
@@ -42,11 +42,11 @@ pub struct ListArgs {
     /// Only sessions of this kind, as OpenClaw's `openclaw sessions --json` names it and
     /// `--json`'s `kind` says (repeatable).
     #[arg(long, value_enum, value_name = "KIND")]
-    kind: Vec<OpenClawKind>,
+    kind: Vec<KindArg>,
     /// Only sessions of this category: our finer classification by key shape, `--json`'s
     /// `category` and the table's CATEGORY column (repeatable).
     #[arg(long, value_enum, value_name = "CATEGORY")]
-    category: Vec<SessionKind>,
+    category: Vec<CategoryArg>,
     /// Only sessions whose key, label or display name contains TEXT (case-insensitive).
     #[arg(long = "match", value_name = "TEXT")]
     matches: Option<String>,
@@ -74,6 +74,38 @@ pub struct ListArgs {
     /// always shows them for its rows).
     #[arg(long)]
     bytes: bool,
+}
+
+/// `--kind`: the parser's side of the library's [`OpenClawKind`], which knows no clap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct KindArg(OpenClawKind);
+
+impl clap::ValueEnum for KindArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::LazyLock<Vec<KindArg>> =
+            std::sync::LazyLock::new(|| OpenClawKind::ALL.map(KindArg).to_vec());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.as_str()))
+    }
+}
+
+/// `--category`: the parser's side of the library's [`SessionKind`], which knows no clap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CategoryArg(SessionKind);
+
+impl clap::ValueEnum for CategoryArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::LazyLock<Vec<CategoryArg>> =
+            std::sync::LazyLock::new(|| SessionKind::ALL.map(CategoryArg).to_vec());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.as_str()))
+    }
 }
 
 #[derive(Serialize)]
@@ -150,8 +182,8 @@ impl Filter<'_> {
             .is_none_or(|ms| e.updated_at() >= self.now.saturating_sub(ms as i64))
             && (!a.archived || e.archived())
             && (!a.no_archived || !e.archived())
-            && (a.kind.is_empty() || a.kind.contains(&e.openclaw_kind()))
-            && (a.category.is_empty() || a.category.contains(&e.kind()))
+            && (a.kind.is_empty() || a.kind.contains(&KindArg(e.openclaw_kind())))
+            && (a.category.is_empty() || a.category.contains(&CategoryArg(e.kind())))
             && self.needle.as_deref().is_none_or(|n| e.matches(n))
             && self.before.is_none_or(|b| e.updated_at() < b)
             && self.after.is_none_or(|t| e.updated_at() > t)
@@ -367,7 +399,7 @@ fn stream_rows(
         return Err(e);
     }
     for w in warnings {
-        ctx.printer.warn(super::hints::warning(&w));
+        ctx.printer.warn(crate::cli::hints::warning(&w));
     }
     let page = Page {
         total: written + beyond,

@@ -7,9 +7,9 @@ use openclaw_sessions::ops::reclaim::{AgentReclaim, ReclaimOp};
 use openclaw_sessions::ops::{PlanSummary, RunState};
 use openclaw_sessions::units::format_bytes;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct ReclaimArgs {

@@ -3,8 +3,8 @@ use clap::{Args, Subcommand};
 use openclaw_sessions::marker::SessionFileMarker;
 use openclaw_sessions::paths::AgentId;
 
-use super::exit::Outcome;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::Ctx;
 
 #[derive(Debug, Subcommand)]
 pub enum MarkerCommand {

@@ -11,10 +11,10 @@ use openclaw_sessions::ops::RunState;
 use openclaw_sessions::units::now_ms;
 use openclaw_sessions::Error;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
-use super::shown::value;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::shown::value;
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct PatchArgs {

@@ -4,14 +4,14 @@
 use clap::Args;
 use serde::Serialize;
 
-use super::exit::ErrorCode;
+use crate::cli::exit::ErrorCode;
 use openclaw_sessions::ops::entry_change::{result_of, Applied, EntryChange, EntryChangeOp};
 use openclaw_sessions::ops::{Run, RunState};
 use openclaw_sessions::units::now_ms;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct LifecycleArgs {

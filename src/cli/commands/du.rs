@@ -3,9 +3,9 @@ use clap::Args;
 use openclaw_sessions::du::{agent_disk_use, over_budget_warning, repository_disk_use};
 use openclaw_sessions::units::format_bytes;
 
-use super::exit::Outcome;
-use super::table::Column;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::table::Column;
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct DuArgs {}

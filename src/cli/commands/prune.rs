@@ -15,11 +15,11 @@ use openclaw_sessions::test_hooks;
 use openclaw_sessions::units::parse_size;
 use openclaw_sessions::Error;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, selection, MutationArgs};
 use super::reclaim::{print_report as print_reclaim, reclaim, ReclaimReport};
-use super::table::Column;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::table::Column;
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct PruneArgs {
@@ -448,7 +448,7 @@ fn print_actions(ctx: &Ctx, plans: &[AgentPrune]) -> anyhow::Result<()> {
     ];
     let mut t = ctx.printer.table(&header);
     let mut rows = 0usize;
-    let mut add = |t: &mut super::table::Table, row: Vec<String>| -> anyhow::Result<()> {
+    let mut add = |t: &mut crate::cli::table::Table, row: Vec<String>| -> anyhow::Result<()> {
         if rows > 0 && rows % BLOCK == 0 {
             ctx.printer
                 .print_table(&std::mem::replace(t, ctx.printer.table(&header)))?;

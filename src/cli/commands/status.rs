@@ -5,9 +5,9 @@ use openclaw_sessions::status::{gather, DatabaseStatus, ReleasesStatus};
 use openclaw_sessions::store::SchemaStatus;
 use openclaw_sessions::units::format_bytes;
 
-use super::exit::Outcome;
-use super::table::Column;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::table::Column;
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
@@ -126,7 +126,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     let mut report = gather(&layout)?;
     for a in &mut report.agents {
         for w in &mut a.warnings {
-            *w = super::hints::warning(w).into();
+            *w = crate::cli::hints::warning(w).into();
             ctx.printer.warn(w.to_string());
         }
     }
@@ -212,14 +212,14 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     if legacy > 0 {
         ctx.printer.out(&format!(
             "{legacy} agent(s) with a legacy store waiting for import (run {})\n",
-            super::hints::import_legacy()
+            crate::cli::hints::import_legacy()
         ))?;
     }
     for p in &report.acpx.problems {
         let how = if p.migration_resolves() {
             format!(
                 "run {}, or pin plugins.entries.acpx.config.stateDir to the old location",
-                super::hints::migrate_acpx()
+                crate::cli::hints::migrate_acpx()
             )
         } else {
             p.resolution()

@@ -14,11 +14,11 @@ use openclaw_sessions::transcript::export::{export_jsonl, export_markdown};
 use openclaw_sessions::units::{format_bytes, iso_from_ms};
 use openclaw_sessions::Error;
 
-use super::exit::Outcome;
-use super::printer::word;
-use super::table::Column;
 use super::transcript::ExportFormat;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::printer::word;
+use crate::cli::table::Column;
+use crate::cli::Ctx;
 
 #[derive(Debug, Subcommand)]
 pub enum ArchivesCommand {

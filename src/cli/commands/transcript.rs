@@ -12,9 +12,9 @@ use openclaw_sessions::transcript::export::{export_jsonl, export_markdown, text_
 use openclaw_sessions::transcript::TranscriptSource;
 use openclaw_sessions::Error;
 
-use super::exit::Outcome;
-use super::shown;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::shown;
+use crate::cli::Ctx;
 
 #[derive(Debug, Subcommand)]
 pub enum TranscriptCommand {

@@ -11,11 +11,11 @@ use openclaw_sessions::ops::RunState;
 use openclaw_sessions::units::now_ms;
 use openclaw_sessions::Error;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, MutationArgs};
-use super::shown::value;
-use super::table::Column;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, MutationArgs};
+use crate::cli::shown::value;
+use crate::cli::table::Column;
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
@@ -42,7 +42,7 @@ pub struct DoctorArgs {
     backup_dir: Option<PathBuf>,
     /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
     /// dir to finish (--fix).
-    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_wait)]
     wait: Option<u64>,
 }
 
@@ -72,10 +72,10 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
     for f in findings {
         t.add_row(vec![
             f.check.to_string(),
-            super::printer::word(&f.severity),
+            crate::cli::printer::word(&f.severity),
             f.subject.agent_id.clone().unwrap_or_default(),
             f.message.clone(),
-            super::hints::finding_hint(f).to_string(),
+            crate::cli::hints::finding_hint(f).to_string(),
             if f.fixable {
                 "--fix".into()
             } else {
@@ -99,7 +99,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
             for c in CHECKS {
                 t.add_row(vec![
                     c.id.to_string(),
-                    super::printer::word(&c.severity),
+                    crate::cli::printer::word(&c.severity),
                     c.description.to_string(),
                 ]);
             }
@@ -178,9 +178,9 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         .filter(|f| f.severity == Severity::Warning)
         .count();
     if ctx.printer.json {
-        let mut doc = json!({ "findings": super::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
+        let mut doc = json!({ "findings": crate::cli::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
         if args.fix {
-            doc["repairs"] = serde_json::to_value(super::hints::findings(&repairs))?;
+            doc["repairs"] = serde_json::to_value(crate::cli::hints::findings(&repairs))?;
         }
         if let Some(plan) = &plan_summary {
             doc["plan"] = serde_json::to_value(plan)?;
@@ -209,7 +209,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     }
     let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
     Ok(if problems {
-        Outcome::Exit(super::exit::ErrorCode::Findings.exit_code())
+        Outcome::Exit(crate::cli::exit::ErrorCode::Findings.exit_code())
     } else {
         Outcome::Done
     })

@@ -7,23 +7,23 @@ use openclaw_sessions::ops::migrate_acpx::{describe, MigrateAcpxOp};
 use openclaw_sessions::ops::migrate_schema::MigrateSchemaOp;
 use openclaw_sessions::units::now_ms;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, MutationArgs};
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, MutationArgs};
+use crate::cli::Ctx;
 
 #[derive(Debug, Subcommand)]
 pub enum MigrateCommand {
     /// Import a legacy sessions.json and its JSONL transcripts into the agent database, as
     /// `openclaw doctor --session-sqlite import` does, then archive the sources.
-    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
+    #[command(after_help = crate::cli::mutation::MIGRATE_LEGACY.help())]
     Legacy(LegacyArgs),
     /// Move the ACPX plugin's state from <workspace>/state to <state>/acpx.
-    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
+    #[command(after_help = crate::cli::mutation::MIGRATE_ACPX.help())]
     Acpx(AcpxArgs),
     /// Upgrade an older OpenClaw release's databases (agent schema 19 or 21, state 15 to 17) to
     /// the schema of OpenClaw 2026.9.6, as its `openclaw doctor --fix` does. One-way: releases
     /// before 2026.9.6 can no longer open the store afterwards.
-    #[command(after_help = super::mutation::ASKS_SNAPSHOT_REQUIRED)]
+    #[command(after_help = crate::cli::mutation::MIGRATE_SCHEMA.help())]
     Schema(SchemaArgs),
 }
 
@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, cmd: &MigrateCommand) -> anyhow::Result<Outcome> {
 }
 
 fn run_schema(ctx: &Ctx, args: &SchemaArgs) -> anyhow::Result<Outcome> {
-    let mut op = MigrateSchemaOp::new(super::mutation::selection(ctx)?);
+    let mut op = MigrateSchemaOp::new(crate::cli::mutation::selection(ctx)?);
     let Some(run) = run_op(ctx, &mut op, &args.mutation, "migrate")? else {
         return Ok(Outcome::Done);
     };

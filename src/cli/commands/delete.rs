@@ -1,15 +1,15 @@
 use clap::Args;
 
-use super::exit::ErrorCode;
+use crate::cli::exit::ErrorCode;
 use openclaw_sessions::mutate::{DeleteOptions, DeletePlan, DeleteResult};
 use openclaw_sessions::ops::delete::{DeleteOp, Deleted};
 use openclaw_sessions::ops::RunState;
 
-use super::exit::Outcome;
 use super::lifecycle::{finish_results, KeyResult};
-use super::mutation::{run_op, selection, MutationArgs};
 use super::patch::expect_session_id;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{run_op, selection, MutationArgs};
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {

@@ -5,9 +5,9 @@ use clap::{Args, Subcommand};
 
 use openclaw_sessions::custody::{clear_stale, probe, Custody, OwnerState};
 
-use super::exit::Outcome;
-use super::signals;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::signals;
+use crate::cli::Ctx;
 
 /// Environment variable through which `custody run` hands its custody to children.
 pub const CUSTODY_ENV: &str = "OPENCLAW_SESSIONS_CUSTODY";
@@ -36,7 +36,7 @@ impl CustodyCommand {
 pub struct RunArgs {
     /// Keep retrying up to DURATION (10m, 90s; a bare number is seconds) while a live owner
     /// holds the state dir.
-    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_wait)]
     wait: Option<u64>,
     /// The command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
@@ -60,7 +60,7 @@ pub fn take(
     signals::install();
     let options = openclaw_sessions::custody::AcquireOptions {
         wait: wait.map(Duration::from_secs),
-        interrupted: Some(&signals::INTERRUPTED),
+        interruption: signals::interruption(),
         inherit: std::env::var(CUSTODY_ENV).ok(),
     };
     let custody = Custody::acquire(layout, &options)?;
@@ -119,8 +119,8 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                     } else {
                         "-".into()
                     },
-                    super::printer::word(&serde_json::to_value(l.coordinator)?["state"]),
-                    super::printer::word(&l.state),
+                    crate::cli::printer::word(&serde_json::to_value(l.coordinator)?["state"]),
+                    crate::cli::printer::word(&l.state),
                     l.reason.clone(),
                 ]);
             }
@@ -168,9 +168,11 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                 if let Some(status) = child.try_wait()? {
                     break status;
                 }
-                if signals::interrupted() && !forwarded {
-                    // SAFETY: plain kill(2) of our own child.
-                    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+                if signals::interruption().requested() && !forwarded {
+                    let _ = rustix::process::kill_process(
+                        rustix::process::Pid::from_child(&child),
+                        rustix::process::Signal::TERM,
+                    );
                     forwarded = true;
                 }
                 std::thread::sleep(Duration::from_millis(20));
@@ -188,15 +190,15 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
 /// Why the command given to `custody run` could not start, with the status `env` and `timeout`
 /// exit with: 127 when it is not there, 126 when it is there but cannot be executed (a file
 /// without the execute bit, a directory, a format the kernel does not run).
-fn cannot_run(program: &str, e: std::io::Error) -> super::exit::CliError {
+fn cannot_run(program: &str, e: std::io::Error) -> crate::cli::exit::CliError {
     if e.kind() == std::io::ErrorKind::NotFound {
-        super::exit::CliError::CommandNotRun {
+        crate::cli::exit::CliError::CommandNotRun {
             message: format!("cannot run {program:?}: no such command"),
             hint: "give the command's path, or a name found on PATH".to_string(),
             found: false,
         }
     } else {
-        super::exit::CliError::CommandNotRun {
+        crate::cli::exit::CliError::CommandNotRun {
             message: format!("cannot run {program:?}: {e}"),
             hint: "the command must be an executable file".to_string(),
             found: true,
@@ -216,8 +218,7 @@ pub fn run_as_state_dir_owner(
         return Ok(()); // a missing state dir is reported by the command itself
     };
     let (owner, group) = (meta.uid(), meta.gid());
-    // SAFETY: geteuid never fails.
-    let me = unsafe { libc::geteuid() };
+    let me = rustix::process::geteuid().as_raw();
     if me == owner {
         return Ok(());
     }
@@ -233,19 +234,10 @@ pub fn run_as_state_dir_owner(
         }
         .into());
     }
-    // SAFETY: plain system calls on this process; each result is checked. Groups first, then
-    // the gid, then the uid (after which the others cannot be changed any more).
-    let dropped = unsafe {
-        libc::setgroups(0, std::ptr::null()) == 0
-            && libc::setgid(group) == 0
-            && libc::setuid(owner) == 0
-    };
-    if !dropped {
-        return Err(
-            anyhow::Error::new(std::io::Error::last_os_error()).context(format!(
-                "switching to uid {owner}, the owner of the state dir"
-            )),
-        );
+    if let Err(e) = openclaw_sessions::sys::become_user(owner, group) {
+        return Err(anyhow::Error::new(e).context(format!(
+            "switching to uid {owner}, the owner of the state dir"
+        )));
     }
     ctx.printer.debug(format!(
         "running as uid {owner} (gid {group}), the owner of the state dir"

@@ -14,10 +14,10 @@ use openclaw_sessions::paths::{AgentId, StateLayout};
 use openclaw_sessions::units::{format_bytes, now_ms};
 use openclaw_sessions::Error;
 
-use super::exit::Outcome;
-use super::mutation::{print_dry_run, run_op, MutationArgs};
-use super::progress::Bar;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::mutation::{print_dry_run, run_op, MutationArgs};
+use crate::cli::progress::Bar;
+use crate::cli::Ctx;
 
 #[derive(Debug, Subcommand)]
 pub enum BackupCommand {
@@ -28,7 +28,7 @@ pub enum BackupCommand {
     /// Check snapshots: files, manifest, sha256, integrity, owner, schema version.
     Verify(VerifyArgs),
     /// Restore a snapshot to a fresh path, or in place under custody.
-    #[command(after_help = super::mutation::RESTORE_IN_PLACE)]
+    #[command(after_help = crate::cli::mutation::restore_help())]
     Restore(RestoreArgs),
 }
 
@@ -119,7 +119,7 @@ pub struct RestoreArgs {
     session: Option<String>,
     /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
     /// dir to finish (--in-place, --session).
-    #[arg(long, value_name = "DURATION", value_parser = super::durations::parse_wait, requires = "live")]
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_wait, requires = "live")]
     wait: Option<u64>,
     /// With --in-place or --session: show what would change and change nothing.
     #[arg(short = 'n', long, requires = "live")]
@@ -263,7 +263,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
             .unwrap_or_default();
         t.add_row(vec![
             name,
-            super::printer::word(&s.state),
+            crate::cli::printer::word(&s.state),
             created,
             db,
             size,
@@ -335,7 +335,7 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
     Ok(if all_ok {
         Outcome::Done
     } else {
-        Outcome::Exit(super::exit::ErrorCode::Findings.exit_code())
+        Outcome::Exit(crate::cli::exit::ErrorCode::Findings.exit_code())
     })
 }
 

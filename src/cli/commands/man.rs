@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::exit::Outcome;
-use super::Ctx;
+use crate::cli::exit::Outcome;
+use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct ManArgs {
@@ -122,10 +122,10 @@ fn extra_sections(path: &str, notes: Option<String>) -> String {
             }
         }
     }
-    if let Some(lines) = super::examples::of(path) {
+    if let Some(lines) = crate::cli::examples::of(path) {
         out.push_str(".SH EXAMPLES\n.PP\n.nf\n.RS 4\n");
         for l in lines {
-            for part in super::examples::wrapped(l, super::examples::WIDTH) {
+            for part in crate::cli::examples::wrapped(l, crate::cli::examples::WIDTH) {
                 out.push_str(&roff_text(&part));
                 out.push('\n');
             }
@@ -196,7 +196,7 @@ fn pages(
 }
 
 fn all_pages() -> anyhow::Result<Vec<(String, Vec<u8>)>> {
-    let mut cmd = super::command();
+    let mut cmd = crate::cli::command();
     cmd.build();
     let mut out = Vec::new();
     pages(&cmd, &[cmd.get_name().to_string()], &mut out)?;
