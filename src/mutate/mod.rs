@@ -6,6 +6,7 @@ mod crash;
 mod delete;
 mod entry_fields;
 mod entry_writer;
+pub mod kept_entry;
 mod patch;
 pub mod plugin_records;
 pub mod prune;

@@ -12,6 +12,7 @@ use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
 use super::targets::{check_owned_agent, Selection};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Result};
+use crate::mutate::kept_entry::remove_kept_entry;
 use crate::mutate::prune::{
     apply_budget, is_main_scope_direct_key, missing_transcript, plan_artifacts, plan_budget,
     ActionFilter, ArtifactEffect, ArtifactRemoval, BudgetInput, BudgetOutcome, BudgetPlan,
@@ -554,6 +555,11 @@ fn apply_agent(
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io(&a.path, e)),
+            }
+            if a.archive_to.is_none() {
+                if let Some(name) = a.path.file_name().and_then(|n| n.to_str()) {
+                    remove_kept_entry(&layout.state_dir, paths.id.as_str(), name)?;
+                }
             }
             progress.advance(1);
         }
