@@ -840,22 +840,32 @@ fn tables_stay_one_line_a_row_at_every_width() {
                 _ => text.lines().skip_while(|l| !l.starts_with('┌')).collect(),
             };
             // An archive's name is what `undelete` takes: whole, even where it is wider
-            // than the terminal (which then wraps it); every other column is left out.
+            // than the terminal; every other column is left out, and the table is left open
+            // on the right so that only a row whose name is too long runs past the edge (the
+            // terminal wraps that name alone), never a padded line of borders.
             if name == "archives" {
                 for n in &archive_names {
                     assert!(text.contains(n.as_str()), "{name} at {width}: {n}\n{text}");
                 }
             }
-            for line in table.iter().filter(|_| name != "archives") {
+            let open = name == "archives" && !text.contains('┘');
+            for line in &table {
+                let runs_past = open
+                    && archive_names
+                        .iter()
+                        .any(|n| line.ends_with(n.as_str()) && unicode_width(n) + 13 > limit);
                 assert!(
-                    unicode_width(line) <= limit,
+                    unicode_width(line) <= limit || runs_past,
                     "{name} at {width}: {} columns:\n{line}",
                     unicode_width(line)
                 );
             }
+            if open {
+                assert!(text.trim_end().lines().last().unwrap().starts_with('└'));
+            }
             // One style: a terminal's table has borders at every width, and a footer
             // follows the table.
-            if !matches!(name, "delete_plan" | "search") {
+            if !matches!(name, "delete_plan" | "search") && !open {
                 assert!(
                     text.contains('┌') && text.contains('┘'),
                     "{name} at {width}:\n{text}"
