@@ -500,6 +500,28 @@ fn delete_killed_after_keeping_the_entry() {
             // writes; the kept entry was there before the commit.
             store.run_ok(["doctor", "--fix", "--yes"]);
         }
+        // A deletion killed before its commit left an entry whose archive never came to be:
+        // the doctor names it and its repair removes it; the entry of the re-run stays.
+        let kept_dir = store.state().join("openclaw-sessions-deleted/main");
+        let files = || std::fs::read_dir(&kept_dir).unwrap().count();
+        let doctor = json(&store.run_ok(["doctor", "leftovers", "--json"]));
+        let orphans = doctor["data"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| {
+                f["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("which is gone")
+            })
+            .count();
+        assert_eq!(orphans, usize::from(!committed), "{point}: {doctor}");
+        assert_eq!(files(), 1 + orphans, "{point}");
+        if orphans > 0 {
+            store.run_ok(["doctor", "--fix", "--yes"]);
+            assert_eq!(files(), 1, "{point}");
+        }
         let listed = json(&store.run_ok(["archives", "list", "--json", "--session", &sid]));
         let kept: Vec<&Value> = listed["data"]
             .as_array()
