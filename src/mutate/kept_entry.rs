@@ -9,7 +9,9 @@
 //! Crash safety: the files are written and synced before the deletion's transaction commits.
 //! A run killed between leaves a file whose archive does not exist, which nothing reads:
 //! every lookup goes by archive name, and an archive name is never made twice (it holds the
-//! deletion's time and the transcript's generation).
+//! deletion's time and the transcript's generation). The doctor names such a file, and one
+//! whose archive OpenClaw's own disk budget removed, and its repair removes it (check
+//! `leftovers`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

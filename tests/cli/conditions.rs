@@ -1148,7 +1148,15 @@ fn an_unreadable_store_says_permission_denied_on_which_path() {
             );
             assert!(!said.contains("unknown agent"), "{at}: {said}");
             if args[0] == "--json" {
-                assert_eq!(json(&out)["error"]["code"], "IO", "{at}: {said}");
+                let doc = json(&out);
+                assert_eq!(doc["error"]["code"], "IO", "{at}: {said}");
+                assert!(
+                    doc["error"]["hint"]
+                        .as_str()
+                        .unwrap()
+                        .contains("the user that owns it"),
+                    "{at}: {said}"
+                );
             }
         }
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(was)).unwrap();
