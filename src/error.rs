@@ -151,6 +151,9 @@ impl Error {
             Error::Interrupted => Some(
                 "what finished before the signal stays done and the rest is untouched; run the same command again to finish",
             ),
+            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied => {
+                Some("run it as the user that owns it, or as root")
+            }
             Error::Io { .. } => Some("check the path, its permissions and the free disk space"),
             Error::Sqlite { .. } => Some("run the doctor to check the database"),
             Error::Internal(_) => Some("this is a bug in this tool; please report it"),

@@ -169,3 +169,61 @@ pub fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
     use rustix::fs::{renameat_with, RenameFlags, CWD};
     Ok(renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE)?)
 }
+
+/// `path` could not be read for want of permission: the error names the path, its owner and
+/// mode, and the uid this runs as (a store another user owns is the usual cause).
+pub fn permission_denied(path: &Path) -> Error {
+    use std::os::unix::fs::MetadataExt;
+    let me = rustix::process::geteuid().as_raw();
+    let owner = std::fs::symlink_metadata(path)
+        .map(|m| {
+            format!(
+                "owned by uid {} with mode {:04o}",
+                m.uid(),
+                m.mode() & 0o7777
+            )
+        })
+        .unwrap_or_else(|_| "its directory cannot be searched".into());
+    Error::io(
+        path,
+        std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!("permission denied ({owner}; this runs as uid {me})"),
+        ),
+    )
+}
+
+/// Whether `path` exists, where permission to look is an error, not an absence: a path
+/// whose directory cannot be searched names that directory.
+pub fn exists_readably(path: &Path) -> Result<bool> {
+    match std::fs::symlink_metadata(path) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(permission_denied(
+            path.parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(path),
+        )),
+        Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Ok(false),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// A directory that exists must be listable, a file that exists must open for reading:
+/// permission denied is an error naming the path. Nothing there is no error.
+pub fn check_readable(path: &Path) -> Result<()> {
+    if !exists_readably(path)? {
+        return Ok(());
+    }
+    let denied = if path.is_dir() {
+        std::fs::read_dir(path).err()
+    } else if path.is_file() {
+        File::open(path).err()
+    } else {
+        None
+    };
+    match denied {
+        Some(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(permission_denied(path)),
+        _ => Ok(()),
+    }
+}

@@ -44,6 +44,8 @@ pub enum Remedy {
     UpgradeSchema,
     /// Report a bug in this tool.
     ReportBug,
+    /// The state dir given holds `.openclaw`, the state dir itself.
+    StateDirBelow,
 }
 
 impl Remedy {
@@ -71,6 +73,7 @@ impl Remedy {
             Remedy::Upgrade => "upgrade this tool",
             Remedy::UpgradeSchema => "the schema upgrade of this tool",
             Remedy::ReportBug => "a bug in this tool",
+            Remedy::StateDirBelow => "use it as the state dir",
         }
     }
 }

@@ -362,6 +362,7 @@ pub fn gather(layout: &StateLayout) -> Result<StatusReport> {
     let mut agents = Vec::new();
     for id in ids {
         let paths = layout.agent(&id);
+        paths.check_readable()?;
         let database = database_status(&paths.db, DatabaseRole::Agent);
         let legacy_pending = paths.legacy_index.clone().filter(|p| p.is_file());
         let mut status = AgentStatus {

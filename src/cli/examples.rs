@@ -122,6 +122,13 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "backup prune",
+        &[
+            "openclaw-sessions backup prune --keep 3 --dry-run",
+            "openclaw-sessions backup prune --keep 3 --yes",
+        ],
+    ),
+    (
         "backup restore",
         &[
             "openclaw-sessions backup restore SNAPSHOT --target /tmp/restored.sqlite",

@@ -125,6 +125,7 @@ fn command(remedy: Remedy) -> String {
         Remedy::Upgrade => "upgrade openclaw-sessions".into(),
         Remedy::UpgradeSchema => format!("`{}`", ours("migrate schema", false, false)),
         Remedy::ReportBug => "a bug in openclaw-sessions".into(),
+        Remedy::StateDirBelow => "pass it as --state-dir (or OPENCLAW_STATE_DIR)".into(),
     }
 }
 

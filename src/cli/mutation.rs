@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use openclaw_sessions::interruption::Interruption;
+use openclaw_sessions::ops::backup_prune::BackupPruneOp;
 use openclaw_sessions::ops::delete::DeleteOp;
 use openclaw_sessions::ops::doctor_fix::DoctorFixOp;
 use openclaw_sessions::ops::entry_change::EntryChangeOp;
@@ -105,6 +106,12 @@ pub const RESTORE_SESSION: Runs = runs::<RestoreSessionOp>("");
 pub const PATCH: Runs = runs::<EntryChangeOp>(ONE_ROW);
 pub const ARCHIVE: Runs = runs::<EntryChangeOp>(ONE_ROW);
 pub const UNARCHIVE: Runs = runs::<EntryChangeOp>(ONE_ROW);
+pub const BACKUP_PRUNE: Runs = runs::<BackupPruneOp>(
+    "Never removed: the newest N of each database (N is at least 1, so the snapshot an \
+interrupted run took before it changed anything stays), a snapshot that is not complete (being \
+written, or left by a killed run), and every snapshot of an agent where an interrupted restore \
+left its staging files. Nothing to remove prints nothing (exit 0).",
+);
 pub const RECLAIM: Runs = runs::<ReclaimOp>(
     "It removes nothing. The integrity of each database is checked before and after; the free \
 disk is checked first against what the compaction needs, and a shortfall refuses (exit 5, \
@@ -427,6 +434,7 @@ mod tests {
         ("prune", PRUNE),
         ("undelete", runs::<UndeleteOp>("")),
         ("backup restore --session", RESTORE_SESSION),
+        ("backup prune", BACKUP_PRUNE),
         ("patch", PATCH),
         ("archive", ARCHIVE),
         ("unarchive", UNARCHIVE),

@@ -335,11 +335,33 @@ pub fn render(table: &Table, target: Target, wide: bool) -> Rendered {
         dropped.push(i);
     }
     dropped.sort_unstable();
+    let mut text = build(Style::Borders, table, &visible, &widths, &header, &rows);
+    if total(&visible, &widths) > width {
+        text = open_right_edge(&text, width);
+    }
     Rendered {
-        text: build(Style::Borders, table, &visible, &widths, &header, &rows),
+        text,
         dropped: dropped.iter().map(|&i| header[i].clone()).collect(),
         width,
     }
+}
+
+/// A table whose identifiers alone are wider than the terminal (an archive's long name at
+/// 80 columns): its last column is left open on the right, so that a row is as long as its
+/// own cell and only a long cell runs past the edge (the terminal wraps that one cell, whole
+/// for copying), instead of every line padded past the edge and broken by the terminal in the
+/// middle of the borders. Rules stop at the terminal's edge.
+fn open_right_edge(text: &str, width: usize) -> String {
+    text.lines()
+        .map(|line| {
+            if line.starts_with(['┌', '╞', '├', '└']) {
+                line.chars().take(width).collect::<String>()
+            } else {
+                line.trim_end_matches('│').trim_end().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `text` in at most `width` columns, shortened the column's way.

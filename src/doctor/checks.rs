@@ -132,7 +132,7 @@ pub const CHECKS: &[CheckInfo] = &[
     c(
         "leftovers",
         Severity::Warning,
-        "temporary files and staging directories left by interrupted runs",
+        "temporary files and staging directories left by interrupted runs, and deleted entries kept for archives that are gone",
     ),
     c(
         "disk-budget",
@@ -1013,6 +1013,57 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
     Ok(())
 }
 
+/// Entries `delete` kept (`writer::kept_entry`) whose archive is gone, neither a row nor a
+/// file (OpenClaw's disk budget removed it, or a deletion was killed before its commit), and
+/// the temporary files of a killed write there: nothing reads them.
+fn kept_entry_leftovers(
+    cx: &mut Ctx,
+    layout: &StateLayout,
+    paths: &AgentPaths,
+    db: Option<&ReadOnlyDb>,
+) -> Result<()> {
+    let agent = paths.id.as_str();
+    let dir = crate::writer::kept_entry::kept_entries_dir(&layout.state_dir, agent);
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let names: std::collections::HashSet<String> = match db {
+        Some(db) => rows(db, archives::NAMES_SQL, |r| r.get::<_, String>(0))?
+            .into_iter()
+            .collect(),
+        None => Default::default(),
+    };
+    let mut files: Vec<std::fs::DirEntry> = std::fs::read_dir(&dir).at(&dir)?.flatten().collect();
+    files.sort_by_key(|e| e.file_name());
+    for ent in files {
+        let file = ent.file_name().to_string_lossy().into_owned();
+        let message = if file.starts_with('.') && file.ends_with(".tmp") {
+            format!(
+                "temporary file {} left by an interrupted deletion",
+                ent.path().display()
+            )
+        } else if let Some(archive) = file.strip_suffix(".entry.json") {
+            if names.contains(archive) || paths.sessions_dir.join(archive).is_file() {
+                continue;
+            }
+            format!(
+                "entry kept for archive {archive}, which is gone (removed by OpenClaw's disk budget, or a deletion stopped before it committed)"
+            )
+        } else {
+            continue;
+        };
+        cx.add(
+            "leftovers",
+            Severity::Info,
+            Subject::agent(agent).path(&ent.path()),
+            message,
+            "nothing reads it; the doctor's repair removes it",
+            Some(Repair::RemoveLeftover { path: ent.path() }),
+        );
+    }
+    Ok(())
+}
+
 /// An archive row: name, published_at, rowid, session id, key.
 type ArchiveRow = (String, Option<i64>, i64, String, String);
 
@@ -1113,6 +1164,7 @@ fn file_checks(
                 repair,
             );
         }
+        kept_entry_leftovers(cx, layout, paths, db)?;
     }
     if cx.wants("archive-files") {
         let rows_by_name: Vec<ArchiveRow> = match db {

@@ -107,11 +107,22 @@ pub struct ArchivedTranscript {
     /// Why it could not be read, when it cannot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// The entry `delete` kept with it (`writer::kept_entry`), which `undelete` restores;
+    /// set by [`ArchivedTranscript::find_kept_entry`].
+    pub kept_entry: Option<PathBuf>,
     #[serde(skip)]
     pub body: ArchiveBody,
 }
 
 impl ArchivedTranscript {
+    /// Look for the entry kept with this archive under `state_dir`.
+    pub fn find_kept_entry(&mut self, state_dir: &Path) {
+        self.kept_entry =
+            crate::writer::kept_entry::read_kept_entry(state_dir, &self.agent_id, &self.name)
+                .filter(|(_, k)| k.session_id == self.session_id)
+                .map(|(path, _)| path);
+    }
+
     /// The archive as a transcript source (`transcript cat`/`export` read it like a live one).
     pub fn source(&self) -> TranscriptSource {
         TranscriptSource::Archive {
@@ -423,6 +434,7 @@ fn walk_archives(
                     agreement,
                     events: None,
                     problem,
+                    kept_entry: None,
                     body: ArchiveBody::Row {
                         session_id: r.session_id,
                         generation: r.generation,
@@ -478,6 +490,7 @@ fn walk_archives(
                     agreement,
                     events: None,
                     problem,
+                    kept_entry: None,
                     body,
                 });
             }
@@ -547,6 +560,7 @@ fn walk_archives(
             agreement,
             events: None,
             problem,
+            kept_entry: None,
             body: ArchiveBody::File(path),
         });
     }
@@ -671,6 +685,7 @@ fn imported_item(
         agreement: Agreement::FileOnly,
         events: None,
         problem: None,
+        kept_entry: None,
         body: ArchiveBody::File(path),
     })
 }

@@ -16,6 +16,7 @@ use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::store::db::{self, archives, event_index, nodes, windows};
 use crate::store::{AgentStore, SessionEntry};
 use crate::writer::archive::{archive_generation, ArchivedFile};
+use crate::writer::kept_entry::{write_kept_entries, KeptEntry};
 use crate::writer::publish::publish_checked;
 use crate::writer::WritableDb;
 
@@ -47,6 +48,8 @@ pub struct ArchivePlan {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeletePlan {
+    #[serde(skip)]
+    pub agent_id: String,
     pub session_key: String,
     pub result: DeleteResult,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,6 +96,7 @@ pub fn plan_delete(
     opts: &DeleteOptions,
 ) -> Result<DeletePlan> {
     let mut plan = DeletePlan {
+        agent_id: store.paths.id.to_string(),
         session_key: key.to_string(),
         result: DeleteResult::Deleted,
         reason: None,
@@ -181,7 +185,8 @@ fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
 }
 
 /// One planned deletion inside the caller's transaction: archive rows for the generations it
-/// owns, then its rows. Returns the archives written (not yet published).
+/// owns, then its rows. Returns the archives written (not yet published); the entry, with the
+/// archive of its current transcript, goes to `kept` (written before the commit).
 fn delete_in_tx(
     tx: &Transaction<'_>,
     path: &Path,
@@ -189,6 +194,7 @@ fn delete_in_tx(
     expected: &SessionEntry,
     refs: ReferenceView<'_>,
     now: i64,
+    kept: &mut Vec<KeptEntry>,
 ) -> Result<Vec<ArchivedFile>> {
     let key = plan.session_key.as_str();
     let current: Option<String> = nodes::entry_json(tx, key).at(path)?;
@@ -198,9 +204,21 @@ fn delete_in_tx(
             hint: Some("run the command again".into()),
         });
     }
+    let pending_validation = nodes::is_pending_validation(tx, key).at(path)?;
     let mut archived = Vec::new();
     for g in &plan.generations {
         if let Some(a) = archive_generation(tx, path, key, &g.session_id, now)? {
+            if a.session_id == expected.session_id() && expected.unreadable.is_none() {
+                kept.push(KeptEntry::new(
+                    &plan.agent_id,
+                    key,
+                    &a.session_id,
+                    &a.archive_name,
+                    now,
+                    pending_validation,
+                    expected.fields.clone(),
+                ));
+            }
             archived.push(a);
             crate::writer::crash_point("delete-archive-row");
         }
@@ -236,8 +254,12 @@ pub fn apply_delete(
     crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
     db.statement_journals_in_memory()?;
     let path = db.path.clone();
+    let state_dir = db.state_dir.clone();
     let tx = db.transaction()?;
-    let mut archived = delete_in_tx(&tx, &path, plan, expected, refs, now)?;
+    let mut kept = Vec::new();
+    let mut archived = delete_in_tx(&tx, &path, plan, expected, refs, now, &mut kept)?;
+    write_kept_entries(&state_dir, &kept)?;
+    crate::writer::crash_point("delete-entries-kept");
     crate::writer::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
     crate::writer::crash_point("delete-before-publish");
@@ -269,18 +291,22 @@ pub fn apply_delete_batch(
     crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
     db.statement_journals_in_memory()?;
     let path = db.path.clone();
+    let state_dir = db.state_dir.clone();
     let tx = db.transaction()?;
+    let mut kept = Vec::new();
     for plan in plans {
         let Some(expected) = &plan.entry else {
             continue;
         };
-        delete_in_tx(&tx, &path, plan, expected, refs.now(), now)?;
+        delete_in_tx(&tx, &path, plan, expected, refs.now(), now, &mut kept)?;
         refs.forget(&plan.session_key)?;
         crate::writer::crash_point("delete-before-commit");
         if stop() {
             return Err(Error::Interrupted);
         }
     }
+    write_kept_entries(&state_dir, &kept)?;
+    crate::writer::crash_point("delete-entries-kept");
     tx.commit().at(&path)?;
     for _ in plans.iter().filter(|p| p.entry.is_some()) {
         crate::writer::crash_point("delete-before-publish");

@@ -20,6 +20,7 @@ use crate::legacy::{for_each_index_entry, is_safe_session_id, IndexSource};
 use crate::store::db::{events, nodes, windows};
 use crate::store::{AgentStore, ReadOnlyDb};
 use crate::transcript::for_each_archived;
+use crate::writer::kept_entry::read_kept_entry;
 use crate::writer::transcript::{
     conversation_of, event_time, link_conversation, write_conversation, EventAppender, SearchRows,
     Stored,
@@ -36,24 +37,60 @@ use crate::writer::{
     rename_all_fields = "camelCase"
 )]
 pub enum EntrySource {
-    /// The newest snapshot that still holds the session.
-    Snapshot { path: PathBuf, created_at: String },
+    /// The entry `delete` kept with this archive: the session as it was at deletion.
+    Deleted { path: PathBuf, deleted_at: String },
+    /// The newest snapshot that still holds the session; `at_deletion` when it holds the
+    /// very entry `delete` kept (the deletion's own snapshot).
+    Snapshot {
+        path: PathBuf,
+        created_at: String,
+        at_deletion: bool,
+    },
     /// The `sessions.json` the legacy import moved aside.
     ImportIndex { path: PathBuf },
-    /// Neither: the smallest entry OpenClaw accepts (`sessionId`, `updatedAt`).
+    /// None: the smallest entry OpenClaw accepts (`sessionId`, `updatedAt`).
     Minimal,
 }
 
 impl EntrySource {
-    pub fn describe(&self) -> String {
+    /// Where the entry comes from, and, when it is not the one kept at deletion, that it is
+    /// older and how old (`updated_at`: the entry's `updatedAt`).
+    pub fn describe(&self, updated_at: Option<i64>, now_ms: i64) -> String {
+        let age = |ms: i64| {
+            format!(
+                "{} ({} ago)",
+                crate::units::iso_from_ms(ms),
+                crate::units::format_age(now_ms - ms)
+            )
+        };
+        let updated = updated_at
+            .map(|t| format!(", last updated {}", age(t)))
+            .unwrap_or_default();
         match self {
-            EntrySource::Snapshot { path, created_at } => {
-                format!("entry from snapshot {} ({created_at})", path.display())
+            EntrySource::Deleted { deleted_at, .. } => {
+                format!("the entry as it was at deletion ({deleted_at})")
             }
-            EntrySource::ImportIndex { path } => {
-                format!("entry from the import's index {}", path.display())
+            EntrySource::Snapshot {
+                path,
+                created_at,
+                at_deletion: true,
+            } => format!(
+                "the entry as it was at deletion, from snapshot {} taken {created_at}",
+                path.display()
+            ),
+            EntrySource::Snapshot {
+                path, created_at, ..
+            } => format!(
+                "no entry was kept at deletion: an older entry from snapshot {} taken {created_at}{updated}",
+                path.display()
+            ),
+            EntrySource::ImportIndex { path } => format!(
+                "no entry was kept at deletion: an older entry from the import's index {}{updated}",
+                path.display()
+            ),
+            EntrySource::Minimal => {
+                "no entry was kept at deletion and no snapshot or index holds it: a minimal entry (sessionId, updatedAt)".into()
             }
-            EntrySource::Minimal => "minimal entry (no snapshot or index holds it)".into(),
         }
     }
 }
@@ -68,6 +105,8 @@ pub struct UndeletePlan {
     pub archive: String,
     pub events: u64,
     pub entry_source: EntrySource,
+    /// The restored entry's `updatedAt` (milliseconds).
+    pub entry_updated_at: Option<i64>,
     #[serde(skip)]
     pub entry: Map<String, Value>,
     /// The key stays uncertified (still waiting for OpenClaw's key validation), as in the
@@ -231,11 +270,29 @@ fn entry_from_snapshots(
                 source: EntrySource::Snapshot {
                     path: dir,
                     created_at,
+                    at_deletion: false,
                 },
             });
         }
     }
     None
+}
+
+/// The entry `delete` kept with this archive (`kept_entries_in` is the state dir).
+fn entry_kept_at_deletion(
+    state_dir: &Path,
+    agent_id: &str,
+    archived: &ArchivedTranscript,
+) -> Option<FoundEntry> {
+    let (path, kept) = read_kept_entry(state_dir, agent_id, &archived.name)?;
+    (kept.session_id == archived.session_id).then(|| FoundEntry {
+        fields: kept.entry,
+        pending_validation: kept.pending_validation,
+        source: EntrySource::Deleted {
+            path,
+            deleted_at: crate::units::iso_from_ms(kept.deleted_at),
+        },
+    })
 }
 
 /// The entry of `session_id` in the index the legacy import moved aside.
@@ -290,6 +347,7 @@ pub fn plan_undelete(
     store: &AgentStore,
     archived: &ArchivedTranscript,
     as_key: Option<&str>,
+    kept_entries_in: &Path,
     snapshots: &[AgentSnapshot],
     now_ms: i64,
 ) -> Result<UndeletePlan> {
@@ -338,7 +396,21 @@ pub fn plan_undelete(
         ));
     }
     let (events, last_time) = verify_archive(store, archived)?;
-    let found = entry_from_snapshots(snapshots, &key, sid)
+    let kept = entry_kept_at_deletion(kept_entries_in, &agent_id, archived);
+    let snapshot = entry_from_snapshots(snapshots, &key, sid);
+    // A snapshot that holds the very entry kept at deletion (the deletion's own safety
+    // snapshot) gives back the rows as they were, columns no entry writer sets included.
+    let found = match (kept, snapshot) {
+        (Some(kept), Some(mut snap)) if snap.fields == kept.fields => {
+            if let EntrySource::Snapshot { at_deletion, .. } = &mut snap.source {
+                *at_deletion = true;
+            }
+            Some(snap)
+        }
+        (Some(kept), _) => Some(kept),
+        (None, snapshot) => snapshot,
+    };
+    let found = found
         .or_else(|| entry_from_import_index(store, &key, sid, now_ms))
         .unwrap_or_else(|| {
             let updated = last_time.or(archived.archived_at).unwrap_or(now_ms);
@@ -358,6 +430,7 @@ pub fn plan_undelete(
     let entry_source = found.source;
     let mut entry = canonical_entry(found.fields);
     entry.insert("sessionId".into(), json!(sid));
+    let entry_updated_at = crate::json_value::finite(entry.get("updatedAt")).map(|t| t as i64);
     if let Some(why) = session_key::entry_lineage_refusal(&entry, &contract_main) {
         return Err(session_key::refusal_error(format!(
             "the entry found for {key}: {why}"
@@ -370,6 +443,7 @@ pub fn plan_undelete(
         archive: archived.name.clone(),
         events,
         entry_source,
+        entry_updated_at,
         entry,
         pending_validation: found.pending_validation,
         copy_from,

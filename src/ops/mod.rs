@@ -2,6 +2,7 @@
 //! one pipeline ([`pipeline::run`]) in one fixed order. The binary supplies the questions,
 //! progress and output through [`pipeline::Hooks`]; nothing here prints, prompts or exits.
 
+pub mod backup_prune;
 pub mod delete;
 mod disk_space;
 pub mod doctor_fix;

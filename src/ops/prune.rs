@@ -26,6 +26,7 @@ use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::{Remedy, Warning};
 use crate::store::archive_rows::{archive_row_exists, delete_archive_row};
 use crate::store::{AgentStore, SessionEntry, StoreKind};
+use crate::writer::kept_entry::remove_kept_entry;
 use crate::writer::WritableDb;
 
 pub struct PruneOp {
@@ -555,6 +556,11 @@ fn apply_agent(
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io(&a.path, e)),
+            }
+            if a.archive_to.is_none() {
+                if let Some(name) = a.path.file_name().and_then(|n| n.to_str()) {
+                    remove_kept_entry(&layout.state_dir, paths.id.as_str(), name)?;
+                }
             }
             progress.advance(1);
         }

@@ -94,6 +94,7 @@ impl Operation for UndeleteOp {
             &store,
             &archived,
             self.as_key.as_deref(),
+            &layout.state_dir,
             &snapshots,
             self.now,
         )?;
@@ -114,7 +115,7 @@ impl Operation for UndeleteOp {
                 Some(format!(
                     "{} events, {}; the archive is kept",
                     p.events,
-                    p.entry_source.describe()
+                    p.entry_source.describe(p.entry_updated_at, self.now)
                 )),
             ),
             1,

@@ -5,6 +5,7 @@ use super::{
     Environment, StateDirChoice,
 };
 use crate::error::{Error, Result};
+use crate::remedy::Remedy;
 
 /// Where one agent keeps its things.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -20,6 +21,24 @@ pub struct AgentPaths {
     /// The legacy index `sessions.json`, when this agent may have one.
     pub legacy_index: Option<PathBuf>,
     pub import_archive_dir: PathBuf,
+}
+
+impl AgentPaths {
+    /// Every place the agent's sessions may be read from is readable, or nothing is there:
+    /// permission denied is an error naming the path (an agent another user keeps private
+    /// must not read as an empty one).
+    pub fn check_readable(&self) -> Result<()> {
+        let mut places = vec![self.dir.clone(), self.sessions_dir.clone()];
+        if let Some(dir) = self.db.parent() {
+            places.push(dir.to_path_buf());
+        }
+        places.push(self.db.clone());
+        places.extend(self.legacy_index.clone());
+        for p in places {
+            crate::fsutil::check_readable(&p)?;
+        }
+        Ok(())
+    }
 }
 
 /// The resolved state dir, config and agents, found as OpenClaw finds them
@@ -98,10 +117,12 @@ impl StateLayout {
             return Ok(());
         }
         if !self.state_dir.is_dir() {
+            // A directory above it that cannot be searched: permission denied, not absent.
+            crate::fsutil::exists_readably(&self.state_dir)?;
             // Something that is there but not a directory is named for what it is.
             if let Ok(meta) = std::fs::metadata(&self.state_dir) {
                 let what = if meta.is_file() {
-                    "is a file, not a state directory"
+                    "is a file, not a directory"
                 } else {
                     "is not a directory"
                 };
@@ -116,6 +137,49 @@ impl StateLayout {
                     self.state_dir.display()
                 ),
                 Some("pass --state-dir DIR, --profile NAME or set OPENCLAW_STATE_DIR".to_string()),
+            ));
+        }
+        // A store another user keeps private reads as "permission denied", never as empty.
+        let agents = self.state_dir.join("agents");
+        crate::fsutil::check_readable(&self.state_dir)?;
+        crate::fsutil::check_readable(&agents)?;
+        // The directory that holds the state dir given instead of the state dir itself.
+        let below = self.state_dir.join(".openclaw");
+        if !agents.exists() && below.join("agents").is_dir() {
+            return Err(Error::not_found(
+                format!(
+                    "{} holds no OpenClaw state (no agents/), but {} does",
+                    self.state_dir.display(),
+                    below.display()
+                ),
+                Some(format!(
+                    "did you mean {}? {}",
+                    below.display(),
+                    Remedy::StateDirBelow.phrase()
+                )),
+            )
+            .with_remedy(Remedy::StateDirBelow));
+        }
+        Ok(())
+    }
+
+    /// `--store` names OpenClaw's config file (not a store): refused before it is read as a
+    /// legacy `sessions.json`, whose shape it does not have.
+    fn refuse_config_as_store(&self, store: &Path) -> Result<()> {
+        let name = store.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        let is_config = matches!(name, "openclaw.json" | "clawdbot.json")
+            || self.config.path.as_deref().is_some_and(|c| same(c, store));
+        if is_config {
+            return Err(Error::bad_input(
+                format!(
+                    "{} is OpenClaw's config file, not a session store",
+                    store.display()
+                ),
+                Some("--store takes an agent database (agents/<id>/agent/openclaw-agent.sqlite) or a legacy index (agents/<id>/sessions/sessions.json); the config is read from the state dir, or from --config".to_string()),
             ));
         }
         Ok(())
@@ -235,6 +299,8 @@ impl StateLayout {
     pub fn select_agents(&self, requested: &[String], all: bool) -> Result<Vec<AgentPaths>> {
         if let Some(store) = &self.store_override {
             self.require_exists()?;
+            self.refuse_config_as_store(store)?;
+            crate::fsutil::check_readable(store)?;
             let id = match requested.first() {
                 Some(a) => AgentId::parse(a)?,
                 None => super::read_owner(store)
@@ -255,7 +321,11 @@ impl StateLayout {
         self.require_exists()?;
         let (known, _) = self.known_agents();
         if all {
-            return Ok(known.iter().map(|id| self.agent(id)).collect());
+            let agents: Vec<AgentPaths> = known.iter().map(|id| self.agent(id)).collect();
+            for a in &agents {
+                a.check_readable()?;
+            }
+            return Ok(agents);
         }
         let ids: Vec<AgentId> = if requested.is_empty() {
             vec![self.default_agent()]
@@ -283,7 +353,9 @@ impl StateLayout {
                 ));
             }
             if !out.iter().any(|p: &AgentPaths| p.id == id) {
-                out.push(self.agent(&id));
+                let paths = self.agent(&id);
+                paths.check_readable()?;
+                out.push(paths);
             }
         }
         Ok(out)

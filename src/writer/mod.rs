@@ -11,6 +11,7 @@ pub mod archive;
 mod crash;
 mod entry;
 mod entry_fields;
+pub mod kept_entry;
 mod legacy_entry;
 pub mod publish;
 pub mod transcript;

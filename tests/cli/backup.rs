@@ -562,3 +562,177 @@ fn backup_defaults_to_the_safety_snapshots_repository_and_du_counts_it() {
         .unwrap();
     assert_eq!(empty.status.code(), Some(4));
 }
+
+/// `backup prune --keep N`: plan then apply, the newest N of each database kept (each
+/// agent's, the global one), `--yes` needed without a terminal, nothing printed when nothing
+/// is due; never a snapshot that is not complete, nor any of an agent where an interrupted
+/// restore left its staging files; `--repository` names another repository; du counts less.
+#[test]
+fn backup_prune_keeps_the_newest_of_each_database() {
+    let store = Store::copy("live");
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    for _ in 0..3 {
+        store.run_ok(["--all-agents", "backup", "create"]);
+    }
+    store.run_ok(["backup", "create", "--global"]);
+    let listed = |repo: &Path| -> Vec<(String, String)> {
+        let doc = json(
+            &store
+                .cmd()
+                .args(["backup", "list", "--json", "--repository"])
+                .arg(repo)
+                .output()
+                .unwrap(),
+        );
+        doc["data"]["snapshots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["state"] == "complete")
+            .map(|s| {
+                let m = &s["manifest"]["database"];
+                (
+                    m["agentId"].as_str().unwrap_or("global").to_string(),
+                    s["path"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let before = listed(&repo);
+    assert_eq!(before.len(), 10);
+    let du_before = json(&store.run_ok(["du", "--json"]))["data"]["snapshots"]["bytes"]
+        .as_u64()
+        .unwrap();
+    // A snapshot being written (staging) and one a killed run left (no manifest): kept.
+    let staging = repo.join(".tmp-2026-01-01T00-00-00-000Z-x");
+    std::fs::create_dir_all(&staging).unwrap();
+    let incomplete = repo.join("2026-01-01T00-00-00-000Z-incomplete");
+    std::fs::create_dir_all(&incomplete).unwrap();
+    // The dry run removes nothing and lists what the run removes.
+    let dry = json(&store.run_ok(["backup", "prune", "--keep", "1", "-n", "--json"]));
+    assert_eq!(dry["data"]["dryRun"], true);
+    let planned: Vec<String> = dry["data"]["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(planned.len(), 6, "{dry}");
+    assert_eq!(listed(&repo), before);
+    let human = store.run_ok(["backup", "prune", "--keep", "1", "--dry-run"]);
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(human.starts_with("Remove 6 of 10 snapshots"), "{human}");
+    // Without a terminal and without --yes: refused, nothing removed.
+    let out = store
+        .cmd()
+        .args(["backup", "prune", "--keep", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(listed(&repo), before);
+    let zero = store
+        .cmd()
+        .args(["backup", "prune", "--keep", "0", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(zero.status.code(), Some(2));
+    // An interrupted restore's staging files beside research's database: its snapshots stay.
+    let research = store.agent_db("research");
+    let leftover = research.parent().unwrap().join(".tmp-restore-killed");
+    std::fs::create_dir_all(&leftover).unwrap();
+    let done = json(&store.run_ok(["backup", "prune", "--keep", "1", "--yes", "--json"]));
+    assert_eq!(done["data"]["applied"], true, "{done}");
+    let after = listed(&repo);
+    let count = |who: &str| after.iter().filter(|(a, _)| a == who).count();
+    assert_eq!((count("main"), count("work"), count("global")), (1, 1, 1));
+    assert_eq!(count("research"), 3, "{done}");
+    // The newest of each is the one kept.
+    for who in ["main", "work"] {
+        let newest = &before.iter().find(|(a, _)| a == who).unwrap().1;
+        assert!(after.iter().any(|(_, p)| p == newest), "{who}");
+    }
+    assert!(staging.is_dir() && incomplete.is_dir());
+    let du_after = json(&store.run_ok(["du", "--json"]))["data"]["snapshots"]["bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(du_after < du_before, "{du_after} >= {du_before}");
+    // The interrupted run finished: research's older ones go too.
+    std::fs::remove_dir_all(&leftover).unwrap();
+    store.run_ok(["backup", "prune", "--keep", "1", "--yes"]);
+    assert_eq!(listed(&repo).len(), 4);
+    // Nothing due: nothing printed on either stream, exit 0.
+    let quiet = store
+        .cmd()
+        .args(["backup", "prune", "--keep", "1", "--yes"])
+        .output()
+        .unwrap();
+    assert!(quiet.status.success());
+    assert!(
+        quiet.stdout.is_empty() && quiet.stderr.is_empty(),
+        "{quiet:?}"
+    );
+    // Another repository.
+    let other = store.dir.path().join("other");
+    for _ in 0..2 {
+        store
+            .cmd()
+            .args(["backup", "create", "--agent", "work", "--repository"])
+            .arg(&other)
+            .output()
+            .unwrap();
+    }
+    let out = store
+        .cmd()
+        .args(["backup", "prune", "--keep", "1", "--yes", "--repository"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("removed 1 snapshots"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(listed(&other).len(), 1);
+    assert_eq!(listed(&repo).len(), 4);
+}
+
+/// kill -9 while a snapshot is being removed: what is left is a staging directory (never a
+/// half-removed one that reads as a snapshot), and a re-run finishes.
+#[test]
+fn backup_prune_killed_midway_leaves_no_half_snapshot() {
+    let store = Store::copy("live");
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    for _ in 0..3 {
+        store.run_ok(["backup", "create"]);
+    }
+    let status = crate::common::std_bin()
+        .env("HOME", store.dir.path())
+        .env("OPENCLAW_SESSIONS_CRASH_AT", "backup-prune-renamed")
+        .arg("--state-dir")
+        .arg(store.state())
+        .args(["backup", "prune", "--keep", "1", "--yes"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGABRT));
+    let doc = json(&store.run_ok(["backup", "list", "--json"]));
+    let snaps = doc["data"]["snapshots"].as_array().unwrap();
+    assert!(snaps.iter().all(|s| s["state"] == "complete"), "{doc}");
+    assert_eq!(snaps.len(), 2, "{doc}");
+    assert_eq!(doc["data"]["staging"].as_array().unwrap().len(), 1, "{doc}");
+    store.run_ok(["backup", "prune", "--keep", "1", "--yes"]);
+    let doc = json(&store.run_ok(["backup", "list", "--json"]));
+    assert_eq!(
+        doc["data"]["snapshots"].as_array().unwrap().len(),
+        1,
+        "{doc}"
+    );
+    let _ = repo;
+}

@@ -1099,3 +1099,81 @@ fn an_interrupted_prune_names_what_it_did() {
     // The re-run finishes the plan.
     store.run_ok(["--agent", "work", "prune", "--older-than", "1d", "--yes"]);
 }
+
+/// As a user who cannot read a store another user keeps private (0700 at the state dir, at
+/// `agents/`, at one agent, or a 0600 database), `list` and `status` say "permission denied"
+/// and on which path, and exit 1 (IO): never "unknown agent", never an empty table and 0.
+#[test]
+fn an_unreadable_store_says_permission_denied_on_which_path() {
+    use std::os::unix::fs::PermissionsExt;
+    if !may_switch_users("an_unreadable_store_says_permission_denied_on_which_path") {
+        return;
+    }
+    let store = service_store();
+    let state = store.state();
+    let db = store.agent_db("main");
+    let places: [(PathBuf, u32); 4] = [
+        (state.clone(), 0o700),
+        (state.join("agents"), 0o700),
+        (state.join("agents/main"), 0o700),
+        (db.clone(), 0o600),
+    ];
+    let wrapper = setpriv(OTHER_UID);
+    for (path, mode) in places {
+        let was = std::fs::metadata(&path).unwrap().permissions().mode();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        for args in [
+            &["list"][..],
+            &["status"],
+            &["--json", "list"],
+            &["--all-agents", "list"],
+        ] {
+            let out = std::process::Command::new(&wrapper[0])
+                .args(&wrapper[1..])
+                .arg(assert_cmd::cargo::cargo_bin("openclaw-sessions"))
+                .arg("--state-dir")
+                .arg(&state)
+                .args(args)
+                .env("HOME", store.dir.path())
+                .output()
+                .unwrap();
+            let said = String::from_utf8_lossy(&out.stderr).to_string()
+                + &String::from_utf8_lossy(&out.stdout);
+            let at = format!("{} at {mode:o}, {args:?}", path.display());
+            assert_eq!(out.status.code(), Some(1), "{at}: {said}");
+            assert!(said.contains("permission denied"), "{at}: {said}");
+            assert!(
+                said.contains(&format!("{}:", path.display())),
+                "{at}: {said}"
+            );
+            assert!(!said.contains("unknown agent"), "{at}: {said}");
+            if args[0] == "--json" {
+                let doc = json(&out);
+                assert_eq!(doc["error"]["code"], "IO", "{at}: {said}");
+                assert!(
+                    doc["error"]["hint"]
+                        .as_str()
+                        .unwrap()
+                        .contains("the user that owns it"),
+                    "{at}: {said}"
+                );
+            }
+        }
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(was)).unwrap();
+    }
+    // The same store, readable, lists as before.
+    let out = std::process::Command::new(&wrapper[0])
+        .args(&wrapper[1..])
+        .arg(assert_cmd::cargo::cargo_bin("openclaw-sessions"))
+        .arg("--state-dir")
+        .arg(&state)
+        .arg("list")
+        .env("HOME", store.dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

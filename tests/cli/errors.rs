@@ -220,3 +220,72 @@ fn usage_errors_exit_2() {
     let out = bin().args(["frobnicate", "--json"]).output().unwrap();
     assert_eq!(json(&out)["error"]["code"], "USAGE");
 }
+
+/// A state dir given as the directory that holds `.openclaw` points at it; a file given as
+/// the state dir is "not a directory"; OpenClaw's config given as `--store` is named for
+/// what it is, never read as a legacy index.
+#[test]
+fn wrong_state_dirs_and_stores_are_named_for_what_they_are() {
+    let store = Store::copy("live");
+    let holder = store.dir.path();
+    let out = bin()
+        .env("HOME", holder)
+        .arg("--state-dir")
+        .arg(holder)
+        .arg("status")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains(&format!("did you mean {}?", store.state().display())),
+        "{err}"
+    );
+    assert!(err.contains("--state-dir"), "{err}");
+    for args in [&["list"][..], &["--json", "list"]] {
+        let out = bin()
+            .env("HOME", holder)
+            .arg("--state-dir")
+            .arg(holder)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(4));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(".openclaw?")
+                || String::from_utf8_lossy(&out.stderr).contains(".openclaw?")
+        );
+    }
+    // A file as the state dir.
+    let file = store.state().join("openclaw.json");
+    let out = bin()
+        .env("HOME", holder)
+        .arg("--state-dir")
+        .arg(&file)
+        .arg("list")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("is a file, not a directory"), "{err}");
+    assert!(!err.contains("does not exist"), "{err}");
+    // OpenClaw's config as --store: refused as bad input, nothing read from it as sessions.
+    let out = bin()
+        .env("HOME", holder)
+        .arg("--store")
+        .arg(&file)
+        .args(["--json", "list"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(6), "{doc}");
+    assert_eq!(doc["error"]["code"], "BAD_INPUT", "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is OpenClaw's config file, not a session store"),
+        "{doc}"
+    );
+    assert!(doc["warnings"].as_array().unwrap().is_empty(), "{doc}");
+}

@@ -359,8 +359,7 @@ fn a_file_given_as_the_state_dir_is_called_a_file() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(4), "{how}: {stderr}");
         assert!(
-            stderr.contains("is a file, not a state directory")
-                && !stderr.contains("does not exist"),
+            stderr.contains("is a file, not a directory") && !stderr.contains("does not exist"),
             "{how}: {stderr}"
         );
     }

@@ -1086,3 +1086,81 @@ fn prune_on_a_terminal_shows_progress_and_totals() {
     assert!(screen.contains("pruning"), "{screen}");
     assert!(screen.contains("pruned: archived "), "{screen}");
 }
+
+/// Every deletion with an archive keeps the entry (prune's removals too, through the one
+/// delete pipeline), and the disk budget removes a kept entry with its archive.
+#[test]
+fn prune_keeps_deleted_entries_and_the_budget_removes_them_with_their_archives() {
+    let store = Store::copy("live");
+    let kept_dir = store
+        .state()
+        .join("openclaw-sessions-deleted")
+        .join("research");
+    let kept = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&kept_dir)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let (code, done, _) = prune(&store, &["--agent", "research", "--yes", "--json"]);
+    assert_eq!(code, 0, "{done}");
+    let deleted = done["data"]["agents"][0]["deleted"].clone();
+    let n = deleted.as_array().map_or(0, Vec::len);
+    assert!(n > 0, "{done}");
+    assert_eq!(
+        kept().len(),
+        n,
+        "one kept entry per deleted session: {:?}",
+        kept()
+    );
+    let listed = json(&store.run_ok(["--agent", "research", "archives", "list", "--json"]));
+    let with_entry: Vec<String> = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| !a["keptEntry"].is_null())
+        .map(|a| format!("{}.entry.json", a["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(with_entry.len(), n, "{listed}");
+    // A budget that needs every older archive's room: each goes with its kept entry.
+    let before = kept();
+    let (code, done, _) = prune(
+        &store,
+        &[
+            "--agent",
+            "research",
+            "--yes",
+            "--json",
+            "--max-disk-bytes",
+            "700kib",
+        ],
+    );
+    assert_eq!(code, 0, "{done}");
+    let removed: Vec<String> = done["data"]["agents"][0]["budget"]["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["step"] == "archive")
+        .map(|r| format!("{}.entry.json", r["name"].as_str().unwrap()))
+        .collect();
+    assert!(
+        removed.iter().any(|n| before.contains(n)),
+        "the budget removed no archive with a kept entry: {done}"
+    );
+    let left = kept();
+    for name in &removed {
+        assert!(!left.contains(name), "{name} outlived its archive");
+    }
+    let listed = json(&store.run_ok(["--agent", "research", "archives", "list", "--json"]));
+    let still: usize = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| !a["keptEntry"].is_null())
+        .count();
+    assert_eq!(still, left.len(), "{listed}");
+}

@@ -840,22 +840,32 @@ fn tables_stay_one_line_a_row_at_every_width() {
                 _ => text.lines().skip_while(|l| !l.starts_with('┌')).collect(),
             };
             // An archive's name is what `undelete` takes: whole, even where it is wider
-            // than the terminal (which then wraps it); every other column is left out.
+            // than the terminal; every other column is left out, and the table is left open
+            // on the right so that only a row whose name is too long runs past the edge (the
+            // terminal wraps that name alone), never a padded line of borders.
             if name == "archives" {
                 for n in &archive_names {
                     assert!(text.contains(n.as_str()), "{name} at {width}: {n}\n{text}");
                 }
             }
-            for line in table.iter().filter(|_| name != "archives") {
+            let open = name == "archives" && !text.contains('┘');
+            for line in &table {
+                let runs_past = open
+                    && archive_names
+                        .iter()
+                        .any(|n| line.ends_with(n.as_str()) && unicode_width(n) + 13 > limit);
                 assert!(
-                    unicode_width(line) <= limit,
+                    unicode_width(line) <= limit || runs_past,
                     "{name} at {width}: {} columns:\n{line}",
                     unicode_width(line)
                 );
             }
+            if open {
+                assert!(text.trim_end().lines().last().unwrap().starts_with('└'));
+            }
             // One style: a terminal's table has borders at every width, and a footer
             // follows the table.
-            if !matches!(name, "delete_plan" | "search") {
+            if !matches!(name, "delete_plan" | "search") && !open {
                 assert!(
                     text.contains('┌') && text.contains('┘'),
                     "{name} at {width}:\n{text}"
@@ -1225,4 +1235,106 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
     );
     assert!(!line(&colon).contains("agent:main::"), "{colon}");
     assert!(line(&bare).contains("show pinned-notes"), "{bare}");
+}
+
+/// zsh and fish completion in a real terminal (tmux), as bash's above: the key that holds
+/// shell syntax is inserted as one word that runs nothing (Enter then shows that session),
+/// `agent:main:` + Tab completes the rest, and a bare key completes.
+#[test]
+fn zsh_and_fish_completion_in_a_terminal_insert_keys_as_one_word() {
+    let Some(tmux) = shell("tmux") else { return };
+    let tmux = tmux.as_path();
+    let store = Store::copy("live");
+    let evil = "agent:main:evil $(touch pwned) `touch pwned2`";
+    store
+        .writable("main")
+        .execute_batch(&format!(
+            "CREATE TEMP TABLE t AS SELECT * FROM session_nodes WHERE session_key = 'agent:main:pinned-notes';
+             UPDATE t SET session_key = '{}';
+             INSERT INTO session_nodes SELECT * FROM t;",
+            evil.replace('\'', "''")
+        ))
+        .unwrap();
+    let dir = store.dir.path();
+    let bin_dir = assert_cmd::cargo::cargo_bin("openclaw-sessions")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let cases: [(&str, &str, &str, &str); 2] = [
+        (
+            "zsh",
+            "-f",
+            "autoload -U compinit && compinit -u -D && source <(openclaw-sessions completions zsh)",
+            "echo rc=$?",
+        ),
+        (
+            "fish",
+            "--no-config",
+            "openclaw-sessions completions fish | source",
+            "echo rc=$status",
+        ),
+    ];
+    for (name, flag, setup, rc) in cases {
+        let Some(sh) = shell(name) else { continue };
+        let socket = format!("ocs-completion-{name}-{}", std::process::id());
+        let tmux_cmd = |args: &[&str]| {
+            std::process::Command::new(tmux)
+                .args(["-L", &socket])
+                .args(args)
+                .output()
+                .unwrap()
+        };
+        let shell_line = format!(
+            "env -i PATH={}:/usr/bin:/bin HOME={} TERM=xterm {} {flag}",
+            bin_dir.display(),
+            dir.display(),
+            sh.display()
+        );
+        let started = tmux_cmd(&[
+            "new-session",
+            "-d",
+            "-x",
+            "220",
+            "-y",
+            "40",
+            "-s",
+            "t",
+            &shell_line,
+        ]);
+        assert!(started.status.success(), "{started:?}");
+        let screen = |keys: &[&str]| -> String {
+            tmux_cmd(&[&["send-keys", "-t", "t"][..], keys].concat());
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            String::from_utf8_lossy(&tmux_cmd(&["capture-pane", "-p", "-t", "t"]).stdout)
+                .into_owned()
+        };
+        screen(&[&format!("cd {}; {setup}", dir.display()), "Enter"]);
+        screen(&["clear", "Enter"]);
+        let prefix = format!(
+            "openclaw-sessions --state-dir {} show ",
+            store.state().display()
+        );
+        let typed = screen(&[&format!("{prefix}agent:main:ev"), "Tab"]);
+        screen(&["Enter"]);
+        let ran = screen(&[rc, "Enter"]);
+        let pwned = dir.join("pwned").exists() || dir.join("pwned2").exists();
+        screen(&["clear", "Enter"]);
+        let colon = screen(&[&format!("{prefix}agent:main:pinn"), "Tab"]);
+        screen(&["C-u"]);
+        screen(&["clear", "Enter"]);
+        let bare = screen(&[&format!("{prefix}pinn"), "Tab"]);
+        tmux_cmd(&["kill-server"]);
+        assert!(!pwned, "{name}: a completed key ran a command:\n{typed}");
+        assert!(typed.contains("agent:main:evil"), "{name}: {typed}");
+        assert!(
+            ran.contains("rc=0"),
+            "{name}: show of the completed key failed:\n{ran}"
+        );
+        assert!(
+            colon.contains("show agent:main:pinned-notes"),
+            "{name}: {colon}"
+        );
+        assert!(!colon.contains("agent:main::"), "{name}: {colon}");
+        assert!(bare.contains("show pinned-notes"), "{name}: {bare}");
+    }
 }

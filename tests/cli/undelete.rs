@@ -148,6 +148,8 @@ fn undelete_brings_back_every_row_the_session_had() {
     let dry = json(&dry);
     assert_eq!(dry["data"]["applied"], false);
     assert_eq!(dry["data"]["entrySource"]["kind"], "snapshot");
+    // The snapshot holds the very entry the deletion kept: the rows come back as they were.
+    assert_eq!(dry["data"]["entrySource"]["atDeletion"], true, "{dry}");
     assert!(
         session_rows(&store, KEY, &sid)["session_nodes"].is_empty(),
         "a dry run writes nothing"
@@ -291,6 +293,14 @@ fn undelete_refuses_an_archive_that_does_not_verify() {
     assert!(session_rows(&store, KEY, &sid)["session_nodes"].is_empty());
 }
 
+/// Remove the entries `delete` kept (as a deletion by OpenClaw itself, or by an older
+/// release of this tool, leaves none).
+fn forget_kept_entries(store: &Store) {
+    let dir = store.state().join("openclaw-sessions-deleted");
+    assert!(dir.is_dir(), "delete keeps the deleted entry");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
     let store = Store::copy("live");
@@ -298,6 +308,23 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
     let sid = session_id(&store, KEY);
     let entry = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
     store.run_ok(["delete", KEY, "--yes"]);
+    forget_kept_entries(&store);
+    // The plan says that the entry is not the one at deletion, where it comes from and how
+    // old it is.
+    let dry = store
+        .cmd()
+        .env("COLUMNS", "200")
+        .args(["undelete", &sid, "--dry-run"])
+        .output()
+        .unwrap();
+    let plan =
+        String::from_utf8_lossy(&dry.stdout).to_string() + &String::from_utf8_lossy(&dry.stderr);
+    assert!(
+        plan.contains("no entry was kept at deletion: an older entry from the import's index")
+            && plan.contains("last updated ")
+            && plan.contains(" ago)"),
+        "{plan}"
+    );
     let out = store
         .cmd()
         .args(["undelete", &sid, "--yes", "--json"])
@@ -316,6 +343,7 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
     let made = "agent:main:sdk-made-1";
     let sid = session_id(&store, made);
     store.run_ok(["delete", made, "--yes"]);
+    forget_kept_entries(&store);
     let out = store
         .cmd()
         .args(["undelete", &sid, "--yes", "--json"])
@@ -340,6 +368,177 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
         store.run_ok(["transcript", "cat", made]).stdout,
         store.run_ok(["archives", "cat", &sid]).stdout
     );
+}
+
+/// `delete` keeps the entry it removes (0600, under `<state>/openclaw-sessions-deleted/`),
+/// `archives list` says so, and `undelete` brings the session back as it was at deletion:
+/// after `patch label` and `archive`, not the import's older entry.
+#[test]
+fn undelete_brings_back_the_entry_as_it_was_at_deletion() {
+    use std::os::unix::fs::PermissionsExt;
+    let store = Store::copy("live");
+    let sid = session_id(&store, KEY);
+    store.run_ok(["patch", KEY, "--set", "label=\"kept at deletion\""]);
+    store.run_ok(["archive", KEY, "--yes"]);
+    let entry = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+    assert_eq!(entry["label"], "kept at deletion");
+    store.run_ok(["delete", KEY, "--yes"]);
+    let listed = json(&store.run_ok(["archives", "list", "--json"]));
+    let row = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["sessionId"] == sid.as_str() && a["reason"] == "deleted")
+        .unwrap_or_else(|| panic!("{listed}"))
+        .clone();
+    let kept =
+        std::path::PathBuf::from(row["keptEntry"].as_str().unwrap_or_else(|| panic!("{row}")));
+    assert!(kept.starts_with(store.state().join("openclaw-sessions-deleted").join("main")));
+    for p in [
+        &kept,
+        kept.parent().unwrap(),
+        kept.parent().unwrap().parent().unwrap(),
+    ] {
+        let mode = std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let want = if p.is_dir() { 0o700 } else { 0o600 };
+        assert_eq!(mode, want, "{}", p.display());
+    }
+    // Other archives have no entry kept.
+    assert!(listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["keptEntry"].is_null()));
+    let human = store
+        .cmd()
+        .env("COLUMNS", "250")
+        .args(["archives", "list", "--session", KEY])
+        .output()
+        .unwrap();
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(human.contains("ENTRY"), "{human}");
+    let line = human
+        .lines()
+        .find(|l| l.contains(row["name"].as_str().unwrap()))
+        .unwrap_or_else(|| panic!("{human}"));
+    assert!(line.contains(" kept "), "{human}");
+    // Neither our doctor nor OpenClaw's maintenance takes the kept entry for a stray.
+    let doctor = json(&store.run_ok(["doctor", "--json"]));
+    assert!(
+        !doctor.to_string().contains("openclaw-sessions-deleted"),
+        "{doctor}"
+    );
+    let dry = json(&store.run_ok(["undelete", KEY, "--dry-run", "--json"]));
+    assert_eq!(dry["data"]["entrySource"]["kind"], "deleted", "{dry}");
+    let out = store
+        .cmd()
+        .env("COLUMNS", "200")
+        .args(["undelete", KEY, "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("the entry as it was at deletion"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let back = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+    for field in [
+        "label",
+        "updatedAt",
+        "archivedAt",
+        "archiveReason",
+        "sessionId",
+    ] {
+        assert_eq!(back[field], entry[field], "{field}: {back}");
+    }
+    store.run_ok(["transcript", "cat", KEY]);
+}
+
+/// kill -9 after the kept entry is written and before the deletion commits: the session is
+/// still whole, the entry file names an archive that does not exist (nothing reads it), and a
+/// re-run deletes and keeps the entry again, which undelete then uses.
+#[test]
+fn delete_killed_after_keeping_the_entry() {
+    for point in [
+        "delete-entries-kept",
+        "delete-before-commit",
+        "delete-before-publish",
+    ] {
+        let store = Store::copy("live");
+        let sid = session_id(&store, KEY);
+        let before = session_rows(&store, KEY, &sid);
+        store.run_ok(["patch", KEY, "--set", "label=\"before the crash\""]);
+        let status = std_bin()
+            .env("HOME", store.dir.path())
+            .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+            .arg("--state-dir")
+            .arg(store.state())
+            .args(["delete", KEY, "--yes"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(
+            crashed_or_finished(status, "OPENCLAW_SESSIONS_CRASH_AT", point),
+            1
+        );
+        let now = session_rows(&store, KEY, &sid);
+        let committed = now["session_nodes"].is_empty();
+        if !committed {
+            assert_eq!(
+                now["transcript_events"], before["transcript_events"],
+                "{point}"
+            );
+            store.run_ok(["delete", KEY, "--yes"]);
+        } else {
+            // The publication a crash interrupted is finished by the next command that
+            // writes; the kept entry was there before the commit.
+            store.run_ok(["doctor", "--fix", "--yes"]);
+        }
+        // A deletion killed before its commit left an entry whose archive never came to be:
+        // the doctor names it and its repair removes it; the entry of the re-run stays.
+        let kept_dir = store.state().join("openclaw-sessions-deleted/main");
+        let files = || std::fs::read_dir(&kept_dir).unwrap().count();
+        let doctor = json(&store.run_ok(["doctor", "leftovers", "--json"]));
+        let orphans = doctor["data"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| {
+                f["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("which is gone")
+            })
+            .count();
+        assert_eq!(orphans, usize::from(!committed), "{point}: {doctor}");
+        assert_eq!(files(), 1 + orphans, "{point}");
+        if orphans > 0 {
+            store.run_ok(["doctor", "--fix", "--yes"]);
+            assert_eq!(files(), 1, "{point}");
+        }
+        let listed = json(&store.run_ok(["archives", "list", "--json", "--session", &sid]));
+        let kept: Vec<&Value> = listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["reason"] == "deleted" && !a["keptEntry"].is_null())
+            .collect();
+        assert_eq!(kept.len(), 1, "{point}: {listed}");
+        let dry = json(&store.run_ok(["undelete", &sid, "--dry-run", "--json"]));
+        assert_eq!(
+            dry["data"]["entrySource"]["kind"], "deleted",
+            "{point}: {dry}"
+        );
+        store.run_ok(["undelete", &sid, "--yes"]);
+        let back = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+        assert_eq!(back["label"], "before the crash", "{point}");
+    }
 }
 
 /// kill -9 at every crash point and after each of the first moments of a run: the store

@@ -160,6 +160,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
                 return ControlFlow::Continue(());
             }
             a.count_events(&store);
+            a.find_kept_entry(&layout.state_dir);
             if let Some(p) = &a.problem {
                 ctx.printer
                     .warn(format!("archive {} of agent {}: {p}", a.name, a.agent_id));
@@ -199,12 +200,13 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     let mut t = ctx.printer.table(&[
         agent,
         Column::data("SESSION ID").drop(3),
-        Column::data("KEY").drop(7),
+        Column::data("KEY").drop(8),
         Column::data("REASON").drop(6),
         Column::data("ARCHIVED").drop(4),
         Column::data("SIZE").drop(5),
         Column::data("EVENTS").drop(2),
         Column::data("ROW/FILE").drop(1),
+        Column::data("ENTRY").drop(7),
         Column::id("NAME"),
     ]);
     for a in &rows {
@@ -219,6 +221,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
                 .map(|n| n.to_string())
                 .unwrap_or_else(|| "unreadable".into()),
             word(&a.agreement),
+            if a.kept_entry.is_some() { "kept" } else { "-" }.to_string(),
             a.name.clone(),
         ]);
     }

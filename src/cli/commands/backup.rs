@@ -7,6 +7,7 @@ use openclaw_sessions::backup::{
     create_snapshot, list_snapshots, restore_fresh, verify_snapshot, SnapshotManifest,
     SnapshotSource, SnapshotState, SnapshotTarget,
 };
+use openclaw_sessions::ops::backup_prune::BackupPruneOp;
 use openclaw_sessions::ops::restore::RestoreOp;
 use openclaw_sessions::ops::restore_session::RestoreSessionOp;
 use openclaw_sessions::ops::RunState;
@@ -30,6 +31,10 @@ pub enum BackupCommand {
     /// Restore a snapshot to a fresh path, or in place under custody.
     #[command(after_help = crate::cli::mutation::restore_help())]
     Restore(RestoreArgs),
+    /// Remove old snapshots, keeping the newest N of each database (each agent's, the
+    /// global one).
+    #[command(after_help = crate::cli::mutation::BACKUP_PRUNE.help())]
+    Prune(PruneArgs),
 }
 
 impl BackupCommand {
@@ -39,6 +44,7 @@ impl BackupCommand {
             BackupCommand::List(_) => "backup list",
             BackupCommand::Verify(_) => "backup verify",
             BackupCommand::Restore(_) => "backup restore",
+            BackupCommand::Prune(_) => "backup prune",
         }
     }
 }
@@ -63,6 +69,24 @@ pub struct ListArgs {
     /// <state>/openclaw-sessions-snapshots).
     #[arg(long, value_name = "DIR")]
     repository: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct PruneArgs {
+    /// Snapshots kept of each database, newest first (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    keep: u32,
+    /// The repository to prune (default: the safety snapshots'
+    /// <state>/openclaw-sessions-snapshots).
+    #[arg(long, value_name = "DIR")]
+    repository: Option<PathBuf>,
+    /// Show what would be removed and remove nothing.
+    #[arg(short = 'n', long)]
+    dry_run: bool,
+    /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
+    /// dir to finish.
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_wait)]
+    wait: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -144,7 +168,45 @@ pub fn run(ctx: &Ctx, cmd: &BackupCommand) -> anyhow::Result<Outcome> {
         BackupCommand::List(a) => list(ctx, a),
         BackupCommand::Verify(a) => verify(ctx, a),
         BackupCommand::Restore(a) => restore(ctx, a),
+        BackupCommand::Prune(a) => prune(ctx, a),
     }
+}
+
+fn prune(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
+    let mut op = BackupPruneOp {
+        repository: repository(ctx, &args.repository)?,
+        keep: args.keep as usize,
+    };
+    let mutation = MutationArgs::new(args.dry_run, args.wait, None);
+    let Some(run) = run_op(ctx, &mut op, &mutation, "backup prune")? else {
+        return Ok(Outcome::Done);
+    };
+    let plan = &run.plan;
+    if ctx.printer.json {
+        ctx.printer.json_data(&json!({
+            "applied": run.state == RunState::Applied,
+            "dryRun": run.state == RunState::DryRun,
+            "repositoryPath": plan.repository_path,
+            "keep": plan.keep,
+            "removed": plan.removed,
+            "kept": plan.kept,
+            "removedBytes": plan.removed_bytes(),
+        }))?;
+        return Ok(Outcome::Done);
+    }
+    match run.state {
+        RunState::DryRun => print_dry_run(ctx, &run.summary)?,
+        // Nothing due, nothing printed (cron).
+        RunState::NothingToDo => {}
+        _ => ctx.printer.out(&format!(
+            "removed {} snapshots ({}) from {}; kept {}\n",
+            plan.removed.len(),
+            format_bytes(plan.removed_bytes()),
+            plan.repository_path.display(),
+            plan.kept.len()
+        ))?,
+    }
+    Ok(Outcome::Done)
 }
 
 fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {

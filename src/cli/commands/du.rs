@@ -95,7 +95,7 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
     ctx.printer.print_table(&t)?;
     if snapshots.files > 0 {
         ctx.printer.out(&format!(
-            "snapshot repository {}: {} in {} files (openclaw-sessions backup list)\n",
+            "snapshot repository {}: {} in {} files (openclaw-sessions backup list; backup prune --keep N removes the older ones)\n",
             repository.display(),
             format_bytes(snapshots.bytes),
             snapshots.files

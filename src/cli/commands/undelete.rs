@@ -49,12 +49,13 @@ pub fn run(ctx: &Ctx, args: &UndeleteArgs) -> anyhow::Result<Outcome> {
     if let Some(dir) = &args.mutation.backup_dir {
         repositories.push(dir.clone());
     }
+    let now = openclaw_sessions::test_hooks::now_ms();
     let mut op = UndeleteOp::new(
         selection(ctx)?,
         args.archive.clone(),
         args.as_key.clone(),
         repositories,
-        openclaw_sessions::test_hooks::now_ms(),
+        now,
     );
     let Some(run) = run_op(ctx, &mut op, &args.mutation, "undelete")? else {
         return Ok(Outcome::Done);
@@ -70,6 +71,7 @@ pub fn run(ctx: &Ctx, args: &UndeleteArgs) -> anyhow::Result<Outcome> {
             "archive": p.archive,
             "events": p.events,
             "entrySource": p.entry_source,
+            "entryUpdatedAt": p.entry_updated_at.map(openclaw_sessions::units::iso_from_ms),
             "compressedEvents": run.report.as_ref().map(|r| r.compressed),
             "snapshot": run.snapshot_of(&run.plan.agent.db),
         }))?;
@@ -85,7 +87,7 @@ pub fn run(ctx: &Ctx, args: &UndeleteArgs) -> anyhow::Result<Outcome> {
         value(&p.session_id),
         p.events,
         value(&p.archive.to_string()),
-        p.entry_source.describe()
+        p.entry_source.describe(p.entry_updated_at, now)
     ))?;
     Ok(Outcome::Done)
 }

@@ -32,6 +32,7 @@ use crate::mutate::{apply_delete, plan_delete, DeleteOptions, References};
 use crate::paths::AgentPaths;
 use crate::store::db::{archives, events, vacuum, windows};
 use crate::store::AgentStore;
+use crate::writer::kept_entry::remove_kept_entry;
 use crate::writer::WritableDb;
 
 /// What one removal of the budget pass removes.
@@ -584,10 +585,16 @@ pub fn apply_budget(
                     remove_file(&dir.join(&name))?;
                     crate::writer::crash_point("budget-archive-file");
                     archives::delete_named(&db.conn, &name).at(&db.path)?;
+                    // The entry kept with it is of no use without it (last: a run stopped
+                    // before leaves a file nothing reads).
+                    remove_kept_entry(state_dir, paths.id.as_str(), &name)?;
                 }
                 reclaim_pages(&db)?;
             }
-            BudgetStep::RetainedFile => remove_file(&dir.join(&r.name))?,
+            BudgetStep::RetainedFile => {
+                remove_file(&dir.join(&r.name))?;
+                remove_kept_entry(state_dir, paths.id.as_str(), &r.name)?;
+            }
             BudgetStep::Window => {
                 let mut db = WritableDb::open(state_dir, &paths.db)?;
                 db.statement_journals_in_memory()?;

@@ -1,8 +1,10 @@
 // Compare `openclaw sessions --all-agents --json --limit all` with
 // `openclaw-sessions list --all-agents --json --limit all` on copies of the same store.
 //   list-compare.mjs OPENCLAW.json OURS.json [--counts-only]
-// Compared: the multiset of (agentId, sessionKey, sessionId, updatedAt) tuples
-// (OpenClaw: sessions[].{agentId,key,sessionId,updatedAt}; ours (README.md, Commands): data[].{agentId,sessionKey,sessionId,updatedAt}).
+// Compared: the multiset of (agentId, sessionKey, sessionId, updatedAt, kind) tuples, the fields
+// both lists have (OpenClaw: sessions[].{agentId,key,sessionId,updatedAt,kind}; ours (README.md,
+// Commands): data[].{agentId,sessionKey,sessionId,updatedAt,kind}); kind only when OpenClaw's
+// rows carry it (ours means OpenClaw's kind; our own classification is `category`).
 // Our JSON envelope is validated too. --counts-only: validate both documents, print counts, compare nothing.
 // Prints "openclaw=N ours=M" as its last line on success. Exit 0 = equal (or counts-only), 1 = differs/invalid.
 import fs from "node:fs";
@@ -32,7 +34,8 @@ const ours = readJson(oursFile, "ours");
 
 // ---- OpenClaw's document
 if (!Array.isArray(oc.sessions)) err("openclaw: no sessions[] array");
-const ocRows = (oc.sessions ?? []).map((s) => ({ agentId: s.agentId, sessionKey: s.key, sessionId: s.sessionId, updatedAt: s.updatedAt }));
+const ocRows = (oc.sessions ?? []).map((s) => ({ agentId: s.agentId, sessionKey: s.key, sessionId: s.sessionId, updatedAt: s.updatedAt, kind: s.kind }));
+const withKind = ocRows.length > 0 && ocRows.every((r) => typeof r.kind === "string");
 if (oc.hasMore) err(`openclaw: hasMore=true despite --limit all (count ${oc.count}, totalCount ${oc.totalCount})`);
 if (typeof oc.count === "number" && oc.count !== ocRows.length) err(`openclaw: count ${oc.count} != sessions.length ${ocRows.length}`);
 
@@ -42,7 +45,7 @@ if (ours.command !== "list") err(`ours: command is ${JSON.stringify(ours.command
 if (ours.ok !== true) err(`ours: ok is ${JSON.stringify(ours.ok)}${ours.error ? `, error ${JSON.stringify(ours.error)}` : ""}`);
 if (!Array.isArray(ours.data)) err("ours: data is not an array");
 if (!Array.isArray(ours.warnings)) err("ours: warnings is not an array");
-const oursRows = (Array.isArray(ours.data) ? ours.data : []).map((r) => ({ agentId: r.agentId, sessionKey: r.sessionKey, sessionId: r.sessionId, updatedAt: r.updatedAt }));
+const oursRows = (Array.isArray(ours.data) ? ours.data : []).map((r) => ({ agentId: r.agentId, sessionKey: r.sessionKey, sessionId: r.sessionId, updatedAt: r.updatedAt, kind: r.kind }));
 let entryNotes = 0;
 for (const r of Array.isArray(ours.data) ? ours.data : []) {
   for (const f of ["agentId", "sessionKey", "sessionId", "updatedAt"]) {
@@ -57,7 +60,7 @@ for (const r of Array.isArray(ours.data) ? ours.data : []) {
 if (Array.isArray(ours.warnings) && ours.warnings.length) console.log(`note: ours warnings: ${JSON.stringify(ours.warnings).slice(0, 500)}`);
 
 if (!countsOnly) {
-  const tuple = (r) => JSON.stringify([r.agentId, r.sessionKey, r.sessionId, r.updatedAt]);
+  const tuple = (r) => JSON.stringify([r.agentId, r.sessionKey, r.sessionId, r.updatedAt, withKind ? r.kind : null]);
   const count = (rows) => { const m = new Map(); for (const r of rows) m.set(tuple(r), (m.get(tuple(r)) ?? 0) + 1); return m; };
   const a = count(ocRows), b = count(oursRows);
   const onlyOc = [], onlyOurs = [];
@@ -74,7 +77,7 @@ if (!countsOnly) {
       else if (!x.length) lines.push(`extra in ours:   ${k} sessionId=${y[0].sessionId} updatedAt=${y[0].updatedAt}`);
       else if (x.length !== y.length) lines.push(`row count differs for ${k}: openclaw ${x.length}, ours ${y.length}`);
       else if (tuple(x[0]) !== tuple(y[0])) {
-        const d = ["sessionId", "updatedAt"].filter((f) => x[0][f] !== y[0][f]).map((f) => `${f} openclaw=${JSON.stringify(x[0][f])} ours=${JSON.stringify(y[0][f])}`);
+        const d = ["sessionId", "updatedAt", ...(withKind ? ["kind"] : [])].filter((f) => x[0][f] !== y[0][f]).map((f) => `${f} openclaw=${JSON.stringify(x[0][f])} ours=${JSON.stringify(y[0][f])}`);
         lines.push(`differs:         ${k} ${d.join(" ")}`);
       }
     }
@@ -86,5 +89,5 @@ if (!countsOnly) {
 
 for (const e of errors) console.log(`ERROR: ${e}`);
 const agents = (rows) => [...new Set(rows.map((r) => r.agentId))].sort().join(",");
-console.log(`openclaw=${ocRows.length} ours=${oursRows.length} agents(openclaw)=${agents(ocRows) || "-"} agents(ours)=${agents(oursRows) || "-"}`);
+console.log(`openclaw=${ocRows.length} ours=${oursRows.length} kind=${withKind ? "compared" : "-"} agents(openclaw)=${agents(ocRows) || "-"} agents(ours)=${agents(oursRows) || "-"}`);
 process.exit(errors.length ? 1 : 0);
