@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanGroup, PlanItem, PlanSummary};
-use super::targets::{by_agent, check_owned_agent, resolve_targets, Selection, Target};
+use super::targets::{agents_of, by_agent, check_owned_agent, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
 use crate::mutate::{
@@ -161,10 +161,7 @@ impl Operation for DeleteOp {
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
-        by_agent(&self.targets)
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect()
+        agents_of(&self.targets)
     }
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {

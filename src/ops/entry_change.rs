@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{count, PlanItem, PlanSummary};
-use super::targets::{by_agent, check_owned, resolve_targets, Selection, Target};
+use super::targets::{agents_of, by_agent, check_owned, resolve_targets, Selection, Target};
 use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
 use crate::formats::session_key;
@@ -232,10 +232,7 @@ impl Operation for EntryChangeOp {
     const ASKS_FIRST: bool = false;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
-        by_agent(&self.targets)
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect()
+        agents_of(&self.targets)
     }
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {

@@ -110,13 +110,7 @@ impl Operation for MigrateLegacyOp {
     }
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
-        layout.require_exists()?;
-        if layout.store_override.is_some() {
-            return Err(Error::invalid(
-                "migrate legacy works on agents, not on a single named store",
-            ));
-        }
-        self.agents = self.selection.agents(layout)?;
+        self.agents = self.selection.whole_agents(layout, "migrate legacy")?;
         Ok(())
     }
 

@@ -172,13 +172,7 @@ impl Operation for MigrateSchemaOp {
     }
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
-        layout.require_exists()?;
-        if layout.store_override.is_some() {
-            return Err(Error::invalid(
-                "migrate schema works on agents, not on a single named store",
-            ));
-        }
-        self.agents = self.selection.agents(layout)?;
+        self.agents = self.selection.whole_agents(layout, "migrate schema")?;
         Ok(())
     }
 

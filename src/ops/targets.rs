@@ -131,6 +131,11 @@ fn agent_for_missing(
     Ok(layout.agent(&id))
 }
 
+/// The agents of the targets, in the order first named.
+pub fn agents_of(targets: &[Target]) -> Vec<AgentPaths> {
+    by_agent(targets).into_iter().map(|(p, _)| p).collect()
+}
+
 /// Targets grouped by agent, in the order first named.
 pub fn by_agent(targets: &[Target]) -> Vec<(AgentPaths, Vec<&Target>)> {
     let mut groups: Vec<(AgentPaths, Vec<&Target>)> = Vec::new();

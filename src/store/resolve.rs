@@ -63,6 +63,22 @@ impl AgentSelection {
         self.named.as_deref()
     }
 
+    /// The agents of a command that works on whole agents and their files, never on one
+    /// database named by `--store` (refused, naming `command`).
+    pub fn whole_agents(
+        &self,
+        layout: &StateLayout,
+        command: &str,
+    ) -> crate::error::Result<Vec<AgentPaths>> {
+        layout.require_exists()?;
+        if layout.store_override.is_some() {
+            return Err(Error::invalid(format!(
+                "{command} works on agents, not on a single named store"
+            )));
+        }
+        self.agents(layout)
+    }
+
     /// The agents a command works on: the named ones, else the default agent.
     pub fn agents(&self, layout: &StateLayout) -> crate::error::Result<Vec<AgentPaths>> {
         match &self.named {
