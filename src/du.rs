@@ -58,10 +58,8 @@ fn size(p: &Path) -> u64 {
 }
 
 fn walk(dir: &Path, visit: &mut dyn FnMut(&Path, u64)) -> Result<()> {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(crate::Error::io(dir, e)),
+    let Some(rd) = crate::fsutil::read_dir_if_exists(dir)? else {
+        return Ok(());
     };
     for ent in rd {
         let ent = ent.at(dir)?;
@@ -179,10 +177,8 @@ fn repair_stamp(s: &str) -> bool {
 /// The regular files directly in `dir` (not symlinks, not in subdirectories), as OpenClaw's
 /// `readSessionsDirFiles` lists them: migration leftovers are left out.
 fn top_files(dir: &Path, visit: &mut dyn FnMut(&str, u64)) -> Result<()> {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(crate::Error::io(dir, e)),
+    let Some(rd) = crate::fsutil::read_dir_if_exists(dir)? else {
+        return Ok(());
     };
     for ent in rd {
         let ent = ent.at(dir)?;

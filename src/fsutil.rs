@@ -91,6 +91,16 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Flush a directory's entries (after a create, link, rename or unlink in it).
+/// The entries of `dir`, or none when it does not exist (any other failure is an error
+/// naming it).
+pub fn read_dir_if_exists(dir: &Path) -> Result<Option<std::fs::ReadDir>> {
+    match std::fs::read_dir(dir) {
+        Ok(rd) => Ok(Some(rd)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
 pub fn fsync_dir(dir: &Path) -> Result<()> {
     File::open(dir).and_then(|d| d.sync_all()).at(dir)
 }

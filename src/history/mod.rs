@@ -194,10 +194,8 @@ fn list_dir(dir: &Path) -> Result<Vec<String>> {
 /// Visit the names of the files in `dir` (none when it does not exist), in the directory's
 /// order, without holding them.
 fn for_each_file_name(dir: &Path, visit: &mut dyn FnMut(&str) -> Result<()>) -> Result<()> {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(dir, e)),
+    let Some(rd) = crate::fsutil::read_dir_if_exists(dir)? else {
+        return Ok(());
     };
     for ent in rd {
         let ent = ent.at(dir)?;

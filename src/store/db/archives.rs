@@ -251,15 +251,7 @@ pub fn blob_reader<'c>(
         )
         .optional()?;
     rowid
-        .map(|id| {
-            conn.blob_open(
-                rusqlite::DatabaseName::Main,
-                "session_transcript_archives",
-                "archive_blob",
-                id,
-                true,
-            )
-        })
+        .map(|id| open_archive_blob(conn, "session_transcript_archives", id))
         .transpose()
 }
 
@@ -276,15 +268,7 @@ pub fn cold_blob_reader<'c>(
         )
         .optional()?;
     rowid
-        .map(|id| {
-            conn.blob_open(
-                rusqlite::DatabaseName::Main,
-                "session_transcript_cold_archives",
-                "archive_blob",
-                id,
-                true,
-            )
-        })
+        .map(|id| open_archive_blob(conn, "session_transcript_cold_archives", id))
         .transpose()
 }
 
@@ -328,4 +312,19 @@ pub fn of_session_created_at(
         Ok((r.get(0)?, r.get(1)?))
     })?;
     rows.collect()
+}
+
+/// The `archive_blob` of a row of `table`, opened read-only for streaming.
+fn open_archive_blob<'c>(
+    conn: &'c Connection,
+    table: &str,
+    rowid: i64,
+) -> rusqlite::Result<rusqlite::blob::Blob<'c>> {
+    conn.blob_open(
+        rusqlite::DatabaseName::Main,
+        table,
+        "archive_blob",
+        rowid,
+        true,
+    )
 }
