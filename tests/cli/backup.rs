@@ -3,7 +3,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::common::{json, Store, FIXTURES};
+use crate::common::{assert_integrity, expect_exit, json, Store, FIXTURES};
 
 fn snapshots(repo: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(repo)
@@ -134,7 +134,7 @@ fn verify_reports_damage_with_exit_3() {
         .arg(&snap)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3));
+    expect_exit(&out, 3);
     let problems = json(&out)["data"]["results"][0]["problems"].to_string();
     assert!(
         problems.contains("hash mismatch") && problems.contains("extra.txt"),
@@ -180,7 +180,7 @@ fn restore_fresh_and_refusals() {
         .arg(&target)
         .output()
         .unwrap();
-    assert_eq!(again.status.code(), Some(5));
+    expect_exit(&again, 5);
     assert_eq!(json(&again)["error"]["code"], "TARGET_EXISTS");
     let fresh = store.dir.path().join("fresh.sqlite");
     std::fs::write(store.dir.path().join("fresh.sqlite-wal"), "").unwrap();
@@ -192,7 +192,7 @@ fn restore_fresh_and_refusals() {
         .arg(&fresh)
         .output()
         .unwrap();
-    assert_eq!(side.status.code(), Some(5));
+    expect_exit(&side, 5);
     assert!(!fresh.exists());
     // Through a symlinked directory: UNSAFE_PATH.
     let real = store.dir.path().join("real");
@@ -206,7 +206,7 @@ fn restore_fresh_and_refusals() {
         .arg(store.dir.path().join("link/x.sqlite"))
         .output()
         .unwrap();
-    assert_eq!(via.status.code(), Some(5));
+    expect_exit(&via, 5);
     assert_eq!(json(&via)["error"]["code"], "UNSAFE_PATH");
     assert!(std::fs::read_dir(&real).unwrap().next().is_none());
 }
@@ -271,7 +271,7 @@ fn restore_in_place_snapshots_first_and_swaps() {
         .arg(&snap)
         .output()
         .unwrap();
-    assert_eq!(linked.status.code(), Some(5));
+    expect_exit(&linked, 5);
     assert_eq!(json(&linked)["error"]["code"], "UNSAFE_PATH");
 }
 
@@ -475,10 +475,7 @@ fn snapshots_are_compact_and_sanitized() {
             .query_row("PRAGMA freelist_count", [], |r| r.get(0))
             .unwrap();
         assert_eq!(free, 0, "global={global}");
-        let check: String = db
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(check, "ok");
+        assert_integrity(&db, "");
         if global {
             let leases: i64 = db
                 .query_row("SELECT count(*) FROM state_leases", [], |r| r.get(0))
@@ -560,7 +557,7 @@ fn backup_defaults_to_the_safety_snapshots_repository_and_du_counts_it() {
         .arg(store.dir.path().join("none"))
         .output()
         .unwrap();
-    assert_eq!(empty.status.code(), Some(4));
+    expect_exit(&empty, 4);
 }
 
 /// `backup prune --keep N`: plan then apply, the newest N of each database kept (each
@@ -623,19 +620,9 @@ fn backup_prune_keeps_the_newest_of_each_database() {
     let human = String::from_utf8_lossy(&human.stdout);
     assert!(human.starts_with("Remove 6 of 10 snapshots"), "{human}");
     // Without a terminal and without --yes: refused, nothing removed.
-    let out = store
-        .cmd()
-        .args(["backup", "prune", "--keep", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = store.run_code(["backup", "prune", "--keep", "1"], 2);
     assert_eq!(listed(&repo), before);
-    let zero = store
-        .cmd()
-        .args(["backup", "prune", "--keep", "0", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(zero.status.code(), Some(2));
+    let zero = store.run_code(["backup", "prune", "--keep", "0", "--yes"], 2);
     // An interrupted restore's staging files beside research's database: its snapshots stay.
     let research = store.agent_db("research");
     let leftover = research.parent().unwrap().join(".tmp-restore-killed");

@@ -6,7 +6,7 @@
 use openclaw_sessions::formats::session_key::{is_canonical, write_refusal};
 use proptest::prelude::*;
 
-use crate::common::{json, Store};
+use crate::common::{assert_foreign_keys, expect_exit, json, Store};
 
 const KEY: &str = "agent:main:scratch-1";
 
@@ -147,7 +147,7 @@ fn the_doctor_names_each_row_openclaw_would_refuse() {
         message.contains("non-canonical persisted row resolves to session key agent:main:x"),
         "{message}"
     );
-    assert_eq!(out.status.code(), Some(3));
+    expect_exit(&out, 3);
     // The fixture itself is canonical.
     let clean = Store::copy("live");
     let out = clean.cmd().args(["doctor", "--json"]).output().unwrap();
@@ -419,10 +419,5 @@ fn doctor_fix_canonicalizes_keys_as_openclaws_doctor_does() {
 
     let dash = node("bd3c2ab5-88b1-412d-a728-850508f6ff76");
     assert_eq!(entry(&dash)["parentSessionKey"], "agent:main:");
-    let violations: i64 = db
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(violations, 0);
+    assert_foreign_keys(&db, "");
 }

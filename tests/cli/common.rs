@@ -258,3 +258,67 @@ pub fn cannot_run_here(why: &str) {
     }
     eprintln!("NOTICE: {why}; skipped");
 }
+
+/// Asserts a run's exit code, showing both streams when it is another.
+#[track_caller]
+pub fn expect_exit(out: &std::process::Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "exit {:?}, expected {code}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `PRAGMA integrity_check` of a database is `ok` (`what` names it in a failure).
+#[track_caller]
+pub fn assert_integrity(conn: &rusqlite::Connection, what: &str) {
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok", "integrity_check: {what}");
+}
+
+/// No foreign key of a database is broken (`what` names it in a failure).
+#[track_caller]
+pub fn assert_foreign_keys(conn: &rusqlite::Connection, what: &str) {
+    let broken: i64 = conn
+        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(broken, 0, "foreign_key_check: {what}");
+}
+
+impl Store {
+    /// Runs the binary on this store and asserts its exit code.
+    #[track_caller]
+    pub fn run_code<const N: usize>(&self, args: [&str; N], code: i32) -> std::process::Output {
+        let out = self.cmd().args(args).output().unwrap();
+        expect_exit(&out, code);
+        out
+    }
+
+    /// Runs the binary (its arguments should include `--json`), asserts success and returns
+    /// its one JSON document.
+    #[track_caller]
+    pub fn json_ok<const N: usize>(&self, args: [&str; N]) -> serde_json::Value {
+        json(&self.run_code(args, 0))
+    }
+
+    /// The stored `entry_json` of a session, parsed.
+    pub fn entry(&self, agent: &str, key: &str) -> Option<serde_json::Value> {
+        use rusqlite::OptionalExtension;
+        self.writable(agent)
+            .query_row(
+                "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
+                [key],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()
+            .unwrap()
+            .map(|j| serde_json::from_str(&j).unwrap())
+    }
+}

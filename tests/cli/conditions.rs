@@ -10,7 +10,7 @@ use std::process::Stdio;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::common::{checksums, json, std_bin, Store};
+use crate::common::{checksums, expect_exit, json, std_bin, Store};
 use crate::faults::{bulk_key, many_sessions};
 
 /// The write end of a pipe whose read end is already closed: every write fails with EPIPE
@@ -82,7 +82,7 @@ fn a_closed_stderr_never_stops_a_mutation_half_way() {
         .stderr(closed_pipe())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    expect_exit(&out, 0);
     let db = store.writable("work");
     let left: i64 = db
         .query_row(
@@ -102,7 +102,7 @@ fn a_closed_stderr_never_stops_a_mutation_half_way() {
         .stderr(full_device())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    expect_exit(&out, 0);
     let left: i64 = db
         .query_row(
             "SELECT count(*) FROM session_nodes WHERE session_key LIKE 'agent:work:bulk-1%'",
@@ -533,7 +533,7 @@ fn another_user_than_the_owner_is_refused() {
         .output()
         .unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(5), "{doc}");
+    expect_exit(&out, 5);
     assert_eq!(doc["error"]["code"], "CONFLICT");
     let message = doc["error"]["message"].as_str().unwrap();
     assert!(
@@ -1088,7 +1088,7 @@ fn an_interrupted_prune_names_what_it_did() {
         .output()
         .unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(130), "{doc}");
+    expect_exit(&out, 130);
     assert_eq!(doc["error"]["code"], "INTERRUPTED");
     let warnings = doc["warnings"].to_string();
     assert!(

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{checksums, json, Store};
+use crate::common::{checksums, expect_exit, json, Store};
 
 fn lock_dir(store: &Store) -> PathBuf {
     store
@@ -115,12 +115,7 @@ fn plant_state_lock(store: &Store, text: &str) -> PathBuf {
 fn exactly_one_instance_gets_custody_and_readers_still_work() {
     let store = Store::copy("live");
     let mut holder = hold(&store, "4");
-    let out = store
-        .cmd()
-        .args(["custody", "run", "--", "true"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(75));
+    let out = store.run_code(["custody", "run", "--", "true"], 75);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("sqlite-maintenance") && err.contains(&format!("pid {}", holder.id())),
@@ -186,12 +181,7 @@ fn exactly_one_instance_gets_custody_and_readers_still_work() {
 #[test]
 fn run_exits_with_the_commands_code_and_hands_custody_to_children() {
     let store = Store::copy("live");
-    let out = store
-        .cmd()
-        .args(["custody", "run", "--", "sh", "-c", "exit 7"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(7));
+    let out = store.run_code(["custody", "run", "--", "sh", "-c", "exit 7"], 7);
     // A nested run inherits the parent's custody instead of deadlocking.
     let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
     let inner = format!(
@@ -350,7 +340,7 @@ fn an_owner_outside_our_pid_namespace_cannot_be_judged() {
         .args(["--json", "patch", "agent:main:main", "--set", "label=\"x\""])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(75));
+    expect_exit(&out, 75);
     assert_eq!(json(&out)["error"]["code"], "GATEWAY_STATE_OWNER_REQUIRED");
     holder.wait().unwrap();
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::common::{json, Store};
+use crate::common::{assert_foreign_keys, assert_integrity, json, Store};
 
 type Fault = fn(&Store);
 
@@ -454,12 +454,7 @@ fn checks_can_be_selected_and_listed() {
             .unwrap(),
     );
     assert!(list["data"]["checks"].as_array().unwrap().len() >= 15);
-    let bad = store
-        .cmd()
-        .args(["doctor", "no-such-check"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
+    let bad = store.run_code(["doctor", "no-such-check"], 2);
     (faults().into_iter().find(|f| f.0 == "seq gap").unwrap().4)(&store);
     let (code, only, _) = findings(&store, &["duplicate-labels", "schema"]);
     assert_eq!(
@@ -511,16 +506,8 @@ fn archived_by_fix(doc: &Value, id: &str) -> String {
 
 fn assert_sound(store: &Store) {
     let db = store.writable("main");
-    let ok: String = db
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(ok, "ok");
-    let fk: i64 = db
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(fk, 0);
+    assert_integrity(&db, "");
+    assert_foreign_keys(&db, "");
 }
 
 /// Orphaned windows and events hold user content: `--fix` writes them to an archive in

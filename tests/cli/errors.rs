@@ -1,6 +1,6 @@
 //! Bad input gets a clear error, the right exit code, and changes nothing.
 
-use crate::common::{bin, checksums, json, Store};
+use crate::common::{bin, checksums, expect_exit, json, Store};
 
 #[test]
 fn missing_state_dir_is_not_found() {
@@ -11,7 +11,7 @@ fn missing_state_dir_is_not_found() {
         .arg("status")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    expect_exit(&out, 4);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("does not exist") && err.contains("hint:"),
@@ -32,12 +32,7 @@ fn missing_state_dir_is_not_found() {
 #[test]
 fn unknown_and_hostile_agent_ids() {
     let store = Store::copy("live");
-    let out = store
-        .cmd()
-        .args(["list", "--agent", "ghost"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    let out = store.run_code(["list", "--agent", "ghost"], 4);
     assert!(String::from_utf8_lossy(&out.stderr).contains("known agents: main, work, research"));
     for bad in ["../x", "a/b", "..", "main\u{1}"] {
         let out = store
@@ -58,8 +53,7 @@ fn sessions_json_that_is_not_json5() {
     text.push_str("\n] trailing garbage\n");
     std::fs::write(&index, &text).unwrap();
     let before = checksums(&store.state());
-    let out = store.cmd().args(["list"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(6));
+    let out = store.run_code(["list"], 6);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("sessions.json") && err.contains("line"),
@@ -77,7 +71,7 @@ fn config_that_does_not_parse_names_file_and_line() {
     )
     .unwrap();
     let out = store.cmd().arg("status").output().unwrap();
-    assert_eq!(out.status.code(), Some(6));
+    expect_exit(&out, 6);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("openclaw.json") && err.contains("line 3"),
@@ -99,12 +93,7 @@ fn jsonl_line_cut_in_half() {
     let text = std::fs::read_to_string(&path).unwrap();
     let cut = text.trim_end().len() - 20;
     std::fs::write(&path, &text[..cut]).unwrap();
-    let out = store
-        .cmd()
-        .args(["transcript", "cat", "agent:main:main"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(6));
+    let out = store.run_code(["transcript", "cat", "agent:main:main"], 6);
     let lines = text.lines().count();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -134,24 +123,14 @@ fn corrupt_zstd_frame_and_wrong_length() {
         rusqlite::params![sid, seq],
     )
     .unwrap();
-    let out = store
-        .cmd()
-        .args(["transcript", "cat", &sid])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(6));
+    let out = store.run_code(["transcript", "cat", &sid], 6);
     assert!(String::from_utf8_lossy(&out.stderr).contains("event_utf8_bytes"));
     db.execute(
         "UPDATE transcript_events SET event_utf8_bytes = event_utf8_bytes - 3, event_zstd = CAST(substr(event_zstd, 1, 12) || zeroblob(20) AS BLOB) WHERE session_id = ?1 AND seq = ?2",
         rusqlite::params![sid, seq],
     )
     .unwrap();
-    let out = store
-        .cmd()
-        .args(["transcript", "cat", &sid, "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(6));
+    let out = store.run_code(["transcript", "cat", &sid, "--json"], 6);
     // Events before the bad row were streamed; the error is the last JSON line.
     let stdout = String::from_utf8(out.stdout).unwrap();
     let doc: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
@@ -207,16 +186,16 @@ fn broken_pipe_ends_quietly() {
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    expect_exit(&out, 0);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
 #[test]
 fn usage_errors_exit_2() {
     let out = bin().args(["list", "--limit", "zero"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    expect_exit(&out, 2);
     let out = bin().args(["frobnicate"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    expect_exit(&out, 2);
     let out = bin().args(["frobnicate", "--json"]).output().unwrap();
     assert_eq!(json(&out)["error"]["code"], "USAGE");
 }
@@ -236,7 +215,7 @@ fn wrong_state_dirs_and_stores_are_named_for_what_they_are() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    expect_exit(&out, 4);
     assert!(
         err.contains(&format!("did you mean {}?", store.state().display())),
         "{err}"
@@ -250,7 +229,7 @@ fn wrong_state_dirs_and_stores_are_named_for_what_they_are() {
             .args(args)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(4));
+        expect_exit(&out, 4);
         assert!(
             String::from_utf8_lossy(&out.stdout).contains(".openclaw?")
                 || String::from_utf8_lossy(&out.stderr).contains(".openclaw?")
@@ -266,7 +245,7 @@ fn wrong_state_dirs_and_stores_are_named_for_what_they_are() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    expect_exit(&out, 4);
     assert!(err.contains("is a file, not a directory"), "{err}");
     assert!(!err.contains("does not exist"), "{err}");
     // OpenClaw's config as --store: refused as bad input, nothing read from it as sessions.
@@ -278,7 +257,7 @@ fn wrong_state_dirs_and_stores_are_named_for_what_they_are() {
         .output()
         .unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(6), "{doc}");
+    expect_exit(&out, 6);
     assert_eq!(doc["error"]["code"], "BAD_INPUT", "{doc}");
     assert!(
         doc["error"]["message"]

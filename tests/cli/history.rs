@@ -98,12 +98,7 @@ fn filters_by_session_and_reason() {
     assert_eq!(resets.len(), 3);
     let two = archives(&store, &["--reason", "reset", "--reason", "deleted"]);
     assert_eq!(two.len(), 2);
-    let bad = store
-        .cmd()
-        .args(["archives", "list", "--reason", "gone"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
+    let bad = store.run_code(["archives", "list", "--reason", "gone"], 2);
 }
 
 #[test]
@@ -181,12 +176,7 @@ fn cat_reads_the_row_when_the_file_is_gone() {
 #[test]
 fn unknown_archive_is_not_found() {
     let store = Store::copy("live");
-    let out = store
-        .cmd()
-        .args(["--json", "archives", "cat", "nope.jsonl.deleted.x.zst"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    let out = store.run_code(["--json", "archives", "cat", "nope.jsonl.deleted.x.zst"], 4);
     assert_eq!(json(&out)["error"]["code"], "NOT_FOUND");
 }
 
@@ -494,12 +484,7 @@ fn search_finds_text_only_in_archives_with_archived() {
         let ev = &lines[h["seq"].as_u64().unwrap() as usize];
         assert_eq!(ev["id"], h["messageId"]);
     }
-    let bad = store
-        .cmd()
-        .args(["search", "--fts", "\"open"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
+    let bad = store.run_code(["search", "--fts", "\"open"], 2);
 }
 
 /// A hit: `(agent, session id, message id, seq, archive, key)`.
@@ -708,13 +693,7 @@ fn search_takes_plain_words_unless_fts_asks_for_the_syntax() {
     assert!(!one.is_empty());
     assert_eq!(one, hit_set(&search_json(&store, &["--fts", "summarize"])));
     // The FTS5 syntax is refused as a usage error only under --fts.
-    let bad = store
-        .cmd()
-        .args(["search", "--fts", "item #3"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
+    let bad = store.run_code(["search", "--fts", "item #3"], 2);
     // Nothing to search for.
-    let none = store.cmd().args(["search", "# --"]).output().unwrap();
-    assert_eq!(none.status.code(), Some(2));
+    let none = store.run_code(["search", "# --"], 2);
 }

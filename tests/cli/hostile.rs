@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{checksums, json, Store};
+use crate::common::{checksums, expect_exit, json, Store};
 
 /// Runs a mutating command that must be refused as unsafe, and checks that the state dir and
 /// `outside` are byte for byte as they were.
@@ -164,7 +164,7 @@ fn a_transcript_id_built_to_escape_is_not_archived() {
     let before = checksums(&away);
     let out = store.cmd().arg("--json").args(DELETE).output().unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(5), "{doc}");
+    expect_exit(&out, 5);
     assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{doc}");
     let after = checksums(&away);
     let new: Vec<&PathBuf> = after.keys().filter(|p| !before.contains_key(*p)).collect();

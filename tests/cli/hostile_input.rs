@@ -2,7 +2,7 @@
 //! a terminal raw, invalid UTF-8 is a finding and never a panic, and the state dir and size
 //! arguments are refused in plain words.
 
-use crate::common::{json, Store};
+use crate::common::{expect_exit, json, Store};
 
 /// A label that would retitle the terminal, clear it and forge a line of output.
 const HOSTILE: &str = "evil\u{1b}]0;owned title\u{7}\u{1b}[2J\nforged line\u{202e}txt";
@@ -286,8 +286,7 @@ fn invalid_utf8_in_text_columns_is_a_finding_never_a_panic() {
     );
     assert!(String::from_utf8_lossy(&cat.stderr).contains("#3: event_json is not UTF-8"));
 
-    let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(3));
+    let out = store.run_code(["--json", "doctor"], 3);
     let doc = json(&out);
     let bad: Vec<String> = doc["data"]["findings"]
         .as_array()
@@ -480,7 +479,7 @@ fn a_fifo_manifest_or_quarantine_record_is_refused_never_waited_for() {
     mkfifo(&record);
     let out = run_promptly(on(&store, &["show", "agent:main:pinned-notes"]), 20);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    expect_exit(&out, 5);
     assert!(
         stderr.contains(record.to_str().unwrap()) && stderr.contains("is a FIFO"),
         "{stderr}"
@@ -572,7 +571,7 @@ fn bomb_is_bounded(store: &Store, name: &str, path: &std::path::Path, extra: &[(
         (out, stderr)
     };
     let (out, stderr) = run(&["archives", "list", "--agent", "main"]);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    expect_exit(&out, 0);
     assert!(
         stderr.contains(name) && stderr.contains("the most this tool"),
         "{stderr}"
@@ -584,14 +583,14 @@ fn bomb_is_bounded(store: &Store, name: &str, path: &std::path::Path, extra: &[(
     );
 
     let (out, stderr) = run(&["archives", "cat", name]);
-    assert_eq!(out.status.code(), Some(6), "{stderr}");
+    expect_exit(&out, 6);
     assert!(
         stderr.contains(path.to_str().unwrap()) && stderr.contains("the most this tool"),
         "{stderr}"
     );
 
     let (out, stderr) = run(&["search", "--archived", "sdk user msg", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    expect_exit(&out, 0);
     let doc = json(&out);
     let warnings = doc["warnings"].to_string();
     assert!(
@@ -660,7 +659,7 @@ fn a_fifo_archive_index_or_config_is_never_waited_for() {
         20,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    expect_exit(&out, 0);
     let doc = json(&out);
     let warnings = doc["warnings"].to_string();
     for fifo in [&published, &loose] {
@@ -736,8 +735,7 @@ fn the_first_sigterm_ends_a_run_blocked_in_a_system_call() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(130));
-    let out = store.cmd().args(["show", KEY, "--json"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let out = store.run_code(["show", KEY, "--json"], 0);
     assert_ne!(json(&out)["data"]["entry"]["label"], "held");
     let again = store
         .cmd()

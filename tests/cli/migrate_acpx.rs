@@ -57,12 +57,7 @@ fn moves_into_an_empty_destination_and_keeps_the_old_copy() {
     );
     assert_eq!(marker(&store).unwrap()["completed"], true);
     // Done: nothing pending any more, and a second run has nothing to do (a success).
-    let again = store
-        .cmd()
-        .args(["migrate", "acpx", "--yes", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(again.status.code(), Some(0));
+    let again = store.run_code(["migrate", "acpx", "--yes", "--json"], 0);
     let doc = json(&again);
     assert_eq!(doc["data"]["applied"], false);
     assert!(doc["data"]["plan"]["nothingToDo"]
@@ -81,12 +76,7 @@ fn refusals() {
         serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
     v["plugins"] = serde_json::json!({"entries": {"acpx": {"config": {"stateDir": "/srv/acpx"}}}});
     std::fs::write(&cfg, v.to_string()).unwrap();
-    let out = store
-        .cmd()
-        .args(["migrate", "acpx", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(5));
+    let out = store.run_code(["migrate", "acpx", "--yes"], 5);
     assert!(marker(&store).is_none());
     // No records: nothing to adopt, which is a success that writes nothing.
     let store = Store::copy("live");
@@ -188,11 +178,6 @@ fn a_crash_after_publication_is_finished_by_the_next_run() {
         .output()
         .unwrap();
     std::fs::write(store.state().join("acpx/sessions/rec-1.json"), "{\"id\":9}").unwrap();
-    let refused = store
-        .cmd()
-        .args(["migrate", "acpx", "--yes", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(refused.status.code(), Some(5));
+    let refused = store.run_code(["migrate", "acpx", "--yes", "--json"], 5);
     assert_eq!(json(&refused)["error"]["code"], "TARGET_EXISTS");
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::types::Value as Sql;
 use serde_json::Value;
 
-use crate::common::{checksums, json, Store, FIXTURES};
+use crate::common::{assert_foreign_keys, assert_integrity, checksums, json, Store, FIXTURES};
 
 pub(crate) const AGENTS: [&str; 3] = ["main", "work", "research"];
 
@@ -230,16 +230,8 @@ pub(crate) fn integrity_ok(db: &Path) {
         return;
     }
     let conn = rusqlite::Connection::open(db).unwrap();
-    let ok: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(ok, "ok", "{}", db.display());
-    let fk: i64 = conn
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(fk, 0);
+    assert_integrity(&conn, &format!("{}", db.display()));
+    assert_foreign_keys(&conn, "");
 }
 
 #[test]

@@ -3,20 +3,7 @@
 use rusqlite::OptionalExtension;
 use serde_json::Value;
 
-use crate::common::{checksums, json, Store};
-
-fn entry(store: &Store, agent: &str, key: &str) -> Option<Value> {
-    store
-        .writable(agent)
-        .query_row(
-            "SELECT entry_json FROM session_nodes WHERE session_key = ?1",
-            [key],
-            |r| r.get::<_, String>(0),
-        )
-        .optional()
-        .unwrap()
-        .map(|j| serde_json::from_str(&j).unwrap())
-}
+use crate::common::{assert_integrity, checksums, json, Store};
 
 fn node_row(store: &Store, key: &str) -> (i64, Option<String>, Option<String>, i64, bool) {
     store
@@ -31,10 +18,7 @@ fn node_row(store: &Store, key: &str) -> (i64, Option<String>, Option<String>, i
 
 fn integrity(store: &Store, agent: &str) {
     let db = store.writable(agent);
-    let ok: String = db
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(ok, "ok");
+    assert_integrity(&db, "");
     let fk: Option<String> = db
         .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
         .optional()
@@ -46,7 +30,7 @@ fn integrity(store: &Store, agent: &str) {
 fn patch_writes_entry_and_every_projected_column() {
     let store = Store::copy("live");
     let key = "agent:main:scratch-2";
-    let before = entry(&store, "main", key).unwrap();
+    let before = store.entry("main", key).unwrap();
     let long: String = "名".repeat(499) + "😀😀";
     let out = store.run_ok([
         "patch",
@@ -62,7 +46,7 @@ fn patch_writes_entry_and_every_projected_column() {
     ]);
     let doc = json(&out);
     assert_eq!(doc["data"]["applied"], true);
-    let after = entry(&store, "main", key).unwrap();
+    let after = store.entry("main", key).unwrap();
     assert_eq!(after["label"], "Ops");
     // 499 one-unit chars + a surrogate pair would be 501 units: the pair is not split.
     assert_eq!(
@@ -106,7 +90,7 @@ fn patch_writes_entry_and_every_projected_column() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let again = entry(&store, "main", key).unwrap();
+    let again = store.entry("main", key).unwrap();
     assert_eq!(again["updatedAt"], after["updatedAt"]);
     assert!(again.get("customField").is_none());
 }
@@ -225,20 +209,15 @@ fn archive_and_unarchive() {
         String::from_utf8_lossy(&out.stdout)
     );
     assert_eq!(json(&out)["data"]["results"][0]["result"], "archived");
-    let e = entry(&store, "main", key).unwrap();
+    let e = store.entry("main", key).unwrap();
     assert!(e["archivedAt"].is_i64());
     assert_eq!(e["archiveReason"], "manual");
     assert!(e.get("pinnedAt").is_none(), "archiving unpins");
     let out = store.cmd().args(["unarchive", key]).output().unwrap();
     assert!(out.status.success());
-    let e = entry(&store, "main", key).unwrap();
+    let e = store.entry("main", key).unwrap();
     assert!(e.get("archivedAt").is_none() && e.get("archiveReason").is_none());
-    let main = store
-        .cmd()
-        .args(["archive", "agent:main:main"])
-        .output()
-        .unwrap();
-    assert_eq!(main.status.code(), Some(5));
+    let main = store.run_code(["archive", "agent:main:main"], 5);
     integrity(&store, "main");
 }
 
@@ -253,7 +232,7 @@ fn count(store: &Store, sql: &str, arg: &str) -> i64 {
 fn delete_archives_the_transcript_and_removes_every_row() {
     let store = Store::copy("live");
     let key = "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9";
-    let sid = entry(&store, "main", key).unwrap()["sessionId"]
+    let sid = store.entry("main", key).unwrap()["sessionId"]
         .as_str()
         .unwrap()
         .to_string();
@@ -349,7 +328,7 @@ fn delete_archives_the_transcript_and_removes_every_row() {
 fn delete_without_archive_leaves_a_tombstone() {
     let store = Store::copy("live");
     let key = "agent:main:hook:7a41e6f5-b97d-4c51-b472-0830fd1c2815";
-    let sid = entry(&store, "main", key).unwrap()["sessionId"]
+    let sid = store.entry("main", key).unwrap()["sessionId"]
         .as_str()
         .unwrap()
         .to_string();
@@ -404,12 +383,7 @@ fn delete_results_and_exit_codes() {
     let store = Store::copy("live");
     let untouched = checksums(&store.state());
     // No terminal, no --yes: exit 2, nothing changed.
-    let out = store
-        .cmd()
-        .args(["delete", "agent:main:scratch-2"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = store.run_code(["delete", "agent:main:scratch-2"], 2);
     // Dry run: the plan, nothing changed.
     let out = store
         .cmd()
@@ -434,39 +408,30 @@ fn delete_results_and_exit_codes() {
             .code(),
         Some(4)
     );
-    let locked = store
-        .cmd()
-        .args(["delete", "agent:main:scratch-1", "--yes", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(locked.status.code(), Some(5));
+    let locked = store.run_code(["delete", "agent:main:scratch-1", "--yes", "--json"], 5);
     assert_eq!(json(&locked)["data"]["results"][0]["result"], "refused");
-    let expect = store
-        .cmd()
-        .args([
+    let expect = store.run_code(
+        [
             "delete",
             "agent:main:scratch-2",
             "--yes",
             "--expect-updated-at",
             "5",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(expect.status.code(), Some(5));
+        ],
+        5,
+    );
     // Several keys, some not deleted: exit 3, the others are deleted.
-    let out = store
-        .cmd()
-        .args([
+    let out = store.run_code(
+        [
             "delete",
             "agent:main:scratch-2",
             "agent:main:nope",
             "agent:main:scratch-1",
             "--yes",
             "--json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3));
+        ],
+        3,
+    );
     let results: Vec<String> = json(&out)["data"]["results"]
         .as_array()
         .unwrap()
@@ -474,8 +439,8 @@ fn delete_results_and_exit_codes() {
         .map(|r| r["result"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(results, ["deleted", "missing", "refused"]);
-    assert!(entry(&store, "main", "agent:main:scratch-2").is_none());
-    assert!(entry(&store, "main", "agent:main:scratch-1").is_some());
+    assert!(store.entry("main", "agent:main:scratch-2").is_none());
+    assert!(store.entry("main", "agent:main:scratch-1").is_some());
 }
 
 #[test]
@@ -488,7 +453,7 @@ fn crash_points_leave_a_consistent_store() {
     ] {
         let store = Store::copy("live");
         let key = "agent:main:cron:nightly:run:884";
-        let before = entry(&store, "main", key).unwrap();
+        let before = store.entry("main", key).unwrap();
         let args: Vec<&str> = if point.starts_with("patch") {
             vec!["patch", key, "--set", "label=\"x\""]
         } else {
@@ -505,7 +470,7 @@ fn crash_points_leave_a_consistent_store() {
             "{point}: the process should have died"
         );
         integrity(&store, "main");
-        let now = entry(&store, "main", key);
+        let now = store.entry("main", key);
         let archives = count(
             &store,
             "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1",
@@ -558,7 +523,7 @@ fn mutations_refuse_while_another_owner_holds_the_state_dir() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     std::thread::sleep(std::time::Duration::from_millis(100));
-    let before = entry(&store, "main", "agent:main:scratch-2");
+    let before = store.entry("main", "agent:main:scratch-2");
     for args in [
         vec!["patch", "agent:main:scratch-2", "--set", "label=\"x\""],
         vec!["archive", "agent:main:scratch-2"],
@@ -568,7 +533,7 @@ fn mutations_refuse_while_another_owner_holds_the_state_dir() {
         assert_eq!(out.status.code(), Some(75), "{args:?}");
         assert_eq!(json(&out)["error"]["code"], "OWNER_UNAVAILABLE");
     }
-    assert_eq!(entry(&store, "main", "agent:main:scratch-2"), before);
+    assert_eq!(store.entry("main", "agent:main:scratch-2"), before);
     holder.wait().unwrap();
 }
 
@@ -634,7 +599,7 @@ fn multi_key_delete_killed_at_every_point() {
     let pristine = Store::copy("live");
     let originals: Vec<Value> = keys
         .iter()
-        .map(|k| entry(&pristine, "main", k).unwrap())
+        .map(|k| pristine.entry("main", k).unwrap())
         .collect();
     let mut runs = 0;
     for n in 1..200 {
@@ -653,7 +618,7 @@ fn multi_key_delete_killed_at_every_point() {
         runs += 1;
         integrity(&store, "main");
         for (k, original) in keys.iter().zip(&originals) {
-            let now = entry(&store, "main", k);
+            let now = store.entry("main", k);
             let archived = count(
                 &store,
                 "SELECT count(*) FROM session_transcript_archives WHERE session_key = ?1",
@@ -700,7 +665,7 @@ fn multi_key_delete_killed_at_every_point() {
         );
         for k in keys {
             assert!(
-                entry(&store, "main", k).is_none(),
+                store.entry("main", k).is_none(),
                 "run {n}: {k} survived the re-run"
             );
         }
@@ -718,7 +683,7 @@ fn patch_killed_at_every_point() {
     let mut finished = false;
     for n in 1..10 {
         let store = Store::copy("live");
-        let before = entry(&store, "main", "agent:main:main").unwrap();
+        let before = store.entry("main", "agent:main:main").unwrap();
         let out = store
             .cmd()
             .args(["patch", "agent:main:main", "--set", "label=\"Crash\""])
@@ -728,7 +693,7 @@ fn patch_killed_at_every_point() {
         if out.status.success() {
             // Fewer than n points: the patch is done.
             assert_eq!(
-                entry(&store, "main", "agent:main:main").unwrap()["label"],
+                store.entry("main", "agent:main:main").unwrap()["label"],
                 "Crash"
             );
             finished = true;
@@ -743,7 +708,7 @@ fn patch_killed_at_every_point() {
         );
         crashed += 1;
         integrity(&store, "main");
-        let after = entry(&store, "main", "agent:main:main").unwrap();
+        let after = store.entry("main", "agent:main:main").unwrap();
         assert!(
             after == before || after["label"] == "Crash",
             "run {n}: half a patch"

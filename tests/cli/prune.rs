@@ -4,7 +4,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{assert_refused_for_space, budget_store, checksums, json, Store, FIXTURES};
+use crate::common::{
+    assert_integrity, assert_refused_for_space, budget_store, checksums, expect_exit, json, Store,
+    FIXTURES,
+};
 
 /// The moment OpenClaw made the fixture's cleanup report (report/sessions-cleanup-dry-run.json).
 const REPORT_NOW: &str = "1795994700000";
@@ -286,10 +289,7 @@ fn applied_prune_archives_and_deletes_as_planned() {
             other => panic!("unexpected action {other}"),
         }
     }
-    let ok: String = db
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(ok, "ok");
+    assert_integrity(&db, "");
 }
 
 #[test]
@@ -310,10 +310,7 @@ fn a_crash_mid_prune_leaves_every_session_kept_archived_or_deleted_with_its_arch
             .unwrap();
         assert!(!out.status.success(), "{point}");
         let db = store.writable("main");
-        let ok: String = db
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok", "{point}");
+        assert_integrity(&db, &format!("{point}"));
         // Every synthetic session is either still there or gone with an archive row.
         for key in [
             "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9",
@@ -453,10 +450,7 @@ fn prune_killed_at_every_point() {
         }
         runs += 1;
         let db = store.writable("research");
-        let ok: String = db
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok", "run {n}");
+        assert_integrity(&db, &format!("run {n}"));
         let gone: Vec<String> = {
             let mut stmt = db
                 .prepare("SELECT DISTINCT session_key FROM session_transcript_archives")
@@ -913,10 +907,7 @@ fn the_disk_budget_removes_in_openclaws_order_and_the_dry_run_shows_the_real_run
     for n in &rows {
         assert!(sessions.join(n).is_file(), "{n}");
     }
-    let ok: String = db
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(ok, "ok");
+    assert_integrity(&db, "");
 }
 
 /// A prune with nothing due says so (a silent dry run would read as a failure), on stderr,
@@ -1057,7 +1048,7 @@ fn plans_and_runs_count_each_action_and_a_budget_below_the_schema_is_refused() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    expect_exit(&out, 2);
     assert!(stderr.contains("schema alone"), "{stderr}");
     assert_eq!(checksums(&store.state()), before);
 }

@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use serde_json::Value;
 
-use crate::common::{assert_refused_for_space, checksums, json, limit_file_size, std_bin, Store};
+use crate::common::{
+    assert_foreign_keys, assert_integrity, assert_refused_for_space, checksums, json,
+    limit_file_size, std_bin, Store,
+};
 
 const AGENTS: [&str; 3] = ["main", "work", "research"];
 
@@ -37,16 +40,8 @@ fn bytes(db: &Path) -> u64 {
 fn integrity(store: &Store, step: &str) {
     for agent in AGENTS {
         let db = store.writable(agent);
-        let ok: String = db
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok", "{step}: {agent}");
-        let fk: i64 = db
-            .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(fk, 0, "{step}: {agent}");
+        assert_integrity(&db, &format!("{step}: {agent}"));
+        assert_foreign_keys(&db, &format!("{step}: {agent}"));
     }
 }
 

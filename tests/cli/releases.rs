@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::common::{checksums, json, Store};
+use crate::common::{assert_integrity, checksums, expect_exit, json, Store};
 
 /// The releases of older agent schemas, with their schema: 19 and 21.
 const OLDER: [(&str, i64); 2] = [("2026.8.2", 19), ("2026.9.5", 21)];
@@ -240,12 +240,7 @@ fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
             );
         }
         // The dry run shows the plan and says what the real run meets.
-        let out = store
-            .cmd()
-            .args(["patch", &key, "--set", "label=\"x\"", "--dry-run"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0));
+        let out = store.run_code(["patch", &key, "--set", "label=\"x\"", "--dry-run"], 0);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("the real run would be refused"), "{err}");
         assert!(String::from_utf8_lossy(&out.stdout).contains("label"));
@@ -286,7 +281,7 @@ fn a_pre_sqlite_store_lists_its_legacy_sessions_and_refuses_the_import() {
         .output()
         .unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(6), "{doc}");
+    expect_exit(&out, 6);
     let message = doc["error"]["message"].as_str().unwrap();
     assert!(
         message.contains("OpenClaw 2026.7.35 and older") && message.contains("sessions.json"),
@@ -315,13 +310,13 @@ fn an_import_beside_an_older_release_databases_is_refused() {
         let out = cmd.output().unwrap();
         let doc = json(&out);
         if dry {
-            assert_eq!(out.status.code(), Some(0), "{doc}");
+            expect_exit(&out, 0);
             assert!(
                 doc["warnings"].to_string().contains("2026.8.1 to 2026.9.2"),
                 "{doc}"
             );
         } else {
-            assert_eq!(out.status.code(), Some(6), "{doc}");
+            expect_exit(&out, 6);
             let message = doc["error"]["message"].as_str().unwrap();
             assert!(
                 message.contains("OpenClaw 2026.8.1 to 2026.9.2")
@@ -363,11 +358,7 @@ fn every_change_works_on_a_store_upgraded_from_an_older_schema() {
         );
     }
     for agent in ["main", "work", "research"] {
-        let ok: String = store
-            .writable(agent)
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok", "{agent}");
+        assert_integrity(&store.writable(agent), &format!("{agent}"));
     }
     let out = store.run_ok(["doctor", "--all-agents", "--json"]);
     let doc = json(&out);
@@ -514,10 +505,7 @@ fn migrate_schema_killed_between_databases_finishes_on_the_next_run() {
         );
         for agent in ["main", "work", "research"] {
             let conn = store.writable(agent);
-            let ok: String = conn
-                .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-                .unwrap();
-            assert_eq!(ok, "ok");
+            assert_integrity(&conn, "");
             let v: i64 = conn
                 .query_row("PRAGMA user_version", [], |r| r.get(0))
                 .unwrap();
@@ -549,7 +537,7 @@ fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_n
         .output()
         .unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(6), "{doc}");
+    expect_exit(&out, 6);
     assert!(
         doc["error"]["message"]
             .as_str()
@@ -586,7 +574,7 @@ fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_n
         .output()
         .unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(3), "{doc}");
+    expect_exit(&out, 3);
     let finding = &doc["data"]["findings"][0];
     assert_eq!(finding["check"], "releases");
     assert_eq!(finding["severity"], "error");

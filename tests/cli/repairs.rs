@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::common::{checksums, json, Store};
+use crate::common::{checksums, expect_exit, json, Store};
 
 /// Every file of the store but custody's lock files (each run takes and releases its own),
 /// as the paths that differ from `before`.
@@ -124,7 +124,7 @@ fn an_unreadable_entry_can_be_replaced() {
         .output()
         .unwrap();
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(0), "{doc}");
+    expect_exit(&out, 0);
     assert_eq!(doc["data"]["result"], "patched");
     let shown = json(&store.run_ok(["show", KEY, "--json"]));
     assert_eq!(shown["data"]["entry"]["label"], "Fixed");
@@ -154,7 +154,7 @@ fn an_unreadable_entry_can_be_replaced() {
         .arg(&file)
         .output()
         .unwrap();
-    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
+    expect_exit(&other, 2);
 }
 
 #[test]
@@ -181,8 +181,7 @@ fn an_unreadable_entry_can_be_deleted_with_its_transcript_archived() {
         .join("agents/main/sessions")
         .join(name)
         .is_file());
-    let gone = store.cmd().args(["show", KEY]).output().unwrap();
-    assert_eq!(gone.status.code(), Some(4));
+    let gone = store.run_code(["show", KEY], 4);
     // The archive holds every event (zstd JSON Lines, OpenClaw's format).
     let file = std::fs::read(store.state().join("agents/main/sessions").join(name)).unwrap();
     let jsonl = zstd::decode_all(&file[..]).unwrap();
@@ -250,7 +249,7 @@ fn doctor_fix_rebuilds_an_unreadable_entry_and_keeps_the_row() {
         .output()
         .unwrap();
     let doc = json(&fix);
-    assert_eq!(fix.status.code(), Some(0), "{doc}");
+    expect_exit(&fix, 0);
     assert!(doc["data"]["fixed"][0]
         .as_str()
         .unwrap()
@@ -417,9 +416,9 @@ fn patching_archived_at_on_the_main_session_is_refused_as_archive_is() {
         &store,
         &["agent:main:scratch-1", "--set", "archivedAt=1780000000000"],
     );
-    assert_eq!(other.status.code(), Some(0), "{}", text(&other));
+    expect_exit(&other, 0);
     let label = patch(&store, &["agent:main:main", "--set", "label=\"Home\""]);
-    assert_eq!(label.status.code(), Some(0), "{}", text(&label));
+    expect_exit(&label, 0);
 }
 
 #[test]
@@ -431,7 +430,7 @@ fn archive_and_unarchive_that_change_nothing_write_nothing() {
     let before = checksums(&store.state());
     let result = |args: &[&str]| -> Value {
         let out = store.cmd().args(args).arg("--json").output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        expect_exit(&out, 0);
         json(&out)["data"]["results"][0]["result"].clone()
     };
     assert_eq!(result(&["archive", key, "--yes"]), "already_archived");
@@ -482,7 +481,7 @@ fn patch_validates_like_the_entry_shape() {
     // Unknown fields: refused with the closest known name.
     let out = patch(&store, &[key, "--set", "labl=Ops"]);
     let doc = json(&out);
-    assert_eq!(out.status.code(), Some(2), "{doc}");
+    expect_exit(&out, 2);
     assert!(doc["error"]["hint"]
         .as_str()
         .unwrap()
@@ -499,7 +498,7 @@ fn patch_validates_like_the_entry_shape() {
     }
     // An updatedAt in the future is refused, not clamped.
     let out = patch(&store, &[key, "--set", "updatedAt=99999999999999"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    expect_exit(&out, 2);
     assert_eq!(
         changed(&store, &before),
         Vec::<String>::new(),
@@ -543,7 +542,7 @@ fn patch_validates_like_the_entry_shape() {
             "--allow-unknown-field",
         ],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    expect_exit(&out, 0);
 }
 
 #[test]

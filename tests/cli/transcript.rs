@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::common::{json, Store};
+use crate::common::{expect_exit, json, Store};
 
 /// Every stored event of a session id, decoded the way OpenClaw reads it.
 fn stored_events(store: &Store, agent: &str, session_id: &str) -> Vec<String> {
@@ -134,12 +134,7 @@ fn cat_options_window_from_limit_visible() {
         String::from_utf8(out.stdout).unwrap(),
         format!("{}\n", all[0])
     );
-    let bad = store
-        .cmd()
-        .args(["transcript", "cat", key, "--window", "not-a-window"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(4));
+    let bad = store.run_code(["transcript", "cat", key, "--window", "not-a-window"], 4);
     // Visible: the active branch's user/assistant/toolResult messages only; the branch
     // in this session leaves one message off the path.
     let vis = store
@@ -485,18 +480,11 @@ fn catalog_is_newest_first_text_only_and_pages() {
         );
     }
     let c = first["nextCursor"].as_str().unwrap();
-    let elsewhere = store
-        .cmd()
-        .args(["transcript", "catalog", "agent:main:main", "--cursor", c])
-        .output()
-        .unwrap();
-    assert_eq!(elsewhere.status.code(), Some(6));
-    let garbage = store
-        .cmd()
-        .args(["transcript", "catalog", key, "--cursor", "xx"])
-        .output()
-        .unwrap();
-    assert_eq!(garbage.status.code(), Some(6));
+    let elsewhere = store.run_code(
+        ["transcript", "catalog", "agent:main:main", "--cursor", c],
+        6,
+    );
+    let garbage = store.run_code(["transcript", "catalog", key, "--cursor", "xx"], 6);
 }
 
 #[test]
@@ -594,7 +582,7 @@ fn export_jsonl_is_the_transcript_and_never_overwrites() {
         .arg(&target)
         .output()
         .unwrap();
-    assert_eq!(again.status.code(), Some(5));
+    expect_exit(&again, 5);
     assert_eq!(std::fs::read_to_string(&target).unwrap(), text, "unchanged");
     let md = store
         .cmd()
@@ -630,12 +618,7 @@ fn catalog_refuses_an_entry_over_the_8_mib_raw_cap() {
     )
     .unwrap();
     drop(db);
-    let out = store
-        .cmd()
-        .args(["transcript", "catalog", key, "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(6));
+    let out = store.run_code(["transcript", "catalog", key, "--json"], 6);
     assert!(json(&out)["error"]["message"]
         .as_str()
         .unwrap()

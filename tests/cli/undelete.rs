@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::common::{json, std_bin, Store};
+use crate::common::{assert_foreign_keys, assert_integrity, expect_exit, json, std_bin, Store};
 
 /// A session with zstd rows, branches and search rows in the fixture's `main` agent.
 pub(crate) const KEY: &str = "agent:main:pinned-notes";
@@ -213,12 +213,7 @@ fn undelete_takes_the_key_archives_list_shows() {
     assert_eq!(out["data"]["applied"], true);
     store.run_ok(["transcript", "cat", KEY]);
     // A key that no archive has is not found.
-    let missing = store
-        .cmd()
-        .args(["undelete", "agent:main:never-was", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(missing.status.code(), Some(4));
+    let missing = store.run_code(["undelete", "agent:main:never-was", "--yes"], 4);
 }
 
 #[test]
@@ -251,18 +246,16 @@ fn undelete_refuses_a_taken_key_unless_as_names_a_free_one() {
         String::from_utf8_lossy(&out.stdout)
     );
     assert_eq!(json(&out)["error"]["code"], "CONFLICT");
-    let taken = store
-        .cmd()
-        .args([
+    let taken = store.run_code(
+        [
             "undelete",
             &sid,
             "--yes",
             "--as",
             "agent:main:cron:nightly:run:884",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(taken.status.code(), Some(5));
+        ],
+        5,
+    );
     store.run_ok(["undelete", &sid, "--yes", "--as", "notes-restored"]);
     let back = session_rows(&store, "agent:main:notes-restored", &sid);
     assert_eq!(back["transcript_events"], before["transcript_events"]);
@@ -576,16 +569,8 @@ fn undelete_killed_at_many_moments() {
             .unwrap();
         crashed += crashed_or_finished(status, var, &val);
         let conn = store.writable("main");
-        let ok: String = conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok", "{var}={val}");
-        let fk: i64 = conn
-            .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(fk, 0, "{var}={val}");
+        assert_integrity(&conn, &format!("{var}={val}"));
+        assert_foreign_keys(&conn, &format!("{var}={val}"));
         drop(conn);
         let now = session_rows(&store, KEY, &sid);
         let absent = now.values().all(Vec::is_empty);
@@ -697,7 +682,7 @@ fn backup_restore_session_takes_one_session_out_of_a_snapshot() {
         .args(["--session", &sid, "--yes"])
         .output()
         .unwrap();
-    assert_eq!(again.status.code(), Some(5));
+    expect_exit(&again, 5);
     let missing = store
         .cmd()
         .args(["backup", "restore"])
@@ -705,7 +690,7 @@ fn backup_restore_session_takes_one_session_out_of_a_snapshot() {
         .args(["--session", "no-such-session", "--yes"])
         .output()
         .unwrap();
-    assert_eq!(missing.status.code(), Some(4));
+    expect_exit(&missing, 4);
     // Its archive from the deletion is still there, and it can be deleted again.
     store.run_ok(["delete", KEY, "--yes"]);
     assert_eq!(
@@ -754,10 +739,7 @@ fn backup_restore_session_killed_at_many_moments() {
             .unwrap();
         crashed += crashed_or_finished(status, var, &val);
         let conn = store.writable("main");
-        let ok: String = conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok", "{var}={val}");
+        assert_integrity(&conn, &format!("{var}={val}"));
         drop(conn);
         let now = session_rows(&store, KEY, &sid);
         let absent = now.values().all(Vec::is_empty);
