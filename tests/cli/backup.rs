@@ -518,17 +518,17 @@ fn backup_defaults_to_the_safety_snapshots_repository_and_du_counts_it() {
     }
     agents.sort();
     assert_eq!(agents, ["agent main", "agent research", "agent work"]);
-    let doc = json(&store.run_ok(["backup", "create", "--agent", "work", "--json"]));
+    let doc = store.json_ok(["backup", "create", "--agent", "work", "--json"]);
     assert_eq!(doc["data"]["snapshots"][0]["agentId"], "work", "{doc}");
     // list and verify find them without --repository.
-    let listed = json(&store.run_ok(["backup", "list", "--json"]));
+    let listed = store.json_ok(["backup", "list", "--json"]);
     assert_eq!(
         listed["data"]["repositoryPath"].as_str().unwrap(),
         repo.to_str().unwrap()
     );
     let snapshots = listed["data"]["snapshots"].as_array().unwrap();
     assert_eq!(snapshots.len(), 4, "{listed}");
-    let verified = json(&store.run_ok(["backup", "verify", "--json"]));
+    let verified = store.json_ok(["backup", "verify", "--json"]);
     let results = verified["data"]["results"].as_array().unwrap();
     assert_eq!(results.len(), 4, "{verified}");
     assert!(results.iter().all(|r| r["ok"] == true), "{verified}");
@@ -541,7 +541,7 @@ fn backup_defaults_to_the_safety_snapshots_repository_and_du_counts_it() {
         .to_string();
     store.run_ok(["backup", "verify", &first]);
     // du counts the repository, apart from the agents.
-    let du = json(&store.run_ok(["du", "--json"]));
+    let du = store.json_ok(["du", "--json"]);
     let bytes = du["data"]["snapshots"]["bytes"].as_u64().unwrap();
     assert!(bytes > 3 * 800_000, "{du}");
     assert_eq!(du["data"]["snapshots"]["files"], 8, "{du}");
@@ -597,7 +597,7 @@ fn backup_prune_keeps_the_newest_of_each_database() {
     };
     let before = listed(&repo);
     assert_eq!(before.len(), 10);
-    let du_before = json(&store.run_ok(["du", "--json"]))["data"]["snapshots"]["bytes"]
+    let du_before = store.json_ok(["du", "--json"])["data"]["snapshots"]["bytes"]
         .as_u64()
         .unwrap();
     // A snapshot being written (staging) and one a killed run left (no manifest): kept.
@@ -606,7 +606,7 @@ fn backup_prune_keeps_the_newest_of_each_database() {
     let incomplete = repo.join("2026-01-01T00-00-00-000Z-incomplete");
     std::fs::create_dir_all(&incomplete).unwrap();
     // The dry run removes nothing and lists what the run removes.
-    let dry = json(&store.run_ok(["backup", "prune", "--keep", "1", "-n", "--json"]));
+    let dry = store.json_ok(["backup", "prune", "--keep", "1", "-n", "--json"]);
     assert_eq!(dry["data"]["dryRun"], true);
     let planned: Vec<String> = dry["data"]["removed"]
         .as_array()
@@ -620,14 +620,14 @@ fn backup_prune_keeps_the_newest_of_each_database() {
     let human = String::from_utf8_lossy(&human.stdout);
     assert!(human.starts_with("Remove 6 of 10 snapshots"), "{human}");
     // Without a terminal and without --yes: refused, nothing removed.
-    let out = store.run_code(["backup", "prune", "--keep", "1"], 2);
+    store.run_code(["backup", "prune", "--keep", "1"], 2);
     assert_eq!(listed(&repo), before);
-    let zero = store.run_code(["backup", "prune", "--keep", "0", "--yes"], 2);
+    store.run_code(["backup", "prune", "--keep", "0", "--yes"], 2);
     // An interrupted restore's staging files beside research's database: its snapshots stay.
     let research = store.agent_db("research");
     let leftover = research.parent().unwrap().join(".tmp-restore-killed");
     std::fs::create_dir_all(&leftover).unwrap();
-    let done = json(&store.run_ok(["backup", "prune", "--keep", "1", "--yes", "--json"]));
+    let done = store.json_ok(["backup", "prune", "--keep", "1", "--yes", "--json"]);
     assert_eq!(done["data"]["applied"], true, "{done}");
     let after = listed(&repo);
     let count = |who: &str| after.iter().filter(|(a, _)| a == who).count();
@@ -639,7 +639,7 @@ fn backup_prune_keeps_the_newest_of_each_database() {
         assert!(after.iter().any(|(_, p)| p == newest), "{who}");
     }
     assert!(staging.is_dir() && incomplete.is_dir());
-    let du_after = json(&store.run_ok(["du", "--json"]))["data"]["snapshots"]["bytes"]
+    let du_after = store.json_ok(["du", "--json"])["data"]["snapshots"]["bytes"]
         .as_u64()
         .unwrap();
     assert!(du_after < du_before, "{du_after} >= {du_before}");
@@ -709,13 +709,13 @@ fn backup_prune_killed_midway_leaves_no_half_snapshot() {
         .unwrap();
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(libc::SIGABRT));
-    let doc = json(&store.run_ok(["backup", "list", "--json"]));
+    let doc = store.json_ok(["backup", "list", "--json"]);
     let snaps = doc["data"]["snapshots"].as_array().unwrap();
     assert!(snaps.iter().all(|s| s["state"] == "complete"), "{doc}");
     assert_eq!(snaps.len(), 2, "{doc}");
     assert_eq!(doc["data"]["staging"].as_array().unwrap().len(), 1, "{doc}");
     store.run_ok(["backup", "prune", "--keep", "1", "--yes"]);
-    let doc = json(&store.run_ok(["backup", "list", "--json"]));
+    let doc = store.json_ok(["backup", "list", "--json"]);
     assert_eq!(
         doc["data"]["snapshots"].as_array().unwrap().len(),
         1,

@@ -470,7 +470,7 @@ fn an_owner_running_as_another_uid_is_seen_and_refused() {
     let wrapper = setpriv(SERVICE_UID);
     let wrapper: Vec<&str> = wrapper.iter().map(String::as_str).collect();
     let mut holder = crate::custody::hold_as(&store, "30", &wrapper);
-    let status = json(&store.run_ok(["--json", "custody", "status"]));
+    let status = store.json_ok(["--json", "custody", "status"]);
     let owner = &status["data"]["owner"];
     assert_eq!(owner["state"], "live", "{status}");
     assert_eq!(owner["uid"], SERVICE_UID, "{status}");
@@ -568,7 +568,7 @@ fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
         serde_json::to_string_pretty(&payload).unwrap(),
     )
     .unwrap();
-    let status = json(&store.run_ok(["--json", "custody", "status"]));
+    let status = store.json_ok(["--json", "custody", "status"]);
     assert_eq!(status["data"]["owner"]["state"], "live", "{status}");
     assert_eq!(status["data"]["owner"]["uid"], 4242, "{status}");
     refused(
@@ -596,7 +596,7 @@ fn a_fresh_lock_whose_owner_cannot_be_verified_is_left_alone() {
         "createdAt": "2026-11-30T10:00:00.000Z", "role": "sqlite-maintenance", "startTime": 4242,
     });
     std::fs::write(&lock, serde_json::to_string_pretty(&payload).unwrap()).unwrap();
-    let status = json(&store.run_ok(["--json", "custody", "status"]));
+    let status = store.json_ok(["--json", "custody", "status"]);
     assert_eq!(status["data"]["owner"]["state"], "unknown", "{status}");
     let pid = format!("pid {}", i32::MAX - 11);
     // A dry run takes no custody: only the four real runs.
@@ -927,7 +927,7 @@ fn the_next_restore_removes_the_copy_a_killed_one_left() {
 /// `backup list --json` of `repo`.
 fn listed(store: &Store, repo: &Path) -> Value {
     let repo = repo.to_str().unwrap();
-    json(&store.run_ok(["--json", "backup", "list", "--repository", repo]))
+    store.json_ok(["--json", "backup", "list", "--repository", repo])
 }
 
 /// A killed `backup create` leaves a staging directory: `backup list` names it apart, never

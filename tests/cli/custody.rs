@@ -181,7 +181,7 @@ fn exactly_one_instance_gets_custody_and_readers_still_work() {
 #[test]
 fn run_exits_with_the_commands_code_and_hands_custody_to_children() {
     let store = Store::copy("live");
-    let out = store.run_code(["custody", "run", "--", "sh", "-c", "exit 7"], 7);
+    store.run_code(["custody", "run", "--", "sh", "-c", "exit 7"], 7);
     // A nested run inherits the parent's custody instead of deadlocking.
     let bin = assert_cmd::cargo::cargo_bin("openclaw-sessions");
     let inner = format!(

@@ -454,7 +454,7 @@ fn checks_can_be_selected_and_listed() {
             .unwrap(),
     );
     assert!(list["data"]["checks"].as_array().unwrap().len() >= 15);
-    let bad = store.run_code(["doctor", "no-such-check"], 2);
+    store.run_code(["doctor", "no-such-check"], 2);
     (faults().into_iter().find(|f| f.0 == "seq gap").unwrap().4)(&store);
     let (code, only, _) = findings(&store, &["duplicate-labels", "schema"]);
     assert_eq!(

@@ -98,7 +98,7 @@ fn filters_by_session_and_reason() {
     assert_eq!(resets.len(), 3);
     let two = archives(&store, &["--reason", "reset", "--reason", "deleted"]);
     assert_eq!(two.len(), 2);
-    let bad = store.run_code(["archives", "list", "--reason", "gone"], 2);
+    store.run_code(["archives", "list", "--reason", "gone"], 2);
 }
 
 #[test]
@@ -484,7 +484,7 @@ fn search_finds_text_only_in_archives_with_archived() {
         let ev = &lines[h["seq"].as_u64().unwrap() as usize];
         assert_eq!(ev["id"], h["messageId"]);
     }
-    let bad = store.run_code(["search", "--fts", "\"open"], 2);
+    store.run_code(["search", "--fts", "\"open"], 2);
 }
 
 /// A hit: `(agent, session id, message id, seq, archive, key)`.
@@ -693,7 +693,7 @@ fn search_takes_plain_words_unless_fts_asks_for_the_syntax() {
     assert!(!one.is_empty());
     assert_eq!(one, hit_set(&search_json(&store, &["--fts", "summarize"])));
     // The FTS5 syntax is refused as a usage error only under --fts.
-    let bad = store.run_code(["search", "--fts", "item #3"], 2);
+    store.run_code(["search", "--fts", "item #3"], 2);
     // Nothing to search for.
-    let none = store.run_code(["search", "# --"], 2);
+    store.run_code(["search", "# --"], 2);
 }

@@ -589,7 +589,7 @@ fn bomb_is_bounded(store: &Store, name: &str, path: &std::path::Path, extra: &[(
         "{stderr}"
     );
 
-    let (out, stderr) = run(&["search", "--archived", "sdk user msg", "--json"]);
+    let (out, _) = run(&["search", "--archived", "sdk user msg", "--json"]);
     expect_exit(&out, 0);
     let doc = json(&out);
     let warnings = doc["warnings"].to_string();
@@ -658,7 +658,6 @@ fn a_fifo_archive_index_or_config_is_never_waited_for() {
         on(&store, &["archives", "list", "--agent", "main", "--json"]),
         20,
     );
-    let stderr = String::from_utf8_lossy(&out.stderr);
     expect_exit(&out, 0);
     let doc = json(&out);
     let warnings = doc["warnings"].to_string();

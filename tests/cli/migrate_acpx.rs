@@ -76,7 +76,7 @@ fn refusals() {
         serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
     v["plugins"] = serde_json::json!({"entries": {"acpx": {"config": {"stateDir": "/srv/acpx"}}}});
     std::fs::write(&cfg, v.to_string()).unwrap();
-    let out = store.run_code(["migrate", "acpx", "--yes"], 5);
+    store.run_code(["migrate", "acpx", "--yes"], 5);
     assert!(marker(&store).is_none());
     // No records: nothing to adopt, which is a success that writes nothing.
     let store = Store::copy("live");

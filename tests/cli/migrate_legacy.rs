@@ -72,7 +72,7 @@ pub(crate) fn dump(db: &Path) -> BTreeMap<String, Vec<Vec<String>>> {
 }
 
 pub(crate) fn import(store: &Store) -> Value {
-    json(&store.run_ok(["--json", "migrate", "legacy", "--all-agents", "--yes"]))
+    store.json_ok(["--json", "migrate", "legacy", "--all-agents", "--yes"])
 }
 
 fn files_under(dir: &Path) -> Vec<String> {
@@ -184,7 +184,7 @@ fn imports_the_fixture_as_openclaw_did() {
         "verified-index-import"
     );
     // The tool reads what it wrote, and a second run finds nothing to do.
-    let list = json(&store.run_ok(["--json", "list", "--all-agents", "--limit", "all"]));
+    let list = store.json_ok(["--json", "list", "--all-agents", "--limit", "all"]);
     assert_eq!(list["data"].as_array().unwrap().len(), 42);
     let again = import(&store);
     assert_eq!(again["data"]["agents"], serde_json::json!([]), "{again}");
@@ -642,7 +642,7 @@ fn a_malformed_line_is_named_by_the_dry_run_and_only_the_prefix_imported() {
     text.push_str("{\"type\":\"message\", cut short\n");
     std::fs::write(&transcript, &text).unwrap();
     let before = checksums(&store.state());
-    let doc = json(&store.run_ok(["--json", "migrate", "legacy", "--dry-run"]));
+    let doc = store.json_ok(["--json", "migrate", "legacy", "--dry-run"]);
     let issues = doc["data"]["plan"][0]["issues"].as_array().unwrap().clone();
     assert_eq!(issues.len(), 1, "{doc}");
     assert_eq!(issues[0]["code"], "transcript_malformed");

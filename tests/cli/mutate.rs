@@ -217,7 +217,7 @@ fn archive_and_unarchive() {
     assert!(out.status.success());
     let e = store.entry("main", key).unwrap();
     assert!(e.get("archivedAt").is_none() && e.get("archiveReason").is_none());
-    let main = store.run_code(["archive", "agent:main:main"], 5);
+    store.run_code(["archive", "agent:main:main"], 5);
     integrity(&store, "main");
 }
 
@@ -383,7 +383,7 @@ fn delete_results_and_exit_codes() {
     let store = Store::copy("live");
     let untouched = checksums(&store.state());
     // No terminal, no --yes: exit 2, nothing changed.
-    let out = store.run_code(["delete", "agent:main:scratch-2"], 2);
+    store.run_code(["delete", "agent:main:scratch-2"], 2);
     // Dry run: the plan, nothing changed.
     let out = store
         .cmd()
@@ -410,7 +410,7 @@ fn delete_results_and_exit_codes() {
     );
     let locked = store.run_code(["delete", "agent:main:scratch-1", "--yes", "--json"], 5);
     assert_eq!(json(&locked)["data"]["results"][0]["result"], "refused");
-    let expect = store.run_code(
+    store.run_code(
         [
             "delete",
             "agent:main:scratch-2",

@@ -310,7 +310,7 @@ fn a_crash_mid_prune_leaves_every_session_kept_archived_or_deleted_with_its_arch
             .unwrap();
         assert!(!out.status.success(), "{point}");
         let db = store.writable("main");
-        assert_integrity(&db, &format!("{point}"));
+        assert_integrity(&db, point);
         // Every synthetic session is either still there or gone with an archive row.
         for key in [
             "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9",
@@ -1108,7 +1108,7 @@ fn prune_keeps_deleted_entries_and_the_budget_removes_them_with_their_archives()
         "one kept entry per deleted session: {:?}",
         kept()
     );
-    let listed = json(&store.run_ok(["--agent", "research", "archives", "list", "--json"]));
+    let listed = store.json_ok(["--agent", "research", "archives", "list", "--json"]);
     let with_entry: Vec<String> = listed["data"]
         .as_array()
         .unwrap()
@@ -1146,7 +1146,7 @@ fn prune_keeps_deleted_entries_and_the_budget_removes_them_with_their_archives()
     for name in &removed {
         assert!(!left.contains(name), "{name} outlived its archive");
     }
-    let listed = json(&store.run_ok(["--agent", "research", "archives", "list", "--json"]));
+    let listed = store.json_ok(["--agent", "research", "archives", "list", "--json"]);
     let still: usize = listed["data"]
         .as_array()
         .unwrap()

@@ -143,7 +143,7 @@ fn every_read_of_an_older_release_store_works_and_changes_nothing() {
             "{release}"
         );
         assert!(our_sessions(&store).len() >= 35, "{release}");
-        let status = json(&store.run_ok(["status", "--json"]));
+        let status = store.json_ok(["status", "--json"]);
         let main = status["data"]["agents"]
             .as_array()
             .unwrap()
@@ -358,7 +358,7 @@ fn every_change_works_on_a_store_upgraded_from_an_older_schema() {
         );
     }
     for agent in ["main", "work", "research"] {
-        assert_integrity(&store.writable(agent), &format!("{agent}"));
+        assert_integrity(&store.writable(agent), agent);
     }
     let out = store.run_ok(["doctor", "--all-agents", "--json"]);
     let doc = json(&out);
@@ -467,7 +467,7 @@ fn migrate_schema_gives_the_schema_openclaw_upgrade_gives_and_keeps_every_event(
             )
             .unwrap();
         assert!(compressed > 0, "{release}: no event was compressed");
-        let status = json(&store.run_ok(["status", "--json"]));
+        let status = store.json_ok(["status", "--json"]);
         assert_eq!(status["data"]["releases"]["agree"], true);
         assert_eq!(status["data"]["releases"]["openAsIs"][0], "2026.9.6");
         let key = some_key(&store);
@@ -585,6 +585,6 @@ fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_n
             && message.contains("OpenClaw 2026.9.6 refuse it until `openclaw doctor --fix`"),
         "{message}"
     );
-    let status = json(&store.run_ok(["status", "--json"]));
+    let status = store.json_ok(["status", "--json"]);
     assert_eq!(status["data"]["releases"]["agree"], false);
 }

@@ -126,7 +126,7 @@ fn an_unreadable_entry_can_be_replaced() {
     let doc = json(&out);
     expect_exit(&out, 0);
     assert_eq!(doc["data"]["result"], "patched");
-    let shown = json(&store.run_ok(["show", KEY, "--json"]));
+    let shown = store.json_ok(["show", KEY, "--json"]);
     assert_eq!(shown["data"]["entry"]["label"], "Fixed");
     assert!(shown["data"]["entryError"].is_null());
     let doctor = json(
@@ -171,7 +171,7 @@ fn an_unreadable_entry_can_be_deleted_with_its_transcript_archived() {
         .unwrap();
     assert!(events > 0);
     break_entry(&store, KEY);
-    let doc = json(&store.run_ok(["delete", KEY, "--yes", "--json"]));
+    let doc = store.json_ok(["delete", KEY, "--yes", "--json"]);
     let result = &doc["data"]["results"][0];
     assert_eq!(result["result"], "deleted", "{doc}");
     let name = result["archive"][0]["archiveName"].as_str().unwrap();
@@ -181,7 +181,7 @@ fn an_unreadable_entry_can_be_deleted_with_its_transcript_archived() {
         .join("agents/main/sessions")
         .join(name)
         .is_file());
-    let gone = store.run_code(["show", KEY], 4);
+    store.run_code(["show", KEY], 4);
     // The archive holds every event (zstd JSON Lines, OpenClaw's format).
     let file = std::fs::read(store.state().join("agents/main/sessions").join(name)).unwrap();
     let jsonl = zstd::decode_all(&file[..]).unwrap();
@@ -215,7 +215,7 @@ fn doctor_fix_rebuilds_an_unreadable_entry_and_keeps_the_row() {
     };
     let mut before = Vec::new();
     for key in keys {
-        let shown = json(&store.run_ok(["show", key, "--json"]));
+        let shown = store.json_ok(["show", key, "--json"]);
         let id = sid(&store, key);
         before.push((shown["data"].clone(), events(&id)));
         break_entry(&store, key);
@@ -255,7 +255,7 @@ fn doctor_fix_rebuilds_an_unreadable_entry_and_keeps_the_row() {
         .unwrap()
         .contains("rebuilt the unreadable entry"));
     for (key, (old, old_events)) in keys.iter().zip(&before) {
-        let shown = json(&store.run_ok(["show", key, "--json"]));
+        let shown = store.json_ok(["show", key, "--json"]);
         let d = &shown["data"];
         assert!(d["entryError"].is_null(), "{shown}");
         assert_eq!(d["sessionId"], old["sessionId"]);
@@ -441,7 +441,7 @@ fn archive_and_unarchive_that_change_nothing_write_nothing() {
         "a no-op wrote something"
     );
     // A patch that changes nothing writes nothing either (updatedAt is not bumped).
-    let label = json(&store.run_ok(["show", never, "--json"]))["data"]["entry"]["label"].clone();
+    let label = store.json_ok(["show", never, "--json"])["data"]["entry"]["label"].clone();
     let out = store
         .cmd()
         .args(["patch", never, "--yes", "--json", "--set"])
@@ -660,7 +660,7 @@ fn every_mutation_resolves_keys_as_show_does() {
         " agent:main:pinned-notes",
         "pinned-notes",
     ] {
-        let shown = json(&store.run_ok(["show", words, "--json"]));
+        let shown = store.json_ok(["show", words, "--json"]);
         assert_eq!(shown["data"]["sessionKey"], "agent:main:pinned-notes");
         let out = patch(&store, &[words, "--set", "label=\"Pinned notes 2\""]);
         assert_eq!(

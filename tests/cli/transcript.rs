@@ -134,7 +134,7 @@ fn cat_options_window_from_limit_visible() {
         String::from_utf8(out.stdout).unwrap(),
         format!("{}\n", all[0])
     );
-    let bad = store.run_code(["transcript", "cat", key, "--window", "not-a-window"], 4);
+    store.run_code(["transcript", "cat", key, "--window", "not-a-window"], 4);
     // Visible: the active branch's user/assistant/toolResult messages only; the branch
     // in this session leaves one message off the path.
     let vis = store
@@ -480,11 +480,11 @@ fn catalog_is_newest_first_text_only_and_pages() {
         );
     }
     let c = first["nextCursor"].as_str().unwrap();
-    let elsewhere = store.run_code(
+    store.run_code(
         ["transcript", "catalog", "agent:main:main", "--cursor", c],
         6,
     );
-    let garbage = store.run_code(["transcript", "catalog", key, "--cursor", "xx"], 6);
+    store.run_code(["transcript", "catalog", key, "--cursor", "xx"], 6);
 }
 
 #[test]

@@ -192,7 +192,7 @@ fn undelete_brings_back_every_row_the_session_had() {
 #[test]
 fn undelete_takes_the_key_archives_list_shows() {
     let (store, sid, _) = deleted();
-    let listed = json(&store.run_ok(["archives", "list", "--json"]));
+    let listed = store.json_ok(["archives", "list", "--json"]);
     let row = listed["data"]
         .as_array()
         .unwrap()
@@ -202,18 +202,18 @@ fn undelete_takes_the_key_archives_list_shows() {
         .clone();
     assert_eq!(row["sessionKey"], KEY, "{row}");
     for words in [KEY, "pinned-notes", "AGENT:MAIN:PINNED-NOTES"] {
-        let dry = json(&store.run_ok(["undelete", words, "--dry-run", "--json"]));
+        let dry = store.json_ok(["undelete", words, "--dry-run", "--json"]);
         assert_eq!(dry["data"]["sessionId"], sid.as_str(), "{words}: {dry}");
         assert_eq!(dry["data"]["archive"], row["name"], "{words}: {dry}");
         // archives cat takes it too.
         store.run_ok(["archives", "cat", words]);
     }
-    let out = json(&store.run_ok(["undelete", KEY, "--yes", "--json"]));
+    let out = store.json_ok(["undelete", KEY, "--yes", "--json"]);
     assert_eq!(out["data"]["sessionKey"], KEY);
     assert_eq!(out["data"]["applied"], true);
     store.run_ok(["transcript", "cat", KEY]);
     // A key that no archive has is not found.
-    let missing = store.run_code(["undelete", "agent:main:never-was", "--yes"], 4);
+    store.run_code(["undelete", "agent:main:never-was", "--yes"], 4);
 }
 
 #[test]
@@ -246,7 +246,7 @@ fn undelete_refuses_a_taken_key_unless_as_names_a_free_one() {
         String::from_utf8_lossy(&out.stdout)
     );
     assert_eq!(json(&out)["error"]["code"], "CONFLICT");
-    let taken = store.run_code(
+    store.run_code(
         [
             "undelete",
             &sid,
@@ -299,7 +299,7 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
     let store = Store::copy("live");
     // An imported session: its entry is still in the index the import moved aside.
     let sid = session_id(&store, KEY);
-    let entry = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+    let entry = store.json_ok(["show", KEY, "--json"])["data"]["entry"].clone();
     store.run_ok(["delete", KEY, "--yes"]);
     forget_kept_entries(&store);
     // The plan says that the entry is not the one at deletion, where it comes from and how
@@ -329,7 +329,7 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(json(&out)["data"]["entrySource"]["kind"], "import-index");
-    let show = json(&store.run_ok(["show", KEY, "--json"]));
+    let show = store.json_ok(["show", KEY, "--json"]);
     assert_eq!(show["data"]["entry"]["sessionId"], sid.as_str());
     assert_eq!(show["data"]["entry"]["label"], entry["label"]);
     // A session the SDK made: nothing but the archive holds it.
@@ -348,7 +348,7 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(json(&out)["data"]["entrySource"]["kind"], "minimal");
-    let list = json(&store.run_ok(["list", "--json", "--limit", "all"]));
+    let list = store.json_ok(["list", "--json", "--limit", "all"]);
     let row = list["data"]
         .as_array()
         .unwrap()
@@ -373,10 +373,10 @@ fn undelete_brings_back_the_entry_as_it_was_at_deletion() {
     let sid = session_id(&store, KEY);
     store.run_ok(["patch", KEY, "--set", "label=\"kept at deletion\""]);
     store.run_ok(["archive", KEY, "--yes"]);
-    let entry = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+    let entry = store.json_ok(["show", KEY, "--json"])["data"]["entry"].clone();
     assert_eq!(entry["label"], "kept at deletion");
     store.run_ok(["delete", KEY, "--yes"]);
-    let listed = json(&store.run_ok(["archives", "list", "--json"]));
+    let listed = store.json_ok(["archives", "list", "--json"]);
     let row = listed["data"]
         .as_array()
         .unwrap()
@@ -416,12 +416,12 @@ fn undelete_brings_back_the_entry_as_it_was_at_deletion() {
         .unwrap_or_else(|| panic!("{human}"));
     assert!(line.contains(" kept "), "{human}");
     // Neither our doctor nor OpenClaw's maintenance takes the kept entry for a stray.
-    let doctor = json(&store.run_ok(["doctor", "--json"]));
+    let doctor = store.json_ok(["doctor", "--json"]);
     assert!(
         !doctor.to_string().contains("openclaw-sessions-deleted"),
         "{doctor}"
     );
-    let dry = json(&store.run_ok(["undelete", KEY, "--dry-run", "--json"]));
+    let dry = store.json_ok(["undelete", KEY, "--dry-run", "--json"]);
     assert_eq!(dry["data"]["entrySource"]["kind"], "deleted", "{dry}");
     let out = store
         .cmd()
@@ -439,7 +439,7 @@ fn undelete_brings_back_the_entry_as_it_was_at_deletion() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    let back = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+    let back = store.json_ok(["show", KEY, "--json"])["data"]["entry"].clone();
     for field in [
         "label",
         "updatedAt",
@@ -497,7 +497,7 @@ fn delete_killed_after_keeping_the_entry() {
         // the doctor names it and its repair removes it; the entry of the re-run stays.
         let kept_dir = store.state().join("openclaw-sessions-deleted/main");
         let files = || std::fs::read_dir(&kept_dir).unwrap().count();
-        let doctor = json(&store.run_ok(["doctor", "leftovers", "--json"]));
+        let doctor = store.json_ok(["doctor", "leftovers", "--json"]);
         let orphans = doctor["data"]["findings"]
             .as_array()
             .unwrap()
@@ -515,7 +515,7 @@ fn delete_killed_after_keeping_the_entry() {
             store.run_ok(["doctor", "--fix", "--yes"]);
             assert_eq!(files(), 1, "{point}");
         }
-        let listed = json(&store.run_ok(["archives", "list", "--json", "--session", &sid]));
+        let listed = store.json_ok(["archives", "list", "--json", "--session", &sid]);
         let kept: Vec<&Value> = listed["data"]
             .as_array()
             .unwrap()
@@ -523,13 +523,13 @@ fn delete_killed_after_keeping_the_entry() {
             .filter(|a| a["reason"] == "deleted" && !a["keptEntry"].is_null())
             .collect();
         assert_eq!(kept.len(), 1, "{point}: {listed}");
-        let dry = json(&store.run_ok(["undelete", &sid, "--dry-run", "--json"]));
+        let dry = store.json_ok(["undelete", &sid, "--dry-run", "--json"]);
         assert_eq!(
             dry["data"]["entrySource"]["kind"], "deleted",
             "{point}: {dry}"
         );
         store.run_ok(["undelete", &sid, "--yes"]);
-        let back = json(&store.run_ok(["show", KEY, "--json"]))["data"]["entry"].clone();
+        let back = store.json_ok(["show", KEY, "--json"])["data"]["entry"].clone();
         assert_eq!(back["label"], "before the crash", "{point}");
     }
 }
@@ -624,7 +624,7 @@ pub(crate) fn the_snapshot(store: &Store) -> std::path::PathBuf {
 }
 
 fn listing(store: &Store) -> Vec<Value> {
-    let list = json(&store.run_ok(["list", "--all-agents", "--json", "--limit", "all"]));
+    let list = store.json_ok(["list", "--all-agents", "--json", "--limit", "all"]);
     list["data"]
         .as_array()
         .unwrap()
