@@ -373,23 +373,15 @@ mod tests {
             assert!(parse_duration_arg(bad).is_err(), "{bad}");
         }
         let now = 1_780_351_215_000;
-        assert_eq!(parse_time_arg("1d12h", now).unwrap(), now - 36 * H as i64);
-        assert_eq!(
-            parse_time_arg("2026-06-01", now).unwrap(),
-            1_780_272_000_000
-        );
-        assert_eq!(
-            parse_time_arg("2026-06-01T11:00:00+02:00", now).unwrap(),
-            1_780_304_400_000
-        );
-        assert_eq!(
-            parse_time_arg("@1780351215s", now).unwrap(),
-            1_780_351_215_000
-        );
-        assert_eq!(
-            parse_time_arg("@1780351215000ms", now).unwrap(),
-            1_780_351_215_000
-        );
+        for (arg, ms) in [
+            ("1d12h", now - 36 * H as i64),
+            ("2026-06-01", 1_780_272_000_000),
+            ("2026-06-01T11:00:00+02:00", 1_780_304_400_000),
+            ("@1780351215s", 1_780_351_215_000),
+            ("@1780351215000ms", 1_780_351_215_000),
+        ] {
+            assert_eq!(parse_time_arg(arg, now).unwrap(), ms, "{arg}");
+        }
         for bad in [
             "2026-02-31",
             "2026-13-01",

@@ -319,27 +319,20 @@ mod tests {
 
     #[test]
     fn spans_read_as_ranges() {
-        assert_eq!(
-            describe(DatabaseRole::Agent, 19),
-            "OpenClaw 2026.8.1 to 2026.9.4"
-        );
-        assert_eq!(describe(DatabaseRole::Agent, 21), "OpenClaw 2026.9.5");
-        assert_eq!(
-            describe(DatabaseRole::Global, 17),
-            "OpenClaw 2026.9.4 to 2026.9.5"
-        );
-        assert_eq!(
-            describe(DatabaseRole::Global, 1),
-            "OpenClaw 2026.7.35 and older"
-        );
-        assert_eq!(
-            describe(DatabaseRole::Agent, 24),
-            "a release newer than OpenClaw 2026.9.6"
-        );
-        assert_eq!(
-            describe(DatabaseRole::Agent, 20),
-            "no known OpenClaw release"
-        );
+        for (role, version, words) in [
+            (DatabaseRole::Agent, 19, "OpenClaw 2026.8.1 to 2026.9.4"),
+            (DatabaseRole::Agent, 21, "OpenClaw 2026.9.5"),
+            (DatabaseRole::Global, 17, "OpenClaw 2026.9.4 to 2026.9.5"),
+            (DatabaseRole::Global, 1, "OpenClaw 2026.7.35 and older"),
+            (
+                DatabaseRole::Agent,
+                24,
+                "a release newer than OpenClaw 2026.9.6",
+            ),
+            (DatabaseRole::Agent, 20, "no known OpenClaw release"),
+        ] {
+            assert_eq!(describe(role, version), words, "{role:?} {version}");
+        }
     }
 
     #[test]
