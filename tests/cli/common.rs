@@ -191,7 +191,20 @@ pub fn settings(store: &Store) -> insta::Settings {
     s
 }
 
-fn regex_escape(s: &str) -> String {
+/// A table cell cut to the terminal keeps the head of a path, then `…`: any head of the store's
+/// temp dir so cut reads `[TMP]…` (the store at [`Store::copy_at_fixed_length`] is cut at the
+/// same place everywhere; only the head's letters depend on the machine's temp dir).
+pub fn filter_cut_temp_paths(settings: &mut insta::Settings, store: &Store) {
+    let dir = store.dir.path().to_string_lossy().into_owned();
+    let heads: Vec<String> = (2..dir.len())
+        .rev()
+        .filter(|n| dir.is_char_boundary(*n))
+        .map(|n| regex_escape(&dir[..n]))
+        .collect();
+    settings.add_filter(&format!("(?:{})…", heads.join("|")), "[TMP]…");
+}
+
+pub fn regex_escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
         if "\\.+*?()|[]{}^$".contains(c) {
@@ -257,4 +270,33 @@ pub fn cannot_run_here(why: &str) {
         panic!("CI must run this test, but {why}");
     }
     eprintln!("NOTICE: {why}; skipped");
+}
+
+impl Store {
+    /// A private copy of a fixture store in a temp dir whose path has the same length on every
+    /// machine (`FIXED_PATH_LEN` characters): a table cell laid out around the path pads the
+    /// same everywhere once the path is filtered to `[TMP]`.
+    pub fn copy_at_fixed_length(which: &str) -> Self {
+        const FIXED_PATH_LEN: usize = 64;
+        let tmp = std::env::temp_dir();
+        let base = tmp.to_string_lossy().trim_end_matches('/').len() + 1;
+        const RANDOM: usize = 8;
+        assert!(
+            base + RANDOM + 4 <= FIXED_PATH_LEN,
+            "the temp dir {} is too long for a path of {FIXED_PATH_LEN} characters",
+            tmp.display()
+        );
+        let prefix = "p".repeat(FIXED_PATH_LEN - base - RANDOM);
+        let dir = tempfile::Builder::new()
+            .prefix(&prefix)
+            .rand_bytes(RANDOM)
+            .tempdir_in(&tmp)
+            .unwrap();
+        assert_eq!(dir.path().to_string_lossy().len(), FIXED_PATH_LEN);
+        copy_dir(
+            &Path::new(FIXTURES).join(which).join(".openclaw"),
+            &dir.path().join(".openclaw"),
+        );
+        Store { dir }
+    }
 }

@@ -1,7 +1,7 @@
 //! The operator surface: exit codes and `--json` errors as README.md's table says, usage
 //! errors that name the command and the argument.
 
-use crate::common::{bin, Store};
+use crate::common::{bin, filter_cut_temp_paths, regex_escape, Store};
 
 /// What one run must end with: its exit code, and under `--json` either the error document's
 /// code or a success document (`None`).
@@ -743,30 +743,18 @@ fn man_pages_render_cleanly_with_the_right_program_name() {
     }
 }
 
-/// A copy of the live store at a path of the same length on every machine, so that a
-/// shortened path cell is the same everywhere once the path is filtered.
-fn store_at_fixed_path() -> Store {
-    let fixed = std::path::Path::new("/tmp/ocs-surface-tables");
-    let _ = std::fs::remove_dir_all(fixed);
-    let dir = tempfile::Builder::new()
-        .prefix("ocs-surface-tables")
-        .rand_bytes(0)
-        .tempdir_in("/tmp")
-        .unwrap();
-    let copy = Store::copy("live");
-    std::fs::rename(copy.state(), dir.path().join(".openclaw")).unwrap();
-    Store { dir }
-}
-
 /// Tables at 0 (a terminal that reports no width), 80, 100, 120 and 200 columns: one line
 /// a row, never wider than the terminal, the same at 0 as at COLUMNS, whole when piped; one
 /// style (borders on a terminal) at every width, what a narrow terminal leaves out named on
 /// stderr after the table.
 #[test]
 fn tables_stay_one_line_a_row_at_every_width() {
-    let store = store_at_fixed_path();
+    // At a path of the same length on every machine, so that a shortened path cell is the same
+    // everywhere once the path is filtered.
+    let store = Store::copy_at_fixed_length("live");
     let mut settings = insta::Settings::clone_current();
-    settings.add_filter("/tmp/ocs-surface-tables", "[TMP]");
+    settings.add_filter(&regex_escape(&store.dir.path().to_string_lossy()), "[TMP]");
+    filter_cut_temp_paths(&mut settings, &store);
     settings.set_snapshot_path("snapshots");
     settings.set_prepend_module_to_snapshot(false);
     let views: [(&str, &[&str]); 8] = [
