@@ -61,7 +61,7 @@ pub struct DeletePlan {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(skip)]
-    pub entry: Option<SessionEntry>,
+    pub entry: Option<PlannedEntry>,
     #[serde(skip)]
     pub archive: bool,
     /// Generations archived and removed.
@@ -70,6 +70,42 @@ pub struct DeletePlan {
     pub kept_generations: Vec<String>,
     /// The node stays as a tombstone (no archive, or kept generations).
     pub tombstone: bool,
+}
+
+/// The entry a deletion was planned against, checked again when it writes. A readable entry is
+/// kept as its stored text and parsed again then: a plan of many keys holds the text of each,
+/// not every parsed entry at once (a parsed entry takes several times its text).
+#[derive(Debug, Clone)]
+pub enum PlannedEntry {
+    Stored { key: String, text: String },
+    Whole(SessionEntry),
+}
+
+impl PlannedEntry {
+    /// Kept as its text only when that text parses back to the same entry.
+    pub fn of(entry: &SessionEntry) -> Self {
+        match (&entry.unreadable, &entry.stored_json) {
+            (None, Some(text))
+                if SessionEntry::parse(&entry.key, text).is_ok_and(|e| e == *entry) =>
+            {
+                PlannedEntry::Stored {
+                    key: entry.key.clone(),
+                    text: text.clone(),
+                }
+            }
+            _ => PlannedEntry::Whole(entry.clone()),
+        }
+    }
+
+    /// The entry as planned (its text parsed again: [`Self::of`] checked that it parses).
+    pub fn entry(&self) -> Result<std::borrow::Cow<'_, SessionEntry>> {
+        match self {
+            PlannedEntry::Stored { key, text } => SessionEntry::parse(key, text)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| Error::Internal(format!("session {key}: the planned entry: {e}"))),
+            PlannedEntry::Whole(e) => Ok(std::borrow::Cow::Borrowed(e)),
+        }
+    }
 }
 
 fn windows_of(
@@ -128,7 +164,7 @@ pub fn plan_delete(
         );
         return Ok(plan);
     }
-    plan.entry = Some(entry.clone());
+    plan.entry = Some(PlannedEntry::of(entry));
     let Some(db) = store.db() else {
         return Err(Error::UnsupportedSchema {
             message: format!("agent {} has only a legacy store", store.paths.id),
@@ -346,12 +382,13 @@ pub fn apply_delete(
     let Some(expected) = &plan.entry else {
         return Ok(Vec::new());
     };
+    let expected = expected.entry()?;
     // Archives go into sessions/: refused before anything changes if that is not ours.
     super::check_owned_path(&db.state_dir, sessions_dir)?;
     db.statement_journals_in_memory()?;
     let path = db.path.clone();
     let tx = db.transaction()?;
-    let mut archived = delete_in_tx(&tx, &path, plan, expected, refs, now)?;
+    let mut archived = delete_in_tx(&tx, &path, plan, &expected, refs, now)?;
     super::crash_point("delete-before-commit");
     tx.commit().at(&path)?;
     super::crash_point("delete-before-publish");
@@ -388,7 +425,8 @@ pub fn apply_delete_batch(
         let Some(expected) = &plan.entry else {
             continue;
         };
-        delete_in_tx(&tx, &path, plan, expected, refs.now(), now)?;
+        let expected = expected.entry()?;
+        delete_in_tx(&tx, &path, plan, &expected, refs.now(), now)?;
         refs.forget(&plan.session_key)?;
         super::crash_point("delete-before-commit");
         if stop() {
