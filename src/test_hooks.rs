@@ -12,6 +12,9 @@
 //!   plain blocking `open` and reads it to its end when the crash point `<name>` is reached,
 //!   so a run is held in a system call at a known moment (the first signal must still end
 //!   it at once).
+//! - `OPENCLAW_SESSIONS_TRACE=<path>` appends `<name> <monotonic ns>` to `<path>` at every
+//!   crash point reached, before any of the above acts there, so that a test knows after a
+//!   fault which points the run had passed (where the fault landed) and how far apart they are.
 //! - `OPENCLAW_SESSIONS_NOW_MS=<ms>` fixes the clock of maintenance planning.
 //! - `OPENCLAW_SESSIONS_APPLY_BATCH=<n>` makes batched applies (and the batches of messages
 //!   `search --archived` indexes at a time, and the windows of import-archive names the
@@ -59,7 +62,25 @@ mod enabled {
         }
     }
 
+    /// `OPENCLAW_SESSIONS_TRACE`: one line per point reached, written through at once (a
+    /// `kill -9` loses nothing the kernel has).
+    fn trace_point(name: &str) {
+        if let Some(path) = std::env::var_os("OPENCLAW_SESSIONS_TRACE") {
+            use std::io::Write;
+            let ts = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+            let ns = ts.tv_sec as i128 * 1_000_000_000 + ts.tv_nsec as i128;
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                let _ = f.write_all(format!("{name} {ns}\n").as_bytes());
+            }
+        }
+    }
+
     pub fn crash_point(name: &str) {
+        trace_point(name);
         signal_point(name);
         if let Some(spec) = std::env::var_os("OPENCLAW_SESSIONS_BLOCK_AT") {
             let spec = spec.to_string_lossy().into_owned();

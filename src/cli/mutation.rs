@@ -349,15 +349,9 @@ pub fn run_op<O: Operation>(
     let run = ops::run(op, &layout, &options, &hooks)?;
     match run.state {
         RunState::Declined => {
-            if ctx.printer.json {
-                ctx.printer.json_data(&serde_json::json!({
-                    "cancelled": true,
-                    "applied": false,
-                    "plan": run.summary,
-                }))?;
-            } else {
-                ctx.printer.info("Cancelled: nothing was changed.");
-            }
+            // Only a question asked on a terminal is declined, and `--json` never asks
+            // (`CliHooks::confirm`): there is no JSON form of a declined run.
+            ctx.printer.info("Cancelled: nothing was changed.");
             Ok(None)
         }
         RunState::Unanswered => Err(super::exit::CliError::ConfirmationRequired {

@@ -369,6 +369,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
                     _ => {}
                 }
             }
+            crate::writer::crash_point("doctor-fix-before-commit");
             tx.commit().at(&path)?;
         }
         if publish {

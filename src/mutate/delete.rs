@@ -55,7 +55,7 @@ pub struct DeletePlan {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(skip)]
-    pub entry: Option<SessionEntry>,
+    pub entry: Option<PlannedEntry>,
     #[serde(skip)]
     pub archive: bool,
     /// Generations archived and removed.
@@ -64,6 +64,42 @@ pub struct DeletePlan {
     pub kept_generations: Vec<String>,
     /// The node stays as a tombstone (no archive, or kept generations).
     pub tombstone: bool,
+}
+
+/// The entry a deletion was planned against, checked again when it writes. A readable entry is
+/// kept as its stored text and parsed again then: a plan of many keys holds the text of each,
+/// not every parsed entry at once (a parsed entry takes several times its text).
+#[derive(Debug, Clone)]
+pub enum PlannedEntry {
+    Stored { key: String, text: String },
+    Whole(SessionEntry),
+}
+
+impl PlannedEntry {
+    /// Kept as its text only when that text parses back to the same entry.
+    pub fn of(entry: &SessionEntry) -> Self {
+        match (&entry.unreadable, &entry.stored_json) {
+            (None, Some(text))
+                if SessionEntry::parse(&entry.key, text).is_ok_and(|e| e == *entry) =>
+            {
+                PlannedEntry::Stored {
+                    key: entry.key.clone(),
+                    text: text.clone(),
+                }
+            }
+            _ => PlannedEntry::Whole(entry.clone()),
+        }
+    }
+
+    /// The entry as planned (its text parsed again: [`Self::of`] checked that it parses).
+    pub fn entry(&self) -> Result<std::borrow::Cow<'_, SessionEntry>> {
+        match self {
+            PlannedEntry::Stored { key, text } => SessionEntry::parse(key, text)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| Error::Internal(format!("session {key}: the planned entry: {e}"))),
+            PlannedEntry::Whole(e) => Ok(std::borrow::Cow::Borrowed(e)),
+        }
+    }
 }
 
 fn windows_of(
@@ -123,7 +159,7 @@ pub fn plan_delete(
         );
         return Ok(plan);
     }
-    plan.entry = Some(entry.clone());
+    plan.entry = Some(PlannedEntry::of(entry));
     let Some(db) = store.db() else {
         return Err(Error::UnsupportedSchema {
             message: format!("agent {} has only a legacy store", store.paths.id),
@@ -250,6 +286,7 @@ pub fn apply_delete(
     let Some(expected) = &plan.entry else {
         return Ok(Vec::new());
     };
+    let expected = expected.entry()?;
     // Archives go into sessions/: refused before anything changes if that is not ours.
     crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
     db.statement_journals_in_memory()?;
@@ -257,7 +294,7 @@ pub fn apply_delete(
     let state_dir = db.state_dir.clone();
     let tx = db.transaction()?;
     let mut kept = Vec::new();
-    let mut archived = delete_in_tx(&tx, &path, plan, expected, refs, now, &mut kept)?;
+    let mut archived = delete_in_tx(&tx, &path, plan, &expected, refs, now, &mut kept)?;
     write_kept_entries(&state_dir, &kept)?;
     crate::writer::crash_point("delete-entries-kept");
     crate::writer::crash_point("delete-before-commit");
@@ -298,7 +335,8 @@ pub fn apply_delete_batch(
         let Some(expected) = &plan.entry else {
             continue;
         };
-        delete_in_tx(&tx, &path, plan, expected, refs.now(), now, &mut kept)?;
+        let expected = expected.entry()?;
+        delete_in_tx(&tx, &path, plan, &expected, refs.now(), now, &mut kept)?;
         refs.forget(&plan.session_key)?;
         crate::writer::crash_point("delete-before-commit");
         if stop() {

@@ -78,18 +78,17 @@ impl DeleteOp {
             .with_remedy(Remedy::ImportLegacy)
         })?;
         let refs = References::read(db.conn(), db.path())?;
-        // Only the entries asked for: reading every session would grow with the store.
-        let mut entries = HashMap::with_capacity(targets.len());
+        let mut plans = Vec::with_capacity(targets.len());
         for t in targets {
+            // Only the entry asked for, read as its plan is made: its plan keeps a copy, and
+            // the entries of every key held at once besides would double what the plans hold.
+            let mut entries = HashMap::with_capacity(1);
             if let Some(key) = &t.key {
                 if let Some(e) = store.entry_by_exact_key(key)? {
                     t.check_still_named(e.session_id())?;
                     entries.insert(key.clone(), e);
                 }
             }
-        }
-        let mut plans = Vec::with_capacity(targets.len());
-        for t in targets {
             let mut plan = plan_delete(
                 &store,
                 refs.as_read(),
@@ -130,10 +129,10 @@ impl DeleteOp {
 /// ACP and harness sessions: the plugin records OpenClaw's SDK delete leaves (its Gateway
 /// hands them to the plugin's own cleanup), reported (`mutate::plugin_records`).
 pub(crate) fn report_plugin_records(layout: &StateLayout, plan: &DeletePlan, hooks: &dyn Hooks) {
-    let Some(entry) = plan.entry.as_ref() else {
+    let Some(Ok(entry)) = plan.entry.as_ref().map(|e| e.entry()) else {
         return;
     };
-    if !crate::mutate::plugin_records::is_plugin_session(entry) {
+    if !crate::mutate::plugin_records::is_plugin_session(&entry) {
         return;
     }
     let left = crate::mutate::plugin_records::acpx_records_of(

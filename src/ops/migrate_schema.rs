@@ -62,6 +62,45 @@ pub struct MigrateSchemaPlan {
     pub left_behind: Vec<String>,
     /// The release whose schema the databases take.
     pub release: &'static str,
+    /// Agent databases already at the current schema whose row in the state database's
+    /// registry still names an older one: a run stopped between an agent's upgrade and its
+    /// registry row leaves that, and the next run records it.
+    pub registry: Vec<RegistryRefresh>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryRefresh {
+    pub agent_id: String,
+    pub path: PathBuf,
+    pub schema: i64,
+}
+
+/// The agent's database, when it is at the current schema and the state database (current too)
+/// has a registry row for it that names another schema.
+fn stale_registry_row(layout: &StateLayout, agent: &AgentPaths) -> Result<Option<RegistryRefresh>> {
+    let state = layout.state_db();
+    if !agent.db.is_file() || !state.is_file() {
+        return Ok(None);
+    }
+    let db = ReadOnlyDb::open_as_stored(&agent.db)?;
+    let info = SchemaInfo::read(&db, DatabaseRole::Agent)?;
+    if info.status != SchemaStatus::Known {
+        return Ok(None);
+    }
+    let ro = ReadOnlyDb::open(&state)?;
+    if SchemaInfo::read(&ro, DatabaseRole::Global)?.status != SchemaStatus::Known {
+        return Ok(None);
+    }
+    let recorded =
+        crate::store::db::state::recorded_schema(ro.conn(), agent.id.as_str()).at(&state)?;
+    Ok(recorded
+        .filter(|v| *v != info.user_version)
+        .map(|_| RegistryRefresh {
+            agent_id: agent.id.as_str().to_string(),
+            path: agent.db.clone(),
+            schema: info.user_version,
+        }))
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -211,10 +250,17 @@ impl Operation for MigrateSchemaOp {
                 left_behind.push(id.to_string());
             }
         }
+        let mut registry = Vec::new();
+        for agent in &self.agents {
+            if !databases.iter().any(|d| d.path == agent.db) {
+                registry.extend(stale_registry_row(layout, agent)?);
+            }
+        }
         Ok(MigrateSchemaPlan {
             databases,
             left_behind,
             release: releases::written().version,
+            registry,
         })
     }
 
@@ -233,6 +279,21 @@ impl Operation for MigrateSchemaOp {
                     Some(format!(
                         "schema {} ({}) -> {} (OpenClaw {written})",
                         d.from, d.releases, d.to
+                    )),
+                ),
+                limit,
+            );
+            summary.add(group);
+        }
+        for r in &plan.registry {
+            let mut group = PlanGroup::new(Some(r.agent_id.clone()));
+            group.push(
+                PlanItem::change(
+                    "record",
+                    r.path.display().to_string(),
+                    Some(format!(
+                        "schema {} in the state database's registry (an earlier run stopped before recording it)",
+                        r.schema
                     )),
                 ),
                 limit,
@@ -328,6 +389,15 @@ impl Operation for MigrateSchemaOp {
             }
             upgraded.push(d.clone());
             progress.advance(1);
+        }
+        for r in &plan.registry {
+            record_in_registry(
+                layout,
+                &r.agent_id,
+                r.schema,
+                &r.path,
+                crate::test_hooks::now_ms(),
+            )?;
         }
         progress.finish();
         Ok(MigrateSchemaReport { upgraded })

@@ -348,7 +348,11 @@ fn run_held<O: Operation>(
         return Err(Error::Interrupted);
     }
     hooks.step("apply");
+    // The points between which every write of the apply lands (the fault tests draw their
+    // faults there).
+    crate::test_hooks::crash_point("pipeline-apply");
     let report = op.apply(layout, &mut plan, hooks)?;
+    crate::test_hooks::crash_point("pipeline-applied");
     hooks.step("verify");
     op.verify(layout, &plan, &report)?;
     hooks.step("done");

@@ -191,7 +191,20 @@ pub fn settings(store: &Store) -> insta::Settings {
     s
 }
 
-fn regex_escape(s: &str) -> String {
+/// A table cell cut to the terminal keeps the head of a path, then `…`: any head of the store's
+/// temp dir so cut reads `[TMP]…` (the store at [`Store::copy_at_fixed_length`] is cut at the
+/// same place everywhere; only the head's letters depend on the machine's temp dir).
+pub fn filter_cut_temp_paths(settings: &mut insta::Settings, store: &Store) {
+    let dir = store.dir.path().to_string_lossy().into_owned();
+    let heads: Vec<String> = (2..dir.len())
+        .rev()
+        .filter(|n| dir.is_char_boundary(*n))
+        .map(|n| regex_escape(&dir[..n]))
+        .collect();
+    settings.add_filter(&format!("(?:{})…", heads.join("|")), "[TMP]…");
+}
+
+pub fn regex_escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
         if "\\.+*?()|[]{}^$".contains(c) {
@@ -321,4 +334,271 @@ impl Store {
             .unwrap()
             .map(|j| serde_json::from_str(&j).unwrap())
     }
+}
+
+impl Store {
+    /// A private copy of a fixture store in a temp dir whose path has the same length on every
+    /// machine (`FIXED_PATH_LEN` characters): a table cell laid out around the path pads the
+    /// same everywhere once the path is filtered to `[TMP]`.
+    pub fn copy_at_fixed_length(which: &str) -> Self {
+        const FIXED_PATH_LEN: usize = 64;
+        let tmp = std::env::temp_dir();
+        let base = tmp.to_string_lossy().trim_end_matches('/').len() + 1;
+        const RANDOM: usize = 8;
+        assert!(
+            base + RANDOM + 4 <= FIXED_PATH_LEN,
+            "the temp dir {} is too long for a path of {FIXED_PATH_LEN} characters",
+            tmp.display()
+        );
+        let prefix = "p".repeat(FIXED_PATH_LEN - base - RANDOM);
+        let dir = tempfile::Builder::new()
+            .prefix(&prefix)
+            .rand_bytes(RANDOM)
+            .tempdir_in(&tmp)
+            .unwrap();
+        assert_eq!(dir.path().to_string_lossy().len(), FIXED_PATH_LEN);
+        copy_dir(
+            &Path::new(FIXTURES).join(which).join(".openclaw"),
+            &dir.path().join(".openclaw"),
+        );
+        Store { dir }
+    }
+}
+
+/// A whole store as data, to compare after a fault: every row of every table of every SQLite
+/// database under the state dir (the agents' and `state/openclaw.sqlite`), and the sha256 of
+/// every other file (transcript archives, imported sources, snapshots), each keyed by its path
+/// relative to the state dir. Times of the run itself (milliseconds or ISO dates at or after
+/// [`run_began_ms`]) read `[NOW]`, and random identifiers (32 hex digits: an archive's
+/// generation) `[ID]`, so that two runs of one command dump the same.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dump {
+    /// (database, table) -> rows, each row its columns rendered, sorted.
+    pub rows: BTreeMap<(String, String), Vec<String>>,
+    pub files: BTreeMap<String, String>,
+}
+
+/// When this test process began (ms since the epoch, a minute early): every time a command
+/// under test writes is later, every time in a fixture earlier.
+pub fn run_began_ms() -> i64 {
+    static BEGAN: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *BEGAN.get_or_init(|| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        now - 60_000
+    })
+}
+
+/// `text` with the run's own times as `[NOW]`: 13-digit milliseconds at or after
+/// [`run_began_ms`], and ISO dates (`YYYY-MM-DDThh...`) on or after its day, whole.
+fn mask_run_times(text: &str) -> String {
+    let began = run_began_ms();
+    let day = {
+        // Days since the epoch to a civil date (Howard Hinnant's algorithm).
+        let z = began.div_euclid(86_400_000) + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = doy - (153 * mp + 2) / 5 + 1;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 };
+        let y = yoe + era * 400 + i64::from(m <= 2);
+        format!("{y:04}-{m:02}-{d:02}")
+    };
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let boundary = i == 0 || !b[i - 1].is_ascii_digit();
+        if boundary && digits == 13 {
+            let v: i64 = text[i..i + 13].parse().unwrap();
+            if v >= began {
+                out.push_str("[NOW]");
+                i += 13;
+                continue;
+            }
+        }
+        if boundary && digits == 4 && b.len() >= i + 13 && b[i + 10] == b'T' {
+            let date = &text[i..i + 10];
+            let iso = date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-';
+            if iso && date >= day.as_str() {
+                // The date-time runs to its `Z` (or to the end of the digits and separators).
+                let len = b[i..]
+                    .iter()
+                    .position(|c| *c == b'Z')
+                    .filter(|p| *p <= 30)
+                    .map(|p| p + 1)
+                    .unwrap_or(19);
+                out.push_str("[NOW]");
+                i += len.min(b.len() - i);
+                continue;
+            }
+        }
+        let alnum_before = i > 0 && b[i - 1].is_ascii_alphanumeric();
+        let hex = b[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(*c))
+            .count();
+        let alnum_after = b.get(i + hex).is_some_and(|c| c.is_ascii_alphanumeric());
+        if !alnum_before && hex == 32 && !alnum_after {
+            out.push_str("[ID]");
+            i += 32;
+            continue;
+        }
+        if digits > 0 {
+            out.push_str(&text[i..i + digits]);
+            i += digits;
+        } else {
+            let c = text[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// A safety snapshot's name (its directory, its manifest's `snapshotId`), its time and a random
+/// UUID, as `[NOW]-[UUID]` once its time is masked.
+fn snapshot_names(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("[NOW]-") {
+        let (head, tail) = rest.split_at(at + "[NOW]-".len());
+        out.push_str(head);
+        let uuid = tail.get(..36).filter(|u| {
+            u.char_indices().all(|(i, c)| match i {
+                8 | 13 | 18 | 23 => c == '-',
+                _ => c.is_ascii_hexdigit(),
+            })
+        });
+        match uuid {
+            Some(_) => {
+                out.push_str("[UUID]");
+                rest = &tail[36..];
+            }
+            None => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_sqlite(path: &Path) -> bool {
+    let mut head = [0u8; 16];
+    use std::io::Read;
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && &head == b"SQLite format 3\0"
+}
+
+type Tables = BTreeMap<(String, String), Vec<String>>;
+
+/// Every row of every table of the database at `path` (read-only, its WAL included). A
+/// database that cannot be read (a copy a kill cut short) is an error, for the caller to
+/// record as such.
+fn dump_database(path: &Path, name: &str) -> rusqlite::Result<Tables> {
+    let mut rows = Tables::new();
+    let db = rusqlite::Connection::open_with_flags(
+        path,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    let tables: Vec<(String, String)> = db
+        .prepare(
+            "SELECT name, coalesce(sql, '') FROM sqlite_master WHERE type = 'table' ORDER BY name",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    // An FTS5 index's segments (`<name>_data`, `<name>_idx`) depend on the order its rows came
+    // and went, not on what it holds: its rows are read through the index itself instead.
+    let segments: Vec<String> = tables
+        .iter()
+        .filter(|(_, sql)| sql.to_ascii_lowercase().contains("using fts5"))
+        .flat_map(|(name, _)| [format!("{name}_data"), format!("{name}_idx")])
+        .collect();
+    for (table, _) in tables {
+        if segments.contains(&table) {
+            continue;
+        }
+        let mut stmt = db.prepare(&format!("SELECT * FROM \"{}\"", table.replace('"', "\"\"")))?;
+        let names: Vec<String> = stmt.column_names().iter().map(|c| c.to_string()).collect();
+        let mut got: Vec<String> = stmt
+            .query_map([], |r| {
+                let mut cells = Vec::with_capacity(names.len());
+                for (i, name) in names.iter().enumerate() {
+                    use rusqlite::types::ValueRef;
+                    cells.push(
+                        format!("{name}=")
+                            + &match r.get_ref(i)? {
+                                ValueRef::Null => "NULL".to_string(),
+                                ValueRef::Integer(v) => v.to_string(),
+                                ValueRef::Real(v) => format!("{v:?}"),
+                                ValueRef::Text(t) => format!("{:?}", String::from_utf8_lossy(t)),
+                                ValueRef::Blob(b) => format!("x{:x}", Sha256::digest(b)),
+                            },
+                    );
+                }
+                Ok(mask_run_times(&cells.join("|")))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        got.sort();
+        rows.insert((name.to_string(), table), got);
+    }
+    Ok(rows)
+}
+
+/// The whole store under `state` as data ([`Dump`]). SQLite's own sidecars (`-wal`, `-shm`,
+/// `-journal`) are read through their database, not hashed (a database that cannot be read is
+/// a file that says so); custody's lock directory
+/// (`tmp/openclaw-<uid>`: lock files named by a hash of the store's path, which a killed run
+/// leaves for the next to reclaim; tests/cli/custody.rs) is left out.
+pub fn dump_store(state: &Path) -> Dump {
+    fn walk(root: &Path, dir: &Path, dump: &mut Dump) {
+        let mut ents: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+        ents.sort_by_key(|e| e.file_name());
+        for ent in ents {
+            let path = ent.path();
+            let rel = snapshot_names(&mask_run_times(
+                &path.strip_prefix(root).unwrap().to_string_lossy(),
+            ));
+            let name = ent.file_name().to_string_lossy().into_owned();
+            if ent.file_type().unwrap().is_dir() {
+                if rel.starts_with("tmp/openclaw-") {
+                    continue;
+                }
+                walk(root, &path, dump);
+            } else if ["-wal", "-shm", "-journal"]
+                .iter()
+                .any(|s| name.ends_with(s))
+            {
+                continue;
+            } else if is_sqlite(&path) {
+                match dump_database(&path, &rel) {
+                    Ok(rows) => dump.rows.extend(rows),
+                    Err(e) => {
+                        dump.files.insert(rel, format!("unreadable database: {e}"));
+                    }
+                }
+            } else {
+                // A text file's own times of the run (a manifest's, a lock's) read `[NOW]` too.
+                let bytes = std::fs::read(&path).unwrap();
+                let bytes = match String::from_utf8(bytes) {
+                    Ok(text) => snapshot_names(&mask_run_times(&text)).into_bytes(),
+                    Err(e) => e.into_bytes(),
+                };
+                dump.files
+                    .insert(rel, format!("{:x}", Sha256::digest(&bytes)));
+            }
+        }
+    }
+    let mut dump = Dump {
+        rows: BTreeMap::new(),
+        files: BTreeMap::new(),
+    };
+    walk(state, state, &mut dump);
+    dump
 }

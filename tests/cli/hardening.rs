@@ -311,3 +311,76 @@ fn what_undelete_restores_reclaim_and_migrations_create_is_private() {
         true,
     );
 }
+
+/// README: "a release build has no hooks". The hooks are compiled only with the `test-hooks`
+/// feature, which only the test build's dev-dependency turns on: every hook variable
+/// (`OPENCLAW_SESSIONS_*` but custody's hand-over to a child, `OPENCLAW_SESSIONS_CUSTODY`) is
+/// named in `src/` only inside `src/test_hooks.rs`'s `#[cfg(feature = "test-hooks")]` module;
+/// the module a build without the feature compiles reads no environment; and the feature is
+/// not a default one. (A proof from the source that costs no second build: the release binary
+/// CI's reference suite may build is built with the hooks on purpose, for its fixed clock.)
+#[test]
+fn a_release_build_has_no_hooks() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let hooks_rs = std::fs::read_to_string(root.join("src/test_hooks.rs")).unwrap();
+    let enabled_at = hooks_rs
+        .find("#[cfg(feature = \"test-hooks\")]\nmod enabled {")
+        .expect("the hooks' module is behind the feature");
+    let disabled_at = hooks_rs
+        .find("#[cfg(not(feature = \"test-hooks\"))]\nmod enabled {")
+        .expect("the module a build without the feature compiles");
+    assert!(enabled_at < disabled_at);
+    let disabled = &hooks_rs[disabled_at..];
+    let disabled = &disabled[..disabled.find("\npub use ").unwrap()];
+    assert!(
+        !disabled.contains("env::") && !disabled.contains("OPENCLAW_SESSIONS_"),
+        "a build without the feature reads the environment:\n{disabled}"
+    );
+    // Every use of a hook variable in code (not in a doc comment).
+    let mut names = BTreeSet::new();
+    let mut files = vec![root.join("src")];
+    while let Some(p) = files.pop() {
+        if p.is_dir() {
+            files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        if p.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let mut offset = 0;
+        for line in text.split_inclusive('\n') {
+            let code = line.trim_start();
+            if !code.starts_with("//") {
+                for (at, _) in line.match_indices("OPENCLAW_SESSIONS_") {
+                    let name: String = line[at..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                        .collect();
+                    if name == "OPENCLAW_SESSIONS_CUSTODY" {
+                        continue;
+                    }
+                    let at = offset + at;
+                    assert!(
+                        p.ends_with("src/test_hooks.rs") && at > enabled_at && at < disabled_at,
+                        "{name} is read outside the hooks' feature-gated module: {}",
+                        p.display()
+                    );
+                    names.insert(name);
+                }
+            }
+            offset += line.len();
+        }
+    }
+    assert!(names.len() >= 10, "only {names:?}");
+    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let default = cargo
+        .lines()
+        .find(|l| l.trim_start().starts_with("default ="))
+        .unwrap_or("");
+    assert!(!default.contains("test-hooks"), "{default}");
+    assert!(
+        cargo.contains("features = [\"test-hooks\"]"),
+        "the test build's dev-dependency turns the hooks on"
+    );
+}

@@ -397,6 +397,39 @@ fn a_declined_question_changes_nothing_and_shows_the_dry_run_plan() {
     }
 }
 
+/// README: `--json` never asks, even on a terminal: without `--yes` every command that asks
+/// exits 2 `CONFIRMATION_REQUIRED` with its JSON document, shows no question, reads no answer
+/// (the "n" typed is never taken) and changes nothing.
+#[test]
+fn json_on_a_terminal_never_asks() {
+    let mut asked = 0;
+    for case in cases().into_iter().filter(|c| c.asks) {
+        let before = contents(&case.store);
+        let mut args = case.args.clone();
+        args.push("--json".into());
+        let (code, screen) = on_terminal(&case.store, &args, "n\n");
+        assert_eq!(code, Some(2), "{}: {screen}", case.name);
+        assert!(
+            screen.contains("CONFIRMATION_REQUIRED"),
+            "{}: {screen}",
+            case.name
+        );
+        assert!(
+            !screen.contains("Apply this plan?"),
+            "{}: {screen}",
+            case.name
+        );
+        assert!(!screen.contains("Cancelled"), "{}: {screen}", case.name);
+        assert!(
+            contents(&case.store) == before,
+            "{}: the store changed",
+            case.name
+        );
+        asked += 1;
+    }
+    assert!(asked >= 5, "only {asked} commands that ask");
+}
+
 #[test]
 fn without_a_terminal_or_yes_nothing_changes_and_the_exit_is_2() {
     for case in cases().into_iter().filter(|c| c.asks) {

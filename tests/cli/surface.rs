@@ -1,7 +1,7 @@
 //! The operator surface: exit codes and `--json` errors as README.md's table says, usage
 //! errors that name the command and the argument.
 
-use crate::common::{bin, Store};
+use crate::common::{bin, filter_cut_temp_paths, regex_escape, Store};
 
 /// What one run must end with: its exit code, and under `--json` either the error document's
 /// code or a success document (`None`).
@@ -249,20 +249,10 @@ fn a_missing_state_dir_is_not_found_for_every_reader() {
 #[test]
 fn a_missing_acpx_source_and_a_finished_move_are_nothing_to_do() {
     let store = Store::copy("live");
-    let out = store
-        .cmd()
-        .args(["migrate", "acpx", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let out = store.run_code(["migrate", "acpx", "--yes"], 0);
     // Nothing due, nothing printed; -v says why.
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
-    let out = store
-        .cmd()
-        .args(["-v", "migrate", "acpx", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let out = store.run_code(["-v", "migrate", "acpx", "--yes"], 0);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("nothing to do"),
         "{}",
@@ -277,21 +267,11 @@ fn a_missing_acpx_source_and_a_finished_move_are_nothing_to_do() {
 #[test]
 fn custody_run_exits_127_for_a_missing_command_and_126_for_one_that_cannot_run() {
     let store = Store::copy("live");
-    let out = store
-        .cmd()
-        .args(["custody", "run", "--", "/no/such/command"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(127));
+    let out = store.run_code(["custody", "run", "--", "/no/such/command"], 127);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no such command"), "{err}");
     assert!(!err.contains("disk"), "{err}");
-    let out = store
-        .cmd()
-        .args(["custody", "run", "--", "no-such-command-on-path-36"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(127));
+    store.run_code(["custody", "run", "--", "no-such-command-on-path-36"], 127);
 
     let plain = store.dir.path().join("not-executable.sh");
     std::fs::write(&plain, "#!/bin/sh\nexit 0\n").unwrap();
@@ -454,8 +434,7 @@ fn each_v_shows_more() {
     }
     let read = run(&["-vv", "list", "--limit", "1"]);
     assert!(read.contains("opened read-only (immutable"), "{read}");
-    let both = store.cmd().args(["-q", "-v", "list"]).output().unwrap();
-    assert_eq!(both.status.code(), Some(2));
+    store.run_code(["-q", "-v", "list"], 2);
 }
 
 /// The shell at `name`, or a printed notice that its tests are skipped.
@@ -743,30 +722,18 @@ fn man_pages_render_cleanly_with_the_right_program_name() {
     }
 }
 
-/// A copy of the live store at a path of the same length on every machine, so that a
-/// shortened path cell is the same everywhere once the path is filtered.
-fn store_at_fixed_path() -> Store {
-    let fixed = std::path::Path::new("/tmp/ocs-surface-tables");
-    let _ = std::fs::remove_dir_all(fixed);
-    let dir = tempfile::Builder::new()
-        .prefix("ocs-surface-tables")
-        .rand_bytes(0)
-        .tempdir_in("/tmp")
-        .unwrap();
-    let copy = Store::copy("live");
-    std::fs::rename(copy.state(), dir.path().join(".openclaw")).unwrap();
-    Store { dir }
-}
-
 /// Tables at 0 (a terminal that reports no width), 80, 100, 120 and 200 columns: one line
 /// a row, never wider than the terminal, the same at 0 as at COLUMNS, whole when piped; one
 /// style (borders on a terminal) at every width, what a narrow terminal leaves out named on
 /// stderr after the table.
 #[test]
 fn tables_stay_one_line_a_row_at_every_width() {
-    let store = store_at_fixed_path();
+    // At a path of the same length on every machine, so that a shortened path cell is the same
+    // everywhere once the path is filtered.
+    let store = Store::copy_at_fixed_length("live");
     let mut settings = insta::Settings::clone_current();
-    settings.add_filter("/tmp/ocs-surface-tables", "[TMP]");
+    settings.add_filter(&regex_escape(&store.dir.path().to_string_lossy()), "[TMP]");
+    filter_cut_temp_paths(&mut settings, &store);
     settings.set_snapshot_path("snapshots");
     settings.set_prepend_module_to_snapshot(false);
     let views: [(&str, &[&str]); 8] = [
@@ -1084,9 +1051,8 @@ fn list_pages_walk_the_whole_listing() {
     let by_events = list_page(&store, &["--limit", "2", "--sort", "events"]);
     assert_eq!(by_events["page"]["more"], true);
     assert!(by_events["page"]["next"].is_null());
-    let out = store
-        .cmd()
-        .args([
+    store.run_code(
+        [
             "--all-agents",
             "--json",
             "list",
@@ -1094,10 +1060,9 @@ fn list_pages_walk_the_whole_listing() {
             "events",
             "--after",
             next,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+        ],
+        2,
+    );
     // A cursor that is not one, or names an agent outside the selection.
     for (args, code) in [
         (vec!["--all-agents", "list", "--after", "garbage"], 2),

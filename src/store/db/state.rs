@@ -123,3 +123,13 @@ pub fn set_exec_approvals_config(
         [config_key, raw_json],
     )
 }
+
+/// The schema `agent_databases` records for an agent's database (`None`: no row).
+pub fn recorded_schema(conn: &Connection, agent_id: &str) -> rusqlite::Result<Option<i64>> {
+    conn.query_row(
+        "SELECT schema_version FROM agent_databases WHERE agent_id = ?1",
+        [agent_id],
+        |r| r.get(0),
+    )
+    .optional()
+}
