@@ -274,6 +274,18 @@ fn delete_in_tx(
     Ok(archived)
 }
 
+/// What every deletion does before its transaction: archives go into `sessions_dir`, refused
+/// before anything changes if that is not the store's own; statement journals in memory.
+/// Returns the database's path and the state dir.
+fn before_deleting(
+    db: &mut WritableDb,
+    sessions_dir: &Path,
+) -> Result<(std::path::PathBuf, std::path::PathBuf)> {
+    crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
+    db.statement_journals_in_memory()?;
+    Ok((db.path.clone(), db.state_dir.clone()))
+}
+
 /// Apply one planned deletion in one transaction, then publish its archive files.
 /// Returns the archives written (published or left pending with the reason recorded).
 pub fn apply_delete(
@@ -287,11 +299,7 @@ pub fn apply_delete(
         return Ok(Vec::new());
     };
     let expected = expected.entry()?;
-    // Archives go into sessions/: refused before anything changes if that is not ours.
-    crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
-    db.statement_journals_in_memory()?;
-    let path = db.path.clone();
-    let state_dir = db.state_dir.clone();
+    let (path, state_dir) = before_deleting(db, sessions_dir)?;
     let tx = db.transaction()?;
     let mut kept = Vec::new();
     let mut archived = delete_in_tx(&tx, &path, plan, &expected, refs, now, &mut kept)?;
@@ -325,10 +333,7 @@ pub fn apply_delete_batch(
     if plans.iter().all(|p| p.entry.is_none()) {
         return Ok(());
     }
-    crate::writer::check_owned_path(&db.state_dir, sessions_dir)?;
-    db.statement_journals_in_memory()?;
-    let path = db.path.clone();
-    let state_dir = db.state_dir.clone();
+    let (path, state_dir) = before_deleting(db, sessions_dir)?;
     let tx = db.transaction()?;
     let mut kept = Vec::new();
     for plan in plans {

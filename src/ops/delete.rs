@@ -171,24 +171,8 @@ impl Operation for DeleteOp {
     /// Archives an earlier run committed but could not publish go out first, whatever this
     /// run then deletes.
     fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
-        for (paths, _) in by_agent(&self.targets) {
-            if !paths.db.is_file() {
-                continue;
-            }
-            let db = WritableDb::open(&layout.state_dir, &paths.db)?;
-            let (published, failed) = crate::writer::publish::publish_pending(
-                &db,
-                &paths.sessions_dir,
-                crate::units::now_ms(),
-            )?;
-            for p in published {
-                hooks.note(format!("published pending archive {p}"));
-            }
-            for f in failed {
-                hooks.warn(format!("archive still pending: {f}").into());
-            }
-        }
-        Ok(())
+        let agents = agents_of(&self.targets);
+        super::leftovers::publish_pending_archives(&layout.state_dir, &agents, hooks)
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DeletePlanSet> {

@@ -652,24 +652,7 @@ impl Operation for PruneOp {
     /// Archives an earlier run committed but was stopped before publishing go out first, as
     /// `delete` does: a prune with nothing left to do would otherwise leave them pending.
     fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
-        for paths in &self.agents {
-            if !paths.db.is_file() {
-                continue;
-            }
-            let db = crate::writer::WritableDb::open(&layout.state_dir, &paths.db)?;
-            let (published, failed) = crate::writer::publish::publish_pending(
-                &db,
-                &paths.sessions_dir,
-                crate::units::now_ms(),
-            )?;
-            for p in published {
-                hooks.note(format!("published pending archive {p}"));
-            }
-            for f in failed {
-                hooks.warn(format!("archive still pending: {f}").into());
-            }
-        }
-        Ok(())
+        super::leftovers::publish_pending_archives(&layout.state_dir, &self.agents, hooks)
     }
 
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<PrunePlanSet> {
