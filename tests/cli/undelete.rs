@@ -387,6 +387,14 @@ fn undelete_brings_back_the_entry_as_it_was_at_deletion() {
     let kept =
         std::path::PathBuf::from(row["keptEntry"].as_str().unwrap_or_else(|| panic!("{row}")));
     assert!(kept.starts_with(store.state().join("openclaw-sessions-deleted").join("main")));
+    // `du` counts what this tool keeps in the state dir.
+    let du = store.json_ok(["du", "--json"]);
+    assert_eq!(du["data"]["keptEntries"]["files"], 1, "{du}");
+    assert_eq!(
+        du["data"]["keptEntries"]["bytes"],
+        std::fs::metadata(&kept).unwrap().len(),
+        "{du}"
+    );
     for p in [
         &kept,
         kept.parent().unwrap(),

@@ -28,6 +28,11 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
     // The safety snapshots sit in the state dir too (README.md, snapshots before a change).
     let repository = layout.snapshot_repository();
     let snapshots = repository_disk_use(&repository)?;
+    // So do the entries `delete` keeps beside its archives (for `undelete`).
+    let kept_dir = layout
+        .state_dir
+        .join(openclaw_sessions::writer::kept_entry::KEPT_ENTRIES_DIR);
+    let kept = repository_disk_use(&kept_dir)?;
     if ctx.printer.json {
         ctx.printer.json_data(&serde_json::json!({
             "agents": agents,
@@ -35,6 +40,11 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
                 "repository": repository,
                 "files": snapshots.files,
                 "bytes": snapshots.bytes,
+            },
+            "keptEntries": {
+                "dir": kept_dir,
+                "files": kept.files,
+                "bytes": kept.bytes,
             },
         }))?;
         return Ok(Outcome::Done);
@@ -99,6 +109,14 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
             repository.display(),
             format_bytes(snapshots.bytes),
             snapshots.files
+        ))?;
+    }
+    if kept.files > 0 {
+        ctx.printer.out(&format!(
+            "entries kept by delete {}: {} in {} files (undelete restores them; each goes with its archive)\n",
+            kept_dir.display(),
+            format_bytes(kept.bytes),
+            kept.files
         ))?;
     }
     Ok(Outcome::Done)
