@@ -172,7 +172,7 @@ impl Operation for DeleteOp {
     /// run then deletes.
     fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
         let agents = agents_of(&self.targets);
-        super::leftovers::publish_pending_archives(&layout.state_dir, &agents, hooks)
+        super::pending::publish_pending_archives(&layout.state_dir, &agents, hooks)
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DeletePlanSet> {

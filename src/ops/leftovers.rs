@@ -27,31 +27,3 @@ pub fn remove_leftovers(agents: &[AgentPaths]) -> Result<Vec<PathBuf>> {
     }
     Ok(removed)
 }
-
-/// Publish the archives an earlier run committed but was stopped before publishing (their
-/// rows are pending), for each of `agents` that has a database; says what it published and
-/// what is still pending through `hooks`.
-pub fn publish_pending_archives<'a>(
-    state_dir: &std::path::Path,
-    agents: impl IntoIterator<Item = &'a AgentPaths>,
-    hooks: &dyn super::Hooks,
-) -> Result<()> {
-    for paths in agents {
-        if !paths.db.is_file() {
-            continue;
-        }
-        let db = crate::writer::WritableDb::open(state_dir, &paths.db)?;
-        let (published, failed) = crate::writer::publish::publish_pending(
-            &db,
-            &paths.sessions_dir,
-            crate::units::now_ms(),
-        )?;
-        for p in published {
-            hooks.note(format!("published pending archive {p}"));
-        }
-        for f in failed {
-            hooks.warn(format!("archive still pending: {f}").into());
-        }
-    }
-    Ok(())
-}
