@@ -43,12 +43,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let probe = openclaw_sessions::custody::probe(&layout);
     let endpoint = gateway::endpoint(None, &probe, &layout.config, &ProcessEnv);
-    let credential = gateway::credential(&layout.config, &ProcessEnv).map_err(|missing| {
-        format!(
-            "no Gateway token or password: looked at {}",
-            missing.looked_at.join(", ")
-        )
-    })?;
+    let credential = gateway::credential(&layout.config, &ProcessEnv).map_err(|m| m.to_string())?;
     let mut client = GatewayClient::connect(
         &endpoint,
         &credential,

@@ -213,10 +213,17 @@ impl GatewayClient {
         };
         let socket = match tungstenite::client(request, stream) {
             Ok((socket, _response)) => socket,
-            Err(e) => {
+            // The read timeout fired before the upgrade was answered.
+            Err(tungstenite::HandshakeError::Interrupted(_)) => {
+                return Attempt::Failed(GatewayError::Timeout {
+                    url: url.to_owned(),
+                    what: "the WebSocket upgrade".to_owned(),
+                })
+            }
+            Err(tungstenite::HandshakeError::Failure(e)) => {
                 return Attempt::Failed(GatewayError::Protocol {
                     url: url.to_owned(),
-                    message: format!("WebSocket handshake failed: {e}"),
+                    message: format!("WebSocket upgrade failed: {e}"),
                 })
             }
         };
@@ -651,6 +658,28 @@ mod tests {
         c.request_timeout = Duration::from_millis(100);
         let err = c.call("sessions.list", json!({})).unwrap_err();
         assert!(matches!(err, GatewayError::Timeout { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn a_listener_that_never_upgrades_times_out() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let endpoint = Endpoint {
+            url: format!("ws://{}", listener.local_addr().unwrap()),
+            source: EndpointSource::Default,
+        };
+        let held = thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            thread::sleep(Duration::from_millis(400));
+            drop(stream);
+        });
+        let mut o = opts(Duration::from_secs(5));
+        o.attempt_timeout = Duration::from_millis(150);
+        let err = GatewayClient::connect(&endpoint, &token(), &o).unwrap_err();
+        assert!(
+            matches!(&err, GatewayError::Timeout { what, .. } if what == "the WebSocket upgrade"),
+            "{err:?}"
+        );
+        held.join().unwrap();
     }
 
     #[test]

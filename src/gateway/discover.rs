@@ -202,15 +202,34 @@ pub struct CredentialLookup {
     pub secret_ref: Option<&'static str>,
 }
 
+impl fmt::Display for CredentialLookup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no Gateway token or password: looked at {}",
+            self.looked_at.join(", ")
+        )?;
+        if let Some(key) = self.secret_ref {
+            write!(
+                f,
+                "; {key} refers to OpenClaw's secret store, which this tool does not read"
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// The secret for a local Gateway, as OpenClaw's CLI picks it for a local Gateway (config
 /// first, then the environment): `gateway.auth.token`, `OPENCLAW_GATEWAY_TOKEN`, then
 /// `gateway.auth.password`, `OPENCLAW_GATEWAY_PASSWORD`. `gateway.auth.mode: "password"`
 /// puts the password first.
 pub fn credential(config: &Config, env: &dyn Env) -> Result<Credential, CredentialLookup> {
-    let file = config
-        .path
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("openclaw.json"));
+    let file = config.path.clone().unwrap_or_default();
+    // Where a key was looked for, as a message says it.
+    let place = |key: &str| match &config.path {
+        Some(path) => format!("{key} in {}", path.display()),
+        None => format!("{key} (no config file was found)"),
+    };
     let mode = config
         .root
         .pointer("/gateway/auth/mode")
@@ -249,7 +268,7 @@ pub fn credential(config: &Config, env: &dyn Env) -> Result<Credential, Credenti
             Some(Value::Object(_)) => secret_ref = secret_ref.or(Some(key)),
             _ => {}
         }
-        looked_at.push(format!("{key} in {}", file.display()));
+        looked_at.push(place(key));
         if let Some(s) = non_empty(env.var(var)) {
             return Ok(Credential {
                 kind,
@@ -415,6 +434,11 @@ mod tests {
             credential(&pw_mode, &vars(&[])).unwrap().kind,
             SecretKind::Password
         );
+        let no_file = Config::default();
+        assert_eq!(
+            credential(&no_file, &vars(&[])).unwrap_err().looked_at[0],
+            "gateway.auth.token (no config file was found)"
+        );
         let missing = credential(&bare, &vars(&[("OPENCLAW_GATEWAY_TOKEN", "  ")])).unwrap_err();
         assert_eq!(
             missing.looked_at,
@@ -425,11 +449,15 @@ mod tests {
                 "the environment variable OPENCLAW_GATEWAY_PASSWORD",
             ]
         );
+        assert!(missing
+            .to_string()
+            .starts_with("no Gateway token or password: looked at gateway.auth.token in "));
         let reference =
             config(json!({"gateway": {"auth": {"token": {"source": "env", "id": "X"}}}}));
-        assert_eq!(
-            credential(&reference, &vars(&[])).unwrap_err().secret_ref,
-            Some("gateway.auth.token")
-        );
+        let unread = credential(&reference, &vars(&[])).unwrap_err();
+        assert_eq!(unread.secret_ref, Some("gateway.auth.token"));
+        assert!(unread.to_string().ends_with(
+            "; gateway.auth.token refers to OpenClaw's secret store, which this tool does not read"
+        ));
     }
 }
