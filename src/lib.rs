@@ -16,6 +16,7 @@ pub mod formats;
 pub mod fsutil;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod gateway;
 pub mod history;
 pub mod interruption;
 pub mod json_value;

@@ -31,9 +31,11 @@ const RANKS: &[(&str, u8)] = &[
     ("du", 5),
     ("status", 5),
     ("history", 5),
-    // Reading stores, transcripts and who holds a store.
+    // Reading stores, transcripts and who holds a store; the Gateway that holds one, reached
+    // through its RPC.
     ("transcript", 4),
     ("custody", 4),
+    ("gateway", 4),
     ("store", 4),
     // Where things are: the state dir, config, agents and their files.
     ("paths", 3),

@@ -14,6 +14,8 @@
 #                           `cargo build --release --locked --features test-hooks` when missing
 #                           or older than src/; it must have the test hooks: the prune checks fix
 #                           its clock)
+#   OPENCLAW_SESSIONS_GATEWAY_RPC  our one-call Gateway client (default <repo>/target/release/examples/gateway_rpc,
+#                           built like the binary; checks-gateway.sh)
 #   OPENCLAW_REF_STORE      reuse an existing make-store.sh output dir instead of generating one
 #   OPENCLAW_REF_SEED       seed for make-store.sh (default 7)
 #   OPENCLAW_REF_DIR        OpenClaw install cache (default ${XDG_CACHE_HOME:-$HOME/.cache}/openclaw-ref)
@@ -190,6 +192,8 @@ source "$REF_ROOT/checks-maintenance.sh"
 source "$REF_ROOT/checks-hostile.sh"
 # shellcheck source=checks-releases.sh
 source "$REF_ROOT/checks-releases.sh"
+# shellcheck source=checks-gateway.sh
+source "$REF_ROOT/checks-gateway.sh"
 
 # ============================================================================================
 main() {
