@@ -9,7 +9,7 @@
 # binary's features, so the release library is shared) when missing or older than the sources.
 gateway_rpc_bin() {
   if [[ -n "${OPENCLAW_SESSIONS_GATEWAY_RPC:-}" ]]; then
-    echo "$OPENCLAW_SESSIONS_GATEWAY_RPC"; return 0
+    realpath -m -- "$OPENCLAW_SESSIONS_GATEWAY_RPC"; return 0
   fi
   local target="${CARGO_TARGET_DIR:-$REPO_ROOT/target}" bin
   [[ "$target" == /* ]] || target="$REPO_ROOT/$target"
