@@ -204,6 +204,16 @@ impl Ctx<'_> {
     }
 }
 
+/// The first three columns of every row of a finding's query.
+fn triples<A, B, C>(db: &ReadOnlyDb, sql: &str) -> Result<Vec<(A, B, C)>>
+where
+    A: rusqlite::types::FromSql,
+    B: rusqlite::types::FromSql,
+    C: rusqlite::types::FromSql,
+{
+    rows(db, sql, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+}
+
 fn rows<T, F>(db: &ReadOnlyDb, sql: &str, f: F) -> Result<Vec<T>>
 where
     F: FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
@@ -318,14 +328,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
             }
             message.push_str(&key_text(key.as_deref()));
             message.push_str(&format!(" without their {parent} row"));
-            if !ranges.is_empty() {
-                let shown: Vec<String> = ranges.iter().take(3).map(seq_range_text).collect();
-                message.push_str(&format!(
-                    ", {}{}",
-                    shown.join(", "),
-                    if ranges.len() > 3 { ", ..." } else { "" }
-                ));
-            }
+            message.push_str(&seq_ranges_suffix(&ranges));
             cx.add(
                 "integrity",
                 Severity::Error,
@@ -418,6 +421,19 @@ fn rowid_list(rowids: &[i64]) -> String {
 }
 
 /// `seq 4`, `seq 4-9`.
+/// `, 3-7, 12, 20-31, ...`: the first three seq ranges of a finding, or nothing.
+fn seq_ranges_suffix(ranges: &[[i64; 2]]) -> String {
+    if ranges.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = ranges.iter().take(3).map(seq_range_text).collect();
+    format!(
+        ", {}{}",
+        shown.join(", "),
+        if ranges.len() > 3 { ", ..." } else { "" }
+    )
+}
+
 fn seq_range_text(r: &[i64; 2]) -> String {
     if r[0] == r[1] {
         format!("seq {}", r[0])
@@ -727,13 +743,9 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         },
     )?;
     if cx.wants("current-window") {
-        for (key, sid, rowid) in rows(db, nodes::WITHOUT_CURRENT_WINDOW_SQL, |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        })? {
+        for (key, sid, rowid) in
+            triples::<String, String, i64>(db, nodes::WITHOUT_CURRENT_WINDOW_SQL)?
+        {
             cx.add(
                 "current-window",
                 Severity::Error,
@@ -851,14 +863,7 @@ fn orphan_finding(cx: &mut Ctx, agent: &str, o: &Orphans<'_>, ids: Vec<i64>, seq
         what.push_str(&format!(" (key {k})"));
     }
     what.push_str(&format!(" without {}: {}", o.parent, rowid_list(&ids)));
-    if !ranges.is_empty() {
-        let shown: Vec<String> = ranges.iter().take(3).map(seq_range_text).collect();
-        what.push_str(&format!(
-            ", {}{}",
-            shown.join(", "),
-            if ranges.len() > 3 { ", ..." } else { "" }
-        ));
-    }
+    what.push_str(&seq_ranges_suffix(&ranges));
     cx.add(
         "orphans",
         Severity::Error,
@@ -940,13 +945,7 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         )?;
     }
     if cx.wants("seq-gaps") {
-        for (sid, n, max) in rows(db, events::SEQ_GAPS_SQL, |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        })? {
+        for (sid, n, max) in triples::<String, i64, i64>(db, events::SEQ_GAPS_SQL)? {
             let key = events::key_of_session(db.conn(), &sid).at(db.path())?;
             let missing: Vec<[i64; 2]> = events::missing_seq_ranges(db.conn(), &sid)
                 .at(db.path())?

@@ -447,6 +447,16 @@ mod tests {
         ws.send(Message::text(v.to_string())).unwrap();
     }
 
+    /// A Gateway that answers `connect` with `error`.
+    fn refusing(error: Value) -> Script {
+        Box::new(move |ws, connect| {
+            send(
+                ws,
+                json!({"type": "res", "id": connect["id"], "ok": false, "error": error}),
+            )
+        })
+    }
+
     fn recv(ws: &mut WebSocket<TcpStream>) -> Value {
         loop {
             if let Message::Text(t) = ws.read().unwrap() {
@@ -520,14 +530,10 @@ mod tests {
 
     #[test]
     fn retries_unavailable_then_connects_and_answers_by_id() {
-        let unavailable: Script = Box::new(|ws, connect| {
-            send(
-                ws,
-                json!({"type": "res", "id": connect["id"], "ok": false, "error": {
-                "code": "UNAVAILABLE", "message": "gateway starting; retry shortly",
-                "retryable": true, "retryAfterMs": 20}}),
-            );
-        });
+        let unavailable = refusing(
+            json!({"code": "UNAVAILABLE", "message": "gateway starting; retry shortly",
+                "retryable": true, "retryAfterMs": 20}),
+        );
         let serve: Script = Box::new(|ws, connect| {
             assert_eq!(connect["params"]["auth"], json!({"token": "s3cret"}));
             assert_eq!(connect["params"]["client"]["id"], "cli");
@@ -600,14 +606,10 @@ mod tests {
 
     #[test]
     fn a_refused_token_names_its_source_not_its_value() {
-        let refuse: Script = Box::new(|ws, connect| {
-            send(
-                ws,
-                json!({"type": "res", "id": connect["id"], "ok": false, "error": {
-                "code": "INVALID_REQUEST", "message": "unauthorized: gateway token mismatch",
-                "details": {"code": "AUTH_TOKEN_MISMATCH"}}}),
-            );
-        });
+        let refuse = refusing(
+            json!({"code": "INVALID_REQUEST", "message": "unauthorized: gateway token mismatch",
+                "details": {"code": "AUTH_TOKEN_MISMATCH"}}),
+        );
         let (endpoint, _) = fake_gateway(vec![refuse]);
         let err =
             GatewayClient::connect(&endpoint, &token(), &opts(Duration::from_secs(5))).unwrap_err();
@@ -625,14 +627,10 @@ mod tests {
 
     #[test]
     fn another_protocol_is_refused_either_way() {
-        let theirs: Script = Box::new(|ws, connect| {
-            send(
-                ws,
-                json!({"type": "res", "id": connect["id"], "ok": false, "error": {
-                "code": "INVALID_REQUEST", "message": "protocol mismatch",
-                "details": {"code": "PROTOCOL_MISMATCH", "expectedProtocol": 5}}}),
-            );
-        });
+        let theirs = refusing(
+            json!({"code": "INVALID_REQUEST", "message": "protocol mismatch",
+                "details": {"code": "PROTOCOL_MISMATCH", "expectedProtocol": 5}}),
+        );
         let ours: Script = Box::new(|ws, connect| send(ws, hello(&connect["id"], 5)));
         let (endpoint, _) = fake_gateway(vec![theirs, ours]);
         for _ in 0..2 {

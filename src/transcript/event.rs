@@ -12,6 +12,18 @@ pub struct StoredEvent {
     pub compressed: bool,
 }
 
+impl StoredEvent {
+    /// An event read from a file (a legacy JSONL or an archive): no row time, not compressed.
+    pub fn from_file(seq: i64, json: String) -> Self {
+        StoredEvent {
+            seq,
+            json,
+            created_at: None,
+            compressed: false,
+        }
+    }
+}
+
 /// `coalesce(event_json, decode(event_zstd))`, with the frame checked against
 /// `event_utf8_bytes`: a frame that does not decode, decodes to another length, or is not
 /// UTF-8 is `BAD_INPUT` naming the row.

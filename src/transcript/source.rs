@@ -107,9 +107,7 @@ impl TranscriptSource {
                 db: path,
                 session_id,
             } => {
-                let db = store
-                    .db()
-                    .ok_or_else(|| Error::Internal("store lost its database".into()))?;
+                let db = database_of(store)?;
                 events::for_each_from(db.conn(), path, session_id, from_seq, |row, created_at| {
                     let seq = row.seq;
                     let frame = row.frame.as_blob_or_null().map_err(|e| {
@@ -135,12 +133,7 @@ impl TranscriptSource {
                 let mut seq = 0i64;
                 while let Some((_, line)) = reader.next_line()? {
                     if seq >= from_seq {
-                        let ev = StoredEvent {
-                            seq,
-                            json: line.to_string(),
-                            created_at: None,
-                            compressed: false,
-                        };
+                        let ev = StoredEvent::from_file(seq, line.to_string());
                         if visit(ev)?.is_break() {
                             break;
                         }
@@ -166,9 +159,7 @@ impl TranscriptSource {
                 db: path,
                 session_id,
             } => {
-                let db = store
-                    .db()
-                    .ok_or_else(|| Error::Internal("store lost its database".into()))?;
+                let db = database_of(store)?;
                 events::last_seq(db.conn(), session_id).at(path)
             }
             TranscriptSource::Jsonl { .. } | TranscriptSource::Archive { .. } => {
@@ -249,12 +240,7 @@ pub fn for_each_archived(
             _ => line.to_string(),
         };
         if seq >= from_seq {
-            let ev = StoredEvent {
-                seq,
-                json,
-                created_at: None,
-                compressed: false,
-            };
+            let ev = StoredEvent::from_file(seq, json);
             if visit(ev)?.is_break() {
                 break;
             }
@@ -330,4 +316,11 @@ impl ArchiveBody {
             }
         }
     }
+}
+
+/// The store's database, which a SQLite source was found in.
+fn database_of(store: &AgentStore) -> Result<&crate::store::ReadOnlyDb> {
+    store
+        .db()
+        .ok_or_else(|| Error::Internal("store lost its database".into()))
 }

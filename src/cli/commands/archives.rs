@@ -14,7 +14,7 @@ use openclaw_sessions::transcript::export::{export_jsonl, export_markdown};
 use openclaw_sessions::units::{format_bytes, iso_from_ms};
 use openclaw_sessions::Error;
 
-use super::transcript::ExportFormat;
+use super::transcript::{print_events, ExportFormat};
 use crate::cli::exit::Outcome;
 use crate::cli::printer::word;
 use crate::cli::table::Column;
@@ -246,26 +246,9 @@ fn find(ctx: &Ctx, words: &str) -> anyhow::Result<(AgentStore, ArchivedTranscrip
 fn cat(ctx: &Ctx, args: &CatArgs) -> anyhow::Result<Outcome> {
     let (store, archive) = find(ctx, &args.archive)?;
     let source = archive.source();
-    let mut out = ctx.printer.stream();
-    let mut left = args.limit.unwrap_or(u64::MAX);
-    let mut failure: Option<anyhow::Error> = None;
-    let result = source.for_each(&store, args.from_seq, &mut |ev| {
-        if left == 0 {
-            return Ok(ControlFlow::Break(()));
-        }
-        if let Err(e) = out.line(&ev.json) {
-            failure = Some(e);
-            return Ok(ControlFlow::Break(()));
-        }
-        left -= 1;
-        Ok(ControlFlow::Continue(()))
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    out.finish()?;
-    result?;
-    Ok(Outcome::Done)
+    print_events(ctx, &store, &source, args.from_seq, args.limit, &|_, _| {
+        true
+    })
 }
 
 fn export(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<Outcome> {

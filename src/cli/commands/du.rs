@@ -103,21 +103,29 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         ]);
     }
     ctx.printer.print_table(&t)?;
-    if snapshots.files > 0 {
-        ctx.printer.out(&format!(
-            "snapshot repository {}: {} in {} files (openclaw-sessions backup list; backup prune --keep N removes the older ones)\n",
-            repository.display(),
-            format_bytes(snapshots.bytes),
-            snapshots.files
-        ))?;
-    }
-    if kept.files > 0 {
-        ctx.printer.out(&format!(
-            "entries kept by delete {}: {} in {} files (undelete restores them; each goes with its archive)\n",
-            kept_dir.display(),
-            format_bytes(kept.bytes),
-            kept.files
-        ))?;
+    // What this tool keeps beside OpenClaw's files, a line each when there is any.
+    for (what, dir, group, why) in [
+        (
+            "snapshot repository",
+            &repository,
+            &snapshots,
+            "openclaw-sessions backup list; backup prune --keep N removes the older ones",
+        ),
+        (
+            "entries kept by delete",
+            &kept_dir,
+            &kept,
+            "undelete restores them; each goes with its archive",
+        ),
+    ] {
+        if group.files > 0 {
+            ctx.printer.out(&format!(
+                "{what} {}: {} in {} files ({why})\n",
+                dir.display(),
+                format_bytes(group.bytes),
+                group.files
+            ))?;
+        }
     }
     Ok(Outcome::Done)
 }

@@ -169,17 +169,39 @@ fn cat(ctx: &Ctx, args: &CatArgs) -> anyhow::Result<Outcome> {
     } else {
         None
     };
+    print_events(
+        ctx,
+        &store,
+        &source,
+        args.from_seq,
+        args.limit,
+        &|seq, json| {
+            branch
+                .as_ref()
+                .is_none_or(|on| on.contains(&seq) && is_visible(json))
+        },
+    )
+}
+
+/// Print the stored events of `source` from `from_seq`, one JSON line each, up to `limit`
+/// of those `keep` accepts (by seq and text); a closed pipe ends it quietly.
+pub fn print_events(
+    ctx: &Ctx,
+    store: &AgentStore,
+    source: &TranscriptSource,
+    from_seq: i64,
+    limit: Option<u64>,
+    keep: &dyn Fn(i64, &str) -> bool,
+) -> anyhow::Result<Outcome> {
     let mut out = ctx.printer.stream();
-    let mut left = args.limit.unwrap_or(u64::MAX);
+    let mut left = limit.unwrap_or(u64::MAX);
     let mut failure: Option<anyhow::Error> = None;
-    let result = source.for_each(&store, args.from_seq, &mut |ev| {
+    let result = source.for_each(store, from_seq, &mut |ev| {
         if left == 0 {
             return Ok(ControlFlow::Break(()));
         }
-        if let Some(on_branch) = &branch {
-            if !on_branch.contains(&ev.seq) || !is_visible(&ev.json) {
-                return Ok(ControlFlow::Continue(()));
-            }
+        if !keep(ev.seq, &ev.json) {
+            return Ok(ControlFlow::Continue(()));
         }
         if let Err(e) = out.line(&ev.json) {
             failure = Some(e);
