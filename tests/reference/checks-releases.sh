@@ -194,7 +194,7 @@ check_release_refusals() {
     tree_manifest "$s" > "tree-$ver-after.txt"
     diff -u "tree-$ver.txt" "tree-$ver-after.txt" >&2 || check_error "$ver: a refused change changed the store"
     release_lists "$ver" "$s" "after-$ver.json" || check_error "openclaw@$ver no longer lists its store"
-    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,entry:{}}))})' > "after-$ver-as-ours.json"
+    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
     node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed"
   done
   note "$i changes refused on $(wc -w <<< "$RELEASE_MATRIX") releases' stores, every byte kept"
