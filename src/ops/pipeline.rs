@@ -278,7 +278,9 @@ fn run_held<O: Operation>(
 ) -> Result<Run<O::Plan, O::Report>> {
     if !options.dry_run {
         hooks.step("recover");
-        for path in super::leftovers::remove_leftovers(&op.agents_in_scope(layout))? {
+        for path in
+            super::leftovers::remove_leftovers(&layout.state_dir, &op.agents_in_scope(layout))?
+        {
             hooks.note(format!(
                 "removed {}, left by an interrupted run",
                 path.display()

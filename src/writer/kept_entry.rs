@@ -93,24 +93,26 @@ pub fn read_kept_entry(
         .then_some((path, kept))
 }
 
-/// The temporary files of a run killed while it wrote its entries (`.<archive>.<uuid>.tmp`,
-/// only ours): custody is held, so no live run owns them.
-fn remove_interrupted_writes(dir: &Path) -> Result<()> {
-    let Some(rd) = fsutil::read_dir_if_exists(dir)? else {
-        return Ok(());
+/// The temporary files a run killed while it wrote an agent's entries left
+/// (`.<archive>.<uuid>.tmp`, only ours), for the next run to remove under custody.
+pub fn interrupted_writes(state_dir: &Path, agent_id: &str) -> Result<Vec<PathBuf>> {
+    let dir = kept_entries_dir(state_dir, agent_id);
+    let Some(rd) = fsutil::read_dir_if_exists(&dir)? else {
+        return Ok(Vec::new());
     };
+    let mut found = Vec::new();
     for ent in rd {
-        let ent = ent.at(dir)?;
+        let ent = ent.at(&dir)?;
         let name = ent.file_name();
         let name = name.to_string_lossy();
         if name.starts_with('.')
             && name.ends_with(".tmp")
             && ent.file_type().at(ent.path())?.is_file()
         {
-            std::fs::remove_file(ent.path()).at(ent.path())?;
+            found.push(ent.path());
         }
     }
-    Ok(())
+    Ok(found)
 }
 
 /// Write the entries (0600, in a 0700 directory), each file and the directory synced before
@@ -124,7 +126,6 @@ pub fn write_kept_entries(state_dir: &Path, kept: &[KeptEntry]) -> Result<()> {
     let created = !dir.is_dir();
     fsutil::create_private_dir_all(&dir)?;
     crate::writer::check_owned_path(state_dir, &dir)?;
-    remove_interrupted_writes(&dir)?;
     for k in kept {
         if Path::new(&k.archive_name)
             .file_name()
