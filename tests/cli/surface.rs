@@ -1095,6 +1095,89 @@ fn a_live_owner_is_75_for_every_mutating_command() {
     holder.wait().unwrap();
 }
 
+/// A copy of the live store with a key that holds shell syntax, for the completion tests.
+const EVIL_KEY: &str = "agent:main:evil $(touch pwned) `touch pwned2`";
+
+fn store_with_evil_key() -> Store {
+    let store = Store::copy("live");
+    store
+        .writable("main")
+        .execute_batch(&format!(
+            "CREATE TEMP TABLE t AS SELECT * FROM session_nodes WHERE session_key = 'agent:main:pinned-notes';
+             UPDATE t SET session_key = '{}';
+             INSERT INTO session_nodes SELECT * FROM t;",
+            EVIL_KEY.replace('\'', "''")
+        ))
+        .unwrap();
+    store
+}
+
+/// A shell in a tmux terminal of its own server (220x40), started clean with our binary on
+/// its PATH and HOME in `home`; the server goes with the value, also when a test panics.
+struct Terminal {
+    tmux: std::path::PathBuf,
+    socket: String,
+}
+
+impl Terminal {
+    fn start(
+        tmux: &std::path::Path,
+        name: &str,
+        home: &std::path::Path,
+        shell: &std::path::Path,
+        flags: &str,
+    ) -> Terminal {
+        let bin_dir = assert_cmd::cargo::cargo_bin("openclaw-sessions")
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let t = Terminal {
+            tmux: tmux.to_path_buf(),
+            socket: format!("ocs-completion-{name}-{}", std::process::id()),
+        };
+        let shell_line = format!(
+            "env -i PATH={}:/usr/bin:/bin HOME={} TERM=xterm {} {flags}",
+            bin_dir.display(),
+            home.display(),
+            shell.display()
+        );
+        let started = t.tmux(&[
+            "new-session",
+            "-d",
+            "-x",
+            "220",
+            "-y",
+            "40",
+            "-s",
+            "t",
+            &shell_line,
+        ]);
+        assert!(started.status.success(), "{started:?}");
+        t
+    }
+
+    fn tmux(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(&self.tmux)
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// Send keys, give the shell time to answer, and read the screen.
+    fn screen(&self, keys: &[&str]) -> String {
+        self.tmux(&[&["send-keys", "-t", "t"][..], keys].concat());
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        self.tmux(&["kill-server"]);
+    }
+}
+
 /// Bash completion in a real terminal (tmux): Tab pressed, screen read. A key that holds
 /// shell syntax is inserted as one word that runs nothing, `agent:main:` + Tab never doubles
 /// the colon, and a bare key completes.
@@ -1103,53 +1186,10 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
     let Some(tmux) = shell("tmux") else { return };
     let tmux = tmux.as_path();
     let Some(bash) = shell("bash") else { return };
-    let store = Store::copy("live");
-    let evil = "agent:main:evil $(touch pwned) `touch pwned2`";
-    store
-        .writable("main")
-        .execute_batch(&format!(
-            "CREATE TEMP TABLE t AS SELECT * FROM session_nodes WHERE session_key = 'agent:main:pinned-notes';
-             UPDATE t SET session_key = '{}';
-             INSERT INTO session_nodes SELECT * FROM t;",
-            evil.replace('\'', "''")
-        ))
-        .unwrap();
+    let store = store_with_evil_key();
     let dir = store.dir.path();
-    let bin_dir = assert_cmd::cargo::cargo_bin("openclaw-sessions")
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let socket = format!("ocs-completion-{}", std::process::id());
-    let tmux_cmd = |args: &[&str]| {
-        std::process::Command::new(tmux)
-            .args(["-L", &socket])
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    let shell_line = format!(
-        "env -i PATH={}:/usr/bin:/bin HOME={} TERM=xterm {} --norc --noprofile",
-        bin_dir.display(),
-        dir.display(),
-        bash.display()
-    );
-    let started = tmux_cmd(&[
-        "new-session",
-        "-d",
-        "-x",
-        "220",
-        "-y",
-        "40",
-        "-s",
-        "t",
-        &shell_line,
-    ]);
-    assert!(started.status.success(), "{started:?}");
-    let screen = |keys: &[&str]| -> String {
-        tmux_cmd(&[&["send-keys", "-t", "t"][..], keys].concat());
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        String::from_utf8_lossy(&tmux_cmd(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    };
+    let term = Terminal::start(tmux, "bash", dir, &bash, "--norc --noprofile");
+    let screen = |keys: &[&str]| term.screen(keys);
     screen(&[
         &format!(
             "cd {} && source <(openclaw-sessions completions bash)",
@@ -1166,11 +1206,7 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
         .find(|l| !l.trim().is_empty())
         .unwrap_or_default()
         .to_string();
-    let cleanup = || {
-        tmux_cmd(&["kill-server"]);
-    };
     if !last.contains(r"agent:main:evil\ \$\(touch\ pwned\)\ \`touch\ pwned2\`") {
-        cleanup();
         panic!("the key was not inserted as one quoted word:\n{typed}");
     }
     screen(&["Enter"]);
@@ -1181,7 +1217,7 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
     let colon = screen(&[&format!("{prefix}agent:main:pinn"), "Tab"]);
     screen(&["C-c"]);
     let bare = screen(&[&format!("{prefix}pinn"), "Tab"]);
-    cleanup();
+    drop(term);
     assert!(!pwned, "a completed key ran a command:\n{ran}");
     assert!(
         ran.contains("rc=0"),
@@ -1209,22 +1245,8 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
 fn zsh_and_fish_completion_in_a_terminal_insert_keys_as_one_word() {
     let Some(tmux) = shell("tmux") else { return };
     let tmux = tmux.as_path();
-    let store = Store::copy("live");
-    let evil = "agent:main:evil $(touch pwned) `touch pwned2`";
-    store
-        .writable("main")
-        .execute_batch(&format!(
-            "CREATE TEMP TABLE t AS SELECT * FROM session_nodes WHERE session_key = 'agent:main:pinned-notes';
-             UPDATE t SET session_key = '{}';
-             INSERT INTO session_nodes SELECT * FROM t;",
-            evil.replace('\'', "''")
-        ))
-        .unwrap();
+    let store = store_with_evil_key();
     let dir = store.dir.path();
-    let bin_dir = assert_cmd::cargo::cargo_bin("openclaw-sessions")
-        .parent()
-        .unwrap()
-        .to_path_buf();
     let cases: [(&str, &str, &str, &str); 2] = [
         (
             "zsh",
@@ -1241,38 +1263,8 @@ fn zsh_and_fish_completion_in_a_terminal_insert_keys_as_one_word() {
     ];
     for (name, flag, setup, rc) in cases {
         let Some(sh) = shell(name) else { continue };
-        let socket = format!("ocs-completion-{name}-{}", std::process::id());
-        let tmux_cmd = |args: &[&str]| {
-            std::process::Command::new(tmux)
-                .args(["-L", &socket])
-                .args(args)
-                .output()
-                .unwrap()
-        };
-        let shell_line = format!(
-            "env -i PATH={}:/usr/bin:/bin HOME={} TERM=xterm {} {flag}",
-            bin_dir.display(),
-            dir.display(),
-            sh.display()
-        );
-        let started = tmux_cmd(&[
-            "new-session",
-            "-d",
-            "-x",
-            "220",
-            "-y",
-            "40",
-            "-s",
-            "t",
-            &shell_line,
-        ]);
-        assert!(started.status.success(), "{started:?}");
-        let screen = |keys: &[&str]| -> String {
-            tmux_cmd(&[&["send-keys", "-t", "t"][..], keys].concat());
-            std::thread::sleep(std::time::Duration::from_millis(1500));
-            String::from_utf8_lossy(&tmux_cmd(&["capture-pane", "-p", "-t", "t"]).stdout)
-                .into_owned()
-        };
+        let term = Terminal::start(tmux, name, dir, &sh, flag);
+        let screen = |keys: &[&str]| term.screen(keys);
         screen(&[&format!("cd {}; {setup}", dir.display()), "Enter"]);
         screen(&["clear", "Enter"]);
         let prefix = format!(
@@ -1288,7 +1280,7 @@ fn zsh_and_fish_completion_in_a_terminal_insert_keys_as_one_word() {
         screen(&["C-u"]);
         screen(&["clear", "Enter"]);
         let bare = screen(&[&format!("{prefix}pinn"), "Tab"]);
-        tmux_cmd(&["kill-server"]);
+        drop(term);
         assert!(!pwned, "{name}: a completed key ran a command:\n{typed}");
         assert!(typed.contains("agent:main:evil"), "{name}: {typed}");
         assert!(
