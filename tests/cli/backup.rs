@@ -162,11 +162,7 @@ fn restore_fresh_and_refusals() {
         .arg(&target)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     assert_eq!(
         std::fs::read(&target).unwrap(),
         std::fs::read(snap.join("database.sqlite")).unwrap()
@@ -401,11 +397,7 @@ fn snapshot_beside_a_writer_is_a_consistent_prefix() {
             .arg(&repo)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        expect_exit(&out, 0);
     }
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     let written = writer.join().unwrap();
@@ -460,11 +452,7 @@ fn snapshots_are_compact_and_sanitized() {
             cmd.arg("--global");
         }
         let out = cmd.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        expect_exit(&out, 0);
         let dir = PathBuf::from(json(&out)["data"]["snapshots"][0]["path"].as_str().unwrap());
         let db = rusqlite::Connection::open_with_flags(
             dir.join("database.sqlite"),
@@ -674,11 +662,7 @@ fn backup_prune_keeps_the_newest_of_each_database() {
         .arg(&other)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     assert!(
         String::from_utf8_lossy(&out.stdout).starts_with("removed 1 snapshots"),
         "{}",

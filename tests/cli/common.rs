@@ -79,14 +79,9 @@ impl Store {
     }
 
     /// Runs the binary on this store and asserts that it succeeded (stderr shown if not).
+    #[track_caller]
     pub fn run_ok<const N: usize>(&self, args: [&str; N]) -> std::process::Output {
-        let out = self.cmd().args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
+        self.run_code(args, 0)
     }
 
     /// A read-write connection for building faults (tests only).

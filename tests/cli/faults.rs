@@ -31,8 +31,8 @@ use rusqlite::OptionalExtension;
 use serde_json::Value;
 
 use crate::common::{
-    assert_integrity, budget_store, checksums, dump_store, json, limit_file_size, std_bin, Dump,
-    Store,
+    assert_integrity, budget_store, checksums, dump_store, expect_exit, json, limit_file_size,
+    std_bin, Dump, Store,
 };
 
 /// From nothing at all to more than any file these commands write; closely spaced above the
@@ -1742,11 +1742,7 @@ fn prune_of_every_agent_signalled(batch: Option<&str>) {
         .arg("--yes")
         .output()
         .unwrap();
-    assert!(
-        again.status.success(),
-        "{}",
-        String::from_utf8_lossy(&again.stderr)
-    );
+    expect_exit(&again, 0);
     assert!(AGENTS.iter().all(|a| planned(a) == 0));
 }
 

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{checksums, json, Store};
+use crate::common::{checksums, expect_exit, json, Store};
 
 const DELETED: &str = "f41211d0-f8c6-4159-b013-18288254e649";
 
@@ -15,11 +15,7 @@ fn archives(store: &Store, args: &[&str]) -> Vec<Value> {
         .args(args)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     json(&out)["data"].as_array().unwrap().clone()
 }
 
@@ -115,11 +111,7 @@ fn cat_is_byte_exact_for_rows_files_and_imports() {
             ])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        expect_exit(&out, 0);
         let file = Path::new(r["file"].as_str().unwrap());
         let original = if r["encoding"] == "zstd" {
             zstd::decode_all(std::fs::File::open(file).unwrap()).unwrap()

@@ -117,11 +117,7 @@ fn search_snippets_hints_and_markdown_are_shown_escaped() {
     drop(conn);
 
     let out = store.cmd().args(["search", "zebracorn"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     assert_clean("search", &out.stdout);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("\\e[2J"), "{text}");
@@ -153,11 +149,7 @@ fn search_snippets_hints_and_markdown_are_shown_escaped() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     assert_no_controls("markdown to a terminal", &out.stdout);
     assert!(String::from_utf8_lossy(&out.stdout).contains("\\e[2J"));
     // Piped to a file, the Markdown is the data.
@@ -254,11 +246,7 @@ fn invalid_utf8_in_text_columns_is_a_finding_never_a_panic() {
         .args(["--json", "list", "--agent", "main"])
         .output()
         .unwrap();
-    assert!(
-        list.status.success(),
-        "{}",
-        String::from_utf8_lossy(&list.stderr)
-    );
+    expect_exit(&list, 0);
     assert!(json(&list)["warnings"]
         .to_string()
         .contains("agent:main:pinned-notes"));
@@ -267,11 +255,7 @@ fn invalid_utf8_in_text_columns_is_a_finding_never_a_panic() {
         .args(["--json", "show", "agent:main:pinned-notes"])
         .output()
         .unwrap();
-    assert!(
-        show.status.success(),
-        "{}",
-        String::from_utf8_lossy(&show.stderr)
-    );
+    expect_exit(&show, 0);
     // The event that is not UTF-8 is bad input naming its row (exit 6), not another text.
     let cat = store
         .cmd()
@@ -336,11 +320,7 @@ fn invalid_utf8_in_text_columns_is_a_finding_never_a_panic() {
         .unwrap();
     assert_no_panic("doctor --fix, again", &out);
     let out = store.cmd().args(["list", "--all-agents"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
 }
 
 #[test]

@@ -116,11 +116,7 @@ fn keys(store: &Store, args: &[&str]) -> Vec<String> {
         .args(args)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     json(&out)["data"]
         .as_array()
         .unwrap()

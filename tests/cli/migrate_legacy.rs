@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::types::Value as Sql;
 use serde_json::Value;
 
-use crate::common::{assert_foreign_keys, assert_integrity, checksums, json, Store, FIXTURES};
+use crate::common::{
+    assert_foreign_keys, assert_integrity, checksums, expect_exit, json, Store, FIXTURES,
+};
 
 pub(crate) const AGENTS: [&str; 3] = ["main", "work", "research"];
 
@@ -384,11 +386,7 @@ fn a_doctor_beside_a_live_import_leaves_its_stages_alone() {
     // SAFETY: the pid is this test's own child, stopped above.
     unsafe { libc::kill(pid as i32, libc::SIGCONT) };
     let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     for a in AGENTS {
         let dir = store.agent_db(a).parent().unwrap().to_path_buf();
         assert!(
@@ -609,11 +607,7 @@ fn invalid_entries_are_reported_and_the_index_kept_protected() {
         .args(["--json", "migrate", "legacy", "--agent", "work", "--yes"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     let doc = json(&out);
     let agent = &doc["data"]["agents"][0];
     assert_eq!(agent["imported"], 14);

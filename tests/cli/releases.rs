@@ -556,11 +556,7 @@ fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_n
         .args(["migrate", "schema", "--agent", "main", "--yes"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("agent research keeps an older schema"),

@@ -1,7 +1,7 @@
 //! The operator surface: exit codes and `--json` errors as README.md's table says, usage
 //! errors that name the command and the argument.
 
-use crate::common::{bin, filter_cut_temp_paths, regex_escape, Store};
+use crate::common::{bin, expect_exit, filter_cut_temp_paths, regex_escape, Store};
 
 /// What one run must end with: its exit code, and under `--json` either the error document's
 /// code or a success document (`None`).
@@ -961,11 +961,7 @@ fn unicode_width(s: &str) -> usize {
 /// `list --json` with `args`, which must succeed.
 fn list_json(store: &Store, args: &[&str]) -> serde_json::Value {
     let out = store.cmd().arg("--json").args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     crate::common::json(&out)
 }
 

@@ -187,11 +187,7 @@ fn delta(store: &Store, key: &str, extra: &[&str]) -> Value {
         .args(extra)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     json(&out)["data"].clone()
 }
 
@@ -431,11 +427,7 @@ fn catalog(store: &Store, key: &str, extra: &[&str]) -> Value {
         .args(extra)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     json(&out)["data"].clone()
 }
 
@@ -553,11 +545,7 @@ fn export_jsonl_is_the_transcript_and_never_overwrites() {
         .arg(&target)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     let text = std::fs::read_to_string(&target).unwrap();
     assert_eq!(
         text,

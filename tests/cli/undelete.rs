@@ -140,11 +140,7 @@ fn undelete_brings_back_every_row_the_session_had() {
         .args(["undelete", &sid, "--dry-run", "--json"])
         .output()
         .unwrap();
-    assert!(
-        dry.status.success(),
-        "{}",
-        String::from_utf8_lossy(&dry.stderr)
-    );
+    expect_exit(&dry, 0);
     let dry = json(&dry);
     assert_eq!(dry["data"]["applied"], false);
     assert_eq!(dry["data"]["entrySource"]["kind"], "snapshot");
@@ -159,11 +155,7 @@ fn undelete_brings_back_every_row_the_session_had() {
         .args(["undelete", &sid, "--yes", "--json"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     let report = json(&out);
     assert_eq!(report["data"]["sessionKey"], KEY);
     assert_eq!(report["data"]["applied"], true);
@@ -323,11 +315,7 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
         .args(["undelete", &sid, "--yes", "--json"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     assert_eq!(json(&out)["data"]["entrySource"]["kind"], "import-index");
     let show = store.json_ok(["show", KEY, "--json"]);
     assert_eq!(show["data"]["entry"]["sessionId"], sid.as_str());
@@ -342,11 +330,7 @@ fn undelete_without_a_snapshot_takes_the_import_index_else_a_minimal_entry() {
         .args(["undelete", &sid, "--yes", "--json"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     assert_eq!(json(&out)["data"]["entrySource"]["kind"], "minimal");
     let list = store.json_ok(["list", "--json", "--limit", "all"]);
     let row = list["data"]
@@ -437,11 +421,7 @@ fn undelete_brings_back_the_entry_as_it_was_at_deletion() {
         .args(["undelete", KEY, "--yes"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("the entry as it was at deletion"),
         "{}",
