@@ -22,7 +22,9 @@ use crate::paths::{AgentPaths, StateLayout};
 use crate::units::format_bytes;
 
 pub struct BackupPruneOp {
-    pub repository: PathBuf,
+    /// The repository `--repository` named, else the safety snapshots' default one (which a
+    /// store that never had a snapshot taken does not have: nothing to prune there, quietly).
+    pub repository: Option<PathBuf>,
     /// Snapshots kept of each database, newest first; at least 1.
     pub keep: usize,
 }
@@ -88,16 +90,25 @@ pub fn plan_backup_prune(
     repository: &std::path::Path,
     keep: usize,
 ) -> Result<BackupPrunePlan> {
+    plan_backup_prune_of(layout, repository, keep, list_snapshots(repository)?)
+}
+
+/// The plan over `listed` (complete snapshots newest first, as `list_snapshots` gives them).
+fn plan_backup_prune_of(
+    layout: &StateLayout,
+    repository: &std::path::Path,
+    keep: usize,
+    listed: Vec<crate::backup::ListedSnapshot>,
+) -> Result<BackupPrunePlan> {
     if keep == 0 {
         return Err(Error::invalid(
             "--keep 0 would remove every snapshot: keep at least 1 of each database",
         ));
     }
     let interrupted = agents_with_interrupted_runs(layout);
-    // list_snapshots gives complete snapshots newest first.
     let mut per_database: BTreeMap<String, usize> = BTreeMap::new();
     let (mut removed, mut kept) = (Vec::new(), Vec::new());
-    for s in list_snapshots(repository)? {
+    for s in listed {
         if s.state != SnapshotState::Complete {
             continue;
         }
@@ -155,7 +166,14 @@ impl Operation for BackupPruneOp {
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<BackupPrunePlan> {
-        plan_backup_prune(layout, &self.repository, self.keep)
+        let repository = match &self.repository {
+            Some(named) => named.clone(),
+            None => layout.snapshot_repository(),
+        };
+        if self.repository.is_none() && !repository.exists() {
+            return plan_backup_prune_of(layout, &repository, self.keep, Vec::new());
+        }
+        plan_backup_prune(layout, &repository, self.keep)
     }
 
     fn summarize(&self, plan: &BackupPrunePlan, limit: usize) -> Result<PlanSummary> {

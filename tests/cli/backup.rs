@@ -707,3 +707,26 @@ fn backup_prune_killed_midway_leaves_no_half_snapshot() {
     );
     let _ = repo;
 }
+
+/// A store that never had a snapshot taken has no default repository: nothing to prune, so a
+/// nightly `backup prune` prints nothing and exits 0; a repository named that does not exist
+/// is an error (a typo must not pass silently).
+#[test]
+fn backup_prune_of_a_store_without_snapshots_is_quiet() {
+    let store = Store::copy("live");
+    assert!(!store.state().join("openclaw-sessions-snapshots").exists());
+    let out = store.run_code(["backup", "prune", "--keep", "3", "--yes"], 0);
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    store.run_code(
+        [
+            "backup",
+            "prune",
+            "--keep",
+            "3",
+            "--yes",
+            "--repository",
+            "no-such-repository",
+        ],
+        4,
+    );
+}

@@ -174,7 +174,7 @@ pub fn run(ctx: &Ctx, cmd: &BackupCommand) -> anyhow::Result<Outcome> {
 
 fn prune(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     let mut op = BackupPruneOp {
-        repository: repository(ctx, &args.repository)?,
+        repository: args.repository.clone(),
         keep: args.keep as usize,
     };
     let mutation = MutationArgs::new(args.dry_run, args.wait, None);
