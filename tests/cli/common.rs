@@ -407,6 +407,18 @@ fn mask_run_times(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while i < b.len() {
+        // An identifier first: a random one may begin with thirteen digits.
+        let alnum_before = i > 0 && b[i - 1].is_ascii_alphanumeric();
+        let hex = b[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(*c))
+            .count();
+        let alnum_after = b.get(i + hex).is_some_and(|c| c.is_ascii_alphanumeric());
+        if !alnum_before && hex == 32 && !alnum_after {
+            out.push_str("[ID]");
+            i += 32;
+            continue;
+        }
         let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
         let boundary = i == 0 || !b[i - 1].is_ascii_digit();
         if boundary && digits == 13 {
@@ -432,17 +444,6 @@ fn mask_run_times(text: &str) -> String {
                 i += len.min(b.len() - i);
                 continue;
             }
-        }
-        let alnum_before = i > 0 && b[i - 1].is_ascii_alphanumeric();
-        let hex = b[i..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(*c))
-            .count();
-        let alnum_after = b.get(i + hex).is_some_and(|c| c.is_ascii_alphanumeric());
-        if !alnum_before && hex == 32 && !alnum_after {
-            out.push_str("[ID]");
-            i += 32;
-            continue;
         }
         if digits > 0 {
             out.push_str(&text[i..i + digits]);
@@ -596,4 +597,20 @@ pub fn dump_store(state: &Path) -> Dump {
     };
     walk(state, state, &mut dump);
     dump
+}
+
+/// A random identifier that begins with thirteen digits reads `[ID]`, not a masked time
+/// followed by the rest of it (that made the fault comparison fail by chance).
+#[test]
+fn an_identifier_that_begins_with_a_time_is_masked_whole() {
+    let id = format!("{}b548b1c3353118df03c", run_began_ms() + 1);
+    assert_eq!(id.len(), 32);
+    assert_eq!(
+        mask_run_times(&format!("generation={id}|")),
+        "generation=[ID]|"
+    );
+    assert_eq!(
+        mask_run_times(&format!("updated_at={}", run_began_ms() + 5)),
+        "updated_at=[NOW]"
+    );
 }
