@@ -25,9 +25,9 @@ pub enum DamagedStore {
 const QUOTED_PROBLEMS: usize = 3;
 
 /// The schema guard alone, on the agent databases of `agents` that exist and hold sessions:
-/// each must be of the schema this tool writes. Cheap (no page is checked), so it runs before
-/// custody.
-pub fn check_schemas(agents: &[crate::paths::AgentPaths]) -> Result<()> {
+/// each must be of the schema this tool writes, or one of the operation's proven older ones
+/// (`also`). Cheap (no page is checked), so it runs before custody.
+pub fn check_schemas(agents: &[crate::paths::AgentPaths], also: &[i64]) -> Result<()> {
     for agent in agents {
         if !agent.db.is_file() {
             continue;
@@ -43,7 +43,7 @@ pub fn check_schemas(agents: &[crate::paths::AgentPaths]) -> Result<()> {
             continue;
         }
         if let Ok(info) = SchemaInfo::read(&ro, DatabaseRole::Agent) {
-            info.require_writable(&agent.db)?;
+            info.require_writable_of(&agent.db, also)?;
         }
     }
     Ok(())
@@ -55,6 +55,7 @@ pub fn check_databases(
     sources: &[SnapshotSource],
     damaged: DamagedStore,
     older_schema: bool,
+    also: &[i64],
 ) -> Result<()> {
     if damaged == DamagedStore::Replaced {
         return Ok(());
@@ -62,7 +63,7 @@ pub fn check_databases(
     crate::parallel::map_in_order(
         sources.iter().collect(),
         crate::parallel::cores(),
-        |source| check_database(source, damaged, older_schema),
+        |source| check_database(source, damaged, older_schema, also),
     )
     .into_iter()
     .collect()
@@ -72,6 +73,7 @@ fn check_database(
     source: &SnapshotSource,
     damaged: DamagedStore,
     older_schema: bool,
+    also: &[i64],
 ) -> Result<()> {
     let db = source.db();
     if !db.is_file() {
@@ -88,7 +90,7 @@ fn check_database(
     // there); an agent database must be the known schema.
     let taken_as_is = older_schema && info.status == SchemaStatus::Older;
     if (role == DatabaseRole::Agent || info.status == SchemaStatus::Newer) && !taken_as_is {
-        info.require_writable(db)?;
+        info.require_writable_of(db, also)?;
     }
     if let (Some(want), Some(owner)) = (agent, &info.agent_id) {
         if owner != want {

@@ -104,6 +104,11 @@ pub trait Operation {
     /// schema upgrade): the guards then refuse only a schema newer than this tool writes.
     const TAKES_OLDER_SCHEMA: bool = false;
 
+    /// The older agent schemas (19, 21) this operation writes as the releases that create them
+    /// do, proven against those releases in the reference suite's release matrix
+    /// (docs/openclaw/RELEASES.md); any other older schema is refused before any change.
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[];
+
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
         layout.snapshot_repository()
@@ -136,7 +141,7 @@ pub trait Operation {
         if Self::DAMAGED_STORE == DamagedStore::Replaced || Self::TAKES_OLDER_SCHEMA {
             return Ok(());
         }
-        super::guard::check_schemas(&self.agents_in_scope(layout))
+        super::guard::check_schemas(&self.agents_in_scope(layout), Self::OLDER_SCHEMAS_WRITTEN)
     }
 
     /// Refusals of the plan's own, beside the database guards (`ops::guard`), run at the same
@@ -296,8 +301,13 @@ fn run_held<O: Operation>(
     // dry run shows its plan, and says that the real run would be refused and what to do (a
     // newer schema, read only in part, is refused as the real run is).
     let sources = op.snapshot_sources(layout, &plan);
-    let checked = check_databases(&sources, O::DAMAGED_STORE, O::TAKES_OLDER_SCHEMA)
-        .and_then(|()| op.check(layout, &plan));
+    let checked = check_databases(
+        &sources,
+        O::DAMAGED_STORE,
+        O::TAKES_OLDER_SCHEMA,
+        O::OLDER_SCHEMAS_WRITTEN,
+    )
+    .and_then(|()| op.check(layout, &plan));
     match checked {
         Err(e) if options.dry_run && e.remedy() == Some(crate::remedy::Remedy::UpgradeSchema) => {
             let message = match e.hint() {

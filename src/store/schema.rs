@@ -153,6 +153,19 @@ impl SchemaInfo {
 
     /// Mutations need the exact known schema.
     pub fn require_writable(&self, path: &Path) -> Result<()> {
+        self.require_writable_of(path, &[])
+    }
+
+    /// Mutations need the known schema, or one of the older `also` schemas whose writer the
+    /// operation has proven against the releases that create it (an operation's
+    /// `Operation::OLDER_SCHEMAS_WRITTEN`; agent databases only).
+    pub fn require_writable_of(&self, path: &Path, also: &[i64]) -> Result<()> {
+        if self.status == SchemaStatus::Older
+            && self.database == DatabaseRole::Agent
+            && also.contains(&self.user_version)
+        {
+            return Ok(());
+        }
         let written = super::releases::written();
         let known = match self.database {
             DatabaseRole::Agent => KNOWN_AGENT_SCHEMA,

@@ -14,6 +14,9 @@ pub struct WritableDb {
     /// The state dir the database was checked against: every file written beside it must
     /// pass the same check ([`check_owned_path`]).
     pub state_dir: PathBuf,
+    /// Its `PRAGMA user_version` when opened: the writers write what the release of that
+    /// schema writes (docs/openclaw/RELEASES.md).
+    pub user_version: i64,
 }
 
 /// Refuse a target that is a symlink, reached through one inside `root`, or hard-linked:
@@ -56,8 +59,23 @@ impl WritableDb {
         Self::open_role(state_dir, path, DatabaseRole::Agent)
     }
 
+    /// Open an agent database of the known schema or one of the older schemas in `also`
+    /// (the operation's `OLDER_SCHEMAS_WRITTEN`).
+    pub fn open_accepting(state_dir: &Path, path: &Path, also: &[i64]) -> Result<Self> {
+        Self::open_checked(state_dir, path, DatabaseRole::Agent, also)
+    }
+
     /// Open a database of the given role (the global state database for plugin state).
     pub fn open_role(state_dir: &Path, path: &Path, role: DatabaseRole) -> Result<Self> {
+        Self::open_checked(state_dir, path, role, &[])
+    }
+
+    fn open_checked(
+        state_dir: &Path,
+        path: &Path,
+        role: DatabaseRole,
+        also: &[i64],
+    ) -> Result<Self> {
         if !path.is_file() {
             return Err(Error::not_found(
                 format!("database {} does not exist", path.display()),
@@ -65,15 +83,17 @@ impl WritableDb {
             ));
         }
         check_owned_path(state_dir, path)?;
-        {
+        let user_version = {
             let ro = ReadOnlyDb::open(path)?;
             let info = SchemaInfo::read(&ro, role)?;
-            // Agent databases must be the known schema; the state database only must not be
-            // newer (this tool writes one plugin-state row there).
+            // Agent databases must be the known schema (or a proven older one the operation
+            // names); the state database only must not be newer (this tool writes one
+            // plugin-state row there).
             if role == DatabaseRole::Agent || info.status == crate::store::SchemaStatus::Newer {
-                info.require_writable(path)?;
+                info.require_writable_of(path, also)?;
             }
-        }
+            info.user_version
+        };
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -91,6 +111,7 @@ impl WritableDb {
             conn,
             path: path.to_path_buf(),
             state_dir: state_dir.to_path_buf(),
+            user_version,
         })
     }
 
