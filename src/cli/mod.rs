@@ -9,6 +9,7 @@ mod examples;
 mod exit;
 mod hints;
 mod mutation;
+mod online;
 mod printer;
 mod progress;
 mod shown;

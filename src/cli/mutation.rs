@@ -15,6 +15,7 @@ use openclaw_sessions::ops::entry_change::EntryChangeOp;
 use openclaw_sessions::ops::migrate_acpx::MigrateAcpxOp;
 use openclaw_sessions::ops::migrate_legacy::MigrateLegacyOp;
 use openclaw_sessions::ops::migrate_schema::MigrateSchemaOp;
+use openclaw_sessions::ops::online::{OnlineOperation, SessionRpc};
 use openclaw_sessions::ops::prune::PruneOp;
 use openclaw_sessions::ops::reclaim::ReclaimOp;
 use openclaw_sessions::ops::restore::RestoreOp;
@@ -27,6 +28,7 @@ use openclaw_sessions::progress::Progress;
 use openclaw_sessions::remedy::Warning;
 
 use super::commands::custody::CUSTODY_ENV;
+use super::online::OnlineArgs;
 use super::progress::Bar;
 use super::shown::value;
 use super::{signals, Ctx};
@@ -69,6 +71,8 @@ pub struct Runs {
     pub default_dir: DefaultDir,
     /// What the command adds to the pipeline's rules, for its `--help`.
     pub notes: &'static str,
+    /// Whether a live Gateway's RPC carries it (`ops::online`).
+    pub online: bool,
 }
 
 /// Where a required snapshot goes without --backup-dir.
@@ -86,6 +90,15 @@ const fn runs<O: Operation>(notes: &'static str) -> Runs {
         snapshot: O::SNAPSHOT,
         default_dir: DefaultDir::Repository,
         notes,
+        online: false,
+    }
+}
+
+/// A command the live Gateway's RPC carries.
+const fn online<O: OnlineOperation>(notes: &'static str) -> Runs {
+    Runs {
+        online: true,
+        ..runs::<O>(notes)
     }
 }
 
@@ -100,12 +113,12 @@ pub const RESTORE_IN_PLACE: Runs = Runs {
     default_dir: DefaultDir::RestoredSnapshots,
     ..runs::<RestoreOp>("")
 };
-pub const DELETE: Runs = runs::<DeleteOp>(ARCHIVES_FIRST);
+pub const DELETE: Runs = online::<DeleteOp>(ARCHIVES_FIRST);
 pub const PRUNE: Runs = runs::<PruneOp>(ARCHIVES_FIRST);
 pub const RESTORE_SESSION: Runs = runs::<RestoreSessionOp>("");
-pub const PATCH: Runs = runs::<EntryChangeOp>(ONE_ROW);
-pub const ARCHIVE: Runs = runs::<EntryChangeOp>(ONE_ROW);
-pub const UNARCHIVE: Runs = runs::<EntryChangeOp>(ONE_ROW);
+pub const PATCH: Runs = online::<EntryChangeOp>(ONE_ROW);
+pub const ARCHIVE: Runs = online::<EntryChangeOp>(ONE_ROW);
+pub const UNARCHIVE: Runs = online::<EntryChangeOp>(ONE_ROW);
 pub const BACKUP_PRUNE: Runs = runs::<BackupPruneOp>(
     "Never removed: the newest N of each database (N is at least 1, so the snapshot an \
 interrupted run took before it changed anything stays), a snapshot that is not complete (being \
@@ -133,8 +146,15 @@ impl Runs {
 
     /// Custody, the dry run and, when it asks first, the question.
     fn pipeline(&self) -> String {
-        let custody =
-            "Runs under offline custody of the state dir (exit 75 while a Gateway owns it)";
+        let custody = if self.online {
+            "Runs under offline custody of the state dir; while a live Gateway of this host owns \
+it, through the Gateway's own RPC instead (the same plan, question and output, with \
+\"via\": \"gateway\"; its secret from --token, --password-file, gateway.auth.token or \
+OPENCLAW_GATEWAY_TOKEN), or with --offline a refusal (exit 75)"
+        } else {
+            "Runs under offline custody of the state dir (exit 75 while a Gateway owns it: it has \
+no Gateway RPC)"
+        };
         if self.asks_first {
             format!(
                 "{custody}. -n/--dry-run prints the plan and changes nothing; on a terminal the \
@@ -321,6 +341,21 @@ pub fn selection(ctx: &Ctx) -> anyhow::Result<Selection> {
     Ok(ctx.selection(&layout)?)
 }
 
+/// The pipeline's options from the command's flags.
+fn run_options(ctx: &Ctx, args: &MutationArgs) -> RunOptions {
+    RunOptions {
+        dry_run: args.dry_run,
+        wait: args.wait.map(Duration::from_secs),
+        inherit_custody: std::env::var(CUSTODY_ENV).ok(),
+        snapshot_dir: args.backup_dir.clone(),
+        summary_limit: if ctx.printer.verbose {
+            usize::MAX
+        } else {
+            SHOWN_ITEMS
+        },
+    }
+}
+
 /// Run `op` through the pipeline. A declined question is reported here (nothing changed,
 /// exit 0) and gives `None`; a question nobody could answer is `CONFIRMATION_REQUIRED`.
 pub fn run_op<O: Operation>(
@@ -334,19 +369,48 @@ pub fn run_op<O: Operation>(
         super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
         signals::install();
     }
-    let options = RunOptions {
-        dry_run: args.dry_run,
-        wait: args.wait.map(Duration::from_secs),
-        inherit_custody: std::env::var(CUSTODY_ENV).ok(),
-        snapshot_dir: args.backup_dir.clone(),
-        summary_limit: if ctx.printer.verbose {
-            usize::MAX
-        } else {
-            SHOWN_ITEMS
-        },
-    };
     let hooks = CliHooks::new(ctx, label);
-    let run = ops::run(op, &layout, &options, &hooks)?;
+    let run = ops::run(op, &layout, &run_options(ctx, args), &hooks)
+        .map_err(|e| super::online::explain_refusal(e.into(), label, &layout))?;
+    finish_run(ctx, run)
+}
+
+/// [`run_op`] for the commands the Gateway's RPC carries: while a live Gateway of this host
+/// owns the state dir (and without `--offline`), the run goes through it (`ops::online`);
+/// otherwise, and for every dry run, it is the offline pipeline's.
+pub fn run_online_op<O: OnlineOperation>(
+    ctx: &Ctx,
+    op: &mut O,
+    args: &MutationArgs,
+    online: &OnlineArgs,
+    label: &str,
+) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
+    if args.dry_run || online.offline {
+        return run_op(ctx, op, args, label);
+    }
+    let layout = ctx.layout()?;
+    let probe = openclaw_sessions::custody::probe(&layout);
+    if !super::online::live_gateway(&probe) {
+        return run_op(ctx, op, args, label);
+    }
+    super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
+    signals::install();
+    let hooks = CliHooks::new(ctx, label);
+    let mut connect = || {
+        let (client, route) = super::online::connect(&layout, &probe, &online.gateway, args.wait)?;
+        ctx.printer.info(format!(
+            "through the live Gateway at {} (OpenClaw {})",
+            route.url, route.version
+        ));
+        Ok((Box::new(client) as Box<dyn SessionRpc>, route))
+    };
+    let run = ops::online::run_online(op, &layout, &run_options(ctx, args), &hooks, &mut connect)?;
+    finish_run(ctx, run)
+}
+
+/// A declined question is reported here (nothing changed, exit 0) and gives `None`; a
+/// question nobody could answer is `CONFIRMATION_REQUIRED`.
+fn finish_run<P, R>(ctx: &Ctx, run: Run<P, R>) -> anyhow::Result<Option<Run<P, R>>> {
     match run.state {
         RunState::Declined => {
             // Only a question asked on a terminal is declined, and `--json` never asks
@@ -362,6 +426,15 @@ pub fn run_op<O: Operation>(
         }
         .into()),
         _ => Ok(Some(run)),
+    }
+}
+
+/// How the run reached the store, for JSON data: `"offline"`, or `"gateway"` with the
+/// Gateway's URL, version and scopes.
+pub fn via<P, R>(run: &Run<P, R>) -> serde_json::Value {
+    match &run.gateway {
+        None => serde_json::json!({"via": "offline"}),
+        Some(route) => serde_json::json!({"via": "gateway", "gateway": route}),
     }
 }
 

@@ -42,6 +42,9 @@ pub enum Deleted {
         archived: Vec<ArchivedFile>,
         state_rows: usize,
     },
+    /// Deleted by the live Gateway's `sessions.delete` (`ops::online`): the transcripts it
+    /// archived, as it names them.
+    ByGateway { archived: Vec<std::path::PathBuf> },
     /// The row changed after planning, or a guard refused at write time.
     Refused(Error),
     /// Not a deletion (missing, conflict, refused at plan time).
@@ -331,16 +334,92 @@ impl Operation for DeleteOp {
 
     fn verify(&self, _: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()> {
         for (a, results) in plan.agents.iter().zip(&report.agents) {
-            if !results.iter().any(|r| matches!(r, Deleted::Done { .. })) {
+            let deleted =
+                |r: &Deleted| matches!(r, Deleted::Done { .. } | Deleted::ByGateway { .. });
+            if !results.iter().any(deleted) {
                 continue;
             }
             let store = AgentStore::open(a.paths.clone())?;
             for (p, r) in a.plans.iter().zip(results) {
-                let gone = !matches!(r, Deleted::Done { .. })
-                    || store.entry_by_exact_key(&p.session_key)?.is_none();
+                let gone = !deleted(r) || store.entry_by_exact_key(&p.session_key)?.is_none();
                 ensure(gone, || format!("session {} is still there", p.session_key))?;
             }
         }
         Ok(())
+    }
+}
+
+impl super::online::OnlineOperation for DeleteOp {
+    /// `sessions.delete` per key, with the session id and `updatedAt` the plan saw as its
+    /// expectations (the admin's own `--expect-*` when given): it deletes what was shown or
+    /// nothing. `deleteTranscript` is the archive choice (`--no-archive`: false).
+    fn apply_online(
+        &mut self,
+        _layout: &StateLayout,
+        plan: &mut DeletePlanSet,
+        rpc: &mut dyn super::online::SessionRpc,
+        hooks: &dyn Hooks,
+    ) -> Result<DeleteReport> {
+        let mut report = DeleteReport { agents: Vec::new() };
+        for a in &plan.agents {
+            let mut results = Vec::with_capacity(a.plans.len());
+            for p in &a.plans {
+                if p.result != DeleteResult::Deleted {
+                    results.push(Deleted::Skipped);
+                    continue;
+                }
+                if hooks.interruption().requested() {
+                    return Err(Error::Interrupted);
+                }
+                let entry = p.entry.as_ref().map(|e| e.entry()).transpose()?;
+                let mut params = serde_json::json!({
+                    "key": p.session_key,
+                    "agentId": a.paths.id.as_str(),
+                    "deleteTranscript": self.options.archive,
+                });
+                if let Some(e) = entry.as_ref().filter(|e| !e.session_id().is_empty()) {
+                    params["expectedSessionId"] = e.session_id().into();
+                }
+                let updated_at = self
+                    .options
+                    .expect_updated_at
+                    .or_else(|| entry.as_ref().map(|e| e.updated_at()));
+                if let Some(ms) = updated_at {
+                    params["expectedSessionUpdatedAt"] = ms.into();
+                }
+                let answer =
+                    match super::online::call(rpc, "sessions.delete", &p.session_key, params) {
+                        Ok(answer) => answer,
+                        Err(e) if super::online::is_refusal(&e) => {
+                            results.push(Deleted::Refused(e));
+                            continue;
+                        }
+                        Err(e) => return Err(e),
+                    };
+                if answer.get("deleted").and_then(serde_json::Value::as_bool) != Some(true) {
+                    results.push(Deleted::Refused(Error::not_found(
+                        format!(
+                            "session {} was gone when the Gateway came to delete it",
+                            p.session_key
+                        ),
+                        None,
+                    )));
+                    continue;
+                }
+                let archived = answer
+                    .get("archived")
+                    .and_then(serde_json::Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(serde_json::Value::as_str)
+                            .map(std::path::PathBuf::from)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                results.push(Deleted::ByGateway { archived });
+            }
+            report.agents.push(results);
+        }
+        Ok(report)
     }
 }

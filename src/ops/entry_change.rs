@@ -380,3 +380,119 @@ pub fn written_value(a: &Applied) -> Option<Value> {
         _ => None,
     }
 }
+
+/// The entry fields `sessions.patch` sets under the same name and meaning (a string, or `null`
+/// to clear): docs/openclaw/GATEWAY.md §7. Any other field has no RPC of the same effect.
+pub const ONLINE_PATCH_FIELDS: [&str; 7] = [
+    "label",
+    "autoLabel",
+    "icon",
+    "color",
+    "category",
+    "thinkingLevel",
+    "fastMode",
+];
+
+impl super::online::OnlineOperation for EntryChangeOp {
+    fn online_refusal(&self) -> Option<String> {
+        let EntryChange::Patch(ops) = &self.change else {
+            return None;
+        };
+        let rpc_has_no = |what: &str| Some(format!("the Gateway's sessions.patch has no {what}"));
+        if ops.replace.is_some() {
+            return rpc_has_no("whole-entry replacement (--replace-entry)");
+        }
+        if ops.merge.is_some() {
+            return rpc_has_no("merge (--merge); use --set/--unset of its fields");
+        }
+        if ops.preserve_activity {
+            return rpc_has_no(
+                "way to keep updatedAt (--preserve-activity): it always moves it to now",
+            );
+        }
+        let fields = ops
+            .set
+            .iter()
+            .map(|(f, _)| f)
+            .chain(ops.unset.iter())
+            .find(|f| !ONLINE_PATCH_FIELDS.contains(&f.as_str()));
+        fields.and_then(|f| {
+            rpc_has_no(&format!(
+                "field {f:?} (through it: {})",
+                ONLINE_PATCH_FIELDS.join(", ")
+            ))
+        })
+    }
+
+    fn apply_online(
+        &mut self,
+        _layout: &StateLayout,
+        plan: &mut EntryChangePlan,
+        rpc: &mut dyn super::online::SessionRpc,
+        hooks: &dyn Hooks,
+    ) -> Result<EntryChangeReport> {
+        let mut results = Vec::with_capacity(plan.items.len());
+        for item in &plan.items {
+            let p = match &item.outcome {
+                Ok(p) if !p.changes.is_empty() => p,
+                Ok(_) => {
+                    results.push(Applied::Unchanged);
+                    continue;
+                }
+                Err(_) => {
+                    results.push(Applied::Skipped);
+                    continue;
+                }
+            };
+            if hooks.interruption().requested() {
+                return Err(Error::Interrupted);
+            }
+            let mut params = serde_json::json!({
+                "key": p.key,
+                "agentId": item.target.agent.id.as_str(),
+                "expectedSessionId": p.before.session_id(),
+            });
+            match &self.change {
+                EntryChange::Archive => params["archived"] = Value::Bool(true),
+                EntryChange::Unarchive => params["archived"] = Value::Bool(false),
+                // `updatedAt` moves by itself (the RPC has no field for it).
+                EntryChange::Patch(_) => {
+                    for c in p
+                        .changes
+                        .iter()
+                        .filter(|c| ONLINE_PATCH_FIELDS.contains(&c.field.as_str()))
+                    {
+                        params[c.field.as_str()] =
+                            p.after.fields.get(&c.field).cloned().unwrap_or(Value::Null);
+                    }
+                }
+            }
+            match super::online::call(rpc, "sessions.patch", &p.key, params) {
+                Ok(_) => {}
+                Err(e) if super::online::is_refusal(&e) => {
+                    results.push(Applied::Refused(e));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
+            // What the Gateway wrote, read back from its store.
+            let store = AgentStore::open(item.target.agent.clone())?;
+            let stored = store.entry_by_exact_key(&p.key)?.ok_or_else(|| {
+                Error::Internal(format!("session {} is gone after sessions.patch", p.key))
+            })?;
+            for c in &p.changes {
+                ensure(
+                    stored.fields.contains_key(&c.field) == p.after.fields.contains_key(&c.field),
+                    || {
+                        format!(
+                            "the Gateway's write of {} in {} differs from the plan",
+                            c.field, p.key
+                        )
+                    },
+                )?;
+            }
+            results.push(Applied::Written(stored));
+        }
+        Ok(EntryChangeReport { results })
+    }
+}

@@ -12,6 +12,7 @@ pub mod leftovers;
 pub mod migrate_acpx;
 pub mod migrate_legacy;
 pub mod migrate_schema;
+pub mod online;
 mod pending;
 pub mod pipeline;
 pub mod prune;

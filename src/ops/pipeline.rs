@@ -223,6 +223,8 @@ pub struct Run<P, R> {
     pub report: Option<R>,
     pub snapshots: Vec<SnapshotTaken>,
     pub custody: Option<AcquireReport>,
+    /// The live Gateway the run went through (`ops::online`); `None` offline.
+    pub gateway: Option<super::online::GatewayRoute>,
 }
 
 impl<P, R> Run<P, R> {
@@ -329,6 +331,7 @@ fn run_held<O: Operation>(
         report: None,
         snapshots: Vec::new(),
         custody: None,
+        gateway: None,
     };
     if options.dry_run {
         return Ok(ended(RunState::DryRun, plan, summary));
@@ -375,12 +378,13 @@ fn run_held<O: Operation>(
         report: Some(report),
         snapshots,
         custody: None,
+        gateway: None,
     })
 }
 
 /// One verified snapshot per database the plan changes, or none, as the policy says. A
 /// snapshot that does not verify stops the run before anything changed.
-fn snapshot<O: Operation>(
+pub(super) fn snapshot<O: Operation>(
     op: &O,
     layout: &StateLayout,
     plan: &O::Plan,

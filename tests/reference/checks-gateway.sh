@@ -112,3 +112,82 @@ check_gateway_client_reaches_openclaw() {
   fi
 }
 CHECKS+=(gateway_client_reaches_openclaw)
+
+# gateway_token_config STATE : token auth ("reference-gateway-token-39") in STATE's config, and
+# OpenClaw's own maintenance set to warn so that nothing but the check changes the rows.
+gateway_token_config() {
+  "$OPENCLAW_REF_NODE" -e '
+    const fs = require("fs"); const p = process.argv[1]; const c = JSON.parse(fs.readFileSync(p, "utf8"));
+    c.gateway = { ...(c.gateway ?? {}), auth: { mode: "token", token: "reference-gateway-token-39" } };
+    c.session = { ...(c.session ?? {}), maintenance: { ...(c.session?.maintenance ?? {}), mode: "warn" } };
+    fs.writeFileSync(p, JSON.stringify(c, null, 2));' "$1/openclaw.json"
+}
+
+# gateway_commands_online: with the real Gateway live on a store, our patch, archive, unarchive
+# and delete go through its RPC ("via": "gateway"), and its own sessions.list shows each change
+# while it runs; reads and dry runs work, reclaim and --offline are refused with 75, a config
+# without the token gives 75 naming where the tool looked. After it stops, the rows of each
+# session equal what the same commands write offline on a copy (the delete's archive included),
+# and the same commands work offline again.
+check_gateway_commands_online() {
+  local s o key_patch=agent:main:sdk-made-1 key_archive=agent:main:pinned-notes key_unarchive=agent:main:scratch-2
+  local key_delete=agent:main:cron:nightly:run:884 key_dry=agent:main:telegram:direct:123454 rc db_s db_o
+  s="$(copy_store live gateway)"; gateway_token_config "$s"
+  o="$(copy_store live offline)"; gateway_token_config "$o"
+  db_s="$s/agents/main/agent/openclaw-agent.sqlite"; db_o="$o/agents/main/agent/openclaw-agent.sqlite"
+  # The same config, without any secret (the live check of a missing token).
+  "$OPENCLAW_REF_NODE" -e '
+    const fs = require("fs"); const c = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    delete c.gateway.auth; fs.writeFileSync(process.argv[2], JSON.stringify(c, null, 2));' "$s/openclaw.json" "$CHECK_DIR/no-token.json"
+  gateway_start "$s"
+  # The first command waits out the Gateway's start-up (it holds its locks ~20 s before it listens).
+  ours_run patch.json "$s" patch "$key_patch" --set 'label="Renamed online"' --json --wait 120 ||
+    check_error "patch through the Gateway failed: $(tail -n 3 patch.json.err 2>/dev/null)"
+  [[ "$(jsonq patch.json 'j.data.via + " " + j.data.gateway?.version')" == "gateway 2026.9.6" ]] ||
+    check_error "patch did not report via gateway 2026.9.6: $(jsonq patch.json 'JSON.stringify(j.data?.via) + JSON.stringify(j.data?.gateway)')"
+  ours_run archive.json "$s" archive "$key_archive" --json || check_error "archive through the Gateway failed"
+  ours_run unarchive.json "$s" unarchive "$key_unarchive" --json || check_error "unarchive through the Gateway failed"
+  ours_run delete.json "$s" delete "$key_delete" --yes --json || check_error "delete through the Gateway failed"
+  for f in archive unarchive delete; do
+    [[ "$(jsonq $f.json 'j.data.via + " " + j.data.results.map(r => r.result).join(",")')" =~ ^gateway\ (archived|unarchived|deleted)$ ]] ||
+      check_error "$f: $(jsonq $f.json 'JSON.stringify(j.data ?? j.error)')"
+  done
+  # The running Gateway's own list shows every change.
+  rc=0; oc_run live.json "$s" gateway call sessions.list --port "$GW_PORT" --json --params '{"agentId":"main","limit":500,"archived":"all"}' || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw gateway call sessions.list exited $rc"
+  [[ "$(jsonq live.json "j.sessions.find(s => s.key === '$key_patch')?.label ?? null")" == "Renamed online" ]] || check_error "the Gateway does not list the new label"
+  [[ "$(jsonq live.json "j.sessions.find(s => s.key === '$key_archive')?.archived ?? null")" == true ]] || check_error "the Gateway does not list $key_archive archived"
+  [[ "$(jsonq live.json "j.sessions.find(s => s.key === '$key_unarchive')?.archived ?? null")" == false ]] || check_error "the Gateway does not list $key_unarchive active"
+  [[ "$(jsonq live.json "j.sessions.some(s => s.key === '$key_delete')")" == false ]] || check_error "the Gateway still lists $key_delete"
+  # Reads and dry runs while it runs; what has no RPC, --offline and a missing token refuse with 75.
+  ours_run list.json "$s" list --all-agents --json --limit all || check_error "list while the Gateway runs"
+  ours_run dry.json "$s" delete "$key_dry" --dry-run --json || check_error "a dry run while the Gateway runs"
+  [[ "$(jsonq dry.json 'j.data.results[0].result')" == would-delete ]] || check_error "dry run: $(jsonq dry.json 'JSON.stringify(j.data)')"
+  rc=0; ours_run reclaim.json "$s" reclaim --all-agents --yes --json || rc=$?
+  [[ $rc -eq 75 ]] && grep -q 'no Gateway RPC' reclaim.json || check_error "reclaim while live: exit $rc, $(jsonq reclaim.json 'j.error?.message')"
+  rc=0; ours_run offline.json "$s" archive "$key_dry" --offline --json || rc=$?
+  [[ $rc -eq 75 ]] && grep -q -- '--offline' offline.json || check_error "archive --offline while live: exit $rc"
+  rc=0; ours_run notoken.json "$s" --config "$CHECK_DIR/no-token.json" patch "$key_dry" --set 'label="x"' --json || rc=$?
+  [[ $rc -eq 75 ]] && grep -q 'gateway.auth.token' notoken.json && grep -q 'OPENCLAW_GATEWAY_TOKEN' notoken.json ||
+    check_error "a config without the token: exit $rc, $(jsonq notoken.json 'j.error?.message')"
+  ! grep -q 'reference-gateway-token-39' ./*.json ./*.err 2>/dev/null || check_error "a secret was printed"
+  gateway_stop
+  # Offline, on the untouched copy: the same commands, then the rows compared session by session.
+  ours_run o-patch.json "$o" patch "$key_patch" --set 'label="Renamed online"' || check_error "offline patch"
+  ours_run o-archive.json "$o" archive "$key_archive" || check_error "offline archive"
+  ours_run o-unarchive.json "$o" unarchive "$key_unarchive" || check_error "offline unarchive"
+  ours_run o-delete.json "$o" delete "$key_delete" --yes || check_error "offline delete"
+  GATEWAY_TITLES=1 SKIP_COUNTS=session_canonical_validation_pending node_check compare-stores.mjs "$db_o" "$db_s" "$key_patch" "$key_archive" "$key_unarchive" "$key_delete" ||
+    check_error "the rows the Gateway wrote differ from the offline run's"
+  diff <(ls "$o/agents/main/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\.[0-9a-f]+\./.deleted.<stamp>./' | sort) \
+       <(ls "$s/agents/main/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\.[0-9a-f]+\./.deleted.<stamp>./' | sort) > files.diff ||
+    check_error "archive files differ: $(head -n 5 files.diff | tr '\n' ' ')"
+  # After it stopped, the same commands work offline on the store the Gateway wrote.
+  ours_run after.json "$s" patch "$key_patch" --set 'label="Offline again"' --json || check_error "patch offline after the Gateway stopped"
+  [[ "$(jsonq after.json 'j.data.via')" == offline ]] || check_error "after the Gateway stopped: via $(jsonq after.json 'j.data.via')"
+  openclaw_accepts "$s" after-gateway
+  if [[ $CHECK_ERRORS -eq 0 ]]; then
+    note "patch, archive, unarchive, delete through the live Gateway: its own list shows each; rows equal the offline run's; reclaim, --offline and a missing token refused with 75"
+  fi
+}
+CHECKS+=(gateway_commands_online)

@@ -8,7 +8,8 @@ use openclaw_sessions::ops::RunState;
 use super::lifecycle::{finish_results, KeyResult};
 use super::patch::expect_session_id;
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{run_op, selection, MutationArgs};
+use crate::cli::mutation::{run_online_op, selection, MutationArgs};
+use crate::cli::online::OnlineArgs;
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
@@ -27,6 +28,8 @@ pub struct DeleteArgs {
     expect_updated_at: Option<i64>,
     #[command(flatten)]
     mutation: MutationArgs,
+    #[command(flatten)]
+    online: OnlineArgs,
 }
 
 fn code_of(plan: &DeletePlan) -> Option<ErrorCode> {
@@ -45,7 +48,7 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
         expect_session_id: expect_session_id(&args.expect_session_id),
     };
     let mut op = DeleteOp::new(selection(ctx)?, args.keys.clone(), options);
-    let Some(run) = run_op(ctx, &mut op, &args.mutation, "delete")? else {
+    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, "delete")? else {
         return Ok(Outcome::Done);
     };
     let dry_run = run.state == RunState::DryRun;
@@ -86,6 +89,19 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
                     }
                     r.snapshot = run.snapshot_of(&a.paths.db).map(|p| p.to_path_buf());
                     r.archive = Some(serde_json::to_value(archived)?);
+                }
+                Some(Deleted::ByGateway { archived }) => {
+                    r.snapshot = run.snapshot_of(&a.paths.db).map(|p| p.to_path_buf());
+                    let files: Vec<serde_json::Value> = archived
+                        .iter()
+                        .map(|p| {
+                            serde_json::json!({
+                                "archiveName": p.file_name().map(|n| n.to_string_lossy()),
+                                "path": p,
+                            })
+                        })
+                        .collect();
+                    r.archive = Some(serde_json::Value::Array(files));
                 }
                 Some(Deleted::Refused(e)) => {
                     r.result = "conflict";

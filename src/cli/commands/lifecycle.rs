@@ -10,7 +10,8 @@ use openclaw_sessions::ops::{Run, RunState};
 use openclaw_sessions::units::now_ms;
 
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::mutation::{print_dry_run, run_online_op, selection, MutationArgs};
+use crate::cli::online::OnlineArgs;
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
@@ -20,6 +21,8 @@ pub struct LifecycleArgs {
     keys: Vec<String>,
     #[command(flatten)]
     mutation: MutationArgs,
+    #[command(flatten)]
+    online: OnlineArgs,
 }
 
 #[derive(Serialize)]
@@ -52,8 +55,9 @@ pub fn finish_results<P, R>(
         .filter(|r| !done.contains(&r.result))
         .collect();
     if ctx.printer.json {
-        ctx.printer
-            .json_data(&serde_json::json!({ "results": results }))?;
+        let mut data = crate::cli::mutation::via(run);
+        data["results"] = serde_json::to_value(&results)?;
+        ctx.printer.json_data(&data)?;
     } else if run.state == RunState::DryRun {
         print_dry_run(ctx, &run.summary)?;
     } else {
@@ -96,7 +100,7 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     };
     let mut op = EntryChangeOp::new(change, selection(ctx)?, args.keys.clone(), now_ms());
     let label = if archive { "archive" } else { "unarchive" };
-    let Some(run) = run_op(ctx, &mut op, &args.mutation, label)? else {
+    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, label)? else {
         return Ok(Outcome::Done);
     };
     let applied = run.report.as_ref().map(|r| &r.results);

@@ -12,7 +12,8 @@ use openclaw_sessions::units::now_ms;
 use openclaw_sessions::Error;
 
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::mutation::{print_dry_run, run_online_op, selection, via, MutationArgs};
+use crate::cli::online::OnlineArgs;
 use crate::cli::shown::value;
 use crate::cli::Ctx;
 
@@ -46,6 +47,8 @@ pub struct PatchArgs {
     expect_session_id: Option<String>,
     #[command(flatten)]
     mutation: MutationArgs,
+    #[command(flatten)]
+    online: OnlineArgs,
 }
 
 #[derive(Serialize)]
@@ -62,6 +65,9 @@ struct PatchData {
     result: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     snapshots: Vec<openclaw_sessions::ops::SnapshotTaken>,
+    /// `"via"`: `"offline"`, or `"gateway"` with `"gateway": {url, version, scopes}`.
+    #[serde(flatten)]
+    via: Value,
 }
 
 fn parse_object(raw: &str, what: &str) -> openclaw_sessions::Result<Map<String, Value>> {
@@ -162,9 +168,10 @@ pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
         vec![args.key.clone()],
         now_ms(),
     );
-    let Some(run) = run_op(ctx, &mut op, &args.mutation, "patch")? else {
+    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, "patch")? else {
         return Ok(Outcome::Done);
     };
+    let via = via(&run);
     let item = run.plan.items.into_iter().next().expect("one target");
     let plan = item.outcome?;
     let written = match run.report.and_then(|r| r.results.into_iter().next()) {
@@ -190,6 +197,7 @@ pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
                 "would-patch"
             },
             snapshots: run.snapshots,
+            via,
         })?;
     } else if run.state == RunState::DryRun {
         print_dry_run(ctx, &run.summary)?;

@@ -1,0 +1,157 @@
+//! The binary's side of the online route (`ops::online`, docs/openclaw/GATEWAY.md): whether a
+//! command goes through the live Gateway of the state dir, where that Gateway listens, and
+//! which credential it gets (never printed).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use openclaw_sessions::custody::{OwnerState, OwnershipProbe};
+use openclaw_sessions::gateway::{
+    self, ConnectOptions, Credential, GatewayClient, GatewayError, ProcessEnv, SecretKind,
+};
+use openclaw_sessions::ops::online::GatewayRoute;
+use openclaw_sessions::paths::StateLayout;
+use openclaw_sessions::Error;
+
+/// Where the Gateway is and the secret it wants (as OpenClaw's own CLI takes them).
+#[derive(Debug, Clone, Default, Args)]
+pub struct GatewayArgs {
+    /// The live Gateway's URL (default: the port in its lock file, then
+    /// OPENCLAW_GATEWAY_PORT, gateway.port, 18789, on loopback).
+    #[arg(long, value_name = "URL")]
+    pub gateway_url: Option<String>,
+    /// The Gateway token (default: gateway.auth.token, then OPENCLAW_GATEWAY_TOKEN; the
+    /// password the same way).
+    #[arg(long, value_name = "TOKEN", conflicts_with = "password_file")]
+    pub token: Option<String>,
+    /// Read the Gateway password from FILE.
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
+}
+
+/// `patch`, `archive`, `unarchive`, `delete`: through a live Gateway, or `--offline`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct OnlineArgs {
+    /// Never go through a live Gateway: while one owns the state dir, refuse (exit 75) as the
+    /// offline commands do.
+    #[arg(long)]
+    pub offline: bool,
+    #[command(flatten)]
+    pub gateway: GatewayArgs,
+}
+
+/// The commands that go through a live Gateway (the others have no RPC).
+pub const ONLINE_COMMANDS: [&str; 4] = ["patch", "archive", "unarchive", "delete"];
+
+/// The live owner, when it is a Gateway of this host.
+pub fn live_gateway(probe: &OwnershipProbe) -> bool {
+    probe.owner.state == OwnerState::Live && probe.owner.role.as_deref() == Some("gateway")
+}
+
+/// The owner as a refusal names it: "the Gateway (pid 123)".
+fn owner_words(probe: &OwnershipProbe) -> String {
+    match probe.owner.pid {
+        Some(pid) => format!("the live Gateway (pid {pid})"),
+        None => "the live Gateway".to_string(),
+    }
+}
+
+fn credential(
+    layout: &StateLayout,
+    args: &GatewayArgs,
+    probe: &OwnershipProbe,
+) -> Result<Credential, Error> {
+    if let Some(token) = &args.token {
+        return Ok(Credential::explicit(SecretKind::Token, token));
+    }
+    if let Some(path) = &args.password_file {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        return Ok(Credential::explicit(SecretKind::Password, &text));
+    }
+    gateway::credential(&layout.config, &ProcessEnv).map_err(|lookup| Error::OwnerUnavailable {
+        message: format!(
+            "{} owns the state dir {}, and this command would go through it, but found {lookup}",
+            owner_words(probe),
+            layout.state_dir.display()
+        ),
+        hint: Some(
+            "give --token TOKEN or --password-file FILE, or set OPENCLAW_GATEWAY_TOKEN; or stop the Gateway and run it offline"
+                .into(),
+        ),
+    })
+}
+
+/// Connect to the live Gateway of `layout`, within `wait` seconds for one still starting.
+pub fn connect(
+    layout: &StateLayout,
+    probe: &OwnershipProbe,
+    args: &GatewayArgs,
+    wait: Option<u64>,
+) -> Result<(GatewayClient, GatewayRoute), Error> {
+    let credential = credential(layout, args, probe)?;
+    let endpoint = gateway::endpoint(
+        args.gateway_url.as_deref(),
+        probe,
+        &layout.config,
+        &ProcessEnv,
+    );
+    let options = ConnectOptions {
+        scopes: gateway::SESSION_SCOPES,
+        client_version: env!("CARGO_PKG_VERSION"),
+        wait_until: Instant::now() + Duration::from_secs(wait.unwrap_or(0)),
+        attempt_timeout: Duration::from_secs(15),
+    };
+    let client = GatewayClient::connect(&endpoint, &credential, &options).map_err(|e| {
+        let hint = match &e {
+            GatewayError::CredentialRejected { .. } => {
+                "give the Gateway's own secret (--token, --password-file, OPENCLAW_GATEWAY_TOKEN), or stop the Gateway and run it offline"
+            }
+            GatewayError::Unavailable { .. } | GatewayError::Unreachable { .. } => {
+                "a Gateway that is starting needs up to a minute: pass --wait 60s; or give --gateway-url"
+            }
+            _ => "stop the Gateway and run it offline, or give --gateway-url",
+        };
+        Error::OwnerUnavailable {
+            message: format!(
+                "{} owns the state dir {}, and going through it failed: {e}",
+                owner_words(probe),
+                layout.state_dir.display()
+            ),
+            hint: Some(hint.into()),
+        }
+    })?;
+    let route = GatewayRoute {
+        url: client.url().to_string(),
+        version: client.server_version().to_string(),
+        scopes: client.scopes().to_vec(),
+    };
+    Ok((client, route))
+}
+
+/// A refusal of custody while a Gateway owns the state dir, said for what the command is: one
+/// with no RPC runs only offline; one that has it was told `--offline`.
+pub fn explain_refusal(e: anyhow::Error, label: &str, layout: &StateLayout) -> anyhow::Error {
+    let Some(Error::OwnerUnavailable { message, hint }) = e.downcast_ref::<Error>() else {
+        return e;
+    };
+    if !live_gateway(&openclaw_sessions::custody::probe(layout)) {
+        return e;
+    }
+    let label = if label == "doctor" {
+        "doctor --fix"
+    } else {
+        label
+    };
+    let why = if ONLINE_COMMANDS.contains(&label) {
+        format!("`{label} --offline` does not go through it")
+    } else {
+        format!("`{label}` has no Gateway RPC, so it runs only while no Gateway owns the state dir")
+    };
+    Error::OwnerUnavailable {
+        message: format!("{message}; {why}"),
+        hint: hint.clone(),
+    }
+    .into()
+}
