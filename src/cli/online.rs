@@ -130,6 +130,61 @@ pub fn connect(
     Ok((client, route))
 }
 
+/// Whether this tool reaches the live Gateway (`custody status`): where, which release, which
+/// scopes, or why not (the credential is never shown).
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reach {
+    pub reachable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    pub scopes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Reach {
+    pub fn describe(&self) -> String {
+        match (&self.url, &self.version, &self.error) {
+            (Some(url), Some(version), None) => format!(
+                "reachable at {url} (OpenClaw {version}), scopes {}",
+                if self.scopes.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.scopes.join(", ")
+                }
+            ),
+            (_, _, Some(e)) => format!("not reachable: {e}"),
+            _ => "not reachable".to_string(),
+        }
+    }
+}
+
+/// Connect once and close (no wait for a Gateway still starting).
+pub fn reach(layout: &StateLayout, probe: &OwnershipProbe, args: &GatewayArgs) -> Reach {
+    match connect(layout, probe, args, None) {
+        Ok((client, route)) => {
+            client.close();
+            Reach {
+                reachable: true,
+                url: Some(route.url),
+                version: Some(route.version),
+                scopes: route.scopes,
+                error: None,
+            }
+        }
+        Err(e) => Reach {
+            reachable: false,
+            url: None,
+            version: None,
+            scopes: Vec::new(),
+            error: Some(e.to_string()),
+        },
+    }
+}
+
 /// A refusal of custody while a Gateway owns the state dir, said for what the command is: one
 /// with no RPC runs only offline; one that has it was told `--offline`.
 pub fn explain_refusal(e: anyhow::Error, label: &str, layout: &StateLayout) -> anyhow::Error {
@@ -146,6 +201,8 @@ pub fn explain_refusal(e: anyhow::Error, label: &str, layout: &StateLayout) -> a
     };
     let why = if ONLINE_COMMANDS.contains(&label) {
         format!("`{label} --offline` does not go through it")
+    } else if label == "prune" {
+        "`prune` goes through it only with --via-gateway (OpenClaw's own cleanup, which has no dry run; `prune --dry-run` shows the plan)".to_string()
     } else {
         format!("`{label}` has no Gateway RPC, so it runs only while no Gateway owns the state dir")
     };

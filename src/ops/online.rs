@@ -52,6 +52,17 @@ pub trait OnlineOperation: Operation {
         rpc: &mut dyn SessionRpc,
         hooks: &dyn Hooks,
     ) -> Result<Self::Report>;
+
+    /// Read back what the Gateway wrote, from its store (read-only): by default the offline
+    /// run's own verification.
+    fn verify_online(
+        &self,
+        layout: &StateLayout,
+        plan: &Self::Plan,
+        report: &Self::Report,
+    ) -> Result<()> {
+        self.verify(layout, plan, report)
+    }
 }
 
 /// The RPC's answer, or its refusal as our error for `key` (see [`refusal`]).
@@ -194,7 +205,7 @@ pub fn run_online<O: OnlineOperation>(
     hooks.step("apply");
     let report = op.apply_online(layout, &mut plan, rpc.as_mut(), hooks)?;
     hooks.step("verify");
-    op.verify(layout, &plan, &report)?;
+    op.verify_online(layout, &plan, &report)?;
     hooks.step("done");
     Ok(Run {
         state: RunState::Applied,

@@ -40,7 +40,18 @@ pub struct PruneOp {
     pub fix_dm_scope: bool,
     /// The instant the plan is timed against.
     pub now: i64,
+    /// The options that replace the config's `session.maintenance` settings for this run
+    /// (`--older-than`...): OpenClaw's `sessions.cleanup` has no parameter for them.
+    pub overrides: Vec<String>,
     agents: Vec<AgentPaths>,
+}
+
+/// What a prune did beyond its plan.
+#[derive(Debug, Default)]
+pub struct PruneReport {
+    /// OpenClaw's own `sessions.cleanup` answer, when the run went through a live Gateway
+    /// (its summaries per store: counts before and after, pruned, capped, the disk budget).
+    pub gateway_cleanup: Option<serde_json::Value>,
 }
 
 /// One agent's plan. The actions stay in the plan's temporary database.
@@ -181,6 +192,7 @@ impl PruneOp {
             fix_missing: false,
             fix_dm_scope: false,
             now,
+            overrides: Vec::new(),
             agents: Vec::new(),
         }
     }
@@ -636,7 +648,7 @@ pub fn action_words(action: PruneAction) -> String {
 
 impl Operation for PruneOp {
     type Plan = PrunePlanSet;
-    type Report = ();
+    type Report = PruneReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
 
@@ -742,7 +754,7 @@ impl Operation for PruneOp {
         layout: &StateLayout,
         plan: &mut PrunePlanSet,
         hooks: &dyn Hooks,
-    ) -> Result<()> {
+    ) -> Result<PruneReport> {
         // Archives are written to, and artifacts removed from, sessions/: refused up front if
         // it leads outside the store. Then every agent's deletions are planned, and what they
         // write checked against the free disk, before the first write of any.
@@ -784,7 +796,8 @@ impl Operation for PruneOp {
             (a.paths.id.to_string(), outcome, done)
         });
         progress.finish();
-        stopped_agents(outcomes, hooks)
+        stopped_agents(outcomes, hooks)?;
+        Ok(PruneReport::default())
     }
 
     fn verify(&self, _: &StateLayout, plan: &Self::Plan, _: &Self::Report) -> Result<()> {
@@ -815,6 +828,63 @@ impl Operation for PruneOp {
                 Ok(ControlFlow::Continue(()))
             })?;
         }
+        Ok(())
+    }
+}
+
+impl super::online::OnlineOperation for PruneOp {
+    /// `sessions.cleanup` takes the config's `session.maintenance` as it is, one agent or all.
+    fn online_refusal(&self) -> Option<String> {
+        let mut options = self.overrides.clone();
+        if self.artifacts {
+            options.push("--artifacts".into());
+        }
+        (!options.is_empty()).then(|| {
+            format!(
+                "OpenClaw's sessions.cleanup has no parameter for {} (it applies the config's session.maintenance)",
+                options.join(", ")
+            )
+        })
+    }
+
+    /// OpenClaw's own cleanup, once, in enforce mode (the binary goes online only for a run
+    /// that applies): it has no dry run and decides for itself what it removes, so the plan
+    /// shown before was our prediction of it and its answer is the report.
+    fn apply_online(
+        &mut self,
+        layout: &StateLayout,
+        _plan: &mut PrunePlanSet,
+        rpc: &mut dyn super::online::SessionRpc,
+        _hooks: &dyn Hooks,
+    ) -> Result<PruneReport> {
+        let mut params = serde_json::json!({ "enforce": true });
+        let every = layout.select_agents(&[], true)?;
+        match self.agents.as_slice() {
+            [one] => params["agent"] = one.id.as_str().into(),
+            several if several.len() == every.len() => params["allAgents"] = true.into(),
+            _ => {
+                return Err(Error::invalid(
+                    "OpenClaw's sessions.cleanup works on one agent or on all: give one --agent, or --all-agents",
+                ))
+            }
+        }
+        if let Some(key) = &self.active_key {
+            params["activeKey"] = key.as_str().into();
+        }
+        if self.fix_missing {
+            params["fixMissing"] = true.into();
+        }
+        if self.fix_dm_scope {
+            params["fixDmScope"] = true.into();
+        }
+        let answer = super::online::call(rpc, "sessions.cleanup", "the selected agents", params)?;
+        Ok(PruneReport {
+            gateway_cleanup: Some(answer),
+        })
+    }
+
+    /// Nothing of the plan to read back: OpenClaw's cleanup chose what it removed.
+    fn verify_online(&self, _: &StateLayout, _: &PrunePlanSet, _: &PruneReport) -> Result<()> {
         Ok(())
     }
 }

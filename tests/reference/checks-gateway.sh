@@ -170,6 +170,27 @@ check_gateway_commands_online() {
   rc=0; ours_run notoken.json "$s" --config "$CHECK_DIR/no-token.json" patch "$key_dry" --set 'label="x"' --json || rc=$?
   [[ $rc -eq 75 ]] && grep -q 'gateway.auth.token' notoken.json && grep -q 'OPENCLAW_GATEWAY_TOKEN' notoken.json ||
     check_error "a config without the token: exit $rc, $(jsonq notoken.json 'j.error?.message')"
+  # custody status says whether the live Gateway is reached, and with which scopes.
+  ours_run status.json "$s" custody status --json || check_error "custody status while live"
+  [[ "$(jsonq status.json 'j.data.gateway?.reachable + " " + j.data.gateway?.scopes?.includes("operator.admin")')" == "true true" ]] ||
+    check_error "custody status: $(jsonq status.json 'JSON.stringify(j.data?.gateway)')"
+  # prune: refused without --via-gateway; with it, OpenClaw's own cleanup runs through the
+  # Gateway, and its counts are the ones our read-only plan predicted.
+  rc=0; ours_run prune-refused.json "$s" prune --enforce --all-agents --yes --json || rc=$?
+  [[ $rc -eq 75 ]] && grep -q -- '--via-gateway' prune-refused.json || check_error "prune while live without --via-gateway: exit $rc"
+  ours_run prune-plan.json "$s" prune --enforce --all-agents --dry-run --json || check_error "prune --dry-run while live"
+  ours_run prune.json "$s" prune --via-gateway --enforce --all-agents --yes --json || check_error "prune --via-gateway failed"
+  [[ "$(jsonq prune.json 'j.data.via')" == gateway ]] || check_error "prune --via-gateway: via $(jsonq prune.json 'j.data.via')"
+  local agent pruned=0
+  for agent in main work research; do
+    for k in beforeCount afterCount pruned capped archived; do
+      [[ "$(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.$k ?? 0")" == \
+         "$(jsonq prune-plan.json "j.data.agents.find(a => a.agentId === '$agent')?.counts?.$k ?? 0")" ]] ||
+        check_error "prune of $agent: OpenClaw's cleanup $k $(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.$k") / our plan $(jsonq prune-plan.json "j.data.agents.find(a => a.agentId === '$agent')?.counts?.$k")"
+    done
+    pruned=$((pruned + $(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.pruned ?? 0")))
+  done
+  [[ $pruned -gt 0 ]] || check_error "OpenClaw's cleanup pruned nothing: the check proves nothing"
   ! grep -q 'reference-gateway-token-39' ./*.json ./*.err 2>/dev/null || check_error "a secret was printed"
   gateway_stop
   # Offline, on the untouched copy: the same commands, then the rows compared session by session.
@@ -177,6 +198,7 @@ check_gateway_commands_online() {
   ours_run o-archive.json "$o" archive "$key_archive" || check_error "offline archive"
   ours_run o-unarchive.json "$o" unarchive "$key_unarchive" || check_error "offline unarchive"
   ours_run o-delete.json "$o" delete "$key_delete" --yes || check_error "offline delete"
+  ours_run o-prune.json "$o" prune --enforce --all-agents --yes || check_error "offline prune"
   GATEWAY_TITLES=1 SKIP_COUNTS=session_canonical_validation_pending node_check compare-stores.mjs "$db_o" "$db_s" "$key_patch" "$key_archive" "$key_unarchive" "$key_delete" ||
     check_error "the rows the Gateway wrote differ from the offline run's"
   diff <(ls "$o/agents/main/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\.[0-9a-f]+\./.deleted.<stamp>./' | sort) \
@@ -187,7 +209,7 @@ check_gateway_commands_online() {
   [[ "$(jsonq after.json 'j.data.via')" == offline ]] || check_error "after the Gateway stopped: via $(jsonq after.json 'j.data.via')"
   openclaw_accepts "$s" after-gateway
   if [[ $CHECK_ERRORS -eq 0 ]]; then
-    note "patch, archive, unarchive, delete through the live Gateway: its own list shows each; rows equal the offline run's; reclaim, --offline and a missing token refused with 75"
+    note "patch, archive, unarchive, delete and prune --via-gateway ($pruned pruned) through the live Gateway: its own list shows each; rows equal the offline run's; reclaim, --offline and a missing token refused with 75"
   fi
 }
 CHECKS+=(gateway_commands_online)

@@ -14,8 +14,9 @@ pub const CUSTODY_ENV: &str = "OPENCLAW_SESSIONS_CUSTODY";
 
 #[derive(Debug, Subcommand)]
 pub enum CustodyCommand {
-    /// Who owns the state dir, which locks exist, and what a mutation would do.
-    Status,
+    /// Who owns the state dir, which locks exist, and what a mutation would do (with a live
+    /// Gateway: whether this tool reaches it, and with which scopes).
+    Status(StatusArgs),
     /// Hold offline custody while CMD runs; exit with its code.
     Run(RunArgs),
     /// Remove stale lock files (dead owners); never a live one.
@@ -25,7 +26,7 @@ pub enum CustodyCommand {
 impl CustodyCommand {
     pub fn name(&self) -> &'static str {
         match self {
-            CustodyCommand::Status => "custody status",
+            CustodyCommand::Status(_) => "custody status",
             CustodyCommand::Run(_) => "custody run",
             CustodyCommand::ClearStale(_) => "custody clear-stale",
         }
@@ -41,6 +42,12 @@ pub struct RunArgs {
     /// The command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    gateway: crate::cli::online::GatewayArgs,
 }
 
 #[derive(Debug, Args)]
@@ -73,18 +80,29 @@ pub fn take(
 pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
     match cmd {
-        CustodyCommand::Status => {
+        CustodyCommand::Status(args) => {
             layout.require_exists()?;
             let p = probe(&layout);
-            let would = match p.owner.state {
-                OwnerState::None => "take custody",
-                OwnerState::Stale => "reclaim the stale locks, then take custody",
-                OwnerState::Live => "refuse with OWNER_UNAVAILABLE (exit 75)",
-                OwnerState::Unknown => "refuse with GATEWAY_STATE_OWNER_REQUIRED (exit 75)",
+            let gateway = crate::cli::online::live_gateway(&p)
+                .then(|| crate::cli::online::reach(&layout, &p, &args.gateway));
+            let would = match (p.owner.state, &gateway) {
+                (OwnerState::None, _) => "take custody".to_string(),
+                (OwnerState::Stale, _) => "reclaim the stale locks, then take custody".to_string(),
+                (OwnerState::Live, Some(g)) if g.reachable => format!(
+                    "{} (and prune --via-gateway) through the live Gateway's RPC; any other refuse with OWNER_UNAVAILABLE (exit 75)",
+                    crate::cli::online::ONLINE_COMMANDS.join(", ")
+                ),
+                (OwnerState::Live, _) => "refuse with OWNER_UNAVAILABLE (exit 75)".to_string(),
+                (OwnerState::Unknown, _) => {
+                    "refuse with GATEWAY_STATE_OWNER_REQUIRED (exit 75)".to_string()
+                }
             };
             if ctx.printer.json {
                 let mut v = serde_json::to_value(&p)?;
                 v["mutation"] = serde_json::Value::from(would);
+                if let Some(g) = &gateway {
+                    v["gateway"] = serde_json::to_value(g)?;
+                }
                 ctx.printer.json_data(&v)?;
                 return Ok(Outcome::Done);
             }
@@ -104,6 +122,9 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
             }
             if let Some(s) = &o.since {
                 out.push_str(&format!(", since {s}"));
+            }
+            if let Some(g) = &gateway {
+                out.push_str(&format!("\nGateway: {}", g.describe()));
             }
             out.push_str(&format!("\nA mutation would: {would}\n"));
             ctx.printer.out(&out)?;

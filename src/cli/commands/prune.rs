@@ -17,7 +17,8 @@ use openclaw_sessions::Error;
 
 use super::reclaim::{print_report as print_reclaim, reclaim, ReclaimReport};
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
+use crate::cli::mutation::{print_dry_run, run_online_op, selection, MutationArgs};
+use crate::cli::online::OnlineArgs;
 use crate::cli::table::Column;
 use crate::cli::Ctx;
 
@@ -56,8 +57,16 @@ pub struct PruneArgs {
     /// Then give the databases' free pages back to the file system (as `reclaim` does).
     #[arg(long)]
     reclaim: bool,
+    /// While a live Gateway owns the state dir, run OpenClaw's own cleanup through it
+    /// (`sessions.cleanup`): it has no dry run and applies the config's session.maintenance
+    /// in enforce mode, so the plan shown first is this tool's prediction of it. Without this
+    /// flag a live Gateway refuses the run (exit 75); --dry-run works either way.
+    #[arg(long)]
+    via_gateway: bool,
     #[command(flatten)]
     mutation: MutationArgs,
+    #[command(flatten)]
+    gateway: crate::cli::online::GatewayArgs,
 }
 
 /// The JSON report of one agent.
@@ -267,6 +276,9 @@ struct Report<'a> {
     snapshots: &'a [SnapshotTaken],
     #[serde(skip_serializing_if = "Option::is_none")]
     reclaim: Option<ReclaimReport>,
+    /// `"via": "offline"` (a run through the Gateway reports its own answer instead).
+    #[serde(flatten)]
+    via: serde_json::Value,
 }
 
 fn settings(
@@ -317,6 +329,16 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     op.artifacts = args.artifacts;
     op.fix_missing = args.fix_missing;
     op.fix_dm_scope = args.fix_dm_scope && layout.config.dm_scope_is_main();
+    for (given, flag) in [
+        (args.older_than.is_some(), "--older-than"),
+        (args.max_entries.is_some(), "--max-entries"),
+        (args.max_disk_bytes.is_some(), "--max-disk-bytes"),
+        (args.reclaim, "--reclaim"),
+    ] {
+        if given {
+            op.overrides.push(flag.to_string());
+        }
+    }
     // The session to protect, named as any session is (`main`, a bare key, an id); words the
     // resolver does not find are protected as written, as OpenClaw's --active-key does.
     op.active_key = args.active_key.as_ref().map(|words| {
@@ -329,9 +351,19 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         dry_run: args.mutation.dry_run || warn_only,
         ..args.mutation.clone()
     };
-    let Some(run) = run_op(ctx, &mut op, &mutation, "prune")? else {
+    let online = OnlineArgs {
+        offline: !args.via_gateway,
+        gateway: args.gateway.clone(),
+    };
+    let Some(run) = run_online_op(ctx, &mut op, &mutation, &online, "prune")? else {
         return Ok(Outcome::Done);
     };
+    if let (Some(route), Some(answer)) = (
+        &run.gateway,
+        run.report.as_ref().and_then(|r| r.gateway_cleanup.as_ref()),
+    ) {
+        return print_gateway_cleanup(ctx, route, answer);
+    }
     let plans = &run.plan.agents;
     let work: usize = plans.iter().map(AgentPrune::work).sum();
     if warn_only && work > 0 {
@@ -366,6 +398,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             legacy_only: &run.plan.legacy_only,
             snapshots: &run.snapshots,
             reclaim: reclaimed,
+            via: crate::cli::mutation::via(&run),
         })?;
         return Ok(Outcome::Done);
     }
@@ -373,6 +406,47 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     if let Some(r) = &reclaimed {
         print_reclaim(ctx, r)?;
     }
+    Ok(Outcome::Done)
+}
+
+/// OpenClaw's own cleanup, run through the live Gateway: its answer, per store, as it gave
+/// it (JSON: `{"via": "gateway", "gateway", "cleanup"}`).
+fn print_gateway_cleanup(
+    ctx: &Ctx,
+    route: &openclaw_sessions::ops::online::GatewayRoute,
+    answer: &serde_json::Value,
+) -> anyhow::Result<Outcome> {
+    if ctx.printer.json {
+        ctx.printer.json_data(&serde_json::json!({
+            "via": "gateway",
+            "gateway": route,
+            "cleanup": answer,
+        }))?;
+        return Ok(Outcome::Done);
+    }
+    let stores: Vec<&serde_json::Value> = match answer.get("stores").and_then(|s| s.as_array()) {
+        Some(stores) => stores.iter().collect(),
+        None => vec![answer],
+    };
+    let mut out = format!(
+        "OpenClaw's own cleanup ran through the live Gateway (OpenClaw {}, mode enforce):\n",
+        route.version
+    );
+    let n = |s: &serde_json::Value, k: &str| s.get(k).and_then(|v| v.as_i64()).unwrap_or(0);
+    for s in stores {
+        out.push_str(&format!(
+            "  agent {}: {} -> {} sessions (pruned {}, capped {}, archived {}, missing {}, unreferenced files removed {})\n",
+            crate::cli::shown::value(s.get("agentId").and_then(|v| v.as_str()).unwrap_or("?")),
+            n(s, "beforeCount"),
+            n(s, "appliedCount").max(n(s, "afterCount")),
+            n(s, "pruned"),
+            n(s, "capped"),
+            n(s, "archived") + n(s, "capArchived"),
+            n(s, "missing"),
+            s.pointer("/unreferencedArtifacts/removedFiles").and_then(|v| v.as_i64()).unwrap_or(0),
+        ));
+    }
+    ctx.printer.out(&out)?;
     Ok(Outcome::Done)
 }
 
@@ -389,7 +463,10 @@ fn budget_words(r: &BudgetRemoval) -> &'static str {
 
 fn print_prune(
     ctx: &Ctx,
-    run: &openclaw_sessions::ops::Run<openclaw_sessions::ops::prune::PrunePlanSet, ()>,
+    run: &openclaw_sessions::ops::Run<
+        openclaw_sessions::ops::prune::PrunePlanSet,
+        openclaw_sessions::ops::prune::PruneReport,
+    >,
     work: usize,
     dry_run: bool,
 ) -> anyhow::Result<()> {
