@@ -223,6 +223,204 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    use crate::mutate::{DeleteOptions, PatchOps};
+    use crate::ops::delete::{DeleteOp, Deleted};
+    use crate::ops::entry_change::{Applied, EntryChange, EntryChangeOp};
+    use crate::ops::pipeline::Unattended;
+    use crate::ops::targets::Selection as AgentSelection;
+    use crate::paths::{DiscoverOptions, Environment};
+
+    /// A Gateway that records each call and answers from a script, in order.
+    struct ScriptedGateway {
+        calls: Vec<(String, Value)>,
+        answers: Vec<std::result::Result<Value, RpcError>>,
+    }
+
+    impl SessionRpc for ScriptedGateway {
+        fn call(
+            &mut self,
+            method: &str,
+            params: Value,
+        ) -> std::result::Result<Value, GatewayError> {
+            self.calls.push((method.to_string(), params));
+            self.answers.remove(0).map_err(|error| GatewayError::Rpc {
+                method: method.to_string(),
+                error: Box::new(error),
+            })
+        }
+    }
+
+    /// A private copy of the 2026.9.6 fixture (the plan only reads it).
+    fn fixture() -> (tempfile::TempDir, StateLayout) {
+        let dir = tempfile::tempdir().unwrap();
+        let from = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/openclaw-2026.9.6/live/.openclaw"
+        );
+        let copied = std::process::Command::new("cp")
+            .args(["-a", from])
+            .arg(dir.path().join(".openclaw"))
+            .status()
+            .unwrap();
+        assert!(copied.success());
+        let layout = StateLayout::discover(
+            &DiscoverOptions {
+                state_dir: Some(dir.path().join(".openclaw")),
+                ..Default::default()
+            },
+            &Environment {
+                home: Some(dir.path().to_string_lossy().into_owned()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        (dir, layout)
+    }
+
+    const SDK_MADE_1: &str = "85e5c013-73a2-4265-9325-d5da86586a95";
+
+    /// A label patch sends the key, the agent, the session id the plan read and the label,
+    /// never `updatedAt` (the RPC moves it itself and rejects unknown fields); the Gateway's
+    /// "changed before patch" is that target's conflict, not the end of the run.
+    #[test]
+    fn a_patch_sends_its_expectation_and_a_refusal_is_the_targets_result() {
+        let (_dir, layout) = fixture();
+        let ops = PatchOps {
+            set: vec![("label".into(), json!("Ops"))],
+            ..Default::default()
+        };
+        let mut op = EntryChangeOp::new(
+            EntryChange::Patch(Box::new(ops)),
+            AgentSelection::none(),
+            vec!["agent:main:sdk-made-1".into()],
+            crate::units::now_ms(),
+        );
+        assert_eq!(op.online_refusal(), None);
+        op.resolve(&layout).unwrap();
+        let mut plan = op.plan(&layout, &Unattended).unwrap();
+        let mut gateway = ScriptedGateway {
+            calls: Vec::new(),
+            answers: vec![Err(rpc_error(
+                "Session agent:main:sdk-made-1 changed before patch. Retry.",
+                Some(json!({"reason": "session-changed"})),
+            ))],
+        };
+        let report = op
+            .apply_online(&layout, &mut plan, &mut gateway, &Unattended)
+            .unwrap();
+        assert_eq!(
+            gateway.calls,
+            vec![(
+                "sessions.patch".to_string(),
+                json!({"key": "agent:main:sdk-made-1", "agentId": "main",
+                       "expectedSessionId": SDK_MADE_1, "label": "Ops"})
+            )]
+        );
+        assert!(
+            matches!(&report.results[..], [Applied::Refused(e)] if e.kind() == ErrorKind::Conflict)
+        );
+    }
+
+    /// A delete names the session id and `updatedAt` the plan saw, and whether to archive;
+    /// an answer of `deleted: false` (gone meanwhile) is that key's result.
+    #[test]
+    fn a_delete_sends_what_the_plan_saw() {
+        let (_dir, layout) = fixture();
+        let mut op = DeleteOp::new(
+            AgentSelection::none(),
+            vec![
+                "agent:main:sdk-made-1".into(),
+                "agent:main:scratch-2".into(),
+            ],
+            DeleteOptions {
+                archive: false,
+                ..Default::default()
+            },
+        );
+        op.resolve(&layout).unwrap();
+        let mut plan = op.plan(&layout, &Unattended).unwrap();
+        let mut gateway = ScriptedGateway {
+            calls: Vec::new(),
+            answers: vec![
+                Ok(json!({"ok": true, "deleted": true, "archived": []})),
+                Ok(json!({"ok": true, "deleted": false})),
+            ],
+        };
+        let report = op
+            .apply_online(&layout, &mut plan, &mut gateway, &Unattended)
+            .unwrap();
+        let (method, first) = &gateway.calls[0];
+        assert_eq!(method, "sessions.delete");
+        assert_eq!(first["key"], "agent:main:sdk-made-1");
+        assert_eq!(first["deleteTranscript"], false);
+        assert_eq!(first["expectedSessionId"], SDK_MADE_1);
+        assert!(first["expectedSessionUpdatedAt"].is_i64(), "{first}");
+        assert!(matches!(
+            &report.agents[0][..],
+            [Deleted::ByGateway { .. }, Deleted::Refused(e)] if e.kind() == ErrorKind::NotFound
+        ));
+    }
+
+    /// OpenClaw's maintenance defaults (an empty `session.maintenance`).
+    fn settings() -> crate::mutate::prune::MaintenanceSettings {
+        crate::mutate::prune::MaintenanceSettings::resolve(&crate::paths::MaintenanceConfig {
+            raw: json!({}),
+        })
+        .unwrap()
+    }
+
+    /// What the RPC cannot carry is refused before anything is read.
+    #[test]
+    fn options_the_rpc_has_no_parameter_for_are_refused() {
+        let patch = |ops: PatchOps| {
+            EntryChangeOp::new(
+                EntryChange::Patch(Box::new(ops)),
+                AgentSelection::none(),
+                vec!["main".into()],
+                0,
+            )
+            .online_refusal()
+        };
+        let merge = serde_json::Map::from_iter([("label".to_string(), json!("x"))]);
+        for (ops, says) in [
+            (
+                PatchOps {
+                    merge: Some(merge),
+                    ..Default::default()
+                },
+                "--merge",
+            ),
+            (
+                PatchOps {
+                    preserve_activity: true,
+                    ..Default::default()
+                },
+                "--preserve-activity",
+            ),
+            (
+                PatchOps {
+                    set: vec![("model".into(), json!("x"))],
+                    ..Default::default()
+                },
+                "\"model\"",
+            ),
+            (
+                PatchOps {
+                    unset: vec!["displayName".into()],
+                    ..Default::default()
+                },
+                "\"displayName\"",
+            ),
+        ] {
+            let why = patch(ops).expect("refused");
+            assert!(why.contains(says), "{why}");
+        }
+        let mut prune = crate::ops::prune::PruneOp::new(AgentSelection::none(), settings(), 0);
+        assert_eq!(prune.online_refusal(), None);
+        prune.overrides.push("--older-than".into());
+        assert!(prune.online_refusal().unwrap().contains("--older-than"));
+    }
+
     fn rpc_error(message: &str, details: Option<Value>) -> RpcError {
         RpcError {
             code: "INVALID_REQUEST".into(),

@@ -123,6 +123,9 @@ pub fn std_bin() -> std::process::Command {
         "OPENCLAW_STATE_DIR",
         "OPENCLAW_PROFILE",
         "OPENCLAW_CONFIG_PATH",
+        "OPENCLAW_GATEWAY_TOKEN",
+        "OPENCLAW_GATEWAY_PASSWORD",
+        "OPENCLAW_GATEWAY_PORT",
     ] {
         c.env_remove(k);
     }

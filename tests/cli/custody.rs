@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{checksums, expect_exit, json, Store};
 
-fn lock_dir(store: &Store) -> PathBuf {
+pub fn lock_dir(store: &Store) -> PathBuf {
     store
         .state()
         .join("tmp")
@@ -84,7 +84,7 @@ fn payload(pid: i64, start_time: Option<i64>, created_at: &str) -> String {
     )
 }
 
-fn start_time(pid: u32) -> i64 {
+pub fn start_time(pid: u32) -> i64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     stat[stat.rfind(')').unwrap() + 2..]
         .split_whitespace()

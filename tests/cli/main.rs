@@ -22,6 +22,7 @@ mod memory;
 mod migrate_acpx;
 mod migrate_legacy;
 mod mutate;
+mod online;
 mod pipeline;
 mod prune;
 mod read_only;
