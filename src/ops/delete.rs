@@ -16,6 +16,7 @@ use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::Remedy;
 use crate::store::AgentStore;
 use crate::writer::archive::ArchivedFile;
+use crate::writer::kept_entry::{write_kept_entries, KeptEntry};
 use crate::writer::WritableDb;
 
 pub struct DeleteOp {
@@ -355,7 +356,7 @@ impl super::online::OnlineOperation for DeleteOp {
     /// nothing. `deleteTranscript` is the archive choice (`--no-archive`: false).
     fn apply_online(
         &mut self,
-        _layout: &StateLayout,
+        layout: &StateLayout,
         plan: &mut DeletePlanSet,
         rpc: &mut dyn super::online::SessionRpc,
         hooks: &dyn Hooks,
@@ -406,7 +407,7 @@ impl super::online::OnlineOperation for DeleteOp {
                     )));
                     continue;
                 }
-                let archived = answer
+                let archived: Vec<std::path::PathBuf> = answer
                     .get("archived")
                     .and_then(serde_json::Value::as_array)
                     .map(|a| {
@@ -416,6 +417,27 @@ impl super::online::OnlineOperation for DeleteOp {
                             .collect()
                     })
                     .unwrap_or_default();
+                // The entry is kept beside the archive of its own transcript, as the offline
+                // delete keeps it, so that `undelete` brings it back as it was.
+                if let Some(e) = entry.as_ref().filter(|e| e.unreadable.is_none()) {
+                    let kept: Vec<KeptEntry> = archived
+                        .iter()
+                        .filter_map(|p| p.file_name()?.to_str())
+                        .filter(|name| name.starts_with(&format!("{}.", e.session_id())))
+                        .map(|name| {
+                            KeptEntry::new(
+                                a.paths.id.as_str(),
+                                &p.session_key,
+                                e.session_id(),
+                                name,
+                                crate::units::now_ms(),
+                                false,
+                                e.fields.clone(),
+                            )
+                        })
+                        .collect();
+                    write_kept_entries(&layout.state_dir, &kept)?;
+                }
                 results.push(Deleted::ByGateway { archived });
             }
             report.agents.push(results);

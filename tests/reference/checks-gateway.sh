@@ -175,18 +175,20 @@ check_gateway_commands_online() {
   [[ "$(jsonq status.json 'j.data.gateway?.reachable + " " + j.data.gateway?.scopes?.includes("operator.admin")')" == "true true" ]] ||
     check_error "custody status: $(jsonq status.json 'JSON.stringify(j.data?.gateway)')"
   # prune: refused without --via-gateway; with it, OpenClaw's own cleanup runs through the
-  # Gateway, and its counts are the ones our read-only plan predicted.
+  # Gateway, and its counts are the ones our read-only plan predicted just before it ran (the
+  # plan of a separate dry run could be outdated: the Gateway reaps old cron runs on its own).
   rc=0; ours_run prune-refused.json "$s" prune --enforce --all-agents --yes --json || rc=$?
   [[ $rc -eq 75 ]] && grep -q -- '--via-gateway' prune-refused.json || check_error "prune while live without --via-gateway: exit $rc"
   ours_run prune-plan.json "$s" prune --enforce --all-agents --dry-run --json || check_error "prune --dry-run while live"
+  [[ "$(jsonq prune-plan.json 'j.data.agents.length')" == 3 ]] || check_error "prune --dry-run while live: $(jsonq prune-plan.json 'JSON.stringify(j.error)')"
   ours_run prune.json "$s" prune --via-gateway --enforce --all-agents --yes --json || check_error "prune --via-gateway failed"
   [[ "$(jsonq prune.json 'j.data.via')" == gateway ]] || check_error "prune --via-gateway: via $(jsonq prune.json 'j.data.via')"
   local agent pruned=0
   for agent in main work research; do
     for k in beforeCount afterCount pruned capped archived; do
       [[ "$(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.$k ?? 0")" == \
-         "$(jsonq prune-plan.json "j.data.agents.find(a => a.agentId === '$agent')?.counts?.$k ?? 0")" ]] ||
-        check_error "prune of $agent: OpenClaw's cleanup $k $(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.$k") / our plan $(jsonq prune-plan.json "j.data.agents.find(a => a.agentId === '$agent')?.counts?.$k")"
+         "$(jsonq prune.json "j.data.predicted.find(a => a.agentId === '$agent')?.counts?.$k ?? 0")" ]] ||
+        check_error "prune of $agent: OpenClaw's cleanup $k $(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.$k") / our plan $(jsonq prune.json "j.data.predicted.find(a => a.agentId === '$agent')?.counts?.$k")"
     done
     pruned=$((pruned + $(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.pruned ?? 0")))
   done
@@ -194,6 +196,8 @@ check_gateway_commands_online() {
   ! grep -q 'reference-gateway-token-39' ./*.json ./*.err 2>/dev/null || check_error "a secret was printed"
   gateway_stop
   # Offline, on the untouched copy: the same commands, then the rows compared session by session.
+  ours_run o-list.json "$o" list --all-agents --json --limit all || check_error "offline list"
+  local sid_delete; sid_delete="$(jsonq o-list.json "j.data.find(r => r.sessionKey === '$key_delete')?.sessionId ?? ''")"
   ours_run o-patch.json "$o" patch "$key_patch" --set 'label="Renamed online"' || check_error "offline patch"
   ours_run o-archive.json "$o" archive "$key_archive" || check_error "offline archive"
   ours_run o-unarchive.json "$o" unarchive "$key_unarchive" || check_error "offline unarchive"
@@ -204,6 +208,12 @@ check_gateway_commands_online() {
   diff <(ls "$o/agents/main/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\.[0-9a-f]+\./.deleted.<stamp>./' | sort) \
        <(ls "$s/agents/main/sessions" | sed -E 's/\.deleted\.[^.]+\.[0-9]{3}Z\.[0-9a-f]+\./.deleted.<stamp>./' | sort) > files.diff ||
     check_error "archive files differ: $(head -n 5 files.diff | tr '\n' ' ')"
+  # The session the Gateway deleted comes back with undelete as the offline one does: its entry
+  # was kept beside the Gateway's archive.
+  ours_run o-undelete.json "$o" undelete "$sid_delete" --yes || check_error "undelete after the offline delete"
+  ours_run undelete.json "$s" undelete "$sid_delete" --yes || check_error "undelete after the Gateway's delete"
+  GATEWAY_TITLES=1 SKIP_COUNTS=session_canonical_validation_pending node_check compare-stores.mjs "$db_o" "$db_s" "$key_delete" ||
+    check_error "the session undeleted after the Gateway's delete differs from the offline one's"
   # After it stopped, the same commands work offline on the store the Gateway wrote.
   ours_run after.json "$s" patch "$key_patch" --set 'label="Offline again"' --json || check_error "patch offline after the Gateway stopped"
   [[ "$(jsonq after.json 'j.data.via')" == offline ]] || check_error "after the Gateway stopped: via $(jsonq after.json 'j.data.via')"

@@ -362,7 +362,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         &run.gateway,
         run.report.as_ref().and_then(|r| r.gateway_cleanup.as_ref()),
     ) {
-        return print_gateway_cleanup(ctx, route, answer);
+        return print_gateway_cleanup(ctx, route, answer, &run.plan.agents);
     }
     let plans = &run.plan.agents;
     let work: usize = plans.iter().map(AgentPrune::work).sum();
@@ -415,12 +415,19 @@ fn print_gateway_cleanup(
     ctx: &Ctx,
     route: &openclaw_sessions::ops::online::GatewayRoute,
     answer: &serde_json::Value,
+    plans: &[AgentPrune],
 ) -> anyhow::Result<Outcome> {
     if ctx.printer.json {
+        // Beside OpenClaw's answer, the counts our plan predicted just before it ran.
+        let predicted: Vec<serde_json::Value> = plans
+            .iter()
+            .map(|a| serde_json::json!({"agentId": a.paths.id.as_str(), "counts": a.plan.counts()}))
+            .collect();
         ctx.printer.json_data(&serde_json::json!({
             "via": "gateway",
             "gateway": route,
             "cleanup": answer,
+            "predicted": predicted,
         }))?;
         return Ok(Outcome::Done);
     }
