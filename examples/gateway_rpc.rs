@@ -1,5 +1,5 @@
 //! One RPC through the library's Gateway client, for the reference suite
-//! (tests/reference/checks-gateway.sh) until the commands use it:
+//! (tests/reference/checks-gateway.sh: the client alone, beside the commands that use it):
 //!
 //!   gateway_rpc STATE_DIR METHOD [PARAMS_JSON]
 //!
