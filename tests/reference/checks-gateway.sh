@@ -145,7 +145,10 @@ check_gateway_commands_online() {
     check_error "patch through the Gateway failed: $(tail -n 3 patch.json.err 2>/dev/null)"
   [[ "$(jsonq patch.json 'j.data.via + " " + j.data.gateway?.version')" == "gateway 2026.9.6" ]] ||
     check_error "patch did not report via gateway 2026.9.6: $(jsonq patch.json 'JSON.stringify(j.data?.via) + JSON.stringify(j.data?.gateway)')"
-  ours_run archive.json "$s" archive "$key_archive" --json || check_error "archive through the Gateway failed"
+  ours_run archive.json "$s" archive "$key_archive" --json --backup-dir "$CHECK_DIR/snapshots" || check_error "archive through the Gateway failed"
+  # The snapshot taken first, from the live database, verifies.
+  local snap; snap="$(jsonq archive.json 'j.data.results[0].snapshot ?? ""')"
+  [[ -n "$snap" ]] && ours_run verify.json "$s" backup verify "$snap" --json || check_error "the snapshot before the online archive: '$snap' does not verify"
   ours_run unarchive.json "$s" unarchive "$key_unarchive" --json || check_error "unarchive through the Gateway failed"
   ours_run delete.json "$s" delete "$key_delete" --yes --json || check_error "delete through the Gateway failed"
   for f in archive unarchive delete; do
