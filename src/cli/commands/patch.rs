@@ -173,12 +173,18 @@ pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
     };
     let via = via(&run);
     let item = run.plan.items.into_iter().next().expect("one target");
-    let plan = item.outcome?;
+    let mut plan = item.outcome?;
     let written = match run.report.and_then(|r| r.results.into_iter().next()) {
         Some(Applied::Refused(e)) => return Err(e.into()),
         Some(Applied::Written(entry)) => Some(entry.to_value()),
         _ => None,
     };
+    // The changes as written: a Gateway sets `updatedAt` (and normalizes) on its own clock.
+    if let Some(written) = &written {
+        for c in &mut plan.changes {
+            c.after = written.get(&c.field).cloned();
+        }
+    }
     let applied = written.is_some();
     if ctx.printer.json {
         ctx.printer.json_data(&PatchData {
