@@ -13,6 +13,17 @@ pub use discover::{
 };
 pub use protocol::{RpcError, SecretKind, PROTOCOL_VERSION};
 
+/// The Gateway a run went through, for its report (`"via": "gateway"`).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayRoute {
+    pub url: String,
+    /// The OpenClaw release the Gateway runs (its `hello-ok`).
+    pub version: String,
+    /// The scopes it granted.
+    pub scopes: Vec<String>,
+}
+
 /// The scopes the session commands need: read for lists and resolution, write for the common
 /// `sessions.patch` fields, admin for `sessions.delete` and the other patch fields.
 pub const SESSION_SCOPES: &[&str] = &["operator.read", "operator.write", "operator.admin"];

@@ -6,11 +6,11 @@
 //! back. Every RPC names the session id the plan saw (`expectedSessionId`): without it
 //! `sessions.patch` of a key that went away would create a new session.
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::pipeline::{snapshot, Hooks, Operation, Run, RunOptions, RunState};
 use crate::error::{Error, ErrorKind, Result};
+pub use crate::gateway::GatewayRoute;
 use crate::gateway::{GatewayClient, GatewayError, RpcError};
 use crate::paths::StateLayout;
 
@@ -23,17 +23,6 @@ impl SessionRpc for GatewayClient {
     fn call(&mut self, method: &str, params: Value) -> std::result::Result<Value, GatewayError> {
         GatewayClient::call(self, method, params)
     }
-}
-
-/// The Gateway a run went through, for its report (`"via": "gateway"`).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GatewayRoute {
-    pub url: String,
-    /// The OpenClaw release the Gateway runs (its `hello-ok`).
-    pub version: String,
-    /// The scopes it granted.
-    pub scopes: Vec<String>,
 }
 
 /// An operation the Gateway's RPC can carry.
@@ -90,9 +79,7 @@ fn gateway_error(method: &str, key: &str, e: GatewayError) -> Error {
             message: format!(
                 "{e}; whether the Gateway applied {method} for {key} is unknown; nothing after it was sent"
             ),
-            hint: Some(format!(
-                "look at the session (`openclaw-sessions show {key}`) and run the command again"
-            )),
+            hint: Some("look at the session, then run the command again".into()),
         },
         other => Error::OwnerUnavailable {
             message: other.to_string(),

@@ -224,7 +224,7 @@ pub struct Run<P, R> {
     pub snapshots: Vec<SnapshotTaken>,
     pub custody: Option<AcquireReport>,
     /// The live Gateway the run went through (`ops::online`); `None` offline.
-    pub gateway: Option<super::online::GatewayRoute>,
+    pub gateway: Option<crate::gateway::GatewayRoute>,
 }
 
 impl<P, R> Run<P, R> {
