@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::custody::{probe, OwnershipProbe};
 use crate::error::{Result, ResultExt};
-use crate::paths::{StateDirChoice, StateLayout};
+use crate::paths::{AgentPaths, StateDirChoice, StateLayout};
 use crate::remedy::{Remedy, Warning};
 use crate::store::{
     releases, sidecar_path, AgentStore, DatabaseRole, ReadOnlyDb, SchemaInfo, StoreKind,
@@ -357,11 +357,21 @@ pub fn acpx_pending(layout: &StateLayout) -> Vec<PathBuf> {
 }
 
 pub fn gather(layout: &StateLayout) -> Result<StatusReport> {
+    gather_agents(layout, None)
+}
+
+/// [`gather`] for the agents a command line named (`--agent`, `--store`: each with the
+/// database it names), or every known agent.
+pub fn gather_agents(layout: &StateLayout, named: Option<&[AgentPaths]>) -> Result<StatusReport> {
     layout.require_exists()?;
     let (ids, rejected) = layout.known_agents();
+    let chosen: Vec<AgentPaths> = match named {
+        Some(named) => named.to_vec(),
+        None => ids.iter().map(|id| layout.agent(id)).collect(),
+    };
     let mut agents = Vec::new();
-    for id in ids {
-        let paths = layout.agent(&id);
+    for paths in chosen {
+        let id = paths.id.clone();
         paths.check_readable()?;
         let database = database_status(&paths.db, DatabaseRole::Agent);
         let legacy_pending = paths.legacy_index.clone().filter(|p| p.is_file());
@@ -417,6 +427,10 @@ pub fn gather(layout: &StateLayout) -> Result<StatusReport> {
         if let Some(s) = &a.database.schema {
             schemas.push(releases::DatabaseSchema::agent(&a.agent_id, s.user_version));
         }
+    }
+    // The releases that open the store are the whole state dir's, whichever agents are shown.
+    if named.is_some() {
+        schemas = database_schemas(layout);
     }
     Ok(StatusReport {
         releases: releases_status(&schemas),

@@ -724,3 +724,30 @@ fn kind_is_openclaws_kind_for_every_session() {
         }
     }
 }
+
+/// `--agent` and `--store` narrow the agents `status` shows; the state dir's own lines (and the
+/// releases that open the whole store) stay.
+#[test]
+fn status_shows_the_agents_named() {
+    let store = Store::copy("live");
+    let all = store.json_ok(["status", "--json"]);
+    let ids = |doc: &serde_json::Value| -> Vec<String> {
+        doc["data"]["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["agentId"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&all), ["main", "work", "research"]);
+    let one = store.json_ok(["status", "--agent", "research", "--json"]);
+    assert_eq!(ids(&one), ["research"]);
+    assert_eq!(one["data"]["releases"], all["data"]["releases"]);
+    let db = store.agent_db("work");
+    let named = store.json_ok(["status", "--store", db.to_str().unwrap(), "--json"]);
+    assert_eq!(ids(&named), ["work"]);
+    assert_eq!(
+        named["data"]["agents"][0]["database"]["path"],
+        db.to_str().unwrap()
+    );
+}

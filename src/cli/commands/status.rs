@@ -1,7 +1,7 @@
 use clap::Args;
 
 use openclaw_sessions::custody::OwnerState;
-use openclaw_sessions::status::{gather, DatabaseStatus, ReleasesStatus};
+use openclaw_sessions::status::{gather_agents, DatabaseStatus, ReleasesStatus};
 use openclaw_sessions::store::SchemaStatus;
 use openclaw_sessions::units::format_bytes;
 
@@ -123,7 +123,9 @@ fn releases_lines(r: &ReleasesStatus) -> String {
 
 pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
-    let mut report = gather(&layout)?;
+    // `--agent` and `--store` narrow the agents shown (the state dir's lines stay).
+    let selection = ctx.selection(&layout)?;
+    let mut report = gather_agents(&layout, selection.named())?;
     for a in &mut report.agents {
         for w in &mut a.warnings {
             *w = crate::cli::hints::warning(w).into();
