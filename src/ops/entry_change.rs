@@ -62,6 +62,20 @@ impl EntryItem {
     pub fn changes(&self) -> bool {
         self.outcome.as_ref().is_ok_and(|p| !p.changes.is_empty())
     }
+
+    /// The plan to write, or `None` for an item left alone ([`EntryItem::left_alone`]).
+    fn to_write(&self) -> Option<&PatchPlan> {
+        self.outcome.as_ref().ok().filter(|p| !p.changes.is_empty())
+    }
+
+    /// The result of an item with nothing to write: unchanged, or refused at plan time.
+    fn left_alone(&self) -> Applied {
+        if self.outcome.is_ok() {
+            Applied::Unchanged
+        } else {
+            Applied::Skipped
+        }
+    }
 }
 
 pub struct EntryChangePlan {
@@ -318,16 +332,9 @@ impl Operation for EntryChangeOp {
         let mut results = Vec::with_capacity(plan.items.len());
         let mut open: Option<(String, WritableDb)> = None;
         for item in &plan.items {
-            let p = match &item.outcome {
-                Ok(p) if !p.changes.is_empty() => p,
-                Ok(_) => {
-                    results.push(Applied::Unchanged);
-                    continue;
-                }
-                Err(_) => {
-                    results.push(Applied::Skipped);
-                    continue;
-                }
+            let Some(p) = item.to_write() else {
+                results.push(item.left_alone());
+                continue;
             };
             let agent = item.target.agent.id.to_string();
             if open.as_ref().is_none_or(|(a, _)| *a != agent) {
@@ -433,16 +440,9 @@ impl super::online::OnlineOperation for EntryChangeOp {
     ) -> Result<EntryChangeReport> {
         let mut results = Vec::with_capacity(plan.items.len());
         for item in &plan.items {
-            let p = match &item.outcome {
-                Ok(p) if !p.changes.is_empty() => p,
-                Ok(_) => {
-                    results.push(Applied::Unchanged);
-                    continue;
-                }
-                Err(_) => {
-                    results.push(Applied::Skipped);
-                    continue;
-                }
+            let Some(p) = item.to_write() else {
+                results.push(item.left_alone());
+                continue;
             };
             if hooks.interruption().requested() {
                 return Err(Error::Interrupted);
