@@ -38,6 +38,10 @@ impl Operation for RestoreSessionOp {
     type Report = SnapshotSessionReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+    /// The rows are copied from a snapshot of the same schema (a snapshot of another is
+    /// refused), proven against 2026.8.2 and 2026.9.5 (reference check
+    /// `restore_session_on_release_stores`).
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {
         super::restore::snapshot_agent_scope(&self.snapshot, layout)
@@ -105,7 +109,11 @@ impl Operation for RestoreSessionOp {
         plan: &mut RestoreSessionPlan,
         _hooks: &dyn Hooks,
     ) -> Result<SnapshotSessionReport> {
-        let mut db = WritableDb::open(&layout.state_dir, &plan.agent.db)?;
+        let mut db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &plan.agent.db,
+            Self::OLDER_SCHEMAS_WRITTEN,
+        )?;
         apply_session_from_snapshot(&mut db, &plan.plan, crate::test_hooks::now_ms())
     }
 

@@ -36,6 +36,12 @@ impl WrittenSchema {
         self.user_version >= 21
     }
 
+    /// `session_canonical_validation_pending` exists (21 and later): a key written is certified
+    /// by removing its row there; before, there is nothing to certify.
+    pub fn validates_canonical_keys(self) -> bool {
+        self.user_version >= 21
+    }
+
     /// `session_transcript_cold_archives` exists (21 and later).
     pub fn has_cold_archives(self) -> bool {
         self.user_version >= 21

@@ -731,3 +731,114 @@ fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_n
     let status = store.json_ok(["status", "--json"]);
     assert_eq!(status["data"]["releases"]["agree"], false);
 }
+
+/// Every stored row of one transcript that depends on neither the clock nor the store's path.
+fn transcript_rows(db: &std::path::Path, session_id: &str) -> Vec<String> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let mut out = Vec::new();
+    for sql in [
+        "SELECT seq || ' ' || created_at || ' ' || event_json FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
+        "SELECT event_id || ' ' || seq FROM transcript_event_identities WHERE session_id = ?1 ORDER BY seq",
+        "SELECT active_position || ' ' || event_seq FROM session_transcript_active_events WHERE session_id = ?1 ORDER BY 1",
+        "SELECT message_id || ' ' || text FROM session_transcript_fts WHERE session_id = ?1 ORDER BY rowid",
+    ] {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let rows = stmt.query_map([session_id], |r| r.get::<_, String>(0)).unwrap();
+        out.extend(rows.map(Result::unwrap));
+    }
+    out
+}
+
+/// A hook session each release's own maintenance pruned from its live store, its transcript
+/// archived as a `.jsonl.deleted.*.zst` file.
+const PRUNED_KEY: &str = "agent:main:hook:7a41e6f5-b97d-4c51-b472-0830fd1c2815";
+const PRUNED_ID: &str = "5de4f0cf-5583-4e28-baad-b628ce94b831";
+
+#[test]
+fn undelete_on_an_older_release_store_writes_what_the_release_wrote() {
+    for (release, schema) in OLDER {
+        let store = Store::copy_release(release, "live");
+        assert!(!our_sessions(&store)
+            .iter()
+            .any(|(_, k, _, _)| k == PRUNED_KEY));
+        let out = store
+            .cmd()
+            .args(["--json", "undelete", PRUNED_ID, "--yes"])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let db = store.agent_db("main");
+        // The release's own import wrote the session before its maintenance pruned it.
+        let reference = Store::copy_release(release, "imported");
+        let rows = transcript_rows(&db, PRUNED_ID);
+        assert!(rows.len() > 10, "{release}: {}", rows.len());
+        assert!(
+            rows == transcript_rows(&reference.agent_db("main"), PRUNED_ID),
+            "{release}: the restored transcript differs from the release's own rows"
+        );
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, schema, "the schema stays the release's");
+        assert_integrity(&conn, release);
+        assert!(our_sessions(&store)
+            .iter()
+            .any(|(_, k, s, _)| k == PRUNED_KEY && s == PRUNED_ID));
+    }
+}
+
+#[test]
+fn restore_session_on_an_older_release_store_copies_the_release_rows() {
+    for (release, _) in OLDER {
+        // A snapshot of the store before the release's maintenance pruned the session.
+        let before = Store::copy_release(release, "imported");
+        let out = before
+            .cmd()
+            .args([
+                "--json",
+                "backup",
+                "create",
+                "--agent",
+                "main",
+                "--repository",
+            ])
+            .arg(before.state().join("repo"))
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let snapshot = json(&out)["data"]["snapshots"][0]["path"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let store = Store::copy_release(release, "live");
+        let out = store
+            .cmd()
+            .args([
+                "--json",
+                "backup",
+                "restore",
+                &snapshot,
+                "--session",
+                PRUNED_KEY,
+                "--yes",
+            ])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        assert!(
+            transcript_rows(&store.agent_db("main"), PRUNED_ID)
+                == transcript_rows(&before.agent_db("main"), PRUNED_ID),
+            "{release}: the restored rows differ from the snapshot's"
+        );
+        assert_integrity(
+            &rusqlite::Connection::open(store.agent_db("main")).unwrap(),
+            release,
+        );
+        assert!(our_sessions(&store)
+            .iter()
+            .any(|(_, k, _, _)| k == PRUNED_KEY));
+    }
+}

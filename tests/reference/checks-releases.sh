@@ -374,3 +374,108 @@ check_migrate_schema_matches_openclaw() {
   [[ $n -ge 8 ]] || check_error "only $n databases compared (4 a release expected)"
 }
 CHECKS+=(migrate_schema_matches_openclaw)
+
+# Sessions of agent main in every matrix release's live store (the release's maintenance pruned
+# others): imported ones with branches and search rows, and one its SDK made.
+RELEASE_HISTORY_KEYS=(agent:main:pinned-notes agent:main:scratch-2 agent:main:telegram:group:-100123456784 agent:main:sdk-made-1)
+
+# release_history VER MODE : on VER's live store, VER's own snapshot (`backup sqlite create`), then
+# VER's SDK deletes RELEASE_HISTORY_KEYS (archiving their transcripts); ours brings them back
+# (MODE undelete: `undelete SESSION_ID` with the entries from that snapshot; MODE restore:
+# `backup restore SNAPSHOT --session KEY`); every row of every table for those sessions equals
+# the rows before the deletion (checks/session-rows.mjs, --strict for restore); then VER lists
+# every session, its SDK reads every session back and appends to each restored one.
+release_history() {
+  local ver="$1" mode="$2" s db snap key sid rc n=0 strict=() pairs=()
+  [[ "$mode" == restore ]] && strict=(--strict)
+  s="$(copy_release "$ver" live "$mode-$ver")"
+  db="$s/agents/main/agent/openclaw-agent.sqlite"
+  : > "ids-$ver.txt"
+  for key in "${RELEASE_HISTORY_KEYS[@]}"; do
+    ours_run show.json "$s" show "$key" --json || { check_error "$ver: show $key"; return 0; }
+    jsonq show.json 'j.data.sessionId' >> "ids-$ver.txt"
+  done
+  node_check session-rows.mjs "${strict[@]}" "$db" "${RELEASE_HISTORY_KEYS[@]}" > "before-$ver.json" || check_error "$ver: rows before"
+  rc=0; ocr_run "snap-$ver.json" "$ver" "$s" backup sqlite create --agent main --repository "$CHECK_DIR/snapshots-$mode-$ver" --json || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create exited $rc"; return 0; }
+  snap="$(jsonq "snap-$ver.json" 'j.snapshotPath')"
+  rc=0; ocr_sdk "$ver" "$s" sdk-history.mjs delete main "${RELEASE_HISTORY_KEYS[@]}" > "delete-$ver.json" 2> "delete-$ver.err" || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: its SDK delete failed: $(tail -n 3 "delete-$ver.err")"; return 0; }
+  node_check session-rows.mjs "$db" "${RELEASE_HISTORY_KEYS[@]}" > "deleted-$ver.json"
+  [[ "$(jsonq "deleted-$ver.json" 'Object.values(j).filter(t=>t.session_nodes).length')" == 0 ]] || check_error "$ver: its SDK left nodes behind"
+  if [[ "$mode" == undelete ]]; then
+    while read -r sid; do
+      n=$((n + 1)); rc=0
+      ours_run "undelete-$ver-$n.json" "$s" undelete "$sid" --snapshots "$CHECK_DIR/snapshots-$mode-$ver" --yes --json || rc=$?
+      [[ $rc -eq 0 ]] || { check_error "$ver: undelete $sid exited $rc: $(head -c 300 "undelete-$ver-$n.json")"; continue; }
+      [[ "$(jsonq "undelete-$ver-$n.json" 'j.data.entrySource.kind')" == snapshot ]] || check_error "$ver: undelete $sid did not take its entry from the snapshot"
+    done < "ids-$ver.txt"
+  else
+    for key in "${RELEASE_HISTORY_KEYS[@]}"; do
+      n=$((n + 1)); rc=0
+      ours_run "restore-$ver-$n.json" "$s" backup restore "$snap" --session "$key" --yes --json || rc=$?
+      [[ $rc -eq 0 ]] || check_error "$ver: backup restore --session $key exited $rc: $(head -c 300 "restore-$ver-$n.json")"
+    done
+  fi
+  node_check session-rows.mjs "${strict[@]}" "$db" "${RELEASE_HISTORY_KEYS[@]}" > "after-$ver.json"
+  if node_check compare-session-rows.mjs "before-$ver.json" "after-$ver.json" > "cmp-$ver.txt" 2> "cmp-$ver.err"; then
+    note "$ver $mode: $(cat "cmp-$ver.txt")"
+  else
+    cat "cmp-$ver.err" >&2; check_error "$ver: rows differ after $mode: $(cat "cmp-$ver.txt")"
+  fi
+  rc=0; release_lists "$ver" "$s" "list-$ver.json" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its own sessions --all-agents exited $rc after our $mode"
+  for key in "${RELEASE_HISTORY_KEYS[@]}"; do
+    [[ "$(jsonq "list-$ver.json" "j.sessions.some(s=>s.key===\"$key\")")" == true ]] || check_error "$ver: it does not list $key after our $mode"
+  done
+  rc=0; ocr_sdk "$ver" "$s" sdk-readback.mjs > "sdk-$ver.json" 2> "sdk-$ver.err" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its SDK read-back failed (exit $rc): $(head -c 300 "sdk-$ver.json")"
+  n=0
+  while read -r sid; do pairs+=("${RELEASE_HISTORY_KEYS[$n]}=$sid"); n=$((n + 1)); done < "ids-$ver.txt"
+  rc=0; ocr_sdk "$ver" "$s" sdk-history.mjs append main "${pairs[@]}" > "append-$ver.json" 2> "append-$ver.err" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its SDK append after our $mode failed: $(grep -v '"appended":true' "append-$ver.json" | head -n 3) $(tail -n 3 "append-$ver.err")"
+}
+check_undelete_on_release_stores() { local ver; for ver in $RELEASE_MATRIX; do release_history "$ver" undelete; done; }
+check_restore_session_on_release_stores() { local ver; for ver in $RELEASE_MATRIX; do release_history "$ver" restore; done; }
+CHECKS+=(undelete_on_release_stores restore_session_on_release_stores)
+
+# backup_on_release_stores: on each matrix release's live store, our `backup create` of every
+# agent gives what the release's own `backup sqlite create` gives (the
+# same manifest fields and the same rows, checks/compare-imports.mjs); the release's own
+# `backup sqlite verify` and `restore --target` accept ours, and ours verifies the release's;
+# our `backup restore --in-place` of our snapshot leaves a store the release lists as before.
+check_backup_on_release_stores() {
+  local ver s a rc ours theirs n=0
+  mkdir -p "$CHECK_DIR/private"
+  for ver in $RELEASE_MATRIX; do
+    s="$(copy_release "$ver" live "backup-$ver")"
+    release_lists "$ver" "$s" "before-$ver.json" || { check_error "$ver: it does not list its store"; continue; }
+    for a in main work research; do
+      n=$((n + 1))
+      rc=0; ours_run "ours-$ver-$a.json" "$s" --json backup create --agent "$a" --repository "$CHECK_DIR/ours-$ver" || rc=$?
+      [[ $rc -eq 0 ]] || { check_error "$ver: backup create --agent $a exited $rc"; continue; }
+      ours="$(jsonq "ours-$ver-$a.json" 'j.data.snapshots[0].path')"
+      rc=0; ocr_run "theirs-$ver-$a.json" "$ver" "$s" backup sqlite create --agent "$a" --repository "$CHECK_DIR/theirs-$ver" --json || rc=$?
+      [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create --agent $a exited $rc"; continue; }
+      theirs="$(jsonq "theirs-$ver-$a.json" 'j.snapshotPath')"
+      [[ "$(jsonq "$ours/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" == \
+         "$(jsonq "$theirs/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" ]] ||
+        check_error "$ver $a: our manifest differs from its own: $(cat "$ours/manifest.json")"
+      node_check compare-imports.mjs "$ours/database.sqlite" "$theirs/database.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
+        { head -n 20 "cmp-$ver-$a.txt" >&2; check_error "$ver $a: our snapshot's rows differ from its own"; }
+      rc=0; ocr_run "verify-$ver-$a.json" "$ver" "$s" backup sqlite verify "$ours" --json || rc=$?
+      [[ $rc -eq 0 && "$(jsonq "verify-$ver-$a.json" 'j.ok')" == true ]] || check_error "$ver: its backup sqlite verify refuses our snapshot of $a (exit $rc)"
+      rc=0; ocr_run "restore-$ver-$a.json" "$ver" "$s" backup sqlite restore "$ours" --target "$CHECK_DIR/private/$ver-$a.sqlite" --json || rc=$?
+      [[ $rc -eq 0 ]] || check_error "$ver: its backup sqlite restore of our snapshot of $a exited $rc"
+      rc=0; ours_run "our-verify-$ver-$a.json" "$s" --json backup verify "$theirs" || rc=$?
+      [[ $rc -eq 0 ]] || check_error "$ver: our backup verify refuses its snapshot of $a (exit $rc)"
+    done
+    rc=0; ours_run "in-place-$ver.json" "$s" --json backup restore "$ours" --in-place --yes || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: backup restore --in-place exited $rc"
+    release_lists "$ver" "$s" "after-$ver.json" || check_error "$ver: it no longer lists its store after our in-place restore"
+    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
+    node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed after the in-place restore"
+  done
+  note "$n snapshots of agent databases compared with the releases' own, accepted both ways"
+}
+CHECKS+=(backup_on_release_stores)
