@@ -47,6 +47,27 @@ impl Operation for RestoreSessionOp {
         super::restore::snapshot_agent_scope(&self.snapshot, layout)
     }
 
+    /// Before custody: a schema this tool does not write, and a schema change, are refused
+    /// without a trace (the plan checks the latter again on the verified snapshot).
+    fn check_early(&self, layout: &StateLayout) -> Result<()> {
+        super::guard::check_schemas(&self.agents_in_scope(layout), Self::OLDER_SCHEMAS_WRITTEN)?;
+        if self.allow_schema_change {
+            return Ok(());
+        }
+        let Ok(manifest) = SnapshotManifest::read(&self.snapshot.join(crate::backup::MANIFEST))
+        else {
+            // Planning says what is wrong with it.
+            return Ok(());
+        };
+        match source_for(layout, &manifest) {
+            Ok(SnapshotSource::Agent { db, .. }) => {
+                super::restore::check_schema_change(layout, &self.snapshot, &manifest, &db)
+            }
+            // A global snapshot, or one of an unknown agent: planning refuses it.
+            _ => Ok(()),
+        }
+    }
+
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestoreSessionPlan> {
         let manifest = verified(&self.snapshot)?;
         let agent = match source_for(layout, &manifest)? {

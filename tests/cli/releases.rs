@@ -842,3 +842,48 @@ fn restore_session_on_an_older_release_store_copies_the_release_rows() {
             .any(|(_, k, _, _)| k == PRUNED_KEY));
     }
 }
+
+#[test]
+fn a_schema_changing_restore_session_into_an_older_release_store_leaves_no_trace() {
+    let current = Store::copy("live");
+    let out = current
+        .cmd()
+        .args([
+            "--json",
+            "backup",
+            "create",
+            "--agent",
+            "main",
+            "--repository",
+        ])
+        .arg(current.state().join("repo"))
+        .output()
+        .unwrap();
+    expect_exit(&out, 0);
+    let snapshot = json(&out)["data"]["snapshots"][0]["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let store = Store::copy_release("2026.8.2", "live");
+    // Every file, custody's coordinators included: refused before custody is taken.
+    let before = checksums(&store.state());
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "backup",
+            "restore",
+            &snapshot,
+            "--session",
+            "agent:main:main",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    expect_exit(&out, 6);
+    assert!(json(&out)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("installing it changes the schema"));
+    assert!(checksums(&store.state()) == before);
+}
