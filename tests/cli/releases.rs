@@ -353,6 +353,9 @@ fn an_import_beside_an_older_release_is_at_its_schema_as_its_own_import() {
             .output()
             .unwrap();
         expect_exit(&out, 0);
+        let imported = &json(&out)["data"]["agents"][0];
+        assert_eq!(imported["schemaOfRelease"], release, "{imported}");
+        assert_eq!(imported["schema"], schema, "{imported}");
         let db = store
             .state()
             .join("agents/research/agent/openclaw-agent.sqlite");

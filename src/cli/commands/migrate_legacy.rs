@@ -113,8 +113,14 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         })?;
     } else {
         for r in &reports {
+            // The schema is named where it is not this tool's own (an older owner's).
+            let schema = if r.schema_of_release == legacy::current_release() {
+                String::new()
+            } else {
+                format!(" at schema {} (OpenClaw {})", r.schema, r.schema_of_release)
+            };
             ctx.printer.out(&format!(
-                "{}: imported {} session(s), {} event(s){}; moved {} file(s) into {}\n",
+                "{}: imported {} session(s), {} event(s){}{schema}; moved {} file(s) into {}\n",
                 r.agent_id,
                 r.imported,
                 r.imported_transcript_events,

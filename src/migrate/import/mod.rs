@@ -47,6 +47,11 @@ const BLOCKING: [&str; 4] = [
     "sqlite_compact_failed",
 ];
 
+/// The release whose schema an import writes unless an older one owns the state dir.
+pub fn current_release() -> &'static str {
+    ReleaseSchema::current().version
+}
+
 /// Plan the import of every selected agent that has a legacy `sessions.json`.
 /// Agents are planned side by side, one a core (each reads its own index and transcripts).
 pub fn plan(agents: &[AgentPaths], now_ms: i64) -> Result<Vec<AgentImportPlan>> {
@@ -86,6 +91,10 @@ pub struct AgentImportReport<'a> {
     pub moved: MoveList<'a>,
     pub validation: &'static str,
     pub manifest: PathBuf,
+    /// The release whose schema the database has, as its own import writes it.
+    pub schema_of_release: &'static str,
+    /// `PRAGMA user_version` of that schema.
+    pub schema: i64,
 }
 
 impl AgentImportReport<'_> {
@@ -107,6 +116,8 @@ impl AgentImportReport<'_> {
             moved: MoveList::default(),
             validation: self.validation,
             manifest: self.manifest,
+            schema_of_release: self.schema_of_release,
+            schema: self.schema,
         };
         (report, moved)
     }
@@ -760,6 +771,8 @@ pub fn apply<'a>(
             moved: MoveList::default(),
             validation: if passed { "passed" } else { "failed" },
             manifest: manifest.path.clone(),
+            schema_of_release: target.release.version,
+            schema: target.release.agent_schema,
         });
         imports.push(imported);
     }
