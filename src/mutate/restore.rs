@@ -497,6 +497,7 @@ pub fn apply_undelete(
 
 fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Result<UndeleteReport> {
     let path = db.path.clone();
+    let schema = db.schema();
     let tx = db.transaction()?;
     // Re-checked inside the transaction: nothing took the key or the id meanwhile.
     if nodes::current_session_id(&tx, &plan.session_key)
@@ -525,8 +526,8 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
     }
     crash_point("undelete-session");
     let sid = plan.session_id.as_str();
-    let mut appender = EventAppender::load(&tx, sid, now_ms).at(&path)?;
-    let mut search = SearchRows::new();
+    let mut appender = EventAppender::load_for(&tx, schema, sid, now_ms).at(&path)?;
+    let mut search = SearchRows::for_schema(schema);
     let mut report = UndeleteReport {
         events: 0,
         compressed: 0,
@@ -564,7 +565,7 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
         // The triggers flagged the copied rows; the entry is as the snapshot certified it.
         nodes::set_entry_valid(&tx, &plan.session_key).at(&path)?;
     }
-    if !plan.pending_validation {
+    if !plan.pending_validation && schema.validates_canonical_keys() {
         certify(&tx, &path, &plan.session_key)?;
     }
     crash_point("undelete-before-commit");
@@ -713,6 +714,7 @@ pub fn apply_session_from_snapshot(
     let snapshot_db = plan.snapshot.join("database.sqlite");
     attach_snapshot(&db.conn, &snapshot_db).at(&snapshot_db)?;
     let result = (|| -> Result<SnapshotSessionReport> {
+        let schema = db.schema();
         let tx = db.transaction()?;
         if nodes::current_session_id(&tx, &plan.session_key)
             .at(&path)?
@@ -726,7 +728,13 @@ pub fn apply_session_from_snapshot(
                 Some("run the command again".into()),
             ));
         }
-        let copied = copy_session(&tx, &plan.session_key, &plan.windows).at(&path)?;
+        let copied = copy_session(
+            &tx,
+            &plan.session_key,
+            &plan.windows,
+            schema.keys_search_rows(),
+        )
+        .at(&path)?;
         crash_point("restore-session-rows");
         // A generation whose archive row is still there (the session was deleted since the
         // snapshot) gets a new one: a later delete archives under a name of its own.
@@ -743,7 +751,10 @@ pub fn apply_session_from_snapshot(
         }
         nodes::set_entry_valid(&tx, &plan.session_key).at(&path)?;
         // Certified, unless the snapshot holds the key still waiting for validation.
-        if !snapshot_pending_validation(&tx, &plan.session_key).at(&path)? {
+        // Before 21 there is no validation to wait for, nor to certify.
+        if schema.validates_canonical_keys()
+            && !snapshot_pending_validation(&tx, &plan.session_key).at(&path)?
+        {
             certify(&tx, &path, &plan.session_key)?;
         }
         crash_point("restore-session-before-commit");

@@ -13,12 +13,17 @@ use crate::migrate::import::{
     self as legacy, AgentImportPlan, AgentImportReport, Applied, StoppedAgent,
 };
 use crate::paths::{AgentPaths, StateLayout};
+use crate::store::db::create::ReleaseSchema;
+
+pub use super::release_guard::schema_of_release;
 use crate::units::format_bytes;
 
 pub struct MigrateLegacyOp {
     pub selection: Selection,
     /// A dry run also reads every transcript, to name each line the import would stop at.
     pub scan_transcripts: bool,
+    /// `--schema-of-release`: import at this release's schema rather than the owner's.
+    pub schema_of_release: Option<&'static ReleaseSchema>,
     agents: Vec<AgentPaths>,
 }
 
@@ -40,6 +45,7 @@ impl MigrateLegacyOp {
         MigrateLegacyOp {
             selection,
             scan_transcripts: false,
+            schema_of_release: None,
             agents: Vec::new(),
         }
     }
@@ -68,8 +74,23 @@ pub fn describe(t: &AgentImportPlan) -> Result<String> {
     }
     if !t.database_exists {
         s.push_str(&format!("; creates {}", t.sqlite_path.display()));
+        if !std::ptr::eq(t.release, ReleaseSchema::current()) {
+            s.push_str(&format!(
+                " at schema {}, as OpenClaw {} creates it",
+                t.release.agent_schema, t.release.version
+            ));
+        }
     }
     Ok(s)
+}
+
+/// The agents whose database the import creates.
+fn creating(targets: &[AgentImportPlan]) -> Vec<&str> {
+    targets
+        .iter()
+        .filter(|t| !t.database_exists)
+        .map(|t| t.agent_id.as_str())
+        .collect()
 }
 
 /// What an import a signal stopped had done and had not, agent by agent.
@@ -104,6 +125,9 @@ impl Operation for MigrateLegacyOp {
     type Report = MigrateLegacyReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
+    /// An agent database of the release that owns the state dir is imported into as that
+    /// release's own import does (`release_guard::import_release` says which release).
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()
@@ -126,6 +150,16 @@ impl Operation for MigrateLegacyOp {
 
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<MigrateLegacyPlan> {
         let mut targets = legacy::plan(&self.agents, crate::units::now_ms())?;
+        // The release whose schema the import writes; a refusal is the check step's.
+        if let Ok(release) = super::release_guard::import_release(
+            layout,
+            &creating(&targets),
+            self.schema_of_release,
+        ) {
+            for t in &mut targets {
+                t.release = release;
+            }
+        }
         if self.scan_transcripts && !targets.is_empty() {
             let progress = hooks.progress();
             progress.start(
@@ -161,23 +195,30 @@ impl Operation for MigrateLegacyOp {
             .filter(|a| !a.db.exists() && a.legacy_index.as_ref().is_some_and(|p| p.is_file()))
             .map(|a| a.id.as_str())
             .collect();
-        if creates.is_empty() {
+        if creates.is_empty() && self.schema_of_release.is_none() {
             return Ok(());
         }
-        super::release_guard::check_import(layout, &creates)
+        super::release_guard::import_release(layout, &creates, self.schema_of_release).map(drop)
     }
 
     fn check(&self, layout: &StateLayout, plan: &MigrateLegacyPlan) -> Result<()> {
         if plan.targets.is_empty() {
             return Ok(());
         }
-        let creates: Vec<&str> = plan
-            .targets
-            .iter()
-            .filter(|t| !t.database_exists)
-            .map(|t| t.agent_id.as_str())
-            .collect();
-        super::release_guard::check_import(layout, &creates)
+        let release = super::release_guard::import_release(
+            layout,
+            &creating(&plan.targets),
+            self.schema_of_release,
+        )?;
+        // A database the import appends to is of that release's schema: the owner's
+        // databases are (the release opens them as they are), and a chosen release must open
+        // every database as it is.
+        ensure(
+            plan.targets
+                .iter()
+                .all(|t| std::ptr::eq(t.release, release)),
+            || "the release of the import changed since it was planned".to_string(),
+        )
     }
 
     fn summarize(&self, plan: &MigrateLegacyPlan, limit: usize) -> Result<PlanSummary> {

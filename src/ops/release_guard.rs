@@ -1,22 +1,68 @@
 //! Never cut a release off its own store (docs/openclaw/RELEASES.md, "What each release does
 //! with another's store"): an OpenClaw release refuses a whole store when one database in it
 //! is newer than it knows, and a release before SQLite sessions never looks at SQLite at all.
-//! So an import that creates a database at the schema this tool writes is refused where the
-//! release that owns the state dir would lose sight of it.
+//! So an import writes the schema of the release that owns the state dir, as that release's
+//! own import would, where this tool reproduces that release's import; elsewhere it is refused
+//! where the owning release would lose sight of it.
 
 use crate::error::{Error, Result};
 use crate::paths::StateLayout;
 use crate::remedy::Remedy;
-use crate::store::releases::{self, DatabaseSchema};
+use crate::store::db::create::ReleaseSchema;
+use crate::store::releases::{self, Access, DatabaseSchema};
 use crate::store::DatabaseRole;
 
-/// Refuse an import (creating the agent databases of `creates`, writing the state database)
-/// in a state dir whose release would no longer open it, naming the release and the choices.
-pub fn check_import(layout: &StateLayout, creates: &[&str]) -> Result<()> {
-    check_import_beside(&crate::status::database_schemas(layout), creates)
+/// The release schema `--schema-of-release VERSION` names: a release whose import this tool
+/// reproduces; another known release is refused as unproven, anything else is not a release.
+pub fn schema_of_release(version: &str) -> Result<&'static ReleaseSchema> {
+    if let Some(r) = ReleaseSchema::of_release(version) {
+        return Ok(r);
+    }
+    if releases::RELEASES.iter().any(|r| r.version == version) {
+        return Err(Error::UnsupportedSchema {
+            message: format!(
+                "importing at the schema of OpenClaw {version} is not available: this tool reproduces the imports of OpenClaw {} only; nothing was changed",
+                ReleaseSchema::names()
+            ),
+            hint: Some(format!(
+                "run OpenClaw {version}'s own `openclaw doctor --session-sqlite import`, or choose one of {}",
+                ReleaseSchema::names()
+            )),
+        });
+    }
+    Err(Error::InvalidArgument {
+        message: format!("{version:?} is not an OpenClaw release this tool knows"),
+        hint: Some(format!(
+            "--schema-of-release takes one of {}",
+            ReleaseSchema::names()
+        )),
+    })
 }
 
-fn check_import_beside(existing: &[DatabaseSchema], creates: &[&str]) -> Result<()> {
+/// The release whose schema an import (creating the agent databases of `creates`, writing
+/// the state database) writes in this state dir: `chosen` when given and every database there
+/// stays open to it, else the release that owns the state dir; refused where that release
+/// would no longer open the store and this tool does not reproduce its import.
+pub fn import_release(
+    layout: &StateLayout,
+    creates: &[&str],
+    chosen: Option<&'static ReleaseSchema>,
+) -> Result<&'static ReleaseSchema> {
+    import_release_beside(&crate::status::database_schemas(layout), creates, chosen)
+}
+
+fn release_named(schema: &ReleaseSchema) -> &'static releases::Release {
+    releases::RELEASES
+        .iter()
+        .find(|r| r.version == schema.version)
+        .expect("every release schema is a release of the table")
+}
+
+fn import_release_beside(
+    existing: &[DatabaseSchema],
+    creates: &[&str],
+    chosen: Option<&'static ReleaseSchema>,
+) -> Result<&'static ReleaseSchema> {
     let written = releases::written();
     let state = existing.iter().find(|d| d.role == DatabaseRole::Global);
     let sqlite_sessions = existing
@@ -48,6 +94,37 @@ fn check_import_beside(existing: &[DatabaseSchema], creates: &[&str]) -> Result<
             )),
         });
     }
+    if let Some(chosen) = chosen {
+        let release = release_named(chosen);
+        // A database the chosen release would refuse, or open only after its doctor's
+        // one-way upgrade, is not its store.
+        let foreign: Vec<&DatabaseSchema> = existing
+            .iter()
+            .filter(|d| {
+                !matches!(
+                    releases::access(release, d.role, d.schema),
+                    Access::Opens | Access::Upgrades
+                )
+            })
+            .collect();
+        if foreign.is_empty() {
+            return Ok(chosen);
+        }
+        return Err(Error::UnsupportedSchema {
+            message: format!(
+                "OpenClaw {} does not open this state dir as it is ({}); an import at its schema would leave a store no release opens; nothing was changed",
+                chosen.version,
+                foreign
+                    .iter()
+                    .map(|d| d.describe())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            hint: Some(
+                "leave out --schema-of-release to import at the schema of the release that owns the state dir".into(),
+            ),
+        });
+    }
     let older: Vec<&DatabaseSchema> = existing
         .iter()
         .filter(|d| {
@@ -59,9 +136,18 @@ fn check_import_beside(existing: &[DatabaseSchema], creates: &[&str]) -> Result<
         })
         .collect();
     if older.is_empty() {
-        return Ok(());
+        return Ok(ReleaseSchema::current());
     }
     let verdict = releases::judge(existing);
+    // The owner's own import, where this tool reproduces it: the newest such release that
+    // opens every database as it is.
+    if let Some(owner) = crate::store::db::create::RELEASE_SCHEMAS
+        .iter()
+        .rev()
+        .find(|s| verdict.as_is.iter().any(|r| r.version == s.version))
+    {
+        return Ok(owner);
+    }
     let owner = if verdict.agree() {
         format!("OpenClaw {}", releases::span(&verdict.as_is))
     } else {
@@ -92,9 +178,15 @@ fn check_import_beside(existing: &[DatabaseSchema], creates: &[&str]) -> Result<
             written.version,
         ),
         hint: Some(format!(
-            "either upgrade OpenClaw to {w} or newer first and run its `openclaw doctor --fix` (one-way), then import; or bring the existing databases to schema {a} with the schema upgrade of this tool (one-way: releases before {w} can no longer open the store), then import; importing at an older release's own schema is not available yet",
+            "either upgrade OpenClaw to {w} or newer first and run its `openclaw doctor --fix` (one-way), then import; or bring the existing databases to schema {a} with the schema upgrade of this tool (one-way: releases before {w} can no longer open the store), then import; this tool imports at an older release's own schema only for OpenClaw {older_proven}",
             w = written.version,
             a = written.agent_schema,
+            older_proven = crate::store::db::create::RELEASE_SCHEMAS
+                [..crate::store::db::create::RELEASE_SCHEMAS.len() - 1]
+                .iter()
+                .map(|r| r.version)
+                .collect::<Vec<_>>()
+                .join(" and "),
         )),
     }
     .with_remedy(Remedy::UpgradeSchema))
@@ -104,32 +196,80 @@ fn check_import_beside(existing: &[DatabaseSchema], creates: &[&str]) -> Result<
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_import_beside_its_own_release_or_nothing_is_allowed() {
-        assert!(check_import_beside(&[], &["main"]).is_ok());
-        let current = [DatabaseSchema::state(18), DatabaseSchema::agent("work", 23)];
-        assert!(check_import_beside(&current, &["main"]).is_ok());
+    fn at(existing: &[DatabaseSchema], chosen: Option<&str>) -> Result<&'static str> {
+        let chosen = chosen.map(|v| ReleaseSchema::of_release(v).unwrap());
+        import_release_beside(existing, &["main"], chosen).map(|r| r.version)
     }
 
     #[test]
-    fn an_import_beside_an_older_release_is_refused_naming_it() {
-        let e = check_import_beside(
-            &[DatabaseSchema::state(15), DatabaseSchema::agent("work", 19)],
-            &["main"],
+    fn an_import_beside_its_own_release_or_nothing_is_at_the_current_schema() {
+        assert_eq!(at(&[], None).unwrap(), "2026.9.6");
+        let current = [DatabaseSchema::state(18), DatabaseSchema::agent("work", 23)];
+        assert_eq!(at(&current, None).unwrap(), "2026.9.6");
+    }
+
+    #[test]
+    fn an_import_beside_a_proven_older_release_is_at_its_schema() {
+        let r82 = [DatabaseSchema::state(15), DatabaseSchema::agent("work", 19)];
+        assert_eq!(at(&r82, None).unwrap(), "2026.8.2");
+        assert_eq!(at(&[DatabaseSchema::state(15)], None).unwrap(), "2026.8.2");
+        let r95 = [DatabaseSchema::state(17), DatabaseSchema::agent("work", 21)];
+        assert_eq!(at(&r95, None).unwrap(), "2026.9.5");
+    }
+
+    #[test]
+    fn an_import_beside_an_unproven_older_release_is_refused_naming_it() {
+        let e = at(
+            &[DatabaseSchema::state(17), DatabaseSchema::agent("work", 19)],
+            None,
         )
         .unwrap_err();
         let m = e.to_string();
-        assert!(m.contains("OpenClaw 2026.8.1 to 2026.9.2"), "{m}");
+        assert!(m.contains("OpenClaw 2026.9.4"), "{m}");
         assert!(m.contains("create agent main at schema 23"), "{m}");
+        assert!(e.hint().unwrap().contains("2026.8.2 and 2026.9.5"));
         assert_eq!(e.remedy(), Some(Remedy::UpgradeSchema));
     }
 
     #[test]
+    fn a_chosen_release_must_open_every_database() {
+        assert_eq!(at(&[], Some("2026.8.2")).unwrap(), "2026.8.2");
+        // 2026.9.5 upgrades a state database 15 itself.
+        assert_eq!(
+            at(&[DatabaseSchema::state(15)], Some("2026.9.5")).unwrap(),
+            "2026.9.5"
+        );
+        let r82 = [DatabaseSchema::state(15), DatabaseSchema::agent("work", 19)];
+        let e = at(&r82, Some("2026.9.5")).unwrap_err();
+        assert!(e.to_string().contains("agent work at schema 19"), "{e}");
+        let e = at(&[DatabaseSchema::state(18)], Some("2026.8.2")).unwrap_err();
+        assert!(
+            e.to_string().contains("the state database at schema 18"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_release_named_must_be_one_whose_import_is_reproduced() {
+        assert_eq!(schema_of_release("2026.9.5").unwrap().agent_schema, 21);
+        assert!(matches!(
+            schema_of_release("2026.9.4"),
+            Err(Error::UnsupportedSchema { .. })
+        ));
+        assert!(matches!(
+            schema_of_release("9.5"),
+            Err(Error::InvalidArgument { .. })
+        ));
+    }
+
+    #[test]
     fn an_import_into_a_pre_sqlite_store_is_refused() {
-        let e = check_import_beside(&[DatabaseSchema::state(1)], &["main"]).unwrap_err();
-        let m = e.to_string();
-        assert!(m.contains("OpenClaw 2026.7.35 and older"), "{m}");
-        assert!(m.contains("sessions.json"), "{m}");
-        assert!(e.hint().unwrap().contains("2026.8.1 or newer"));
+        for chosen in [None, Some("2026.8.2")] {
+            let e = at(&[DatabaseSchema::state(1)], chosen).unwrap_err();
+            let m = e.to_string();
+            assert!(m.contains("OpenClaw 2026.7.35 and older"), "{m}");
+            assert!(m.contains("sessions.json"), "{m}");
+            assert!(e.hint().unwrap().contains("2026.8.1 or newer"));
+        }
     }
 }

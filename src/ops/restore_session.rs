@@ -38,9 +38,34 @@ impl Operation for RestoreSessionOp {
     type Report = SnapshotSessionReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+    /// The rows are copied from a snapshot of the same schema (a snapshot of another is
+    /// refused), proven against 2026.8.2 and 2026.9.5 (reference check
+    /// `restore_session_on_release_stores`).
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {
         super::restore::snapshot_agent_scope(&self.snapshot, layout)
+    }
+
+    /// Before custody: a schema this tool does not write, and a schema change, are refused
+    /// without a trace (the plan checks the latter again on the verified snapshot).
+    fn check_early(&self, layout: &StateLayout) -> Result<()> {
+        super::guard::check_schemas(&self.agents_in_scope(layout), Self::OLDER_SCHEMAS_WRITTEN)?;
+        if self.allow_schema_change {
+            return Ok(());
+        }
+        let Ok(manifest) = SnapshotManifest::read(&self.snapshot.join(crate::backup::MANIFEST))
+        else {
+            // Planning says what is wrong with it.
+            return Ok(());
+        };
+        match source_for(layout, &manifest) {
+            Ok(SnapshotSource::Agent { db, .. }) => {
+                super::restore::check_schema_change(layout, &self.snapshot, &manifest, &db)
+            }
+            // A global snapshot, or one of an unknown agent: planning refuses it.
+            _ => Ok(()),
+        }
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestoreSessionPlan> {
@@ -105,7 +130,11 @@ impl Operation for RestoreSessionOp {
         plan: &mut RestoreSessionPlan,
         _hooks: &dyn Hooks,
     ) -> Result<SnapshotSessionReport> {
-        let mut db = WritableDb::open(&layout.state_dir, &plan.agent.db)?;
+        let mut db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &plan.agent.db,
+            Self::OLDER_SCHEMAS_WRITTEN,
+        )?;
         apply_session_from_snapshot(&mut db, &plan.plan, crate::test_hooks::now_ms())
     }
 

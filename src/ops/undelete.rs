@@ -57,6 +57,9 @@ impl Operation for UndeleteOp {
     type Report = UndeleteReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+    /// The events are appended as each release stores them (`writer::WrittenSchema`),
+    /// proven against 2026.8.2 and 2026.9.5 (reference check `undelete_on_release_stores`).
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     /// The archive the words name, among the selected agents' archives.
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
@@ -138,7 +141,11 @@ impl Operation for UndeleteOp {
         plan: &mut UndeleteOpPlan,
         _hooks: &dyn Hooks,
     ) -> Result<UndeleteReport> {
-        let mut db = WritableDb::open(&layout.state_dir, &plan.agent.db)?;
+        let mut db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &plan.agent.db,
+            Self::OLDER_SCHEMAS_WRITTEN,
+        )?;
         apply_undelete(&mut db, &plan.plan, self.now)
     }
 

@@ -131,6 +131,11 @@ impl WritableDb {
             .at(&self.path)
     }
 
+    /// The agent schema this database is written at.
+    pub fn schema(&self) -> crate::writer::WrittenSchema {
+        crate::writer::WrittenSchema::of(self.user_version)
+    }
+
     /// `BEGIN IMMEDIATE`: the write lock is taken up front, as OpenClaw's writers do.
     pub fn transaction(&mut self) -> Result<rusqlite::Transaction<'_>> {
         self.conn

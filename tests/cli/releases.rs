@@ -290,18 +290,104 @@ fn a_pre_sqlite_store_lists_its_legacy_sessions_and_refuses_the_import() {
     assert!(store_files(&store) == before);
 }
 
-#[test]
-fn an_import_beside_an_older_release_databases_is_refused() {
-    // Agent research back to its legacy files, the others at schema 19: importing research at
-    // schema 23 would cut 2026.8.2 off the whole store.
-    let store = Store::copy_release("2026.8.2", "imported");
+/// The release's imported store with agent research back to its legacy files.
+fn one_agent_still_legacy(release: &str) -> Store {
+    let store = Store::copy_release(release, "imported");
     let research = store.state().join("agents/research");
     std::fs::remove_dir_all(&research).unwrap();
     crate::common::copy_dir(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/openclaw-2026.8.2/legacy/.openclaw/agents/research"),
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+            "tests/fixtures/openclaw-{release}/legacy/.openclaw/agents/research"
+        )),
         &research,
     );
+    store
+}
+
+/// Rows an import writes that depend neither on the clock nor on where the store is.
+fn imported_rows(db: &std::path::Path) -> Vec<String> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let mut out = Vec::new();
+    for sql in [
+        "SELECT session_id || ' ' || seq || ' ' || created_at || ' ' || event_json FROM transcript_events ORDER BY session_id, seq",
+        "SELECT session_key || ' ' || current_session_id || ' ' || entry_json FROM session_nodes ORDER BY session_key",
+        "SELECT rowid || ' ' || session_id || ' ' || message_id || ' ' || text FROM session_transcript_fts ORDER BY rowid",
+        "SELECT session_id || ' ' || active_position || ' ' || event_seq FROM session_transcript_active_events ORDER BY 1",
+        "SELECT role || ' ' || schema_version || ' ' || agent_id || ' ' || app_version FROM schema_meta",
+    ] {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0)).unwrap();
+        out.extend(rows.map(Result::unwrap));
+    }
+    out
+}
+
+#[test]
+fn an_import_beside_an_older_release_is_at_its_schema_as_its_own_import() {
+    // Agent research back to its legacy files, the others at the release's schema: the import
+    // creates research as that release's own import did (its committed `imported/` store).
+    for (release, schema) in OLDER {
+        let store = one_agent_still_legacy(release);
+        let before = store_files(&store);
+        let out = store
+            .cmd()
+            .args(["migrate", "legacy", "--agent", "research", "--dry-run"])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let plan = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            plan.contains(&format!(
+                "at schema {schema}, as OpenClaw {release} creates it"
+            )),
+            "{plan}"
+        );
+        assert!(store_files(&store) == before, "a dry run changed the store");
+        let out = store
+            .cmd()
+            .args([
+                "--json", "migrate", "legacy", "--agent", "research", "--yes",
+            ])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let imported = &json(&out)["data"]["agents"][0];
+        assert_eq!(imported["schemaOfRelease"], release, "{imported}");
+        assert_eq!(imported["schema"], schema, "{imported}");
+        let db = store
+            .state()
+            .join("agents/research/agent/openclaw-agent.sqlite");
+        // A copy: even a read-only open leaves a `-shm` beside a WAL database.
+        let reference = Store::copy_release(release, "imported");
+        let theirs = reference.agent_db("research");
+        assert_eq!(schema_dump(&db), schema_dump(&theirs), "{release}");
+        let rows = imported_rows(&db);
+        assert!(rows.len() > 400, "{}", rows.len());
+        assert!(rows == imported_rows(&theirs), "{release}: rows differ");
+        assert_integrity(&rusqlite::Connection::open(&db).unwrap(), release);
+        // Every session of every agent, as after the release's own import of all three.
+        assert_eq!(our_sessions(&store), our_sessions(&reference));
+        let manifest = std::fs::read_dir(store.state().join("session-sqlite-migration-runs"))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .filter(|m| m.contains("\"research\""))
+            .count();
+        assert!(manifest >= 1);
+    }
+}
+
+#[test]
+fn an_import_beside_an_unproven_older_release_is_refused() {
+    // A state database at 16 is 2026.9.3's: its own import is not reproduced, and one at
+    // schema 23 would cut it off the store.
+    let store = one_agent_still_legacy("2026.8.2");
+    let state = store.state().join("state/openclaw.sqlite");
+    rusqlite::Connection::open(&state)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 16; PRAGMA wal_checkpoint(TRUNCATE);")
+        .unwrap();
     let before = store_files(&store);
     for dry in [false, true] {
         let mut cmd = store.cmd();
@@ -311,19 +397,83 @@ fn an_import_beside_an_older_release_databases_is_refused() {
         let doc = json(&out);
         if dry {
             expect_exit(&out, 0);
-            assert!(
-                doc["warnings"].to_string().contains("2026.8.1 to 2026.9.2"),
-                "{doc}"
-            );
+            assert!(doc["warnings"].to_string().contains("2026.9.3"), "{doc}");
         } else {
             expect_exit(&out, 6);
             let message = doc["error"]["message"].as_str().unwrap();
             assert!(
-                message.contains("OpenClaw 2026.8.1 to 2026.9.2")
+                message.contains("OpenClaw 2026.9.3")
                     && message.contains("create agent research at schema 23"),
                 "{message}"
             );
+            let hint = doc["error"]["hint"].as_str().unwrap();
+            assert!(hint.contains("2026.8.2 and 2026.9.5"), "{hint}");
         }
+    }
+    assert!(store_files(&store) == before);
+}
+
+#[test]
+fn schema_of_release_chooses_the_schema_and_is_refused_where_it_does_not_fit() {
+    // A store with no database yet: the release named creates both, as its own import.
+    let store = Store::copy_release("2026.8.2", "legacy");
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "migrate",
+            "legacy",
+            "--all-agents",
+            "--schema-of-release",
+            "2026.8.2",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    expect_exit(&out, 0);
+    let reference = Store::copy_release("2026.8.2", "imported");
+    for agent in ["main", "work", "research"] {
+        let db = store
+            .state()
+            .join(format!("agents/{agent}/agent/openclaw-agent.sqlite"));
+        let theirs = reference.agent_db(agent);
+        assert_eq!(schema_dump(&db), schema_dump(&theirs), "{agent}");
+        assert!(
+            imported_rows(&db) == imported_rows(&theirs),
+            "{agent}: rows differ"
+        );
+    }
+    let state = store.state().join("state/openclaw.sqlite");
+    let theirs = reference.state().join("state/openclaw.sqlite");
+    assert_eq!(schema_dump(&state), schema_dump(&theirs));
+    assert_eq!(our_sessions(&store), our_sessions(&reference));
+
+    // 2026.9.5 does not open agent databases at 19 as they are; 2026.9.4's import is not
+    // reproduced; a word that is no release is a usage error.
+    let store = one_agent_still_legacy("2026.8.2");
+    let before = store_files(&store);
+    for (release, code, words) in [
+        ("2026.9.5", 6, "agent main at schema 19"),
+        ("2026.9.4", 6, "not available"),
+        ("9.5", 2, "not an OpenClaw release"),
+    ] {
+        let out = store
+            .cmd()
+            .args([
+                "--json",
+                "migrate",
+                "legacy",
+                "--agent",
+                "research",
+                "--yes",
+                "--schema-of-release",
+                release,
+            ])
+            .output()
+            .unwrap();
+        expect_exit(&out, code);
+        let message = json(&out)["error"]["message"].as_str().unwrap().to_string();
+        assert!(message.contains(words), "{release}: {message}");
     }
     assert!(store_files(&store) == before);
 }
@@ -583,4 +733,160 @@ fn migrate_schema_refuses_a_layout_it_does_not_know_and_a_partial_selection_is_n
     );
     let status = store.json_ok(["status", "--json"]);
     assert_eq!(status["data"]["releases"]["agree"], false);
+}
+
+/// Every stored row of one transcript that depends on neither the clock nor the store's path.
+fn transcript_rows(db: &std::path::Path, session_id: &str) -> Vec<String> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let mut out = Vec::new();
+    for sql in [
+        "SELECT seq || ' ' || created_at || ' ' || event_json FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
+        "SELECT event_id || ' ' || seq FROM transcript_event_identities WHERE session_id = ?1 ORDER BY seq",
+        "SELECT active_position || ' ' || event_seq FROM session_transcript_active_events WHERE session_id = ?1 ORDER BY 1",
+        "SELECT message_id || ' ' || text FROM session_transcript_fts WHERE session_id = ?1 ORDER BY rowid",
+    ] {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let rows = stmt.query_map([session_id], |r| r.get::<_, String>(0)).unwrap();
+        out.extend(rows.map(Result::unwrap));
+    }
+    out
+}
+
+/// A hook session each release's own maintenance pruned from its live store, its transcript
+/// archived as a `.jsonl.deleted.*.zst` file.
+const PRUNED_KEY: &str = "agent:main:hook:7a41e6f5-b97d-4c51-b472-0830fd1c2815";
+const PRUNED_ID: &str = "5de4f0cf-5583-4e28-baad-b628ce94b831";
+
+#[test]
+fn undelete_on_an_older_release_store_writes_what_the_release_wrote() {
+    for (release, schema) in OLDER {
+        let store = Store::copy_release(release, "live");
+        assert!(!our_sessions(&store)
+            .iter()
+            .any(|(_, k, _, _)| k == PRUNED_KEY));
+        let out = store
+            .cmd()
+            .args(["--json", "undelete", PRUNED_ID, "--yes"])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let db = store.agent_db("main");
+        // The release's own import wrote the session before its maintenance pruned it.
+        let reference = Store::copy_release(release, "imported");
+        let rows = transcript_rows(&db, PRUNED_ID);
+        assert!(rows.len() > 10, "{release}: {}", rows.len());
+        assert!(
+            rows == transcript_rows(&reference.agent_db("main"), PRUNED_ID),
+            "{release}: the restored transcript differs from the release's own rows"
+        );
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, schema, "the schema stays the release's");
+        assert_integrity(&conn, release);
+        assert!(our_sessions(&store)
+            .iter()
+            .any(|(_, k, s, _)| k == PRUNED_KEY && s == PRUNED_ID));
+    }
+}
+
+#[test]
+fn restore_session_on_an_older_release_store_copies_the_release_rows() {
+    for (release, _) in OLDER {
+        // A snapshot of the store before the release's maintenance pruned the session.
+        let before = Store::copy_release(release, "imported");
+        let out = before
+            .cmd()
+            .args([
+                "--json",
+                "backup",
+                "create",
+                "--agent",
+                "main",
+                "--repository",
+            ])
+            .arg(before.state().join("repo"))
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let snapshot = json(&out)["data"]["snapshots"][0]["path"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let store = Store::copy_release(release, "live");
+        let out = store
+            .cmd()
+            .args([
+                "--json",
+                "backup",
+                "restore",
+                &snapshot,
+                "--session",
+                PRUNED_KEY,
+                "--yes",
+            ])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        assert!(
+            transcript_rows(&store.agent_db("main"), PRUNED_ID)
+                == transcript_rows(&before.agent_db("main"), PRUNED_ID),
+            "{release}: the restored rows differ from the snapshot's"
+        );
+        assert_integrity(
+            &rusqlite::Connection::open(store.agent_db("main")).unwrap(),
+            release,
+        );
+        assert!(our_sessions(&store)
+            .iter()
+            .any(|(_, k, _, _)| k == PRUNED_KEY));
+    }
+}
+
+#[test]
+fn a_schema_changing_restore_session_into_an_older_release_store_leaves_no_trace() {
+    let current = Store::copy("live");
+    let out = current
+        .cmd()
+        .args([
+            "--json",
+            "backup",
+            "create",
+            "--agent",
+            "main",
+            "--repository",
+        ])
+        .arg(current.state().join("repo"))
+        .output()
+        .unwrap();
+    expect_exit(&out, 0);
+    let snapshot = json(&out)["data"]["snapshots"][0]["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let store = Store::copy_release("2026.8.2", "live");
+    // Every file, custody's coordinators included: refused before custody is taken.
+    let before = checksums(&store.state());
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "backup",
+            "restore",
+            &snapshot,
+            "--session",
+            "agent:main:main",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    expect_exit(&out, 6);
+    assert!(json(&out)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("installing it changes the schema"));
+    assert!(checksums(&store.state()) == before);
 }

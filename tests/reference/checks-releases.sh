@@ -225,28 +225,86 @@ check_restore_schema_change_refused() {
 }
 CHECKS+=(restore_schema_change_refused)
 
-# legacy_import_guarded: `migrate legacy` never cuts a release off its store: on a store of the
-# first matrix release with one agent still legacy, and on a store of the pre-SQLite release, it
-# refuses (exit 6), changes nothing, and the release lists what it listed before.
-check_legacy_import_guarded() {
-  local ver s rc legacy
-  ver="$(set -- $RELEASE_MATRIX; echo "$1")"
-  s="$(copy_release "$ver" imported one-legacy)"
-  legacy="$(release_store "$ver")/legacy/.openclaw"
-  # agent research goes back to its legacy files: its database leaves, its sessions.json returns.
+# ocr_sdk VER STATE SCRIPT ARGS... : a checks/ script with release VER's own SDK on STATE.
+ocr_sdk() {
+  local ver="$1" state="$2" script="$3"; shift 3
+  "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_STATE_DIR="$state" OPENCLAW_NO_RESPAWN=1 \
+    OPENCLAW_REF_APP="$OPENCLAW_REF_DIR/releases/$ver" \
+    timeout -k 10 "$CMD_TIMEOUT" "$OPENCLAW_REF_DIR/bin/node" --import "$HARNESS/lib/openclaw-resolve.mjs" \
+    "$REF_ROOT/checks/$script" "$@" < /dev/null
+}
+
+# one_legacy VER NAME : VER's imported store at stores/NAME with agent research back to its
+# legacy files (its database gone, its sessions.json and transcripts back).
+one_legacy() {
+  local s legacy
+  s="$(copy_release "$1" imported "$2")" || return 1
+  legacy="$(release_store "$1")/legacy/.openclaw"
   rm -rf "$s/agents/research"
   mkdir -p "$s/agents/research"; cp -a "$legacy/agents/research/." "$s/agents/research/"
-  release_lists "$ver" "$s" before.json || { check_error "openclaw@$ver does not list the prepared store"; return 0; }
-  tree_manifest "$s" > before.txt
-  rc=0; ours_run import.json "$s" --json migrate legacy --agent research --yes || rc=$?
-  [[ $rc -eq 6 ]] || check_error "$ver: migrate legacy exited $rc, expected 6"
-  grep -q "could no longer open it" import.json && grep -q "schema 19" import.json ||
-    check_error "$ver: the refusal does not name the release's schema and what the import would do"
-  tree_manifest "$s" > after.txt
-  diff -u before.txt after.txt >&2 || check_error "$ver: the refused import changed the store"
-  release_lists "$ver" "$s" after.json || check_error "openclaw@$ver no longer lists its store"
-  [[ "$(jsonq before.json 'j.sessions.length')" == "$(jsonq after.json 'j.sessions.length')" ]] || check_error "$ver: its list changed"
+  echo "$s"
+}
 
+# legacy_import_at_release_schema: on a store of each matrix release with agent research still
+# legacy, our `migrate legacy --agent research` (which imports at the schema of the release that
+# owns the state dir) and the release's own `doctor --session-sqlite import` on a copy at the
+# same path give the same rows in every table (compare-imports.mjs), the same schema objects in
+# the same order, the same schema_meta and state registry rows, and manifests naming the release;
+# then the release lists every session of every agent (its `sessions --all-agents --json`), its
+# own SDK reads every session back, and its `doctor --session-sqlite validate` passes.
+check_legacy_import_at_release_schema() {
+  local ver s at rc db q n=0
+  for ver in $RELEASE_MATRIX; do
+    at="$CHECK_DIR/stores/import-$ver"
+    s="$(one_legacy "$ver" "import-$ver")"
+    rc=0; ocr_run "oc-import-$ver.json" "$ver" "$s" doctor --session-sqlite import --session-sqlite-agent research --json || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: its own import exited $rc"; continue; }
+    mv "$at" "$at-openclaw"
+    s="$(one_legacy "$ver" "import-$ver")"
+    rc=0; ours_run "ours-import-$ver.json" "$s" --json migrate legacy --agent research --yes || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: migrate legacy exited $rc"; continue; }
+    db=agents/research/agent/openclaw-agent.sqlite
+    if node_check compare-imports.mjs "$s/$db" "$at-openclaw/.openclaw/$db" > "cmp-$ver.txt" 2>&1; then
+      note "$ver research: $(tail -n 1 "cmp-$ver.txt")"
+    else
+      head -n 40 "cmp-$ver.txt" >&2; check_error "$ver: our import differs from its own"
+    fi
+    for q in "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid" \
+             "SELECT role, schema_version, agent_id, app_version FROM schema_meta" \
+             "SELECT (SELECT user_version FROM pragma_user_version), (SELECT journal_mode FROM pragma_journal_mode), (SELECT auto_vacuum FROM pragma_auto_vacuum)"; do
+      n=$((n + 1))
+      node_check sql-rows.mjs "$s/$db" "$q" > "ours-$n.txt" 2>&1 || true
+      node_check sql-rows.mjs "$at-openclaw/.openclaw/$db" "$q" > "theirs-$n.txt" 2>&1 || true
+      cmp -s "ours-$n.txt" "theirs-$n.txt" || { diff "ours-$n.txt" "theirs-$n.txt" | head -n 10 >&2; check_error "$ver: differs from its own import: $q"; }
+    done
+    q="SELECT agent_id, path, schema_version FROM agent_databases ORDER BY agent_id"
+    node_check sql-rows.mjs "$s/state/openclaw.sqlite" "$q" > "ours-reg-$ver.txt" 2>&1 || true
+    node_check sql-rows.mjs "$at-openclaw/.openclaw/state/openclaw.sqlite" "$q" > "theirs-reg-$ver.txt" 2>&1 || true
+    cmp -s "ours-reg-$ver.txt" "theirs-reg-$ver.txt" || check_error "$ver: the state registry differs from its own import's"
+    [[ "$(jsonq "$(ls -t "$s"/session-sqlite-migration-runs/*.json | head -n 1)" 'j.openClawVersion')" == "$ver" ]] ||
+      check_error "$ver: our manifest does not name the release"
+    # The release reads the whole store back.
+    rc=0; release_lists "$ver" "$s" "list-$ver.json" || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: its own sessions --all-agents exited $rc after our import"; continue; }
+    release_lists "$ver" "$at-openclaw/.openclaw" "list-theirs-$ver.json" || check_error "$ver: it does not list its own import"
+    jsonq "list-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "list-$ver-as-ours.json"
+    node_check list-compare.mjs "list-theirs-$ver.json" "list-$ver-as-ours.json" > "cmp-list-$ver.txt" 2>&1 ||
+      { cat "cmp-list-$ver.txt" >&2; check_error "$ver: it lists our import differently from its own"; }
+    [[ "$(jsonq "list-$ver.json" 'new Set(j.sessions.map(s=>s.agentId)).size')" == 3 ]] || check_error "$ver: it does not list all three agents"
+    rc=0; ocr_sdk "$ver" "$(cp -a "$s" "$CHECK_DIR/stores/sdk-$ver" && echo "$CHECK_DIR/stores/sdk-$ver")" sdk-readback.mjs > "sdk-$ver.json" 2> "sdk-$ver.err" || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: its SDK read-back failed (exit $rc): $(head -c 300 "sdk-$ver.json") $(tail -n 3 "sdk-$ver.err")"
+    rc=0; ocr_run "validate-$ver.json" "$ver" "$(cp -a "$s" "$CHECK_DIR/stores/validate-$ver" && echo "$CHECK_DIR/stores/validate-$ver")" doctor --session-sqlite validate --session-sqlite-all-agents --json || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: its doctor --session-sqlite validate exited $rc"
+    note "$ver: lists $(jsonq "list-$ver.json" 'j.sessions.length') sessions, SDK reads $(jsonq "sdk-$ver.json" 'Object.values(j.agents).reduce((n,a)=>n+a.events,0)') events"
+  done
+}
+CHECKS+=(legacy_import_at_release_schema)
+
+# legacy_import_guarded: `migrate legacy` never cuts a release off its store: on a store of the
+# pre-SQLite release it refuses (exit 6), changes nothing, and the release lists what it listed
+# before.
+check_legacy_import_guarded() {
+  local s rc
   s="$(copy_release "$LEGACY_RELEASE" live pre-sqlite)"
   release_lists "$LEGACY_RELEASE" "$s" before-legacy.json || { check_error "openclaw@$LEGACY_RELEASE does not list its store"; return 0; }
   tree_manifest "$s" > before-legacy.txt
@@ -259,7 +317,7 @@ check_legacy_import_guarded() {
   [[ "$(jsonq before-legacy.json 'j.sessions.length')" -gt 0 && \
      "$(jsonq before-legacy.json 'j.sessions.length')" == "$(jsonq after-legacy.json 'j.sessions.length')" ]] ||
     check_error "$LEGACY_RELEASE: lists $(jsonq before-legacy.json 'j.sessions.length') sessions before, $(jsonq after-legacy.json 'j.sessions.length') after"
-  note "refused on $ver (one legacy agent) and $LEGACY_RELEASE; both still list $(jsonq after.json 'j.sessions.length') and $(jsonq after-legacy.json 'j.sessions.length') sessions"
+  note "refused on $LEGACY_RELEASE, which still lists $(jsonq after-legacy.json 'j.sessions.length') sessions"
 }
 CHECKS+=(legacy_import_guarded)
 
@@ -316,3 +374,108 @@ check_migrate_schema_matches_openclaw() {
   [[ $n -ge 8 ]] || check_error "only $n databases compared (4 a release expected)"
 }
 CHECKS+=(migrate_schema_matches_openclaw)
+
+# Sessions of agent main in every matrix release's live store (the release's maintenance pruned
+# others): imported ones with branches and search rows, and one its SDK made.
+RELEASE_HISTORY_KEYS=(agent:main:pinned-notes agent:main:scratch-2 agent:main:telegram:group:-100123456784 agent:main:sdk-made-1)
+
+# release_history VER MODE : on VER's live store, VER's own snapshot (`backup sqlite create`), then
+# VER's SDK deletes RELEASE_HISTORY_KEYS (archiving their transcripts); ours brings them back
+# (MODE undelete: `undelete SESSION_ID` with the entries from that snapshot; MODE restore:
+# `backup restore SNAPSHOT --session KEY`); every row of every table for those sessions equals
+# the rows before the deletion (checks/session-rows.mjs, --strict for restore); then VER lists
+# every session, its SDK reads every session back and appends to each restored one.
+release_history() {
+  local ver="$1" mode="$2" s db snap key sid rc n=0 strict=() pairs=()
+  [[ "$mode" == restore ]] && strict=(--strict)
+  s="$(copy_release "$ver" live "$mode-$ver")"
+  db="$s/agents/main/agent/openclaw-agent.sqlite"
+  : > "ids-$ver.txt"
+  for key in "${RELEASE_HISTORY_KEYS[@]}"; do
+    ours_run show.json "$s" show "$key" --json || { check_error "$ver: show $key"; return 0; }
+    jsonq show.json 'j.data.sessionId' >> "ids-$ver.txt"
+  done
+  node_check session-rows.mjs "${strict[@]}" "$db" "${RELEASE_HISTORY_KEYS[@]}" > "before-$ver.json" || check_error "$ver: rows before"
+  rc=0; ocr_run "snap-$ver.json" "$ver" "$s" backup sqlite create --agent main --repository "$CHECK_DIR/snapshots-$mode-$ver" --json || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create exited $rc"; return 0; }
+  snap="$(jsonq "snap-$ver.json" 'j.snapshotPath')"
+  rc=0; ocr_sdk "$ver" "$s" sdk-history.mjs delete main "${RELEASE_HISTORY_KEYS[@]}" > "delete-$ver.json" 2> "delete-$ver.err" || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: its SDK delete failed: $(tail -n 3 "delete-$ver.err")"; return 0; }
+  node_check session-rows.mjs "$db" "${RELEASE_HISTORY_KEYS[@]}" > "deleted-$ver.json"
+  [[ "$(jsonq "deleted-$ver.json" 'Object.values(j).filter(t=>t.session_nodes).length')" == 0 ]] || check_error "$ver: its SDK left nodes behind"
+  if [[ "$mode" == undelete ]]; then
+    while read -r sid; do
+      n=$((n + 1)); rc=0
+      ours_run "undelete-$ver-$n.json" "$s" undelete "$sid" --snapshots "$CHECK_DIR/snapshots-$mode-$ver" --yes --json || rc=$?
+      [[ $rc -eq 0 ]] || { check_error "$ver: undelete $sid exited $rc: $(head -c 300 "undelete-$ver-$n.json")"; continue; }
+      [[ "$(jsonq "undelete-$ver-$n.json" 'j.data.entrySource.kind')" == snapshot ]] || check_error "$ver: undelete $sid did not take its entry from the snapshot"
+    done < "ids-$ver.txt"
+  else
+    for key in "${RELEASE_HISTORY_KEYS[@]}"; do
+      n=$((n + 1)); rc=0
+      ours_run "restore-$ver-$n.json" "$s" backup restore "$snap" --session "$key" --yes --json || rc=$?
+      [[ $rc -eq 0 ]] || check_error "$ver: backup restore --session $key exited $rc: $(head -c 300 "restore-$ver-$n.json")"
+    done
+  fi
+  node_check session-rows.mjs "${strict[@]}" "$db" "${RELEASE_HISTORY_KEYS[@]}" > "after-$ver.json"
+  if node_check compare-session-rows.mjs "before-$ver.json" "after-$ver.json" > "cmp-$ver.txt" 2> "cmp-$ver.err"; then
+    note "$ver $mode: $(cat "cmp-$ver.txt")"
+  else
+    cat "cmp-$ver.err" >&2; check_error "$ver: rows differ after $mode: $(cat "cmp-$ver.txt")"
+  fi
+  rc=0; release_lists "$ver" "$s" "list-$ver.json" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its own sessions --all-agents exited $rc after our $mode"
+  for key in "${RELEASE_HISTORY_KEYS[@]}"; do
+    [[ "$(jsonq "list-$ver.json" "j.sessions.some(s=>s.key===\"$key\")")" == true ]] || check_error "$ver: it does not list $key after our $mode"
+  done
+  rc=0; ocr_sdk "$ver" "$s" sdk-readback.mjs > "sdk-$ver.json" 2> "sdk-$ver.err" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its SDK read-back failed (exit $rc): $(head -c 300 "sdk-$ver.json")"
+  n=0
+  while read -r sid; do pairs+=("${RELEASE_HISTORY_KEYS[$n]}=$sid"); n=$((n + 1)); done < "ids-$ver.txt"
+  rc=0; ocr_sdk "$ver" "$s" sdk-history.mjs append main "${pairs[@]}" > "append-$ver.json" 2> "append-$ver.err" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its SDK append after our $mode failed: $(grep -v '"appended":true' "append-$ver.json" | head -n 3) $(tail -n 3 "append-$ver.err")"
+}
+check_undelete_on_release_stores() { local ver; for ver in $RELEASE_MATRIX; do release_history "$ver" undelete; done; }
+check_restore_session_on_release_stores() { local ver; for ver in $RELEASE_MATRIX; do release_history "$ver" restore; done; }
+CHECKS+=(undelete_on_release_stores restore_session_on_release_stores)
+
+# backup_on_release_stores: on each matrix release's live store, our `backup create` of every
+# agent gives what the release's own `backup sqlite create` gives (the
+# same manifest fields and the same rows, checks/compare-imports.mjs); the release's own
+# `backup sqlite verify` and `restore --target` accept ours, and ours verifies the release's;
+# our `backup restore --in-place` of our snapshot leaves a store the release lists as before.
+check_backup_on_release_stores() {
+  local ver s a rc ours theirs n=0
+  mkdir -p "$CHECK_DIR/private"
+  for ver in $RELEASE_MATRIX; do
+    s="$(copy_release "$ver" live "backup-$ver")"
+    release_lists "$ver" "$s" "before-$ver.json" || { check_error "$ver: it does not list its store"; continue; }
+    for a in main work research; do
+      n=$((n + 1))
+      rc=0; ours_run "ours-$ver-$a.json" "$s" --json backup create --agent "$a" --repository "$CHECK_DIR/ours-$ver" || rc=$?
+      [[ $rc -eq 0 ]] || { check_error "$ver: backup create --agent $a exited $rc"; continue; }
+      ours="$(jsonq "ours-$ver-$a.json" 'j.data.snapshots[0].path')"
+      rc=0; ocr_run "theirs-$ver-$a.json" "$ver" "$s" backup sqlite create --agent "$a" --repository "$CHECK_DIR/theirs-$ver" --json || rc=$?
+      [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create --agent $a exited $rc"; continue; }
+      theirs="$(jsonq "theirs-$ver-$a.json" 'j.snapshotPath')"
+      [[ "$(jsonq "$ours/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" == \
+         "$(jsonq "$theirs/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" ]] ||
+        check_error "$ver $a: our manifest differs from its own: $(cat "$ours/manifest.json")"
+      node_check compare-imports.mjs "$ours/database.sqlite" "$theirs/database.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
+        { head -n 20 "cmp-$ver-$a.txt" >&2; check_error "$ver $a: our snapshot's rows differ from its own"; }
+      rc=0; ocr_run "verify-$ver-$a.json" "$ver" "$s" backup sqlite verify "$ours" --json || rc=$?
+      [[ $rc -eq 0 && "$(jsonq "verify-$ver-$a.json" 'j.ok')" == true ]] || check_error "$ver: its backup sqlite verify refuses our snapshot of $a (exit $rc)"
+      rc=0; ocr_run "restore-$ver-$a.json" "$ver" "$s" backup sqlite restore "$ours" --target "$CHECK_DIR/private/$ver-$a.sqlite" --json || rc=$?
+      [[ $rc -eq 0 ]] || check_error "$ver: its backup sqlite restore of our snapshot of $a exited $rc"
+      rc=0; ours_run "our-verify-$ver-$a.json" "$s" --json backup verify "$theirs" || rc=$?
+      [[ $rc -eq 0 ]] || check_error "$ver: our backup verify refuses its snapshot of $a (exit $rc)"
+    done
+    rc=0; ours_run "in-place-$ver.json" "$s" --json backup restore "$ours" --in-place --yes || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: backup restore --in-place exited $rc"
+    release_lists "$ver" "$s" "after-$ver.json" || check_error "$ver: it no longer lists its store after our in-place restore"
+    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
+    node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed after the in-place restore"
+  done
+  note "$n snapshots of agent databases compared with the releases' own, accepted both ways"
+}
+CHECKS+=(backup_on_release_stores)

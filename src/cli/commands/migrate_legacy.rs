@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::cli::exit::ErrorCode;
 use openclaw_sessions::migrate::import::{self as legacy, MoveList};
-use openclaw_sessions::ops::migrate_legacy::MigrateLegacyOp;
+use openclaw_sessions::ops::migrate_legacy::{schema_of_release, MigrateLegacyOp};
 
 use crate::cli::exit::Outcome;
 use crate::cli::mutation::{print_dry_run, run_op, selection, MutationArgs};
@@ -16,6 +16,11 @@ use crate::cli::Ctx;
 pub struct LegacyArgs {
     #[command(flatten)]
     mutation: MutationArgs,
+    /// Create the databases at the schema of this OpenClaw release, as its own import does
+    /// (2026.8.2: agent schema 19, 2026.9.5: 21, 2026.9.6: 23). By default, the release that
+    /// owns the state dir (its existing databases tell which).
+    #[arg(long, value_name = "VERSION")]
+    schema_of_release: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -33,6 +38,9 @@ struct AppliedDocument<'a> {
 
 pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
     let mut op = MigrateLegacyOp::new(selection(ctx)?);
+    if let Some(version) = &args.schema_of_release {
+        op.schema_of_release = Some(schema_of_release(version)?);
+    }
     // The transcripts are read too, so the dry run names every line the import would stop at.
     op.scan_transcripts = args.mutation.dry_run;
     let label = if args.mutation.dry_run {
@@ -105,8 +113,14 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         })?;
     } else {
         for r in &reports {
+            // The schema is named where it is not this tool's own (an older owner's).
+            let schema = if r.schema_of_release == legacy::current_release() {
+                String::new()
+            } else {
+                format!(" at schema {} (OpenClaw {})", r.schema, r.schema_of_release)
+            };
             ctx.printer.out(&format!(
-                "{}: imported {} session(s), {} event(s){}; moved {} file(s) into {}\n",
+                "{}: imported {} session(s), {} event(s){}{schema}; moved {} file(s) into {}\n",
                 r.agent_id,
                 r.imported,
                 r.imported_transcript_events,

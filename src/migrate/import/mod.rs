@@ -30,7 +30,7 @@ pub use write::stable_stringify;
 use crate::error::{Error, Remedy, Result, ResultExt};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
-use crate::store::db::create::StagedDb;
+use crate::store::db::create::{ReleaseSchema, StagedDb};
 use crate::store::db::{meta, vacuum};
 use crate::store::DatabaseRole;
 use crate::writer::transcript::SearchRows;
@@ -46,6 +46,11 @@ const BLOCKING: [&str; 4] = [
     "sqlite_transcript_count_mismatch",
     "sqlite_compact_failed",
 ];
+
+/// The release whose schema an import writes unless an older one owns the state dir.
+pub fn current_release() -> &'static str {
+    ReleaseSchema::current().version
+}
 
 /// Plan the import of every selected agent that has a legacy `sessions.json`.
 /// Agents are planned side by side, one a core (each reads its own index and transcripts).
@@ -86,6 +91,10 @@ pub struct AgentImportReport<'a> {
     pub moved: MoveList<'a>,
     pub validation: &'static str,
     pub manifest: PathBuf,
+    /// The release whose schema the database has, as its own import writes it.
+    pub schema_of_release: &'static str,
+    /// `PRAGMA user_version` of that schema.
+    pub schema: i64,
 }
 
 impl AgentImportReport<'_> {
@@ -107,6 +116,8 @@ impl AgentImportReport<'_> {
             moved: MoveList::default(),
             validation: self.validation,
             manifest: self.manifest,
+            schema_of_release: self.schema_of_release,
+            schema: self.schema,
         };
         (report, moved)
     }
@@ -123,15 +134,19 @@ fn ensure_database(
 ) -> Result<Option<StagedDb>> {
     let state_db = layout.state_db();
     if !state_db.is_file() {
-        crate::store::db::create::create_state_db(&state_db, now_ms)?;
+        crate::store::db::create::create_state_db(target.release, &state_db, now_ms)?;
     }
     if target.sqlite_path.is_file() {
         register_database(layout, target, now_ms)?;
         return Ok(None);
     }
     crate::writer::check_owned_path(&layout.state_dir, &target.sqlite_path)?;
-    let staged =
-        crate::store::db::create::stage_agent_db(&target.sqlite_path, &target.agent_id, now_ms)?;
+    let staged = crate::store::db::create::stage_agent_db(
+        target.release,
+        &target.sqlite_path,
+        &target.agent_id,
+        now_ms,
+    )?;
     Ok(Some(staged))
 }
 
@@ -152,7 +167,7 @@ fn register_database(layout: &StateLayout, target: &AgentImportPlan, now_ms: i64
         &tx,
         target.agent_id.as_str(),
         &rel.to_string_lossy(),
-        crate::store::KNOWN_AGENT_SCHEMA,
+        target.release.agent_schema,
         now_ms,
         size as i64,
     )
@@ -207,7 +222,9 @@ fn import_rows(
     let path = staged
         .map_or(target.sqlite_path.as_path(), StagedDb::stage_path)
         .to_path_buf();
-    let mut db = WritableDb::open(state_dir, &path)?;
+    // An existing database was checked to be of the release's schema (the schema guard).
+    let mut db = WritableDb::open_accepting(state_dir, &path, &[target.release.agent_schema])?;
+    let schema = db.schema();
     // Every statement of the import stays prepared. The page cache holds the pages the
     // session being written touches (the end of each index's run for its session id), not the
     // database: 8 MiB per database. With 64 MiB each, the three agents imported side by side
@@ -241,7 +258,7 @@ fn import_rows(
         &format!("importing {}", target.agent_id),
         Some(target.transcript_bytes),
     );
-    let mut search = SearchRows::new();
+    let mut search = SearchRows::for_schema(schema);
     target.ledger.record_pages(|batch| {
         if stop() {
             return Err(Error::Interrupted);
@@ -258,6 +275,7 @@ fn import_rows(
             }
             let out = write::write_record(
                 &tx,
+                schema,
                 &mut search,
                 &path,
                 &target.store_path,
@@ -348,8 +366,8 @@ fn validate(target: &AgentImportPlan) -> Result<Vec<ImportIssue>> {
 }
 
 /// `compactDoctorSessionSqliteTarget`: checkpoint, incremental vacuum, integrity and FK checks.
-fn compact(path: &Path, state_dir: &Path) -> Result<()> {
-    let db = WritableDb::open(state_dir, path)?;
+fn compact(path: &Path, state_dir: &Path, release: &ReleaseSchema) -> Result<()> {
+    let db = WritableDb::open_accepting(state_dir, path, &[release.agent_schema])?;
     let conn = &db.conn;
     if !vacuum::checkpoint_truncate(conn).at(path)? {
         return Err(Error::Conflict {
@@ -525,7 +543,7 @@ fn import_target(
     let passed = problems.is_empty();
     issues.extend(problems);
     if passed {
-        if let Err(e) = compact(&target.sqlite_path, state_dir) {
+        if let Err(e) = compact(&target.sqlite_path, state_dir, target.release) {
             issues.push(ImportIssue::new(
                 "sqlite_compact_failed",
                 format!("SQLite database compact failed: {e}"),
@@ -670,6 +688,10 @@ pub fn apply<'a>(
             })
             .collect(),
     );
+    if let Some(t) = targets.first() {
+        // The manifest names the release whose import this is, as that release's own does.
+        manifest.open_claw_version = t.release.version;
+    }
     manifest.write()?;
     let mut reports = Vec::new();
     let mut imports = Vec::new();
@@ -749,6 +771,8 @@ pub fn apply<'a>(
             moved: MoveList::default(),
             validation: if passed { "passed" } else { "failed" },
             manifest: manifest.path.clone(),
+            schema_of_release: target.release.version,
+            schema: target.release.agent_schema,
         });
         imports.push(imported);
     }
@@ -915,7 +939,7 @@ mod tests {
     fn compact_gives_back_every_free_page() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("agents/main/agent/openclaw-agent.sqlite");
-        crate::store::db::create::stage_agent_db(&db, "main", 1)
+        crate::store::db::create::stage_agent_db(ReleaseSchema::current(), &db, "main", 1)
             .unwrap()
             .publish()
             .unwrap();
@@ -930,7 +954,7 @@ mod tests {
             .unwrap();
         }
         assert!(free_pages(&db) > 100);
-        compact(&db, dir.path()).unwrap();
+        compact(&db, dir.path(), ReleaseSchema::current()).unwrap();
         assert_eq!(free_pages(&db), 0);
     }
 }

@@ -13,6 +13,7 @@ use super::types::{ImportIssue, ImportRecord};
 use crate::error::{Error, Result, ResultExt};
 use crate::legacy::{for_each_index_entry, IndexSource};
 use crate::paths::AgentPaths;
+use crate::store::db::create::ReleaseSchema;
 use crate::streamed::serialize_visited;
 use crate::writer::normalise_entry;
 
@@ -31,6 +32,9 @@ pub struct AgentImportPlan {
     pub ledger: ImportLedger,
     pub issues: Vec<ImportIssue>,
     pub transcript_bytes: u64,
+    /// The release whose schema the import writes: the one that owns the state dir
+    /// (chosen before the import; OpenClaw 2026.9.6's by default).
+    pub release: &'static ReleaseSchema,
 }
 
 /// A ledger's sessions as a JSON array.
@@ -55,7 +59,7 @@ impl Serialize for UnreferencedList<'_> {
 
 impl Serialize for AgentImportPlan {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("AgentImportPlan", 9)?;
+        let mut s = serializer.serialize_struct("AgentImportPlan", 10)?;
         s.serialize_field("agentId", &self.agent_id)?;
         s.serialize_field("storePath", &self.store_path)?;
         s.serialize_field("sqlitePath", &self.sqlite_path)?;
@@ -65,6 +69,7 @@ impl Serialize for AgentImportPlan {
         s.serialize_field("unreferenced", &UnreferencedList(&self.ledger))?;
         s.serialize_field("issues", &self.issues)?;
         s.serialize_field("transcriptBytes", &self.transcript_bytes)?;
+        s.serialize_field("schemaOfRelease", self.release.version)?;
         s.end()
     }
 }
@@ -230,6 +235,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
         ledger,
         issues,
         transcript_bytes,
+        release: ReleaseSchema::current(),
     })
 }
 

@@ -16,7 +16,7 @@ use crate::progress::Progress;
 use crate::store::db::{archives, events, nodes, windows};
 use crate::writer::transcript::convert::{js_stringify, TranscriptConverter};
 use crate::writer::transcript::{event_id, event_time, EventAppender, SearchRows};
-use crate::writer::{session_scope, write_node, write_window};
+use crate::writer::{session_scope, write_node, write_window, WrittenSchema};
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
 const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -48,9 +48,12 @@ fn hash(json: &str) -> [u8; 32] {
     Sha256::digest(json.as_bytes()).into()
 }
 
-/// Write one record. `store_path` is the legacy index (ACP provenance names it).
+/// Write one record into a database at `schema`. `store_path` is the legacy index (ACP
+/// provenance names it).
+#[allow(clippy::too_many_arguments)]
 pub fn write_record(
     tx: &Transaction<'_>,
+    schema: WrittenSchema,
     search: &mut SearchRows,
     db: &Path,
     store_path: &Path,
@@ -61,7 +64,7 @@ pub fn write_record(
     let mut out = RecordOutcome::default();
     let key = record.session_key.as_str();
     let sid = record.session_id.as_str();
-    let cold: bool = archives::is_cold(tx, sid).at(db)?;
+    let cold: bool = schema.has_cold_archives() && archives::is_cold(tx, sid).at(db)?;
     if cold {
         out.issues.push(ImportIssue::new(
             "session_cold_archived",
@@ -102,13 +105,15 @@ pub fn write_record(
             )
             .at(db)?;
         }
-        if crate::json_value::truthy(e.get("acp")) {
+        if schema.records_acp_sources() && crate::json_value::truthy(e.get("acp")) {
             record_acp_source(tx, db, store_path, key, e)?;
         }
         out.written = true;
     }
     if let Some(path) = &record.transcript {
-        import_events(tx, search, db, record, path, now_ms, progress, &mut out)?;
+        import_events(
+            tx, schema, search, db, record, path, now_ms, progress, &mut out,
+        )?;
         let mtime = std::fs::metadata(path).map(|m| mtime_ms(&m)).at(path)?;
         windows::advance_transcript_updated_at(tx, sid, mtime).at(db)?;
     } else {
@@ -218,6 +223,7 @@ fn has_legacy_media(event: &Value) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn import_events(
     tx: &Transaction<'_>,
+    schema: WrittenSchema,
     search: &mut SearchRows,
     db: &Path,
     record: &ImportRecord,
@@ -237,17 +243,24 @@ fn import_events(
     // 128-bit digests of the event ids: 16 bytes per event, whatever the id length.
     let mut ids: HashSet<[u8; 16]> = HashSet::new();
     if next_seq > 0 {
-        events::for_each_stored(tx, db, sid, |json, frame, len, seq, created_at| {
-            let (json, _) =
-                crate::transcript::decode_event_row(sid, seq, json, frame.as_deref(), len)?;
-            seen.insert(hash(&json), (created_at, true));
-            Ok(())
-        })?;
+        let compressed = schema.compresses_events();
+        events::for_each_stored(
+            tx,
+            db,
+            sid,
+            compressed,
+            |json, frame, len, seq, created_at| {
+                let (json, _) =
+                    crate::transcript::decode_event_row(sid, seq, json, frame.as_deref(), len)?;
+                seen.insert(hash(&json), (created_at, true));
+                Ok(())
+            },
+        )?;
         events::for_each_event_id(tx, db, sid, |id| {
             ids.insert(id_digest(id));
         })?;
     }
-    let mut appender = EventAppender::load(tx, sid, now_ms).at(db)?;
+    let mut appender = EventAppender::load_for(tx, schema, sid, now_ms).at(db)?;
     let mut converter = TranscriptConverter::new(&path.to_string_lossy(), sid);
     let file = crate::fsutil::open_regular(path)?;
     let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);

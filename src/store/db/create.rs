@@ -1,5 +1,7 @@
-//! Creating the databases a legacy import writes into, with OpenClaw 2026.9.6's schema
-//! (the `sqlite_master` dumps of databases OpenClaw created, in creation order).
+//! Creating the databases a legacy import writes into, with the schema of the release the
+//! import is for: OpenClaw 2026.9.6's, or that of an older release whose import is proven
+//! (the `sqlite_master` dumps of databases each release created, in creation order;
+//! docs/openclaw/RELEASES.md §1-3).
 
 use std::path::{Path, PathBuf};
 
@@ -12,8 +14,69 @@ use crate::store::{
 
 pub(crate) const AGENT_SQL: &str = include_str!("schema/agent.sql");
 pub(crate) const STATE_SQL: &str = include_str!("schema/state.sql");
-/// The OpenClaw release whose schema and writers this import reproduces.
+/// The OpenClaw release whose schema and writers this import reproduces by default.
 pub const OPENCLAW_VERSION: &str = "2026.9.6";
+
+/// The databases a release's own import creates: its `user_version`s and its schema dumps.
+/// The older releases' dumps are the `before` dumps of their upgrade paths, which are the
+/// schemas of the databases their own import wrote (the test below ties each to the
+/// fixture that release wrote).
+#[derive(Debug, PartialEq, Eq)]
+pub struct ReleaseSchema {
+    /// The release named in `schema_meta.app_version` and the migration manifest.
+    pub version: &'static str,
+    pub agent_schema: i64,
+    pub state_schema: i64,
+    agent_sql: &'static str,
+    state_sql: &'static str,
+}
+
+/// Every release a legacy import can create databases for, oldest first; the last is the
+/// one this tool writes.
+pub static RELEASE_SCHEMAS: [ReleaseSchema; 3] = [
+    ReleaseSchema {
+        version: "2026.8.2",
+        agent_schema: 19,
+        state_schema: 15,
+        agent_sql: include_str!("schema/upgrade/agent-19-to-23.from-2026.8.2.before.sql"),
+        state_sql: include_str!("schema/upgrade/state-15-to-18.from-2026.8.2.before.sql"),
+    },
+    ReleaseSchema {
+        version: "2026.9.5",
+        agent_schema: 21,
+        state_schema: 17,
+        agent_sql: include_str!("schema/upgrade/agent-21-to-23.from-2026.9.5.before.sql"),
+        state_sql: include_str!("schema/upgrade/state-17-to-18.from-2026.9.5.before.sql"),
+    },
+    ReleaseSchema {
+        version: OPENCLAW_VERSION,
+        agent_schema: AGENT_SCHEMA_VERSION,
+        state_schema: STATE_SCHEMA_VERSION,
+        agent_sql: AGENT_SQL,
+        state_sql: STATE_SQL,
+    },
+];
+
+impl ReleaseSchema {
+    /// The schema this tool writes (OpenClaw 2026.9.6's).
+    pub fn current() -> &'static ReleaseSchema {
+        &RELEASE_SCHEMAS[RELEASE_SCHEMAS.len() - 1]
+    }
+
+    /// The schema of `version`'s own import, when this tool reproduces it.
+    pub fn of_release(version: &str) -> Option<&'static ReleaseSchema> {
+        RELEASE_SCHEMAS.iter().find(|r| r.version == version)
+    }
+
+    /// The releases named, for a message: `2026.8.2, 2026.9.5, 2026.9.6`.
+    pub fn names() -> String {
+        RELEASE_SCHEMAS
+            .iter()
+            .map(|r| r.version)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
 
 /// The dump without what SQLite creates by itself: FTS5 shadow tables (quoted names) and
 /// `sqlite_sequence`.
@@ -120,10 +183,11 @@ fn stage(
     let tmp = &staged.stage;
     let conn = Connection::open(tmp).at(tmp)?;
     // No journal and no flush while staged: a stage that fails is removed whole, and
-    // publication flushes it before it gets its name.
+    // publication flushes it before it gets its name. The dump may end in a comment line,
+    // hence the line break before what follows it.
     conn.execute_batch(&format!(
         "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; \
-         PRAGMA auto_vacuum = INCREMENTAL; PRAGMA foreign_keys = OFF; BEGIN; {} ; PRAGMA user_version = {user_version}; COMMIT;",
+         PRAGMA auto_vacuum = INCREMENTAL; PRAGMA foreign_keys = OFF; BEGIN; {}\n; PRAGMA user_version = {user_version}; COMMIT;",
         creatable(sql)
     ))
     .at(tmp)?;
@@ -131,15 +195,25 @@ fn stage(
     Ok(staged)
 }
 
-/// A new, empty agent database for `agent_id`, staged beside `path` (see [`StagedDb`]).
-pub fn stage_agent_db(path: &Path, agent_id: &str, now_ms: i64) -> Result<StagedDb> {
-    stage(path, AGENT_SQL, AGENT_SCHEMA_VERSION, |c| {
+/// A new, empty agent database of `release`'s schema for `agent_id`, staged beside `path`
+/// (see [`StagedDb`]).
+pub fn stage_agent_db(
+    release: &ReleaseSchema,
+    path: &Path,
+    agent_id: &str,
+    now_ms: i64,
+) -> Result<StagedDb> {
+    stage(path, release.agent_sql, release.agent_schema, |c| {
         c.execute(
             "INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) \
              VALUES ('primary', 'agent', ?1, ?2, ?3, ?4, ?4)",
-            params![AGENT_SCHEMA_VERSION, agent_id, OPENCLAW_VERSION, now_ms],
+            params![release.agent_schema, agent_id, release.version, now_ms],
         )?;
-        c.execute("INSERT INTO session_key_contract (id, main_key, canonical_ready, updated_at) VALUES (1, 'main', NULL, 0)", [])?;
+        // `canonical_ready` is 2026.9.6's (schema 23).
+        c.execute(
+            "INSERT INTO session_key_contract (id, main_key, updated_at) VALUES (1, 'main', 0)",
+            [],
+        )?;
         c.execute(
             "INSERT INTO memory_index_state (id, revision) VALUES (1, 0)",
             [],
@@ -148,13 +222,13 @@ pub fn stage_agent_db(path: &Path, agent_id: &str, now_ms: i64) -> Result<Staged
     })
 }
 
-/// A new, empty global state database.
-pub fn create_state_db(path: &Path, now_ms: i64) -> Result<()> {
-    stage(path, STATE_SQL, STATE_SCHEMA_VERSION, |c| {
+/// A new, empty global state database of `release`'s schema.
+pub fn create_state_db(release: &ReleaseSchema, path: &Path, now_ms: i64) -> Result<()> {
+    stage(path, release.state_sql, release.state_schema, |c| {
         c.execute(
             "INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) \
              VALUES ('primary', 'global', ?1, NULL, ?2, ?3, ?3)",
-            params![STATE_SCHEMA_VERSION, OPENCLAW_VERSION, now_ms],
+            params![release.state_schema, release.version, now_ms],
         )?;
         Ok(())
     })?
@@ -187,6 +261,86 @@ mod tests {
         rows
     }
 
+    /// Each older release's embedded dumps are the schema that release's own import wrote
+    /// (its committed fixture's report), and a database created for it has exactly the
+    /// schema objects and seed rows of that release's own import.
+    #[test]
+    fn databases_created_for_an_older_release_have_its_schema() {
+        let uncommented = |s: &str| {
+            s.lines()
+                .filter(|l| !l.starts_with("--"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let seeds = |p: &Path| -> Vec<String> {
+            let conn = Connection::open_with_flags(
+                format!("file:{}?immutable=1", p.display()),
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+            )
+            .unwrap();
+            let one = |sql: &str| -> String { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+            vec![
+                one("SELECT role || '|' || schema_version || '|' || ifnull(agent_id, '') || '|' || app_version FROM schema_meta"),
+                one("SELECT count(*) || '' FROM schema_meta"),
+                one("SELECT user_version || '' FROM pragma_user_version"),
+            ]
+        };
+        let older = &RELEASE_SCHEMAS[..RELEASE_SCHEMAS.len() - 1];
+        assert_eq!(older.len(), 2);
+        for release in older {
+            let fixture = format!(
+                "{}/tests/fixtures/openclaw-{}",
+                env!("CARGO_MANIFEST_DIR"),
+                release.version
+            );
+            for (embedded, dump) in [
+                (release.agent_sql, "schema-agent.sql"),
+                (release.state_sql, "schema-state.sql"),
+            ] {
+                let recorded = std::fs::read_to_string(format!("{fixture}/report/{dump}")).unwrap();
+                assert_eq!(
+                    uncommented(embedded),
+                    uncommented(&recorded),
+                    "{} {dump}",
+                    release.version
+                );
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let agent = dir.path().join("openclaw-agent.sqlite");
+            stage_agent_db(release, &agent, "main", 1)
+                .unwrap()
+                .publish()
+                .unwrap();
+            let reference =
+                format!("{fixture}/imported/.openclaw/agents/main/agent/openclaw-agent.sqlite");
+            assert_eq!(master(&agent), master(Path::new(&reference)));
+            assert_eq!(seeds(&agent), seeds(Path::new(&reference)));
+            let conn = Connection::open(&agent).unwrap();
+            let contract: (i64, String, i64) = conn
+                .query_row(
+                    "SELECT id, main_key, updated_at FROM session_key_contract",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .unwrap();
+            assert_eq!(contract, (1, "main".to_string(), 0));
+            let state = dir.path().join("openclaw.sqlite");
+            create_state_db(release, &state, 1).unwrap();
+            let reference = format!("{fixture}/imported/.openclaw/state/openclaw.sqlite");
+            assert_eq!(master(&state), master(Path::new(&reference)));
+            assert_eq!(
+                seeds(&state)[0],
+                format!("global|{}||{}", release.state_schema, release.version)
+            );
+        }
+        assert_eq!(
+            ReleaseSchema::of_release("2026.9.5").unwrap().agent_schema,
+            21
+        );
+        assert!(ReleaseSchema::of_release("2026.9.4").is_none());
+        assert_eq!(ReleaseSchema::current().version, OPENCLAW_VERSION);
+    }
+
     /// The embedded dumps are OpenClaw's, and a created database has OpenClaw's schema.
     #[test]
     fn created_databases_have_openclaws_schema() {
@@ -199,14 +353,14 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         let agent = dir.path().join("agents/main/agent/openclaw-agent.sqlite");
-        let staged = stage_agent_db(&agent, "main", 1).unwrap();
+        let staged = stage_agent_db(ReleaseSchema::current(), &agent, "main", 1).unwrap();
         assert!(!agent.exists(), "staged, not yet at its path");
         staged.publish().unwrap();
         let reference =
             format!("{FIXTURE}/imported/.openclaw/agents/main/agent/openclaw-agent.sqlite");
         assert_eq!(master(&agent), master(Path::new(&reference)));
         let state = dir.path().join("state/openclaw.sqlite");
-        create_state_db(&state, 1).unwrap();
+        create_state_db(ReleaseSchema::current(), &state, 1).unwrap();
         let reference = format!("{FIXTURE}/imported/.openclaw/state/openclaw.sqlite");
         assert_eq!(master(&state), master(Path::new(&reference)));
         use std::os::unix::fs::PermissionsExt;
@@ -215,7 +369,7 @@ mod tests {
             0o600
         );
         assert!(
-            stage_agent_db(&agent, "main", 1)
+            stage_agent_db(ReleaseSchema::current(), &agent, "main", 1)
                 .unwrap()
                 .publish()
                 .is_err(),
@@ -230,7 +384,15 @@ mod tests {
             ["openclaw-agent.sqlite"],
             "a refused stage is removed"
         );
-        drop(stage_agent_db(&dir.path().join("other.sqlite"), "x", 1).unwrap());
+        drop(
+            stage_agent_db(
+                ReleaseSchema::current(),
+                &dir.path().join("other.sqlite"),
+                "x",
+                1,
+            )
+            .unwrap(),
+        );
         assert!(
             !std::fs::read_dir(dir.path())
                 .unwrap()

@@ -81,6 +81,33 @@ pub fn insert_search_text(
     Ok(())
 }
 
+/// A message's FTS row in a schema without `session_transcript_fts_rows` (before 23): the
+/// FTS table numbers it, as the older releases insert it.
+pub fn insert_unkeyed_search_text(
+    conn: &Connection,
+    session_id: &str,
+    message_id: &str,
+    text: &str,
+    role: &str,
+    timestamp: f64,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO session_transcript_fts (text, session_id, message_id, role, timestamp) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![text, session_id, message_id, role, timestamp])?;
+    Ok(())
+}
+
+/// [`clear_for_rebuild`] in a schema without `session_transcript_fts_rows` (before 23): the
+/// FTS rows go by session id, as the older releases delete them.
+pub fn clear_unkeyed_for_rebuild(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("DELETE FROM session_transcript_fts WHERE session_id = ?1")?
+        .execute([session_id])?;
+    conn.prepare_cached("DELETE FROM session_transcript_active_events WHERE session_id = ?1")?
+        .execute([session_id])?;
+    Ok(())
+}
+
 /// One event of the active branch.
 pub fn insert_active(
     conn: &Connection,

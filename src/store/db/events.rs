@@ -90,6 +90,14 @@ pub fn payload(conn: &Connection, session_id: &str, seq: i64) -> rusqlite::Resul
     })
 }
 
+/// [`payload`] in a schema before 23, where every event is plain JSON.
+pub fn plain_payload(conn: &Connection, session_id: &str, seq: i64) -> rusqlite::Result<Payload> {
+    conn.prepare_cached(
+        "SELECT event_json FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+    )?
+    .query_row(params![session_id, seq], |r| Ok((r.get(0)?, None, None)))
+}
+
 /// A stored event as read: the zstd frame is left to the caller to check.
 pub struct EventRow<'r> {
     pub seq: i64,
@@ -174,15 +182,21 @@ pub fn for_each_from(
 
 /// Every stored event of a transcript (any order) as `(json, frame, utf8 bytes, seq,
 /// created_at)`.
+/// `compressed` says whether the schema has compressed rows (23); before, every row is plain
+/// JSON.
 pub fn for_each_stored(
     conn: &Connection,
     path: &Path,
     session_id: &str,
+    compressed: bool,
     mut visit: impl FnMut(Option<String>, Option<Vec<u8>>, Option<i64>, i64, i64) -> Result<()>,
 ) -> Result<()> {
-    let mut stmt = conn
-        .prepare("SELECT event_json, event_zstd, event_utf8_bytes, seq, created_at FROM transcript_events WHERE session_id = ?1")
-        .at(path)?;
+    let sql = if compressed {
+        "SELECT event_json, event_zstd, event_utf8_bytes, seq, created_at FROM transcript_events WHERE session_id = ?1"
+    } else {
+        "SELECT event_json, NULL, NULL, seq, created_at FROM transcript_events WHERE session_id = ?1"
+    };
+    let mut stmt = conn.prepare(sql).at(path)?;
     let mut rows = stmt.query([session_id]).at(path)?;
     while let Some(r) = rows.next().at(path)? {
         let frame: Option<Vec<u8>> = r.get(1).at(path)?;
@@ -212,6 +226,37 @@ pub fn for_each_navigation(
         visit(r.get(0)?, r.get(1)?, json);
     }
     Ok(())
+}
+
+/// [`for_each_navigation`] in a schema before 23, where every event is plain JSON.
+pub fn for_each_plain_navigation(
+    conn: &Connection,
+    session_id: &str,
+    mut visit: impl FnMut(i64, i64, String),
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, created_at, event_json FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
+    )?;
+    let mut q = stmt.query([session_id])?;
+    while let Some(r) = q.next()? {
+        visit(r.get(0)?, r.get(1)?, r.get(2)?);
+    }
+    Ok(())
+}
+
+/// Append a plain JSON event in a schema before 23 (no `event_zstd`, `event_utf8_bytes`,
+/// `navigation_json`).
+pub fn insert_plain_json_only(
+    conn: &Connection,
+    session_id: &str,
+    seq: i64,
+    json: &str,
+    created_at: i64,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![session_id, seq, json, created_at])
 }
 
 /// Append a plain JSON event.

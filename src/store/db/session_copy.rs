@@ -164,7 +164,15 @@ pub fn copy_node_and_window(
 
 /// Copy the node `key` and the windows `ids` (with everything under them) from the
 /// snapshot, inside the caller's transaction.
-pub fn copy_session(conn: &Connection, key: &str, ids: &[String]) -> rusqlite::Result<Copied> {
+/// `keyed_search` says whether the schema keys its search rows by
+/// `session_transcript_fts_rows` (23); before, the FTS rows are copied as they are, numbered
+/// anew by the FTS table as the older releases insert them.
+pub fn copy_session(
+    conn: &Connection,
+    key: &str,
+    ids: &[String],
+    keyed_search: bool,
+) -> rusqlite::Result<Copied> {
     let mut copied = Copied::default();
     // The conversations the node and its windows point at, first (shared rows: kept when
     // present).
@@ -210,6 +218,17 @@ pub fn copy_session(conn: &Connection, key: &str, ids: &[String]) -> rusqlite::R
         for id in ids {
             copied.rows += copy_rows(conn, &table, "session_id", id, false)?;
         }
+    }
+    if !keyed_search {
+        for id in ids {
+            copied.rows += conn.execute(
+                "INSERT INTO main.session_transcript_fts (text, session_id, message_id, role, timestamp) \
+                 SELECT text, session_id, message_id, role, timestamp FROM snap.session_transcript_fts \
+                 WHERE session_id = ?1 ORDER BY rowid",
+                [id],
+            )?;
+        }
+        return Ok(copied);
     }
     // Search rows: a fresh identity row each, its FTS row under that id.
     for id in ids {

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::payload::{prepare, StoredPayload};
 use super::projection::{ProjectionCursor, SearchRows};
 use crate::store::db::events;
+use crate::writer::WrittenSchema;
 
 /// How an appended event was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +25,7 @@ pub struct EventAppender {
     cursor: ProjectionCursor,
     watermarked: bool,
     now_ms: i64,
+    schema: WrittenSchema,
 }
 
 /// The event's id as OpenClaw keys its identity: trimmed, and none when blank.
@@ -52,11 +54,23 @@ pub fn event_time(e: &Value, now_ms: i64) -> i64 {
 impl EventAppender {
     /// Start appending to `session_id` from its stored index state.
     pub fn load(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Result<Self> {
+        Self::load_for(tx, WrittenSchema::CURRENT, session_id, now_ms)
+    }
+
+    /// [`EventAppender::load`] for a database at `schema`: before 23, every event is stored
+    /// plain, as the older releases store it.
+    pub fn load_for(
+        tx: &Transaction<'_>,
+        schema: WrittenSchema,
+        session_id: &str,
+        now_ms: i64,
+    ) -> rusqlite::Result<Self> {
         Ok(EventAppender {
             session_id: session_id.to_string(),
             cursor: ProjectionCursor::load(tx, session_id)?,
             watermarked: false,
             now_ms,
+            schema,
         })
     }
 
@@ -71,7 +85,14 @@ impl EventAppender {
         created_at: i64,
     ) -> rusqlite::Result<Stored> {
         let sid = self.session_id.as_str();
-        let stored = match prepare(tx, json, event)? {
+        let payload = if self.schema.compresses_events() {
+            prepare(tx, json, event)?
+        } else {
+            events::insert_plain_json_only(tx, sid, seq, json, created_at)?;
+            StoredPayload::Plain
+        };
+        let stored = match payload {
+            StoredPayload::Plain if !self.schema.compresses_events() => Stored::Plain,
             StoredPayload::Plain => {
                 events::insert_plain(tx, sid, seq, json, created_at)?;
                 Stored::Plain

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::convert::CANONICAL_TYPES;
 use crate::store::db::{event_index, events};
+use crate::writer::WrittenSchema;
 
 fn kind(e: &Value) -> Option<&str> {
     e.get("type").and_then(Value::as_str)
@@ -97,14 +98,21 @@ pub fn searchable_text(e: &Value, created_at: i64) -> Option<(String, String, St
 /// segments (docs/openclaw/IMPORT.md, "How this import is fast"). The rows' content and ids
 /// are the same: each `session_transcript_fts_rows` row is written at once, its FTS row under
 /// the same id before the transaction commits ([`SearchRows::flush`]).
-#[derive(Default)]
 pub struct SearchRows {
     rows: Vec<QueuedSearchRow>,
     bytes: usize,
+    schema: WrittenSchema,
+}
+
+impl Default for SearchRows {
+    fn default() -> Self {
+        Self::for_schema(WrittenSchema::CURRENT)
+    }
 }
 
 struct QueuedSearchRow {
-    rowid: i64,
+    /// The `session_transcript_fts_rows` id; none where the schema has no such table.
+    rowid: Option<i64>,
     session_id: String,
     message_id: String,
     role: String,
@@ -120,6 +128,15 @@ impl SearchRows {
         Self::default()
     }
 
+    /// The search rows of a database at `schema`.
+    pub fn for_schema(schema: WrittenSchema) -> Self {
+        SearchRows {
+            rows: Vec::new(),
+            bytes: 0,
+            schema,
+        }
+    }
+
     fn push(
         &mut self,
         tx: &Transaction<'_>,
@@ -127,7 +144,11 @@ impl SearchRows {
         (message_id, role, text): (String, String, String),
         timestamp: f64,
     ) -> rusqlite::Result<()> {
-        let rowid = event_index::insert_search_key(tx, session_id, &message_id)?;
+        let rowid = if self.schema.keys_search_rows() {
+            Some(event_index::insert_search_key(tx, session_id, &message_id)?)
+        } else {
+            None
+        };
         self.bytes += text.len() + message_id.len() + session_id.len() + 64;
         self.rows.push(QueuedSearchRow {
             rowid,
@@ -156,15 +177,25 @@ impl SearchRows {
     /// Write every queued FTS row; before the transaction commits.
     pub fn flush(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
         for r in self.rows.drain(..) {
-            event_index::insert_search_text(
-                tx,
-                r.rowid,
-                &r.session_id,
-                &r.message_id,
-                &r.text,
-                &r.role,
-                r.timestamp,
-            )?;
+            match r.rowid {
+                Some(rowid) => event_index::insert_search_text(
+                    tx,
+                    rowid,
+                    &r.session_id,
+                    &r.message_id,
+                    &r.text,
+                    &r.role,
+                    r.timestamp,
+                )?,
+                None => event_index::insert_unkeyed_search_text(
+                    tx,
+                    &r.session_id,
+                    &r.message_id,
+                    &r.text,
+                    &r.role,
+                    r.timestamp,
+                )?,
+            }
         }
         self.bytes = 0;
         Ok(())
@@ -313,7 +344,12 @@ fn rebuild(
     now_ms: i64,
 ) -> rusqlite::Result<()> {
     search.forget(session_id);
-    event_index::clear_for_rebuild(tx, session_id)?;
+    let schema = search.schema;
+    if schema.keys_search_rows() {
+        event_index::clear_for_rebuild(tx, session_id)?;
+    } else {
+        event_index::clear_unkeyed_for_rebuild(tx, session_id)?;
+    }
     // Only the tree shape of each event is kept (not the events): a rebuild of a long
     // transcript holds ids and links, then reads the path's events one at a time.
     struct Shape {
@@ -326,7 +362,7 @@ fn rebuild(
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut leaf: Option<String> = None;
     let mut leaf_control = false;
-    events::for_each_navigation(tx, session_id, |seq, created_at, json| {
+    let visit = |seq, created_at, json: String| {
         let e: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
         let mut shape = Shape {
             seq,
@@ -350,7 +386,12 @@ fn rebuild(
             }
         }
         rows.push(shape);
-    })?;
+    };
+    if schema.compresses_events() {
+        events::for_each_navigation(tx, session_id, visit)?;
+    } else {
+        events::for_each_plain_navigation(tx, session_id, visit)?;
+    }
     let mut path = Vec::new();
     let mut cur = leaf.clone();
     while let Some(id) = cur {
@@ -372,7 +413,7 @@ fn rebuild(
         let Shape {
             seq, created_at, ..
         } = &rows[i];
-        let e = stored_event(tx, session_id, *seq)?;
+        let e = stored_event(tx, schema, session_id, *seq)?;
         if !is_projectable(&e) {
             continue;
         }
@@ -407,8 +448,17 @@ fn rebuild(
 }
 
 /// One stored event, decoded (plain JSON or zstd frame) in a single read.
-fn stored_event(tx: &Transaction<'_>, session_id: &str, seq: i64) -> rusqlite::Result<Value> {
-    let (json, frame, len) = events::payload(tx, session_id, seq)?;
+fn stored_event(
+    tx: &Transaction<'_>,
+    schema: WrittenSchema,
+    session_id: &str,
+    seq: i64,
+) -> rusqlite::Result<Value> {
+    let (json, frame, len) = if schema.compresses_events() {
+        events::payload(tx, session_id, seq)?
+    } else {
+        events::plain_payload(tx, session_id, seq)?
+    };
     let text = crate::transcript::decode_event_row(session_id, seq, json, frame.as_deref(), len)
         .map(|(j, _)| j)
         .unwrap_or_default();
