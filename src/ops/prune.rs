@@ -652,7 +652,12 @@ impl Operation for PruneOp {
     /// Archives an earlier run committed but was stopped before publishing go out first, as
     /// `delete` does: a prune with nothing left to do would otherwise leave them pending.
     fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
-        super::pending::publish_pending_archives(&layout.state_dir, &self.agents, hooks)
+        super::pending::publish_pending_archives(
+            &layout.state_dir,
+            &self.agents,
+            Self::OLDER_SCHEMAS_WRITTEN,
+            hooks,
+        )
     }
 
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<PrunePlanSet> {

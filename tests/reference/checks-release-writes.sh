@@ -1,0 +1,102 @@
+# shellcheck shell=bash
+# Changes written on an older release's own store (sourced by run.sh after checks-releases.sh,
+# whose release_store / copy_release / ocr it uses): for each change, the same request through
+# that release's own SDK and through ours, on two copies of its store, must leave the same rows in
+# every table of the agent database (checks/compare-all-rows.mjs: SPEC §9's rule, the clock and
+# generated ids aside), the same archive files, and the same rows in the state database; then the
+# release itself reads our store back: its `openclaw sessions --all-agents --json`, its
+# `doctor --session-sqlite validate`, and its SDK read-back of every session.
+# docs/openclaw/RELEASES.md says which release writes which schema.
+
+# ocr_sdk VER STATE SCRIPT ARGS... : checks/SCRIPT run against release VER's own plugin SDK.
+ocr_sdk() {
+  local ver="$1" state="$2" script="$3" pkg; shift 3
+  pkg="$(OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" "$HARNESS/oc-release" "$ver" --path)" || return 1
+  "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" \
+    OPENCLAW_STATE_DIR="$state" OPENCLAW_NO_RESPAWN=1 OPENCLAW_REF_APP="$(dirname "$(dirname "$pkg")")" \
+    timeout -k 10 60 "$OPENCLAW_REF_NODE" --import "$HARNESS/lib/openclaw-resolve.mjs" "$REF_ROOT/checks/$script" "$@" < /dev/null
+}
+
+# release_accepts VER STATE LABEL : release VER reads STATE back (on a throwaway copy: its reads
+# write): its own list, its `doctor --session-sqlite validate`, and its SDK read-back of every
+# session, which must name the same keys as its list.
+release_accepts() {
+  local ver="$1" state="$2" label="$3" copy rc k1 k2
+  copy="$CHECK_DIR/stores/accept-$label"
+  mkdir -p "$copy"; cp -a "$state" "$copy/.openclaw"; copy="$copy/.openclaw"
+  rc=0; ocr_run "$label-list.json" "$ver" "$copy" sessions --all-agents --json --limit all || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$label: openclaw@$ver sessions exited $rc"; return 0; }
+  rc=0; ocr_run "$label-validate.txt" "$ver" "$copy" doctor --session-sqlite validate --session-sqlite-all-agents || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$label: openclaw@$ver doctor --session-sqlite validate exited $rc"
+  rc=0; ocr_sdk "$ver" "$copy" sdk-readback.mjs > "$label-readback.json" 2> "$label-readback.err" || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    check_error "$label: openclaw@$ver SDK read-back failed (exit $rc): $(jsonq "$label-readback.json" 'j.errors.slice(0,5).join("; ")' 2>/dev/null || tail -n 3 "$label-readback.err")"
+    return 0
+  fi
+  k1="$(jsonq "$label-list.json" 'j.sessions.map(s=>s.agentId+" "+s.key).sort().join("\n")')"
+  k2="$(jsonq "$label-readback.json" 'Object.entries(j.agents).flatMap(([a,r])=>r.keys.map(k=>a+" "+k[0])).sort().join("\n")')"
+  [[ "$k1" == "$k2" && -n "$k1" ]] || check_error "$label: openclaw@$ver's list and SDK read-back differ: $(diff <(echo "$k1") <(echo "$k2") | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
+}
+
+# same_release_rows VER OURS THEIRS AGENT WHAT : every row of AGENT's database equal, and the
+# archive files of its sessions/ the same (their stamp aside).
+same_release_rows() {
+  local ver="$1" a="$2" b="$3" agent="$4" what="$5"
+  node_check compare-all-rows.mjs "$a/agents/$agent/agent/openclaw-agent.sqlite" "$b/agents/$agent/agent/openclaw-agent.sqlite" > cmp.txt 2>&1 ||
+    { sed 's/^/  /' cmp.txt | head -n 12 >&2; check_error "$ver: $what: the rows differ from openclaw@$ver's"; return 0; }
+  local stamp='s/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./'
+  diff <(ls "$a/agents/$agent/sessions" | sed -E "$stamp" | sort) <(ls "$b/agents/$agent/sessions" | sed -E "$stamp" | sort) > files.diff ||
+    check_error "$ver: $what: archive files differ: $(head -n 5 files.diff | tr '\n' ' ')"
+}
+
+# release_entry_writes VER: patch, archive, unarchive, delete (archiving its transcript, and
+# without) through ours and through VER's SDK (checks/sdk-mutate.mjs) on two copies of VER's live
+# store, compared after every request; then the state databases; then VER reads ours back.
+release_entry_writes() {
+  local ver="$1" a b key n=0 op
+  a="$(copy_release "$ver" live "ours-$ver")"; b="$(copy_release "$ver" live "openclaw-$ver")"
+  # research: the kinds the import made (ACP, subagent, cron run, hook, Telegram direct).
+  local research; research="$(node_check list-keys.mjs "$a/agents/research/agent/openclaw-agent.sqlite")"
+  pick() { grep -E "$1" <<< "$research" | head -n 1; }
+  for key in "$(pick ':pinned-notes$')" "$(pick ':acp:')" "$(pick ':subagent:')" "$(pick ':cron:')" "$(pick ':telegram:direct:')"; do
+    [[ -n "$key" ]] || { check_error "$ver: research lacks a session kind the store guarantees"; continue; }
+    ours_run p.json "$a" patch "$key" --agent research --set 'label="Ops '"$n"'"' --set 'displayName="  Named  "' --set 'customField={"n":1}' --allow-unknown-field ||
+      { check_error "$ver: ours patch $key: $(head -c 300 p.json.err)"; continue; }
+    ocr_sdk "$ver" "$b" sdk-mutate.mjs patch research "$key" '{"label":"Ops '"$n"'","displayName":"Named","customField":{"n":1}}' > s.json 2> s.err ||
+      { check_error "$ver: SDK patch $key: $(tail -n 3 s.err)"; continue; }
+    same_release_rows "$ver" "$a" "$b" research "patch $key"
+    n=$((n + 1))
+  done
+  for key in agent:work:pinned-notes agent:work:discord:channel:987654324 agent:work:sdk-made-1; do
+    for op in archive unarchive; do
+      ours_run ar.json "$a" "$op" "$key" --agent work || { check_error "$ver: ours $op $key: $(head -c 300 ar.json.err)"; continue; }
+      ocr_sdk "$ver" "$b" sdk-mutate.mjs "$op" work "$key" > s.json 2> s.err || { check_error "$ver: SDK $op $key: $(tail -n 3 s.err)"; continue; }
+      same_release_rows "$ver" "$a" "$b" work "$op $key"
+      n=$((n + 1))
+    done
+  done
+  for key in "$(pick ':acp:')" "$(pick ':subagent:')" "$(pick ':hook:')" "$(pick ':explicit:')" "$(pick ':telegram:group:')"; do
+    ours_run d.json "$a" delete "$key" --agent research --yes || { check_error "$ver: ours delete $key: $(head -c 300 d.json.err)"; continue; }
+    ocr_sdk "$ver" "$b" sdk-mutate.mjs delete research "$key" > s.json 2> s.err || { check_error "$ver: SDK delete $key: $(tail -n 3 s.err)"; continue; }
+    same_release_rows "$ver" "$a" "$b" research "delete $key"
+    n=$((n + 1))
+  done
+  [[ "$(ls "$a/agents/research/sessions" | grep -c '\.deleted\.')" -ge 5 ]] || check_error "$ver: fewer than 5 archive files after 5 deletions"
+  ours_run d.json "$a" delete agent:main:sdk-made-0 --yes || check_error "$ver: ours delete sdk-made-0"
+  ocr_sdk "$ver" "$b" sdk-mutate.mjs delete main agent:main:sdk-made-0 > s.json 2> s.err || check_error "$ver: SDK delete sdk-made-0: $(tail -n 3 s.err)"
+  same_release_rows "$ver" "$a" "$b" main "delete agent:main:sdk-made-0"
+  ours_run d.json "$a" delete agent:main:pinned-notes --no-archive --yes || check_error "$ver: ours delete --no-archive"
+  ocr_sdk "$ver" "$b" sdk-mutate.mjs delete-keep main agent:main:pinned-notes > s.json 2> s.err || check_error "$ver: SDK delete (no archive): $(tail -n 3 s.err)"
+  same_release_rows "$ver" "$a" "$b" main "delete agent:main:pinned-notes --no-archive"
+  n=$((n + 2))
+  # The state database: ours at its own schema, as the release leaves it (its process's own
+  # bookkeeping aside: config health, its database lease, when it last saw each database).
+  node_check compare-all-rows.mjs "$a/state/openclaw.sqlite" "$b/state/openclaw.sqlite" --skip config_health_entries \
+    --skip agent_database_leases --mask agent_databases.last_seen_at --mask agent_databases.size_bytes > cmp-state.txt 2>&1 ||
+    { sed 's/^/  /' cmp-state.txt | head -n 12 >&2; check_error "$ver: the state database differs from openclaw@$ver's"; }
+  release_accepts "$ver" "$a" "ours-$ver"
+  note "$ver: $n requests, the same rows as openclaw@$ver's SDK after each; openclaw@$ver lists, validates and reads back our store"
+}
+check_release_entry_writes_19() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "$1")"; }
+check_release_entry_writes_21() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"; }
+CHECKS+=(release_entry_writes_19 release_entry_writes_21)
