@@ -214,10 +214,18 @@ fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
         let store = Store::copy_release(release, "live");
         let before = store_files(&store);
         // The changes without a writer proven against these releases yet (patch, archive,
-        // unarchive and delete have one: release_writes.rs).
+        // unarchive, delete and reclaim have one: release_writes.rs).
         for args in [
             vec!["prune", "--all-agents", "--enforce", "--yes"],
-            vec!["reclaim", "--all-agents", "--yes"],
+            vec![
+                "prune",
+                "--agent",
+                "work",
+                "--max-entries",
+                "1",
+                "--enforce",
+                "--yes",
+            ],
         ] {
             let out = store.cmd().arg("--json").args(&args).output().unwrap();
             let doc = json(&out);

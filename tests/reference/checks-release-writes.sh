@@ -100,3 +100,34 @@ release_entry_writes() {
 check_release_entry_writes_19() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "$1")"; }
 check_release_entry_writes_21() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"; }
 CHECKS+=(release_entry_writes_19 release_entry_writes_21)
+
+# release_reclaim: `reclaim` on each matrix release's store writes no row: after free pages were
+# left in every agent database (checks/free-pages.mjs, as deleted sessions leave them), ours gives
+# them back (incremental vacuum, as these releases also do), every row of every table equals the
+# copy before, the schema stays the release's, and the release reads our store back.
+check_release_reclaim() {
+  local ver s before db a n=0
+  for ver in $RELEASE_MATRIX; do
+    s="$(copy_release "$ver" live "reclaim-$ver")"
+    for db in "$s"/agents/*/agent/openclaw-agent.sqlite; do
+      node_check free-pages.mjs "$db" 1048576 > /dev/null || check_error "$ver: could not free pages in $db"
+    done
+    before="$CHECK_DIR/stores/reclaim-before-$ver"; cp -a "$s" "$before"
+    ours_run "reclaim-$ver.json" "$s" --json reclaim --all-agents || { check_error "$ver: ours reclaim exited $?: $(head -c 300 "reclaim-$ver.json")"; continue; }
+    local bad
+    bad="$(jsonq "reclaim-$ver.json" 'j.data.agents.filter(a => !(a.freePages > 0 && a.freePagesAfter === 0 && a.reclaimedBytes > 0)).map(a => a.agentId).join(" ")')"
+    [[ -z "$bad" ]] || check_error "$ver: pages not given back in: $bad"
+    for db in "$s"/agents/*/agent/openclaw-agent.sqlite; do
+      a="$(basename "$(dirname "$(dirname "$db")")")"
+      node_check compare-all-rows.mjs "$db" "$before/agents/$a/agent/openclaw-agent.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
+        { sed 's/^/  /' "cmp-$ver-$a.txt" | head -n 8 >&2; check_error "$ver: reclaim changed rows of $a"; }
+      n=$((n + 1))
+    done
+    node_check integrity.mjs "$s"/agents/*/agent/openclaw-agent.sqlite > "integrity-$ver.txt" 2>&1 ||
+      check_error "$ver: integrity: $(head -n 3 "integrity-$ver.txt")"
+    release_accepts "$ver" "$s" "reclaim-$ver"
+    note "$ver: $(jsonq "reclaim-$ver.json" 'j.data.agents.reduce((t, a) => t + a.reclaimedBytes, 0)') bytes given back, same rows"
+  done
+  [[ $n -ge 6 ]] || check_error "only $n databases compared"
+}
+CHECKS+=(release_reclaim)

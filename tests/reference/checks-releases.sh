@@ -170,7 +170,7 @@ check_upgraded_reads() {
 CHECKS+=(upgraded_reads)
 
 # release_refusals: every change without a writer proven on an older release's store
-# (checks-release-writes.sh proves patch, archive, unarchive and delete) is refused (exit 6,
+# (checks-release-writes.sh proves patch, archive, unarchive, delete and reclaim) is refused (exit 6,
 # UNSUPPORTED_SCHEMA) before any change, names the release and both remedies, and the release still
 # lists the store as before.
 check_release_refusals() {
@@ -179,7 +179,7 @@ check_release_refusals() {
     s="$(copy_release "$ver" live "refuse-$ver")"
     release_lists "$ver" "$s" "before-$ver.json" || { check_error "openclaw@$ver does not list its own store"; continue; }
     tree_manifest "$s" > "tree-$ver.txt"
-    for cmd in "prune --all-agents --enforce --yes" "reclaim --all-agents --yes" "doctor --fix --all-agents --yes"; do
+    for cmd in "prune --all-agents --enforce --yes" "doctor --fix --all-agents --yes"; do
       i=$((i + 1))
       rc=0; eval "ours_run out-$i.json \"\$s\" --json $cmd" || rc=$?
       code="$(jsonq "out-$i.json" 'j.error && j.error.code' 2>/dev/null || echo '?')"
