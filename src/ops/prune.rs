@@ -505,7 +505,11 @@ fn apply_agent(
             .collect::<Result<Vec<_>>>()?;
         // One transaction per batch: a crash leaves all of it or none.
         apply_patch_batch(
-            &mut WritableDb::open(&layout.state_dir, &paths.db)?,
+            &mut WritableDb::open_accepting(
+                &layout.state_dir,
+                &paths.db,
+                PruneOp::OLDER_SCHEMAS_WRITTEN,
+            )?,
             &patches,
             stop,
         )?;
@@ -526,7 +530,11 @@ fn apply_agent(
                 .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
                 .collect::<Result<Vec<_>>>()?
         };
-        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        let mut db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &paths.db,
+            PruneOp::OLDER_SCHEMAS_WRITTEN,
+        )?;
         // One transaction and one publication per batch (crash-safe as one per session:
         // docs/openclaw/CRASH-STATES.md).
         apply_delete_batch(
@@ -542,7 +550,11 @@ fn apply_agent(
         Ok(())
     })?;
     if !plan.artifacts.is_empty() {
-        let db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        let db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &paths.db,
+            PruneOp::OLDER_SCHEMAS_WRITTEN,
+        )?;
         for a in &plan.artifacts {
             if let Some(name) = &a.archive_row {
                 delete_archive_row(&db.conn, &db.path, name)?;
@@ -566,7 +578,14 @@ fn apply_agent(
         }
     }
     if let Some(budget) = &plan.budget {
-        plan.budget_outcome = Some(apply_budget(&layout.state_dir, &paths, budget, now, &stop)?);
+        plan.budget_outcome = Some(apply_budget(
+            &layout.state_dir,
+            &paths,
+            budget,
+            now,
+            PruneOp::OLDER_SCHEMAS_WRITTEN,
+            &stop,
+        )?);
         progress.advance(budget.removed.len() as u64);
     }
     plan.applied = true;
@@ -639,6 +658,10 @@ impl Operation for PruneOp {
     type Report = ();
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+    /// 2026.9.5's cleanup plans and writes as 2026.9.6's does (reference check
+    /// `release_prune_21`); 2026.8.x prunes schema 19 by other rules (docs/openclaw/RELEASES.md
+    /// §6), so it stays refused.
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()

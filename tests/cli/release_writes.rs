@@ -367,3 +367,75 @@ fn reclaim_gives_pages_back_on_an_older_release_store_and_keeps_every_row() {
         );
     }
 }
+
+#[test]
+fn prune_writes_a_schema_21_store_as_2026_9_5_cleans_it_up() {
+    // What 2026.9.5's own `openclaw sessions cleanup --enforce` did to this store's research
+    // agent (the reference check release_prune_21 compares every row): machine-made sessions
+    // older than 30 days removed with their transcripts archived, a stale dashboard and the
+    // other old sessions archived.
+    let store = Store::copy_release("2026.9.5", "live");
+    let before = schema_of(&open(&store, "research"));
+    let doc = store.json_ok([
+        "--json",
+        "prune",
+        "--agent",
+        "research",
+        "--enforce",
+        "--yes",
+    ]);
+    let cleanup = &doc["data"]["agents"][0]["cleanup"];
+    assert_eq!(
+        (
+            cleanup["beforeCount"].as_i64(),
+            cleanup["afterCount"].as_i64(),
+            cleanup["archived"].as_i64(),
+            cleanup["pruned"].as_i64()
+        ),
+        (Some(14), Some(10), Some(2), Some(4)),
+        "{doc}"
+    );
+    // Removed oldest first, as OpenClaw takes its age candidates.
+    let deleted: Vec<&str> = doc["data"]["agents"][0]["deleted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    assert_eq!(deleted.len(), 4, "{doc}");
+    let conn = open(&store, "research");
+    let archives: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM session_transcript_archives WHERE reason = 'deleted' AND published_at IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(archives, 4);
+    let orphans: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM session_transcript_fts WHERE session_id NOT IN (SELECT session_id FROM session_windows)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(orphans, 0, "search entries of removed sessions left");
+    drop(conn);
+    assert_kept_schema(&store, "research", &before, "2026.9.5 prune");
+    // Nothing left to do.
+    let again = store.json_ok([
+        "--json",
+        "prune",
+        "--agent",
+        "research",
+        "--enforce",
+        "--yes",
+    ]);
+    assert_eq!(
+        again["data"]["agents"][0]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(0),
+        "{again}"
+    );
+}

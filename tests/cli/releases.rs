@@ -210,11 +210,13 @@ fn transcript_cat_prints_an_older_release_rows_byte_for_byte() {
 
 #[test]
 fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
-    for (release, schema) in OLDER {
+    // Schema 19 only: the changes refused here have a writer for 2026.9.5's schema 21
+    // (release_writes.rs).
+    for (release, schema) in OLDER.into_iter().filter(|(_, schema)| *schema == 19) {
         let store = Store::copy_release(release, "live");
         let before = store_files(&store);
-        // The changes without a writer proven against these releases yet (patch, archive,
-        // unarchive, delete and reclaim have one: release_writes.rs).
+        // The changes without a writer proven against 2026.8.2 yet (patch, archive, unarchive,
+        // delete and reclaim have one: release_writes.rs).
         for args in [
             vec!["prune", "--all-agents", "--enforce", "--yes"],
             vec![

@@ -131,3 +131,66 @@ check_release_reclaim() {
   [[ $n -ge 6 ]] || check_error "only $n databases compared"
 }
 CHECKS+=(release_reclaim)
+
+# release_prune_21: `prune --enforce` on the schema-21 release's store against that release's own
+# `openclaw sessions cleanup --enforce` (offline through --store) on copies with the same
+# settings: age (machine-made sessions removed with their transcripts archived, the others
+# archived), stale dashboards, the entry cap, `--fix-dm-scope`, and the disk budget. The same
+# summary counts, then every row of every table and every archive file the same; under the
+# budget, but for what ours keeps by design: the archives of the sessions this run removes,
+# which OpenClaw's budget evicts again (docs/openclaw/MAINTENANCE.md §3.3; its byte figures
+# differ by its WAL, as explained there). The release reads each of our stores back.
+# Schema 19 stays refused: 2026.8.x prunes by other rules (no age archive, a cap that removes)
+# than 2026.9.3/9.4, which write the same schema.
+check_release_prune_21() {
+  local ver a b rc i=0 agent m extra k theirs mine diffs
+  ver="$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"
+  local cases=(
+    'research|{}|'
+    'research|{"pruneAfter":"365d","maxEntries":3}|'
+    'main|{"pruneAfter":"1d"}|--fix-missing --fix-dm-scope'
+    'research|{"maxDiskBytes":"600kb"}|'
+  )
+  local c
+  for c in "${cases[@]}"; do
+    i=$((i + 1))
+    IFS='|' read -r agent m extra <<< "$c"
+    a="$(copy_release "$ver" live "prune-ours-$i")"; b="$(copy_release "$ver" live "prune-oc-$i")"
+    set_maintenance "$a" "$m"; set_maintenance "$b" "$m"
+    # shellcheck disable=SC2086
+    rc=0; ocr_run "oc-$i.json" "$ver" "$b" sessions cleanup --enforce --agent "$agent" --store "$b/agents/$agent/agent/openclaw-agent.sqlite" --json $extra || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver $m: openclaw sessions cleanup exited $rc"; continue; }
+    # shellcheck disable=SC2086
+    rc=0; ours_run "ours-$i.json" "$a" --json prune --agent "$agent" --enforce --yes $extra || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver $m: ours prune exited $rc: $(head -c 300 "ours-$i.json")"; continue; }
+    diffs=""
+    for k in beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped; do
+      theirs="$(jsonq "oc-$i.json" "j.$k")"; mine="$(jsonq "ours-$i.json" "j.data.agents[0].cleanup.$k")"
+      [[ "$theirs" == "$mine" ]] || diffs+="$k: openclaw $theirs, ours $mine; "
+    done
+    [[ -z "$diffs" ]] || check_error "$ver $m: counts differ: $diffs"
+    # The budget's removals: OpenClaw's count includes the archives of this run it evicts.
+    local ran; ran="$(jsonq "ours-$i.json" 'j.data.agents[0].cleanup.diskBudget ? j.data.agents[0].cleanup.diskBudget.overBudget : false')"
+    local kept=0 opt=()
+    if [[ "$ran" == true ]]; then
+      kept="$(jsonq "ours-$i.json" 'j.data.agents[0].deleted.length')"
+      [[ "$(jsonq "oc-$i.json" 'j.diskBudget.removedFiles')" -ge "$kept" && "$kept" -gt 0 ]] ||
+        check_error "$ver $m: OpenClaw's budget removed fewer files than the archives this run wrote"
+      opt=(--ours-run-archives "$kept")
+    fi
+    node_check compare-all-rows.mjs "$a/agents/$agent/agent/openclaw-agent.sqlite" "$b/agents/$agent/agent/openclaw-agent.sqlite" "${opt[@]}" > "cmp-$i.txt" 2>&1 ||
+      { sed 's/^/  /' "cmp-$i.txt" | head -n 12 >&2; check_error "$ver $m: the rows differ from openclaw@$ver's cleanup"; }
+    # Files: the same, but for the archives of this run ours keeps under the budget.
+    local stamp='s/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./' only
+    only="$(diff <(ls "$a/agents/$agent/sessions" | sed -E "$stamp" | sort) <(ls "$b/agents/$agent/sessions" | sed -E "$stamp" | sort) | grep '^[<>]' || true)"
+    if [[ "$ran" == true ]]; then
+      [[ -z "$(grep '^>' <<< "$only")" && "$(grep -c '^< .*\.jsonl\.deleted\.' <<< "$only")" == "$kept" && "$(grep -c '^<' <<< "$only")" == "$kept" ]] ||
+        check_error "$ver $m: archive files differ beyond the $kept this run keeps: $(head -n 5 <<< "$only" | tr '\n' ' ')"
+    else
+      [[ -z "$only" ]] || check_error "$ver $m: archive files differ: $(head -n 5 <<< "$only" | tr '\n' ' ')"
+    fi
+    note "$ver $m $extra: $(tail -n 1 "cmp-$i.txt")"
+    [[ $i -ne 1 && $i -ne ${#cases[@]} ]] || release_accepts "$ver" "$a" "prune-$i"
+  done
+}
+CHECKS+=(release_prune_21)

@@ -120,8 +120,12 @@ release_reads() {
   tree_manifest "$s" > after.txt
   diff -u before.txt after.txt >&2 || check_error "$ver: a read-only command changed the state dir"
   # Dry runs of changes: the plan, and the refusal the real run meets, as a warning (prune has
-  # no writer proven on these releases yet; patch has: checks-release-writes.sh).
-  grep -q "the real run would be refused" "out-$i.txt.err" || check_error "$ver: the prune dry run does not say the real run would be refused"
+  # no writer proven on schema 19; patch has, and prune on 21: checks-release-writes.sh).
+  if [[ "$ver" == "$(set -- $RELEASE_MATRIX; echo "$1")" ]]; then
+    grep -q "the real run would be refused" "out-$i.txt.err" || check_error "$ver: the prune dry run does not say the real run would be refused"
+  else
+    ! grep -q "the real run would be refused" "out-$i.txt.err" || check_error "$ver: the prune dry run says the real run would be refused"
+  fi
   ! grep -q "the real run would be refused" "out-$((i - 2)).txt.err" || check_error "$ver: the patch dry run says the real run would be refused"
   # list --json: the same sessions as the release's own list.
   if node_check list-compare.mjs oc-list.json out-4.txt > cmp.txt 2>&1; then
@@ -170,7 +174,8 @@ check_upgraded_reads() {
 CHECKS+=(upgraded_reads)
 
 # release_refusals: every change without a writer proven on an older release's store
-# (checks-release-writes.sh proves patch, archive, unarchive, delete and reclaim) is refused (exit 6,
+# (checks-release-writes.sh proves patch, archive, unarchive, delete and reclaim, and prune on 21)
+# is refused (exit 6,
 # UNSUPPORTED_SCHEMA) before any change, names the release and both remedies, and the release still
 # lists the store as before.
 check_release_refusals() {
@@ -180,6 +185,8 @@ check_release_refusals() {
     release_lists "$ver" "$s" "before-$ver.json" || { check_error "openclaw@$ver does not list its own store"; continue; }
     tree_manifest "$s" > "tree-$ver.txt"
     for cmd in "prune --all-agents --enforce --yes" "doctor --fix --all-agents --yes"; do
+      # prune has a writer proven on the schema-21 release (release_prune_21).
+      [[ "$cmd" != prune* || "$ver" == "$(set -- $RELEASE_MATRIX; echo "$1")" ]] || continue
       i=$((i + 1))
       rc=0; eval "ours_run out-$i.json \"\$s\" --json $cmd" || rc=$?
       code="$(jsonq "out-$i.json" 'j.error && j.error.code' 2>/dev/null || echo '?')"

@@ -171,6 +171,17 @@ impl PlanBuilder {
             counts.pruned = mark(&sql, &[&PruneAction::PruneStale.code(), &cutoff, &true])?;
             counts.archived += mark(&sql, &[&PruneAction::ArchiveAge.code(), &cutoff, &false])?;
         }
+        // Steps 1 to 3 take OpenClaw's age candidates in its order (`readSessionMaintenance
+        // AgeCandidates`: `ORDER BY updated_at ASC`, read through the index on
+        // `(updated_at DESC, session_key)`, so ties go to the larger key). Removals are applied
+        // in this order, as OpenClaw's are: the search index's segments then end as OpenClaw's.
+        conn.execute_batch(
+            "UPDATE planned SET rank = aged.rank \
+             FROM (SELECT key, row_number() OVER (ORDER BY updated_at, key DESC) AS rank \
+                   FROM planned WHERE step IN (1, 2, 3)) AS aged \
+             WHERE planned.key = aged.key",
+        )
+        .at(&at)?;
         // 4. Cap: oldest activity first, ties to the larger key.
         let live = count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
         let overflow = live as i64 - settings.max_entries.max(0);

@@ -1,7 +1,7 @@
 // Compare every row of every table of two copies of one database after the same request, made
 // by openclaw-sessions (A) and by an OpenClaw release's own SDK or CLI (B): the differential rule
 // of the release matrix (SPEC §9: same rows, modulo the clock and generated ids).
-//   compare-all-rows.mjs <dbA> <dbB> [--mask TABLE.COLUMN]... [--skip TABLE]...
+//   compare-all-rows.mjs <dbA> <dbB> [--mask TABLE.COLUMN]... [--skip TABLE]... [--ours-run-archives N]
 // Both must have the same schema (user_version and every sqlite_schema row). Each table's rows
 // (FTS5 shadow tables included, the virtual tables themselves through them) are compared as
 // multisets, rowids left out, storage classes kept. Left out, and only these:
@@ -11,6 +11,9 @@
 // - each --mask column, and each --skip table (the bookkeeping an OpenClaw process does for
 //   itself in the state database whatever it is asked: `config_health_entries`, the
 //   `agent_databases.last_seen_at` it was run at);
+// - with --ours-run-archives N: exactly N archive rows written by this run (created now) that
+//   only ours has: the disk budget's one difference by design (docs/openclaw/MAINTENANCE.md
+//   §3.3: ours keeps the archive of a session the run removes, OpenClaw's budget evicts it);
 // - an archive's stamp in its name (`.deleted.<ISO time>.`), and its blob when it is zstd: the
 //   decompressed bytes must be equal, the compression may differ.
 // Prints "N tables, M rows equal"; exit 1 with the first differences otherwise.
@@ -19,8 +22,10 @@ import { zstdDecompressSync } from "node:zlib";
 
 const [aPath, bPath, ...rest] = process.argv.slice(2);
 const masked = new Set(), skipped = new Set();
+let runArchives = null;
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === "--mask") masked.add(rest[++i]);
+  else if (rest[i] === "--ours-run-archives") runArchives = Number(rest[++i]);
   else if (rest[i] === "--skip") skipped.add(rest[++i]);
   else { console.error(`unknown argument ${rest[i]}`); process.exit(2); }
 }
@@ -66,7 +71,7 @@ function render(table, row) {
   return JSON.stringify(out);
 }
 
-let tables = 0, rows = 0;
+let tables = 0, rows = 0, ourRunArchives = 0;
 for (const t of sa.filter((o) => o.type === "table" && !/^CREATE VIRTUAL/i.test(o.sql ?? "") && !o.name.startsWith("sqlite_") && !skipped.has(o.name))) {
   const cols = a.prepare("SELECT name FROM pragma_table_info(?)").all(t.name).map((c) => c.name);
   const select = `SELECT ${cols.map((c) => `"${c}", typeof("${c}") AS "__type_${c}"`).join(", ")} FROM "${t.name}"`;
@@ -77,9 +82,14 @@ for (const t of sa.filter((o) => o.type === "table" && !/^CREATE VIRTUAL/i.test(
   for (const r of ra) count.set(r, (count.get(r) ?? 0) + 1);
   for (const r of rb) count.set(r, (count.get(r) ?? 0) - 1);
   for (const [r, n] of count) {
+    if (n > 0 && runArchives !== null && t.name === "session_transcript_archives" && JSON.parse(r).created_at === "<now>") {
+      ourRunArchives += n;
+      continue;
+    }
     if (n > 0) err(`${t.name}: only ours (${n}x): ${r.slice(0, 400)}`);
     if (n < 0) err(`${t.name}: only openclaw's (${-n}x): ${r.slice(0, 400)}`);
   }
 }
+if (runArchives !== null && ourRunArchives !== runArchives) err(`ours keeps ${ourRunArchives} archives of this run OpenClaw's budget evicted, expected ${runArchives}`);
 if (errors.length) { console.error(errors.join("\n")); process.exit(1); }
-console.log(`${tables} tables, ${rows} rows equal`);
+console.log(`${tables} tables, ${rows} rows equal${runArchives ? ` (and the ${runArchives} archives of this run ours keeps)` : ""}`);
