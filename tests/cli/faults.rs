@@ -1458,6 +1458,55 @@ fn prune_21_case() -> Case {
     }
 }
 
+/// `prune` with a disk budget on a store of agent schema 21: after the sessions are pruned, the
+/// budget removes the older archives and the retained `.reset` file (the reference check
+/// release_prune_21 compares this run with 2026.9.5's own).
+fn prune_21_budget_case() -> Case {
+    Case {
+        name: "prune with a disk budget on schema 21",
+        prepare: || Store::copy_release("2026.9.5", "live"),
+        args: |_| {
+            let mut a = PRUNE_21.map(String::from).to_vec();
+            a.extend(["--max-disk-bytes".into(), "600kb".into()]);
+            a
+        },
+        agent: "research",
+        allowed: |_, (was, n), now, archived| match now {
+            Some((e, m)) => m == n && archived_in_place(was, e),
+            None => archived,
+        },
+        appear: &[],
+        rerun_exits: &[0],
+        first_write: "delete-generation",
+        whole: false,
+        limit_lands: true,
+        exact_rerun: false,
+        done: |s| {
+            let out = s
+                .cmd()
+                .args(&PRUNE_21[..4])
+                .args(["--max-disk-bytes", "600kb", "--dry-run", "--json"])
+                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+                .output()
+                .unwrap();
+            let doc = json(&out);
+            let left = &doc["data"]["agents"][0]["actions"];
+            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
+            let reset = std::fs::read_dir(s.state().join("agents/research/sessions"))
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .contains(".jsonl.reset.")
+                })
+                .count();
+            assert_eq!(reset, 0, "the budget left the retained .reset file");
+        },
+    }
+}
+
 /// `prune` with a disk budget the store cannot meet (just over what the schema alone takes):
 /// every sub-step of the budget pass runs after the sessions are pruned
 /// (tests/cli/common.rs `budget_store`).
@@ -1691,6 +1740,21 @@ fn prune_on_schema_21_on_a_full_disk() {
 #[test]
 fn prune_on_schema_21_killed_at_many_moments() {
     killed_at_many_moments(prune_21_case());
+}
+
+#[test]
+fn prune_on_schema_21_signalled_at_many_moments() {
+    signalled_at_many_moments(prune_21_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_on_schema_21_killed_at_many_moments() {
+    killed_at_many_moments(prune_21_budget_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_on_schema_21_on_a_full_disk() {
+    on_a_full_disk(prune_21_budget_case());
 }
 
 #[test]
