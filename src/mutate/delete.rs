@@ -18,7 +18,7 @@ use crate::store::{AgentStore, SessionEntry};
 use crate::writer::archive::{archive_generation, ArchivedFile};
 use crate::writer::kept_entry::{write_kept_entries, KeptEntry};
 use crate::writer::publish::publish_checked;
-use crate::writer::WritableDb;
+use crate::writer::{AgentSchema, WritableDb};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -196,7 +196,8 @@ pub fn plan_delete(
 }
 
 fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Result<()> {
-    event_index::delete_for_session(tx, session_id).at(path)?;
+    let search_rows = AgentSchema::of(tx).at(path)?.has_search_rows();
+    event_index::delete_for_session(tx, session_id, search_rows).at(path)?;
     windows::delete(tx, session_id).at(path)?;
     Ok(())
 }
@@ -216,7 +217,7 @@ fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
     };
     delete_node_artifacts(tx, path, key)?;
     nodes::write_tombstone(tx, key, &sid, updated).at(path)?;
-    nodes::certify(tx, key).at(path)?;
+    crate::writer::certify(tx, path, key)?;
     Ok(true)
 }
 
@@ -240,7 +241,8 @@ fn delete_in_tx(
             hint: Some("run the command again".into()),
         });
     }
-    let pending_validation = nodes::is_pending_validation(tx, key).at(path)?;
+    let pending_validation = AgentSchema::of(tx).at(path)?.validates_canonical_keys()
+        && nodes::is_pending_validation(tx, key).at(path)?;
     let mut archived = Vec::new();
     for g in &plan.generations {
         if let Some(a) = archive_generation(tx, path, key, &g.session_id, now)? {

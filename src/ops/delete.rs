@@ -162,6 +162,7 @@ impl Operation for DeleteOp {
     type Report = DeleteReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         agents_of(&self.targets)
@@ -176,7 +177,12 @@ impl Operation for DeleteOp {
     /// run then deletes.
     fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
         let agents = agents_of(&self.targets);
-        super::pending::publish_pending_archives(&layout.state_dir, &agents, hooks)
+        super::pending::publish_pending_archives(
+            &layout.state_dir,
+            &agents,
+            Self::OLDER_SCHEMAS_WRITTEN,
+            hooks,
+        )
     }
 
     fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<DeletePlanSet> {
@@ -281,7 +287,11 @@ impl Operation for DeleteOp {
                 report.agents.push(results);
                 continue;
             }
-            let mut db = WritableDb::open(&layout.state_dir, &a.paths.db)?;
+            let mut db = WritableDb::open_accepting(
+                &layout.state_dir,
+                &a.paths.db,
+                Self::OLDER_SCHEMAS_WRITTEN,
+            )?;
             for p in &a.plans {
                 if p.result != DeleteResult::Deleted {
                     results.push(Deleted::Skipped);

@@ -244,6 +244,7 @@ impl Operation for EntryChangeOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     const ASKS_FIRST: bool = false;
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         agents_of(&self.targets)
@@ -340,7 +341,11 @@ impl Operation for EntryChangeOp {
             if open.as_ref().is_none_or(|(a, _)| *a != agent) {
                 open = Some((
                     agent.clone(),
-                    WritableDb::open(&layout.state_dir, &item.target.agent.db)?,
+                    WritableDb::open_accepting(
+                        &layout.state_dir,
+                        &item.target.agent.db,
+                        Self::OLDER_SCHEMAS_WRITTEN,
+                    )?,
                 ));
             }
             let db = &mut open.as_mut().expect("an open database").1;

@@ -517,7 +517,11 @@ fn apply_agent(
             .collect::<Result<Vec<_>>>()?;
         // One transaction per batch: a crash leaves all of it or none.
         apply_patch_batch(
-            &mut WritableDb::open(&layout.state_dir, &paths.db)?,
+            &mut WritableDb::open_accepting(
+                &layout.state_dir,
+                &paths.db,
+                PruneOp::OLDER_SCHEMAS_WRITTEN,
+            )?,
             &patches,
             stop,
         )?;
@@ -538,7 +542,11 @@ fn apply_agent(
                 .map(|i| plan_delete(&store, refs.as_read(), &by_key, &i.session_key, &opts))
                 .collect::<Result<Vec<_>>>()?
         };
-        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        let mut db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &paths.db,
+            PruneOp::OLDER_SCHEMAS_WRITTEN,
+        )?;
         // One transaction and one publication per batch (crash-safe as one per session:
         // docs/openclaw/CRASH-STATES.md).
         apply_delete_batch(
@@ -554,7 +562,11 @@ fn apply_agent(
         Ok(())
     })?;
     if !plan.artifacts.is_empty() {
-        let db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        let db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &paths.db,
+            PruneOp::OLDER_SCHEMAS_WRITTEN,
+        )?;
         for a in &plan.artifacts {
             if let Some(name) = &a.archive_row {
                 delete_archive_row(&db.conn, &db.path, name)?;
@@ -578,7 +590,14 @@ fn apply_agent(
         }
     }
     if let Some(budget) = &plan.budget {
-        plan.budget_outcome = Some(apply_budget(&layout.state_dir, &paths, budget, now, &stop)?);
+        plan.budget_outcome = Some(apply_budget(
+            &layout.state_dir,
+            &paths,
+            budget,
+            now,
+            PruneOp::OLDER_SCHEMAS_WRITTEN,
+            &stop,
+        )?);
         progress.advance(budget.removed.len() as u64);
     }
     plan.applied = true;
@@ -651,6 +670,10 @@ impl Operation for PruneOp {
     type Report = PruneReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
+    /// 2026.9.5's cleanup plans and writes as 2026.9.6's does (reference check
+    /// `release_prune_21`); 2026.8.x prunes schema 19 by other rules (docs/openclaw/RELEASES.md
+    /// §6), so it stays refused.
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()
@@ -664,7 +687,12 @@ impl Operation for PruneOp {
     /// Archives an earlier run committed but was stopped before publishing go out first, as
     /// `delete` does: a prune with nothing left to do would otherwise leave them pending.
     fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
-        super::pending::publish_pending_archives(&layout.state_dir, &self.agents, hooks)
+        super::pending::publish_pending_archives(
+            &layout.state_dir,
+            &self.agents,
+            Self::OLDER_SCHEMAS_WRITTEN,
+            hooks,
+        )
     }
 
     fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<PrunePlanSet> {

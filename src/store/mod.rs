@@ -1,5 +1,6 @@
 //! Agent databases: opening without disturbing, the schema gate, session rows.
 
+mod agent_schema;
 mod agent_store;
 pub mod archive_rows;
 pub(crate) mod db;
@@ -14,6 +15,7 @@ mod sqlite_header;
 
 pub use crate::formats::{OpenClawKind, SessionEntry, SessionKind};
 pub use crate::paths::read_owner;
+pub use agent_schema::AgentSchema;
 pub use agent_store::{
     AgentStore, ArchiveRow, EventCountWalk, EventCounts, ListedSession, SessionLookup, StoreKind,
     TranscriptStats, WindowRow,

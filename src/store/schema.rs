@@ -185,17 +185,38 @@ impl SchemaInfo {
             }
             .with_remedy(Remedy::Upgrade)),
             SchemaStatus::Older => Err(Error::UnsupportedSchema {
+                // The schemas this command does write, so that a refusal after another
+                // command worked on the same store says why.
                 message: format!(
-                    "{} has {}; this tool changes only {} schema {known} (OpenClaw {}) so far; nothing was changed",
+                    "{} has {}; this command changes only {} schema {} so far; nothing was changed",
                     path.display(),
                     self.provenance(),
                     self.kind(),
-                    written.version,
+                    written_schemas(
+                        std::iter::once((known, format!("OpenClaw {}", written.version)))
+                            .chain(also.iter().map(|v| {
+                                (*v, super::releases::describe(self.database, *v))
+                            }))
+                            .collect()
+                    ),
                 ),
                 hint: Some(upgrade_hint(written.version)),
             }
             .with_remedy(Remedy::UpgradeSchema)),
         }
+    }
+}
+
+/// `23 (OpenClaw 2026.9.6), 19 (...) and 21 (...)`.
+fn written_schemas(schemas: Vec<(i64, String)>) -> String {
+    let words: Vec<String> = schemas
+        .into_iter()
+        .map(|(v, by)| format!("{v} ({by})"))
+        .collect();
+    match words.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 

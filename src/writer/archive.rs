@@ -122,7 +122,8 @@ pub fn archive_orphan_transcript(
     now: i64,
 ) -> Result<Option<ArchivedFile>> {
     let archived = archive_generation(tx, path, key.unwrap_or("unknown"), session_id, now)?;
-    event_index::delete_for_session(tx, session_id).at(path)?;
+    let search_rows = super::AgentSchema::of(tx).at(path)?.has_search_rows();
+    event_index::delete_for_session(tx, session_id, search_rows).at(path)?;
     events::delete_orphan_transcript(tx, session_id).at(path)?;
     windows::delete(tx, session_id).at(path)?;
     Ok(archived)

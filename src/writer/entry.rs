@@ -176,9 +176,15 @@ pub fn write_node(
     Ok(())
 }
 
-/// Certify a key as OpenClaw's writers do, as the last step of the transaction.
+/// Certify a key as OpenClaw's writers do, as the last step of the transaction (a schema
+/// before canonical-key validation has nothing to certify).
 pub fn certify(tx: &Transaction<'_>, path: &std::path::Path, key: &str) -> Result<()> {
-    nodes::certify(tx, key).at(path)?;
+    if super::AgentSchema::of(tx)
+        .at(path)?
+        .validates_canonical_keys()
+    {
+        nodes::certify(tx, key).at(path)?;
+    }
     Ok(())
 }
 

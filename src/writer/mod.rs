@@ -18,6 +18,7 @@ mod schema;
 pub mod transcript;
 mod writable;
 
+pub use crate::store::AgentSchema;
 pub use crash::crash_point;
 pub use entry::{
     canonical_entry, certify, project_node_columns, session_scope, write_entry, write_node,

@@ -1075,6 +1075,54 @@ fn delete_case() -> Case {
     }
 }
 
+/// Sessions of agent main in the store 2026.8.2 wrote (agent schema 19), with transcripts.
+const DELETED_19: [&str; 3] = [
+    "agent:main:pinned-notes",
+    "agent:main:discord:channel:987654324",
+    "agent:main:telegram:group:-100123456784",
+];
+
+/// `delete` on a store of agent schema 19, written as 2026.8.2 writes it (release_writes.rs).
+fn delete_19_case() -> Case {
+    Case {
+        name: "delete on schema 19",
+        prepare: || Store::copy_release("2026.8.2", "live"),
+        args: |_| {
+            let mut a = vec!["delete".to_string()];
+            a.extend(DELETED_19.map(String::from));
+            a.push("--yes".into());
+            a
+        },
+        agent: "main",
+        allowed: |key, _, now, archived| DELETED_19.contains(&key) && now.is_none() && archived,
+        appear: &[],
+        rerun_exits: &[0, 3, 4],
+        first_write: "delete-generation",
+        whole: false,
+        limit_lands: true,
+        exact_rerun: true,
+        done: |s| {
+            for k in DELETED_19 {
+                assert!(s.entry("main", k).is_none(), "{k} survived");
+            }
+            let db = s.writable("main");
+            let (pending, version): (i64, i64) = db
+                .query_row(
+                    "SELECT (SELECT count(*) FROM session_transcript_archives WHERE published_at IS NULL), \
+                     (SELECT user_version FROM pragma_user_version)",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .unwrap();
+            assert_eq!(
+                (pending, version),
+                (0, 19),
+                "archives left unpublished, or another schema"
+            );
+        },
+    }
+}
+
 const PRUNE: [&str; 7] = [
     "prune",
     "--agent",
@@ -1376,6 +1424,89 @@ fn prune_case() -> Case {
     }
 }
 
+const PRUNE_21: [&str; 5] = ["prune", "--agent", "research", "--enforce", "--yes"];
+
+/// `prune` on a store of agent schema 21, written as 2026.9.5's cleanup writes it
+/// (release_writes.rs): four sessions removed with their transcripts archived, two archived.
+fn prune_21_case() -> Case {
+    Case {
+        name: "prune on schema 21",
+        prepare: || Store::copy_release("2026.9.5", "live"),
+        args: |_| PRUNE_21.map(String::from).to_vec(),
+        agent: "research",
+        allowed: |_, (was, n), now, archived| match now {
+            Some((e, m)) => m == n && archived_in_place(was, e),
+            None => archived,
+        },
+        appear: &[],
+        rerun_exits: &[0],
+        first_write: "delete-generation",
+        whole: false,
+        limit_lands: true,
+        exact_rerun: true,
+        done: |s| {
+            let out = s
+                .cmd()
+                .args(&PRUNE_21[..4])
+                .args(["--dry-run", "--json"])
+                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+                .output()
+                .unwrap();
+            let left = &json(&out)["data"]["agents"][0]["actions"];
+            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
+        },
+    }
+}
+
+/// `prune` with a disk budget on a store of agent schema 21: after the sessions are pruned, the
+/// budget removes the older archives and the retained `.reset` file (the reference check
+/// release_prune_21 compares this run with 2026.9.5's own).
+fn prune_21_budget_case() -> Case {
+    Case {
+        name: "prune with a disk budget on schema 21",
+        prepare: || Store::copy_release("2026.9.5", "live"),
+        args: |_| {
+            let mut a = PRUNE_21.map(String::from).to_vec();
+            a.extend(["--max-disk-bytes".into(), "600kb".into()]);
+            a
+        },
+        agent: "research",
+        allowed: |_, (was, n), now, archived| match now {
+            Some((e, m)) => m == n && archived_in_place(was, e),
+            None => archived,
+        },
+        appear: &[],
+        rerun_exits: &[0],
+        first_write: "delete-generation",
+        whole: false,
+        limit_lands: true,
+        exact_rerun: false,
+        done: |s| {
+            let out = s
+                .cmd()
+                .args(&PRUNE_21[..4])
+                .args(["--max-disk-bytes", "600kb", "--dry-run", "--json"])
+                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+                .output()
+                .unwrap();
+            let doc = json(&out);
+            let left = &doc["data"]["agents"][0]["actions"];
+            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
+            let reset = std::fs::read_dir(s.state().join("agents/research/sessions"))
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .contains(".jsonl.reset.")
+                })
+                .count();
+            assert_eq!(reset, 0, "the budget left the retained .reset file");
+        },
+    }
+}
+
 /// `prune` with a disk budget the store cannot meet (just over what the schema alone takes):
 /// every sub-step of the budget pass runs after the sessions are pruned
 /// (tests/cli/common.rs `budget_store`).
@@ -1584,6 +1715,46 @@ fn delete_on_a_full_disk() {
 #[test]
 fn delete_killed_at_many_moments() {
     killed_at_many_moments(delete_case());
+}
+
+#[test]
+fn delete_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(delete_19_case());
+}
+
+#[test]
+fn delete_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(delete_19_case());
+}
+
+#[test]
+fn delete_on_schema_19_signalled_at_many_moments() {
+    signalled_at_many_moments(delete_19_case());
+}
+
+#[test]
+fn prune_on_schema_21_on_a_full_disk() {
+    on_a_full_disk(prune_21_case());
+}
+
+#[test]
+fn prune_on_schema_21_killed_at_many_moments() {
+    killed_at_many_moments(prune_21_case());
+}
+
+#[test]
+fn prune_on_schema_21_signalled_at_many_moments() {
+    signalled_at_many_moments(prune_21_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_on_schema_21_killed_at_many_moments() {
+    killed_at_many_moments(prune_21_budget_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_on_schema_21_on_a_full_disk() {
+    on_a_full_disk(prune_21_budget_case());
 }
 
 #[test]

@@ -27,6 +27,7 @@ mod pipeline;
 mod prune;
 mod read_only;
 mod reclaim;
+mod release_writes;
 mod releases;
 mod repairs;
 mod surface;

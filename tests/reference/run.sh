@@ -192,6 +192,8 @@ source "$REF_ROOT/checks-maintenance.sh"
 source "$REF_ROOT/checks-hostile.sh"
 # shellcheck source=checks-releases.sh
 source "$REF_ROOT/checks-releases.sh"
+# shellcheck source=checks-release-writes.sh
+source "$REF_ROOT/checks-release-writes.sh"
 # shellcheck source=checks-gateway.sh
 source "$REF_ROOT/checks-gateway.sh"
 

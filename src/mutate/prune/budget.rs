@@ -543,14 +543,17 @@ fn remove_file(path: &Path) -> Result<()> {
 
 /// Carry out a planned budget pass, one removal at a time (each its own transaction or file
 /// operation: a run stopped between two leaves a valid store, and a re-run plans the rest).
-/// `interrupted` is asked before each removal.
+/// `interrupted` is asked before each removal. The database is of the schema this tool writes
+/// or one of `also` (the operation's proven older schemas).
 pub fn apply_budget(
     state_dir: &Path,
     paths: &AgentPaths,
     plan: &BudgetPlan,
     now: i64,
+    also: &[i64],
     interrupted: &dyn Fn() -> bool,
 ) -> Result<BudgetOutcome> {
+    let open = || WritableDb::open_accepting(state_dir, &paths.db, also);
     let before = measure(paths)?;
     if plan.removed.is_empty() {
         return Ok(BudgetOutcome {
@@ -563,14 +566,14 @@ pub fn apply_budget(
         archive: true,
         ..Default::default()
     };
-    reclaim_pages(&WritableDb::open(state_dir, &paths.db)?)?;
+    reclaim_pages(&open()?)?;
     for r in &plan.removed {
         if interrupted() {
             return Err(Error::Interrupted);
         }
         match r.step {
             BudgetStep::Archive => {
-                let db = WritableDb::open(state_dir, &paths.db)?;
+                let db = open()?;
                 let names = match (&r.session_id, r.written_by_this_run) {
                     (Some(sid), true) => archives::of_session_created_at(&db.conn, sid, now)
                         .at(&db.path)?
@@ -596,7 +599,7 @@ pub fn apply_budget(
                 remove_kept_entry(state_dir, paths.id.as_str(), &r.name)?;
             }
             BudgetStep::Window => {
-                let mut db = WritableDb::open(state_dir, &paths.db)?;
+                let mut db = open()?;
                 db.statement_journals_in_memory()?;
                 let sid = r.session_id.as_deref().unwrap_or(&r.name);
                 let path = db.path.clone();
@@ -626,7 +629,7 @@ pub fn apply_budget(
                 let by_key = HashMap::from([(r.name.clone(), entry)]);
                 let dp = plan_delete(&store, refs.as_read(), &by_key, &r.name, &opts)?;
                 drop(store);
-                let mut db = WritableDb::open(state_dir, &paths.db)?;
+                let mut db = open()?;
                 apply_delete(&mut db, &dp, refs.now(), dir, now)?;
                 reclaim_pages(&db)?;
             }

@@ -171,6 +171,17 @@ impl PlanBuilder {
             counts.pruned = mark(&sql, &[&PruneAction::PruneStale.code(), &cutoff, &true])?;
             counts.archived += mark(&sql, &[&PruneAction::ArchiveAge.code(), &cutoff, &false])?;
         }
+        // Steps 1 to 3 take OpenClaw's age candidates in its order (`readSessionMaintenance
+        // AgeCandidates`: `ORDER BY updated_at ASC`, read through the index on
+        // `(updated_at DESC, session_key)`, so ties go to the larger key). Removals are applied
+        // in this order, as OpenClaw's are: the search index's segments then end as OpenClaw's.
+        conn.execute_batch(
+            "UPDATE planned SET rank = aged.rank \
+             FROM (SELECT key, row_number() OVER (ORDER BY updated_at, key DESC) AS rank \
+                   FROM planned WHERE step IN (1, 2, 3)) AS aged \
+             WHERE planned.key = aged.key",
+        )
+        .at(&at)?;
         // 4. Cap: oldest activity first, ties to the larger key.
         let live = count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
         let overflow = live as i64 - settings.max_entries.max(0);
@@ -459,11 +470,20 @@ mod tests {
                 items.push(item(i, action));
             }
         }
+        // Steps 1 to 3 visit OpenClaw's age candidates in its order: oldest `updatedAt` first,
+        // ties to the larger key.
+        let mut aged: Vec<usize> = (0..rows.len()).collect();
+        aged.sort_by(|&a, &b| {
+            rows[a]
+                .updated_at
+                .cmp(&rows[b].updated_at)
+                .then_with(|| rows[b].key.cmp(&rows[a].key))
+        });
         let unarchived = (0..rows.len())
             .filter(|i| !rows[*i].archived && !removed[*i])
             .count();
         if unarchived as i64 > settings.max_entries {
-            for i in 0..rows.len() {
+            for &i in &aged {
                 if !keep(i, &archived, &removed)
                     && rows[i].model_run
                     && rows[i].updated_at < now - MODEL_RUN_PRUNE_AFTER_MS
@@ -475,7 +495,7 @@ mod tests {
             }
         }
         if let Some(after) = settings.archive_dashboard_after_ms {
-            for i in 0..rows.len() {
+            for &i in &aged {
                 let a = rows[i].activity_at;
                 if rows[i].dashboard && !keep(i, &archived, &removed) && a > 0 && a < now - after {
                     archived[i] = true;
@@ -485,7 +505,7 @@ mod tests {
             }
         }
         if let Some(after) = settings.prune_after_ms {
-            for i in 0..rows.len() {
+            for &i in &aged {
                 if !keep(i, &archived, &removed) && rows[i].updated_at < now - after {
                     if rows[i].synthetic {
                         removed[i] = true;
@@ -692,9 +712,10 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_value(plan.items()).unwrap(),
+            // Both of age 10: the larger key first, as OpenClaw reads its age candidates.
             serde_json::json!([
-                {"sessionKey": "a", "action": "prune-stale"},
                 {"sessionKey": "b", "action": "archive-age"},
+                {"sessionKey": "a", "action": "prune-stale"},
                 {"sessionKey": "d", "action": "archive-cap"},
             ])
         );

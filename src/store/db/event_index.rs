@@ -135,10 +135,22 @@ pub fn clear_for_rebuild(conn: &Connection, session_id: &str) -> rusqlite::Resul
     Ok(())
 }
 
-/// Drop every projection row of a transcript (with its index state).
-pub fn delete_for_session(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
+/// Drop every projection row of a transcript (with its index state), in OpenClaw's order
+/// (`deleteSessionTranscriptIndexInTransaction`): its search entries first, through
+/// `session_transcript_fts_rows` whose trigger removes them where the schema keeps those rows
+/// (23 on), else straight from the FTS table as 2026.8.2 and 2026.9.5 do (`deleteFtsRows`).
+pub fn delete_for_session(
+    conn: &Connection,
+    session_id: &str,
+    search_rows: bool,
+) -> rusqlite::Result<()> {
+    let search = if search_rows {
+        "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1"
+    } else {
+        "DELETE FROM session_transcript_fts WHERE session_id = ?1"
+    };
+    conn.prepare_cached(search)?.execute([session_id])?;
     for sql in [
-        "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1",
         "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
         "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
     ] {

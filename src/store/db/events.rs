@@ -133,9 +133,16 @@ pub fn for_each_in_order(
     session_id: &str,
     mut visit: impl FnMut(EventRow<'_>) -> Result<()>,
 ) -> Result<()> {
-    let mut stmt = conn
-        .prepare_cached("SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 ORDER BY seq")
-        .at(path)?;
+    // Before schema 23 every event is plain JSON (no compressed columns).
+    let sql = if crate::store::AgentSchema::of(conn)
+        .at(path)?
+        .compresses_events()
+    {
+        "SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 ORDER BY seq"
+    } else {
+        "SELECT seq, event_json, NULL, NULL FROM transcript_events WHERE session_id = ?1 ORDER BY seq"
+    };
+    let mut stmt = conn.prepare_cached(sql).at(path)?;
     let mut rows = stmt.query([session_id]).at(path)?;
     while let Some(r) = rows.next().at(path)? {
         let seq = r.get(0).at(path)?;

@@ -1,6 +1,7 @@
 // Apply one mutation through OpenClaw's own SDK, on the store named by OPENCLAW_STATE_DIR.
 //   sdk-mutate.mjs patch  <agentId> <sessionKey> <patch-json> [preserve]
 //   sdk-mutate.mjs delete <agentId> <sessionKey>
+//   sdk-mutate.mjs delete-keep <agentId> <sessionKey>      (without archiveTranscript)
 //   sdk-mutate.mjs archive|unarchive <agentId> <sessionKey>
 import { getSessionEntry, patchSessionEntry, deleteSessionEntry } from "openclaw/plugin-sdk/session-store-runtime";
 
@@ -11,6 +12,8 @@ if (op === "patch") {
   result = await patchSessionEntry({ agentId, sessionKey, update: () => patch, preserveActivity: flag === "preserve", skipMaintenance: true });
 } else if (op === "delete") {
   result = await deleteSessionEntry({ agentId, sessionKey, archiveTranscript: true });
+} else if (op === "delete-keep") {
+  result = await deleteSessionEntry({ agentId, sessionKey });
 } else if (op === "archive") {
   // What `openclaw sessions archive` asks the gateway for: archivedAt now (kept if set),
   // archiveReason manual, no archivedBy offline, pin dropped, updatedAt bumped.

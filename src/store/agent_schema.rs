@@ -1,0 +1,33 @@
+//! The agent schema a writer writes: each release's writer writes only the tables and columns
+//! its schema has (docs/openclaw/RELEASES.md §2), so a change to a schema-19 or schema-21
+//! database is what 2026.8.2 or 2026.9.5 would write for the same request.
+
+use rusqlite::Connection;
+
+/// An agent database's `user_version`, read from the connection the writer writes through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentSchema(pub i64);
+
+impl AgentSchema {
+    pub fn of(conn: &Connection) -> rusqlite::Result<Self> {
+        conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map(AgentSchema)
+    }
+
+    /// `session_canonical_validation_pending` and its triggers (21 on): the writer certifies
+    /// the keys it writes by clearing their rows.
+    pub fn validates_canonical_keys(self) -> bool {
+        self.0 >= 21
+    }
+
+    /// `session_transcript_fts_rows` (23 on): the search index keeps a row per message there.
+    pub fn has_search_rows(self) -> bool {
+        self.0 >= 23
+    }
+
+    /// `transcript_events.event_zstd`, `event_utf8_bytes`, `navigation_json` (23 on): before,
+    /// every event is plain `event_json`.
+    pub fn compresses_events(self) -> bool {
+        self.0 >= 23
+    }
+}

@@ -1,0 +1,441 @@
+//! Changes to a store of an older release, written as that release writes them
+//! (docs/openclaw/RELEASES.md): the database keeps its schema and gains no object or row that
+//! release would not write; the change reads back. That the rows are the release's own is
+//! proven against the releases themselves by the reference suite's `release_entry_writes_*`.
+
+use rusqlite::Connection;
+
+use crate::common::{assert_foreign_keys, assert_integrity, expect_exit, json, Store};
+
+/// The releases of older agent schemas, with their schema.
+const OLDER: [(&str, i64); 2] = [("2026.8.2", 19), ("2026.9.5", 21)];
+
+fn open(store: &Store, agent: &str) -> Connection {
+    Connection::open_with_flags(
+        store.agent_db(agent),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap()
+}
+
+/// `user_version` and every `sqlite_schema` row (type, name, sql), in order.
+type Schema = (i64, Vec<(String, String, Option<String>)>);
+
+fn schema_of(conn: &Connection) -> Schema {
+    let v = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    let mut stmt = conn
+        .prepare("SELECT type, name, sql FROM sqlite_schema ORDER BY rowid")
+        .unwrap();
+    let objects = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    (v, objects)
+}
+
+fn count(conn: &Connection, sql: &str, arg: &str) -> i64 {
+    conn.query_row(sql, [arg], |r| r.get(0)).unwrap()
+}
+
+fn pending_rows(conn: &Connection) -> Option<i64> {
+    conn.query_row(
+        "SELECT count(*) FROM session_canonical_validation_pending",
+        [],
+        |r| r.get(0),
+    )
+    .ok()
+}
+
+/// After a change: the same schema, nothing damaged, every session listed.
+fn assert_kept_schema(store: &Store, agent: &str, before: &Schema, what: &str) {
+    let conn = open(store, agent);
+    assert!(schema_of(&conn) == *before, "{what}: the schema changed");
+    assert_integrity(&conn, what);
+    assert_foreign_keys(&conn, what);
+}
+
+#[test]
+fn patch_archive_and_unarchive_write_an_older_release_store_at_its_schema() {
+    for (release, schema) in OLDER {
+        let store = Store::copy_release(release, "live");
+        let key = "agent:work:pinned-notes";
+        let before = schema_of(&open(&store, "work"));
+        assert_eq!(before.0, schema);
+        let pending = pending_rows(&open(&store, "work"));
+        assert_eq!(pending.is_some(), schema >= 21, "{release}");
+
+        let doc = store.json_ok([
+            "--json",
+            "patch",
+            key,
+            "--agent",
+            "work",
+            "--set",
+            "label=\"Renamed on 19\"",
+            "--set",
+            "displayName=\"  Named  \"",
+        ]);
+        assert_eq!(doc["data"]["after"]["label"], "Renamed on 19", "{doc}");
+        let conn = open(&store, "work");
+        let (label, display, valid): (String, String, i64) = conn
+            .query_row(
+                "SELECT label, display_name, entry_valid FROM session_nodes WHERE session_key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            (label.as_str(), display.as_str(), valid),
+            ("Renamed on 19", "Named", 1),
+            "{release}"
+        );
+        // The key is certified where the schema validates keys (its pending row cleared).
+        if schema >= 21 {
+            assert_eq!(
+                count(
+                    &conn,
+                    "SELECT count(*) FROM session_canonical_validation_pending WHERE session_key = ?1",
+                    key
+                ),
+                0,
+                "{release}"
+            );
+        }
+        drop(conn);
+        assert_kept_schema(&store, "work", &before, &format!("{release} patch"));
+
+        let doc = store.json_ok(["--json", "archive", key, "--agent", "work"]);
+        assert_eq!(doc["data"]["results"][0]["result"], "archived", "{doc}");
+        let archived = store.entry("work", key).unwrap();
+        assert_eq!(archived["archiveReason"], "manual", "{archived}");
+        let doc = store.json_ok(["--json", "unarchive", key, "--agent", "work"]);
+        assert_eq!(doc["data"]["results"][0]["result"], "unarchived", "{doc}");
+        let entry = store.entry("work", key).unwrap();
+        assert!(entry.get("archivedAt").is_none(), "{entry}");
+        assert_eq!(entry["label"], "Renamed on 19");
+        assert_kept_schema(&store, "work", &before, &format!("{release} archive"));
+        // The dry run no longer says the real run would be refused.
+        let out = store.run_ok([
+            "patch",
+            key,
+            "--agent",
+            "work",
+            "--set",
+            "label=\"x\"",
+            "--dry-run",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("would be refused"), "{release}: {err}");
+    }
+}
+
+#[test]
+fn delete_on_an_older_release_store_archives_as_that_release_does() {
+    for (release, schema) in OLDER {
+        let store = Store::copy_release(release, "live");
+        let agent = "research";
+        let before = schema_of(&open(&store, agent));
+        assert_eq!(before.0, schema);
+        let list = store.json_ok(["--json", "list", "--agent", agent, "--limit", "all"]);
+        let row = list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["sessionKey"].as_str().unwrap().contains(":acp:"))
+            .expect("an ACP session")
+            .clone();
+        let key = row["sessionKey"].as_str().unwrap();
+        let sid = row["sessionId"].as_str().unwrap();
+        let conn = open(&store, agent);
+        let events = count(
+            &conn,
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            sid,
+        );
+        let searchable = count(
+            &conn,
+            "SELECT count(*) FROM session_transcript_fts WHERE session_id = ?1",
+            sid,
+        );
+        let fts_total: i64 = conn
+            .query_row("SELECT count(*) FROM session_transcript_fts", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert!(
+            events > 0 && searchable > 0,
+            "{release}: {events} {searchable}"
+        );
+        drop(conn);
+
+        let doc = store.json_ok(["--json", "delete", key, "--agent", agent, "--yes"]);
+        let result = &doc["data"]["results"][0];
+        assert_eq!(result["result"], "deleted", "{doc}");
+        let name = result["archive"][0]["archiveName"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            name.starts_with(&format!("{sid}.jsonl.deleted.")) && name.ends_with(".zst"),
+            "{name}"
+        );
+        assert_eq!(result["archive"][0]["published"], true, "{doc}");
+        assert!(store
+            .state()
+            .join("agents/research/sessions")
+            .join(&name)
+            .is_file());
+
+        let conn = open(&store, agent);
+        for (table, n) in [
+            ("transcript_events", 0),
+            ("transcript_event_identities", 0),
+            ("session_windows", 0),
+            ("session_transcript_active_events", 0),
+            ("session_transcript_index_state", 0),
+            ("session_transcript_fts", 0),
+        ] {
+            let sql = format!("SELECT count(*) FROM {table} WHERE session_id = ?1");
+            assert_eq!(count(&conn, &sql, sid), n, "{release}: {table}");
+        }
+        let fts_after: i64 = conn
+            .query_row("SELECT count(*) FROM session_transcript_fts", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(
+            fts_after,
+            fts_total - searchable,
+            "{release}: other sessions' search rows"
+        );
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM session_transcript_archives WHERE session_id = ?1 AND reason = 'deleted' AND encoding = 'zstd' AND published_at IS NOT NULL",
+                sid
+            ),
+            1,
+            "{release}"
+        );
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM session_nodes WHERE session_key = ?1",
+                key
+            ),
+            0,
+            "{release}"
+        );
+        drop(conn);
+        assert_kept_schema(&store, agent, &before, &format!("{release} delete"));
+        // The archive reads back as the transcript was, and undelete knows the entry.
+        let out = store.run_ok(["archives", "cat", &name, "--agent", agent]);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).lines().count() as i64,
+            events,
+            "{release}"
+        );
+        assert!(store
+            .state()
+            .join("openclaw-sessions-deleted/research")
+            .join(format!("{name}.entry.json"))
+            .is_file());
+
+        // Without archiving: the node stays a tombstone and the transcript stays.
+        let doc = store.json_ok([
+            "--json",
+            "delete",
+            "agent:research:pinned-notes",
+            "--agent",
+            agent,
+            "--no-archive",
+            "--yes",
+        ]);
+        assert_eq!(doc["data"]["results"][0]["result"], "deleted", "{doc}");
+        let conn = open(&store, agent);
+        let (entry, valid): (String, i64) = conn
+            .query_row(
+                "SELECT entry_json, entry_valid FROM session_nodes WHERE session_key = 'agent:research:pinned-notes'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((entry.as_str(), valid), ("{}", -1), "{release}");
+        drop(conn);
+        assert_kept_schema(
+            &store,
+            agent,
+            &before,
+            &format!("{release} delete --no-archive"),
+        );
+        let listed = store.json_ok(["--json", "list", "--agent", agent, "--limit", "all"]);
+        assert_eq!(
+            listed["data"].as_array().unwrap().len() + 2,
+            list["data"].as_array().unwrap().len(),
+            "{release}"
+        );
+    }
+}
+
+#[test]
+fn an_older_schema_without_a_writer_stays_refused() {
+    // Schema 16 (2026.8.1-beta.1) has no proven writer, nor has one newer than this tool.
+    for version in [16, 24] {
+        let store = Store::copy_release("2026.8.2", "live");
+        store
+            .writable("main")
+            .execute_batch(&format!("PRAGMA user_version = {version}"))
+            .unwrap();
+        let out = store
+            .cmd()
+            .args([
+                "--json",
+                "patch",
+                "agent:main:pinned-notes",
+                "--set",
+                "label=\"x\"",
+            ])
+            .output()
+            .unwrap();
+        expect_exit(&out, 6);
+        assert_eq!(json(&out)["error"]["code"], "UNSUPPORTED_SCHEMA");
+    }
+}
+
+/// Every row of every table (FTS5 shadow tables included) as text, sorted, for comparing a
+/// database before and after a change that must keep its rows.
+fn all_rows(conn: &Connection) -> Vec<String> {
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    let mut out = Vec::new();
+    for t in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap();
+        let n = stmt.column_count();
+        let mut rows = stmt.query([]).unwrap();
+        while let Some(r) = rows.next().unwrap() {
+            let cells: Vec<String> = (0..n)
+                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                .collect();
+            out.push(format!("{t}: {}", cells.join(" | ")));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn reclaim_gives_pages_back_on_an_older_release_store_and_keeps_every_row() {
+    for (release, schema) in OLDER {
+        let store = Store::copy_release(release, "live");
+        let before_schema = schema_of(&open(&store, "work"));
+        assert_eq!(before_schema.0, schema);
+        store
+            .writable("work")
+            .execute_batch(
+                "CREATE TABLE filler(b BLOB); \
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64) \
+                 INSERT INTO filler SELECT randomblob(8192) FROM n; \
+                 DROP TABLE filler; PRAGMA wal_checkpoint(TRUNCATE);",
+            )
+            .unwrap();
+        let rows = all_rows(&open(&store, "work"));
+        let doc = store.json_ok(["--json", "reclaim", "--agent", "work"]);
+        let agent = &doc["data"]["agents"][0];
+        assert!(
+            agent["freePages"].as_i64().unwrap() >= 64
+                && agent["freePagesAfter"] == 0
+                && agent["reclaimedBytes"].as_i64().unwrap() >= 64 * 8192,
+            "{release}: {doc}"
+        );
+        assert!(
+            all_rows(&open(&store, "work")) == rows,
+            "{release}: rows changed"
+        );
+        assert_kept_schema(
+            &store,
+            "work",
+            &before_schema,
+            &format!("{release} reclaim"),
+        );
+    }
+}
+
+#[test]
+fn prune_writes_a_schema_21_store_as_2026_9_5_cleans_it_up() {
+    // What 2026.9.5's own `openclaw sessions cleanup --enforce` did to this store's research
+    // agent (the reference check release_prune_21 compares every row): machine-made sessions
+    // older than 30 days removed with their transcripts archived, a stale dashboard and the
+    // other old sessions archived.
+    let store = Store::copy_release("2026.9.5", "live");
+    let before = schema_of(&open(&store, "research"));
+    let doc = store.json_ok([
+        "--json",
+        "prune",
+        "--agent",
+        "research",
+        "--enforce",
+        "--yes",
+    ]);
+    let cleanup = &doc["data"]["agents"][0]["cleanup"];
+    assert_eq!(
+        (
+            cleanup["beforeCount"].as_i64(),
+            cleanup["afterCount"].as_i64(),
+            cleanup["archived"].as_i64(),
+            cleanup["pruned"].as_i64()
+        ),
+        (Some(14), Some(10), Some(2), Some(4)),
+        "{doc}"
+    );
+    // Removed oldest first, as OpenClaw takes its age candidates.
+    let deleted: Vec<&str> = doc["data"]["agents"][0]["deleted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    assert_eq!(deleted.len(), 4, "{doc}");
+    let conn = open(&store, "research");
+    let archives: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM session_transcript_archives WHERE reason = 'deleted' AND published_at IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(archives, 4);
+    let orphans: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM session_transcript_fts WHERE session_id NOT IN (SELECT session_id FROM session_windows)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(orphans, 0, "search entries of removed sessions left");
+    drop(conn);
+    assert_kept_schema(&store, "research", &before, "2026.9.5 prune");
+    // Nothing left to do.
+    let again = store.json_ok([
+        "--json",
+        "prune",
+        "--agent",
+        "research",
+        "--enforce",
+        "--yes",
+    ]);
+    assert_eq!(
+        again["data"]["agents"][0]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(0),
+        "{again}"
+    );
+}

@@ -1,0 +1,196 @@
+# shellcheck shell=bash
+# Changes written on an older release's own store (sourced by run.sh after checks-releases.sh,
+# whose release_store / copy_release / ocr it uses): for each change, the same request through
+# that release's own SDK and through ours, on two copies of its store, must leave the same rows in
+# every table of the agent database (checks/compare-all-rows.mjs: SPEC §9's rule, the clock and
+# generated ids aside), the same archive files, and the same rows in the state database; then the
+# release itself reads our store back: its `openclaw sessions --all-agents --json`, its
+# `doctor --session-sqlite validate`, and its SDK read-back of every session.
+# docs/openclaw/RELEASES.md says which release writes which schema.
+
+# ocr_sdk VER STATE SCRIPT ARGS... : checks/SCRIPT run against release VER's own plugin SDK.
+ocr_sdk() {
+  local ver="$1" state="$2" script="$3" pkg; shift 3
+  pkg="$(OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" "$HARNESS/oc-release" "$ver" --path)" || return 1
+  "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" \
+    OPENCLAW_STATE_DIR="$state" OPENCLAW_NO_RESPAWN=1 OPENCLAW_REF_APP="$(dirname "$(dirname "$pkg")")" \
+    timeout -k 10 60 "$OPENCLAW_REF_NODE" --import "$HARNESS/lib/openclaw-resolve.mjs" "$REF_ROOT/checks/$script" "$@" < /dev/null
+}
+
+# release_accepts VER STATE LABEL : release VER reads STATE back (on a throwaway copy: its reads
+# write): its own list, its `doctor --session-sqlite validate`, and its SDK read-back of every
+# session, which must name the same keys as its list.
+release_accepts() {
+  local ver="$1" state="$2" label="$3" copy rc k1 k2
+  copy="$CHECK_DIR/stores/accept-$label"
+  mkdir -p "$copy"; cp -a "$state" "$copy/.openclaw"; copy="$copy/.openclaw"
+  rc=0; ocr_run "$label-list.json" "$ver" "$copy" sessions --all-agents --json --limit all || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$label: openclaw@$ver sessions exited $rc"; return 0; }
+  rc=0; ocr_run "$label-validate.txt" "$ver" "$copy" doctor --session-sqlite validate --session-sqlite-all-agents || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$label: openclaw@$ver doctor --session-sqlite validate exited $rc"
+  rc=0; ocr_sdk "$ver" "$copy" sdk-readback.mjs > "$label-readback.json" 2> "$label-readback.err" || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    check_error "$label: openclaw@$ver SDK read-back failed (exit $rc): $(jsonq "$label-readback.json" 'j.errors.slice(0,5).join("; ")' 2>/dev/null || tail -n 3 "$label-readback.err")"
+    return 0
+  fi
+  k1="$(jsonq "$label-list.json" 'j.sessions.map(s=>s.agentId+" "+s.key).sort().join("\n")')"
+  k2="$(jsonq "$label-readback.json" 'Object.entries(j.agents).flatMap(([a,r])=>r.keys.map(k=>a+" "+k[0])).sort().join("\n")')"
+  [[ "$k1" == "$k2" && -n "$k1" ]] || check_error "$label: openclaw@$ver's list and SDK read-back differ: $(diff <(echo "$k1") <(echo "$k2") | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
+}
+
+# same_release_rows VER OURS THEIRS AGENT WHAT : every row of AGENT's database equal, and the
+# archive files of its sessions/ the same (their stamp aside).
+same_release_rows() {
+  local ver="$1" a="$2" b="$3" agent="$4" what="$5"
+  node_check compare-all-rows.mjs "$a/agents/$agent/agent/openclaw-agent.sqlite" "$b/agents/$agent/agent/openclaw-agent.sqlite" > cmp.txt 2>&1 ||
+    { sed 's/^/  /' cmp.txt | head -n 12 >&2; check_error "$ver: $what: the rows differ from openclaw@$ver's"; return 0; }
+  local stamp='s/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./'
+  diff <(ls "$a/agents/$agent/sessions" | sed -E "$stamp" | sort) <(ls "$b/agents/$agent/sessions" | sed -E "$stamp" | sort) > files.diff ||
+    check_error "$ver: $what: archive files differ: $(head -n 5 files.diff | tr '\n' ' ')"
+}
+
+# release_entry_writes VER: patch, archive, unarchive, delete (archiving its transcript, and
+# without) through ours and through VER's SDK (checks/sdk-mutate.mjs) on two copies of VER's live
+# store, compared after every request; then the state databases; then VER reads ours back.
+release_entry_writes() {
+  local ver="$1" a b key n=0 op
+  a="$(copy_release "$ver" live "ours-$ver")"; b="$(copy_release "$ver" live "openclaw-$ver")"
+  # research: the kinds the import made (ACP, subagent, cron run, hook, Telegram direct).
+  local research; research="$(node_check list-keys.mjs "$a/agents/research/agent/openclaw-agent.sqlite")"
+  pick() { grep -E "$1" <<< "$research" | head -n 1; }
+  for key in "$(pick ':pinned-notes$')" "$(pick ':acp:')" "$(pick ':subagent:')" "$(pick ':cron:')" "$(pick ':telegram:direct:')"; do
+    [[ -n "$key" ]] || { check_error "$ver: research lacks a session kind the store guarantees"; continue; }
+    ours_run p.json "$a" patch "$key" --agent research --set 'label="Ops '"$n"'"' --set 'displayName="  Named  "' --set 'customField={"n":1}' --allow-unknown-field ||
+      { check_error "$ver: ours patch $key: $(head -c 300 p.json.err)"; continue; }
+    ocr_sdk "$ver" "$b" sdk-mutate.mjs patch research "$key" '{"label":"Ops '"$n"'","displayName":"Named","customField":{"n":1}}' > s.json 2> s.err ||
+      { check_error "$ver: SDK patch $key: $(tail -n 3 s.err)"; continue; }
+    same_release_rows "$ver" "$a" "$b" research "patch $key"
+    n=$((n + 1))
+  done
+  for key in agent:work:pinned-notes agent:work:discord:channel:987654324 agent:work:sdk-made-1; do
+    for op in archive unarchive; do
+      ours_run ar.json "$a" "$op" "$key" --agent work || { check_error "$ver: ours $op $key: $(head -c 300 ar.json.err)"; continue; }
+      ocr_sdk "$ver" "$b" sdk-mutate.mjs "$op" work "$key" > s.json 2> s.err || { check_error "$ver: SDK $op $key: $(tail -n 3 s.err)"; continue; }
+      same_release_rows "$ver" "$a" "$b" work "$op $key"
+      n=$((n + 1))
+    done
+  done
+  for key in "$(pick ':acp:')" "$(pick ':subagent:')" "$(pick ':hook:')" "$(pick ':explicit:')" "$(pick ':telegram:group:')"; do
+    ours_run d.json "$a" delete "$key" --agent research --yes || { check_error "$ver: ours delete $key: $(head -c 300 d.json.err)"; continue; }
+    ocr_sdk "$ver" "$b" sdk-mutate.mjs delete research "$key" > s.json 2> s.err || { check_error "$ver: SDK delete $key: $(tail -n 3 s.err)"; continue; }
+    same_release_rows "$ver" "$a" "$b" research "delete $key"
+    n=$((n + 1))
+  done
+  [[ "$(ls "$a/agents/research/sessions" | grep -c '\.deleted\.')" -ge 5 ]] || check_error "$ver: fewer than 5 archive files after 5 deletions"
+  ours_run d.json "$a" delete agent:main:sdk-made-0 --yes || check_error "$ver: ours delete sdk-made-0"
+  ocr_sdk "$ver" "$b" sdk-mutate.mjs delete main agent:main:sdk-made-0 > s.json 2> s.err || check_error "$ver: SDK delete sdk-made-0: $(tail -n 3 s.err)"
+  same_release_rows "$ver" "$a" "$b" main "delete agent:main:sdk-made-0"
+  ours_run d.json "$a" delete agent:main:pinned-notes --no-archive --yes || check_error "$ver: ours delete --no-archive"
+  ocr_sdk "$ver" "$b" sdk-mutate.mjs delete-keep main agent:main:pinned-notes > s.json 2> s.err || check_error "$ver: SDK delete (no archive): $(tail -n 3 s.err)"
+  same_release_rows "$ver" "$a" "$b" main "delete agent:main:pinned-notes --no-archive"
+  n=$((n + 2))
+  # The state database: ours at its own schema, as the release leaves it (its process's own
+  # bookkeeping aside: config health, its database lease, when it last saw each database).
+  node_check compare-all-rows.mjs "$a/state/openclaw.sqlite" "$b/state/openclaw.sqlite" --skip config_health_entries \
+    --skip agent_database_leases --mask agent_databases.last_seen_at --mask agent_databases.size_bytes > cmp-state.txt 2>&1 ||
+    { sed 's/^/  /' cmp-state.txt | head -n 12 >&2; check_error "$ver: the state database differs from openclaw@$ver's"; }
+  release_accepts "$ver" "$a" "ours-$ver"
+  note "$ver: $n requests, the same rows as openclaw@$ver's SDK after each; openclaw@$ver lists, validates and reads back our store"
+}
+check_release_entry_writes_19() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "$1")"; }
+check_release_entry_writes_21() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"; }
+CHECKS+=(release_entry_writes_19 release_entry_writes_21)
+
+# release_reclaim: `reclaim` on each matrix release's store writes no row: after free pages were
+# left in every agent database (checks/free-pages.mjs, as deleted sessions leave them), ours gives
+# them back (incremental vacuum, as these releases also do), every row of every table equals the
+# copy before, the schema stays the release's, and the release reads our store back.
+check_release_reclaim() {
+  local ver s before db a n=0
+  for ver in $RELEASE_MATRIX; do
+    s="$(copy_release "$ver" live "reclaim-$ver")"
+    for db in "$s"/agents/*/agent/openclaw-agent.sqlite; do
+      node_check free-pages.mjs "$db" 1048576 > /dev/null || check_error "$ver: could not free pages in $db"
+    done
+    before="$CHECK_DIR/stores/reclaim-before-$ver"; cp -a "$s" "$before"
+    ours_run "reclaim-$ver.json" "$s" --json reclaim --all-agents || { check_error "$ver: ours reclaim exited $?: $(head -c 300 "reclaim-$ver.json")"; continue; }
+    local bad
+    bad="$(jsonq "reclaim-$ver.json" 'j.data.agents.filter(a => !(a.freePages > 0 && a.freePagesAfter === 0 && a.reclaimedBytes > 0)).map(a => a.agentId).join(" ")')"
+    [[ -z "$bad" ]] || check_error "$ver: pages not given back in: $bad"
+    for db in "$s"/agents/*/agent/openclaw-agent.sqlite; do
+      a="$(basename "$(dirname "$(dirname "$db")")")"
+      node_check compare-all-rows.mjs "$db" "$before/agents/$a/agent/openclaw-agent.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
+        { sed 's/^/  /' "cmp-$ver-$a.txt" | head -n 8 >&2; check_error "$ver: reclaim changed rows of $a"; }
+      n=$((n + 1))
+    done
+    node_check integrity.mjs "$s"/agents/*/agent/openclaw-agent.sqlite > "integrity-$ver.txt" 2>&1 ||
+      check_error "$ver: integrity: $(head -n 3 "integrity-$ver.txt")"
+    release_accepts "$ver" "$s" "reclaim-$ver"
+    note "$ver: $(jsonq "reclaim-$ver.json" 'j.data.agents.reduce((t, a) => t + a.reclaimedBytes, 0)') bytes given back, same rows"
+  done
+  [[ $n -ge 6 ]] || check_error "only $n databases compared"
+}
+CHECKS+=(release_reclaim)
+
+# release_prune_21: `prune --enforce` on the schema-21 release's store against that release's own
+# `openclaw sessions cleanup --enforce` (offline through --store) on copies with the same
+# settings: age (machine-made sessions removed with their transcripts archived, the others
+# archived), stale dashboards, the entry cap, `--fix-dm-scope`, and the disk budget. The same
+# summary counts, then every row of every table and every archive file the same; under the
+# budget, but for what ours keeps by design: the archives of the sessions this run removes,
+# which OpenClaw's budget evicts again (docs/openclaw/MAINTENANCE.md §3.3; its byte figures
+# differ by its WAL, as explained there). The release reads each of our stores back.
+# Schema 19 stays refused: 2026.8.x prunes by other rules (no age archive, a cap that removes)
+# than 2026.9.3/9.4, which write the same schema.
+check_release_prune_21() {
+  local ver a b rc i=0 agent m extra k theirs mine diffs
+  ver="$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"
+  local cases=(
+    'research|{}|'
+    'research|{"pruneAfter":"365d","maxEntries":3}|'
+    'main|{"pruneAfter":"1d"}|--fix-missing --fix-dm-scope'
+    'research|{"maxDiskBytes":"600kb"}|'
+  )
+  local c
+  for c in "${cases[@]}"; do
+    i=$((i + 1))
+    IFS='|' read -r agent m extra <<< "$c"
+    a="$(copy_release "$ver" live "prune-ours-$i")"; b="$(copy_release "$ver" live "prune-oc-$i")"
+    set_maintenance "$a" "$m"; set_maintenance "$b" "$m"
+    # shellcheck disable=SC2086
+    rc=0; ocr_run "oc-$i.json" "$ver" "$b" sessions cleanup --enforce --agent "$agent" --store "$b/agents/$agent/agent/openclaw-agent.sqlite" --json $extra || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver $m: openclaw sessions cleanup exited $rc"; continue; }
+    # shellcheck disable=SC2086
+    rc=0; ours_run "ours-$i.json" "$a" --json prune --agent "$agent" --enforce --yes $extra || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver $m: ours prune exited $rc: $(head -c 300 "ours-$i.json")"; continue; }
+    diffs=""
+    for k in beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped; do
+      theirs="$(jsonq "oc-$i.json" "j.$k")"; mine="$(jsonq "ours-$i.json" "j.data.agents[0].cleanup.$k")"
+      [[ "$theirs" == "$mine" ]] || diffs+="$k: openclaw $theirs, ours $mine; "
+    done
+    [[ -z "$diffs" ]] || check_error "$ver $m: counts differ: $diffs"
+    # The budget's removals: OpenClaw's count includes the archives of this run it evicts.
+    local ran; ran="$(jsonq "ours-$i.json" 'j.data.agents[0].cleanup.diskBudget ? j.data.agents[0].cleanup.diskBudget.overBudget : false')"
+    local kept=0 opt=()
+    if [[ "$ran" == true ]]; then
+      kept="$(jsonq "ours-$i.json" 'j.data.agents[0].deleted.length')"
+      [[ "$(jsonq "oc-$i.json" 'j.diskBudget.removedFiles')" -ge "$kept" && "$kept" -gt 0 ]] ||
+        check_error "$ver $m: OpenClaw's budget removed fewer files than the archives this run wrote"
+      opt=(--ours-run-archives "$kept")
+    fi
+    node_check compare-all-rows.mjs "$a/agents/$agent/agent/openclaw-agent.sqlite" "$b/agents/$agent/agent/openclaw-agent.sqlite" "${opt[@]}" > "cmp-$i.txt" 2>&1 ||
+      { sed 's/^/  /' "cmp-$i.txt" | head -n 12 >&2; check_error "$ver $m: the rows differ from openclaw@$ver's cleanup"; }
+    # Files: the same, but for the archives of this run ours keeps under the budget.
+    local stamp='s/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./' only
+    only="$(diff <(ls "$a/agents/$agent/sessions" | sed -E "$stamp" | sort) <(ls "$b/agents/$agent/sessions" | sed -E "$stamp" | sort) | grep '^[<>]' || true)"
+    if [[ "$ran" == true ]]; then
+      [[ -z "$(grep '^>' <<< "$only")" && "$(grep -c '^< .*\.jsonl\.deleted\.' <<< "$only")" == "$kept" && "$(grep -c '^<' <<< "$only")" == "$kept" ]] ||
+        check_error "$ver $m: archive files differ beyond the $kept this run keeps: $(head -n 5 <<< "$only" | tr '\n' ' ')"
+    else
+      [[ -z "$only" ]] || check_error "$ver $m: archive files differ: $(head -n 5 <<< "$only" | tr '\n' ' ')"
+    fi
+    note "$ver $m $extra: $(tail -n 1 "cmp-$i.txt")"
+    [[ $i -ne 1 && $i -ne ${#cases[@]} ]] || release_accepts "$ver" "$a" "prune-$i"
+  done
+}
+CHECKS+=(release_prune_21)
