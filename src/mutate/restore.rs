@@ -732,7 +732,7 @@ pub fn apply_session_from_snapshot(
             &tx,
             &plan.session_key,
             &plan.windows,
-            schema.keys_search_rows(),
+            schema.has_search_rows(),
         )
         .at(&path)?;
         crash_point("restore-session-rows");

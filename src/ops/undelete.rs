@@ -57,7 +57,7 @@ impl Operation for UndeleteOp {
     type Report = UndeleteReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
-    /// The events are appended as each release stores them (`writer::WrittenSchema`),
+    /// The events are appended as each release stores them (`writer::AgentSchema`),
     /// proven against 2026.8.2 and 2026.9.5 (reference check `undelete_on_release_stores`).
     const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 

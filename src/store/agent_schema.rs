@@ -9,6 +9,9 @@ use rusqlite::Connection;
 pub struct AgentSchema(pub i64);
 
 impl AgentSchema {
+    /// The schema this tool writes when nothing older is asked for (OpenClaw 2026.9.6's, 23).
+    pub const CURRENT: AgentSchema = AgentSchema(super::KNOWN_AGENT_SCHEMA);
+
     pub fn of(conn: &Connection) -> rusqlite::Result<Self> {
         conn.query_row("PRAGMA user_version", [], |r| r.get(0))
             .map(AgentSchema)
@@ -29,5 +32,16 @@ impl AgentSchema {
     /// every event is plain `event_json`.
     pub fn compresses_events(self) -> bool {
         self.0 >= 23
+    }
+
+    /// `session_nodes.legacy_acp_migration_json` records where ACP metadata came from (21 and
+    /// a fresh 23; 19 has no such column).
+    pub fn records_acp_sources(self) -> bool {
+        self.0 >= 21
+    }
+
+    /// `session_transcript_cold_archives` (21 on).
+    pub fn has_cold_archives(self) -> bool {
+        self.0 >= 21
     }
 }

@@ -14,7 +14,6 @@ mod entry_fields;
 pub mod kept_entry;
 mod legacy_entry;
 pub mod publish;
-mod schema;
 pub mod transcript;
 mod writable;
 
@@ -26,5 +25,4 @@ pub use entry::{
 };
 pub use entry_fields::{field_type_error, is_known_field, suggest_field, LEGACY_DELIVERY_FIELDS};
 pub use legacy_entry::normalise_entry;
-pub use schema::WrittenSchema;
 pub use writable::{check_owned_path, WritableDb};

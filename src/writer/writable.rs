@@ -132,8 +132,8 @@ impl WritableDb {
     }
 
     /// The agent schema this database is written at.
-    pub fn schema(&self) -> crate::writer::WrittenSchema {
-        crate::writer::WrittenSchema::of(self.user_version)
+    pub fn schema(&self) -> crate::store::AgentSchema {
+        crate::store::AgentSchema(self.user_version)
     }
 
     /// `BEGIN IMMEDIATE`: the write lock is taken up front, as OpenClaw's writers do.

@@ -16,7 +16,7 @@ use crate::progress::Progress;
 use crate::store::db::{archives, events, nodes, windows};
 use crate::writer::transcript::convert::{js_stringify, TranscriptConverter};
 use crate::writer::transcript::{event_id, event_time, EventAppender, SearchRows};
-use crate::writer::{session_scope, write_node, write_window, WrittenSchema};
+use crate::writer::{session_scope, write_node, write_window, AgentSchema};
 
 /// Largest event JSON the `transcript_events` CHECKs accept.
 const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -53,7 +53,7 @@ fn hash(json: &str) -> [u8; 32] {
 #[allow(clippy::too_many_arguments)]
 pub fn write_record(
     tx: &Transaction<'_>,
-    schema: WrittenSchema,
+    schema: AgentSchema,
     search: &mut SearchRows,
     db: &Path,
     store_path: &Path,
@@ -223,7 +223,7 @@ fn has_legacy_media(event: &Value) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn import_events(
     tx: &Transaction<'_>,
-    schema: WrittenSchema,
+    schema: AgentSchema,
     search: &mut SearchRows,
     db: &Path,
     record: &ImportRecord,

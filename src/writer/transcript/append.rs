@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::payload::{prepare, StoredPayload};
 use super::projection::{ProjectionCursor, SearchRows};
 use crate::store::db::events;
-use crate::writer::WrittenSchema;
+use crate::store::AgentSchema;
 
 /// How an appended event was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub struct EventAppender {
     cursor: ProjectionCursor,
     watermarked: bool,
     now_ms: i64,
-    schema: WrittenSchema,
+    schema: AgentSchema,
 }
 
 /// The event's id as OpenClaw keys its identity: trimmed, and none when blank.
@@ -54,14 +54,14 @@ pub fn event_time(e: &Value, now_ms: i64) -> i64 {
 impl EventAppender {
     /// Start appending to `session_id` from its stored index state.
     pub fn load(tx: &Transaction<'_>, session_id: &str, now_ms: i64) -> rusqlite::Result<Self> {
-        Self::load_for(tx, WrittenSchema::CURRENT, session_id, now_ms)
+        Self::load_for(tx, AgentSchema::CURRENT, session_id, now_ms)
     }
 
     /// [`EventAppender::load`] for a database at `schema`: before 23, every event is stored
     /// plain, as the older releases store it.
     pub fn load_for(
         tx: &Transaction<'_>,
-        schema: WrittenSchema,
+        schema: AgentSchema,
         session_id: &str,
         now_ms: i64,
     ) -> rusqlite::Result<Self> {

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::convert::CANONICAL_TYPES;
 use crate::store::db::{event_index, events};
-use crate::writer::WrittenSchema;
+use crate::store::AgentSchema;
 
 fn kind(e: &Value) -> Option<&str> {
     e.get("type").and_then(Value::as_str)
@@ -101,12 +101,12 @@ pub fn searchable_text(e: &Value, created_at: i64) -> Option<(String, String, St
 pub struct SearchRows {
     rows: Vec<QueuedSearchRow>,
     bytes: usize,
-    schema: WrittenSchema,
+    schema: AgentSchema,
 }
 
 impl Default for SearchRows {
     fn default() -> Self {
-        Self::for_schema(WrittenSchema::CURRENT)
+        Self::for_schema(AgentSchema::CURRENT)
     }
 }
 
@@ -129,7 +129,7 @@ impl SearchRows {
     }
 
     /// The search rows of a database at `schema`.
-    pub fn for_schema(schema: WrittenSchema) -> Self {
+    pub fn for_schema(schema: AgentSchema) -> Self {
         SearchRows {
             rows: Vec::new(),
             bytes: 0,
@@ -144,7 +144,7 @@ impl SearchRows {
         (message_id, role, text): (String, String, String),
         timestamp: f64,
     ) -> rusqlite::Result<()> {
-        let rowid = if self.schema.keys_search_rows() {
+        let rowid = if self.schema.has_search_rows() {
             Some(event_index::insert_search_key(tx, session_id, &message_id)?)
         } else {
             None
@@ -345,7 +345,7 @@ fn rebuild(
 ) -> rusqlite::Result<()> {
     search.forget(session_id);
     let schema = search.schema;
-    if schema.keys_search_rows() {
+    if schema.has_search_rows() {
         event_index::clear_for_rebuild(tx, session_id)?;
     } else {
         event_index::clear_unkeyed_for_rebuild(tx, session_id)?;
@@ -450,7 +450,7 @@ fn rebuild(
 /// One stored event, decoded (plain JSON or zstd frame) in a single read.
 fn stored_event(
     tx: &Transaction<'_>,
-    schema: WrittenSchema,
+    schema: AgentSchema,
     session_id: &str,
     seq: i64,
 ) -> rusqlite::Result<Value> {
