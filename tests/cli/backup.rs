@@ -730,3 +730,36 @@ fn backup_prune_of_a_store_without_snapshots_is_quiet() {
         4,
     );
 }
+
+/// The README's monthly snapshot line, run verbatim as cron runs it, four times: each run
+/// snapshots every agent and the repository keeps the newest 3 of each.
+#[test]
+fn the_readmes_snapshot_cron_line_keeps_the_newest_three() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("## Snapshots from cron").unwrap();
+    let line = readme[start..]
+        .lines()
+        .find(|l| l.starts_with("17 5 1 * * "))
+        .expect("the cron line");
+    let command = line.splitn(6, ' ').nth(5).unwrap();
+    let store = Store::copy("live");
+    let home = store.dir.path();
+    std::fs::create_dir_all(home.join(".cargo/bin")).unwrap();
+    std::os::unix::fs::symlink(
+        assert_cmd::cargo::cargo_bin("openclaw-sessions"),
+        home.join(".cargo/bin/openclaw-sessions"),
+    )
+    .unwrap();
+    for _ in 0..4 {
+        let out = std::process::Command::new("env")
+            .args(["-i", "PATH=/usr/bin:/bin"])
+            .arg(format!("HOME={}", home.display()))
+            .args(["/bin/sh", "-c", command])
+            .current_dir(home)
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+    }
+    assert_eq!(snapshots(&home.join("openclaw-snapshots")).len(), 9);
+}
