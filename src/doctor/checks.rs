@@ -1331,14 +1331,14 @@ fn older_release_schema(db: &ReadOnlyDb) -> Option<i64> {
         .then_some(info.user_version)
 }
 
-/// The first agent database (of every known agent, as the release's doctor walks them all)
-/// whose failing foreign keys stop its release's whole doctor, with its schema.
-fn first_stopping_database(layout: &StateLayout) -> Option<(String, i64)> {
+/// The first agent of an older release's schema (of every known agent, as the release's
+/// doctor walks them all) whose database fails `foreign_key_check`.
+fn first_stopping_database(layout: &StateLayout) -> Option<String> {
     layout.known_agents().0.into_iter().find_map(|id| {
         let db = ReadOnlyDb::open(&layout.agent(&id).db).ok()?;
-        let schema = older_release_schema(&db)?;
+        older_release_schema(&db)?;
         let fails = meta::foreign_key_violations(db.conn()).map_or(true, |n| n > 0);
-        (older_release::stops_whole_doctor(schema) && fails).then(|| (id.to_string(), schema))
+        fails.then(|| id.to_string())
     })
 }
 
@@ -1399,7 +1399,8 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
     } else {
         opts.agents.clone()
     };
-    // A schema-21 database failing its foreign keys stops 2026.9.5's doctor for every agent.
+    // An older release's database failing its foreign keys stops that release's repairs for
+    // every agent (`older_release`).
     let stopping = first_stopping_database(layout);
     for id in agents {
         let paths = layout.agent(&id);
@@ -1461,10 +1462,10 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
                 older_release::Stop::OwnForeignKeys
             } else {
                 match &stopping {
-                    Some((agent, s)) if *s == schema => older_release::Stop::OtherForeignKeys {
+                    Some(agent) => older_release::Stop::OtherForeignKeys {
                         agent: agent.clone(),
                     },
-                    _ => older_release::Stop::None,
+                    None => older_release::Stop::None,
                 }
             };
             older_release::restrict(&mut cx.out[first_finding..], schema, &stop);

@@ -4,11 +4,12 @@
 //!
 //! Both 2026.8.2's and 2026.9.5's doctors rewrite every entry through their entry writer,
 //! which projects the `session_nodes` columns from `entry_json` again: a lineage or label
-//! column out of step is re-projected, as ours does. Neither repairs a database whose
-//! `foreign_key_check` fails: 2026.8.2 skips that database ("Skipped agent database
-//! migration"), 2026.9.5 stops before any database repair ("Doctor stopped because a state
-//! migration refused to continue"). Our other repairs (orphans, unreadable entries, keys,
-//! archive files) those doctors do not make, or make otherwise: they stay findings there.
+//! column out of step is re-projected, as ours does. While any agent database fails
+//! `foreign_key_check`, neither repairs a column in any database: 2026.8.2 skips that
+//! database ("Skipped agent database migration") and its transcript and entry repairs fail
+//! for every agent; 2026.9.5 stops before any database repair ("Doctor stopped because a
+//! state migration refused to continue"). Our other repairs (orphans, unreadable entries,
+//! keys, archive files) those doctors do not make, or make otherwise: they stay findings there.
 
 use super::{Finding, Repair};
 use crate::remedy::Remedy;
@@ -17,22 +18,16 @@ use crate::store::releases;
 /// The older agent schemas whose release's doctor repairs are mirrored (2026.8.2's, 2026.9.5's).
 pub const SCHEMAS: [i64; 2] = [19, 21];
 
-/// Why no repair of a database is made: its foreign keys, or another database's that stops
-/// the whole doctor of its release.
+/// Why no repair of a database is made: its foreign keys, or another database's, which stop
+/// its release's repairs everywhere.
 pub(super) enum Stop {
     None,
     /// This database fails `foreign_key_check`.
     OwnForeignKeys,
-    /// Another database of this release's schema fails it (the release stops; 2026.9.5).
+    /// Another database of the store fails it.
     OtherForeignKeys {
         agent: String,
     },
-}
-
-/// Whether a database of `schema` failing `foreign_key_check` stops its release's doctor
-/// before any database repair, not only that database's (2026.9.5 does; 2026.8.2 goes on).
-pub(super) fn stops_whole_doctor(schema: i64) -> bool {
-    schema == 21
 }
 
 /// The release whose doctor was compared, for each of `SCHEMAS` (2026.9.3 and 2026.9.4 also
@@ -68,10 +63,10 @@ pub(super) fn restrict(findings: &mut [Finding], schema: i64, stop: &Stop) {
         }
         let why = match stop {
             Stop::OwnForeignKeys => format!(
-                "OpenClaw {release}'s own doctor leaves a database whose foreign_key_check fails as it is, so this tool does too at its schema {schema}"
+                "OpenClaw {release}'s own doctor repairs no database while this one fails foreign_key_check, so this tool repairs none at its schema {schema} either"
             ),
             Stop::OtherForeignKeys { agent } => format!(
-                "OpenClaw {release}'s own doctor stops before any database repair while the database of agent {agent} fails foreign_key_check, so this tool repairs none at its schema {schema} either"
+                "OpenClaw {release}'s own doctor repairs no database while the database of agent {agent} fails foreign_key_check, so this tool repairs none at its schema {schema} either"
             ),
             Stop::None if matches!(repair, Repair::ReprojectColumns { .. }) => continue,
             Stop::None => format!(

@@ -3,7 +3,8 @@
 //   break-release.mjs STATE_DIR columns       a label column and a lineage column out of step
 //                                             with entry_json (main, research)
 //   break-release.mjs STATE_DIR foreign-keys  a lineage column out of step and an orphan
-//                                             identity row (foreign_key_check fails) in main
+//                                             identity row (foreign_key_check fails) in main,
+//                                             and a lineage column out of step in research
 // Prints one JSON object: {agents: {AGENT: [session keys whose columns were broken]}}.
 import { DatabaseSync } from "node:sqlite";
 
@@ -37,6 +38,12 @@ if (fault === "columns") {
   const { id } = one(main, "SELECT current_session_id AS id FROM session_nodes WHERE session_key <> ? ORDER BY session_key LIMIT 1", k);
   main.prepare("INSERT INTO transcript_event_identities (session_id, event_id, seq, created_at) VALUES (?, 'dangling', 9999, 0)").run(id);
   agents.main = [k];
+  // And a column in research, whose database is sound.
+  const research = open("research");
+  const { k: sub } = one(research, "SELECT session_key AS k FROM session_nodes WHERE json_extract(entry_json, '$.parentSessionKey') IS NOT NULL ORDER BY session_key LIMIT 1");
+  research.prepare("UPDATE session_nodes SET parent_session_key = 'agent:research:other' WHERE session_key = ?").run(sub);
+  research.close();
+  agents.research = [sub];
 } else {
   throw new Error(`unknown fault set ${fault}`);
 }
