@@ -262,12 +262,11 @@ check_release_doctor_fix() {
       if [[ "$fault" == columns ]]; then
         release_accepts "$ver" "$ours" "doctor-$ver-$fault"
       else
-        # The lineage column left out of step: the release refuses to list its own doctor's
-        # store as it does ours.
+        # The fault left: the release refuses to list its own doctor's store as it does ours.
         local r1=0 r2=0
         release_lists "$ver" "$theirs" "list-oc-$ver.json" || r1=$?
         release_lists "$ver" "$ours" "list-ours-$ver.json" || r2=$?
-        [[ $r1 -ne 0 && $r1 -eq $r2 ]] || check_error "$ver foreign-keys: openclaw@$ver lists its doctor's store with exit $r1, ours with $r2"
+        [[ $r1 -ne 0 && $r1 -eq $r2 ]] || check_error "$ver $fault: openclaw@$ver lists its doctor's store with exit $r1, ours with $r2"
       fi
     done
   done
