@@ -4,7 +4,7 @@ use rusqlite::types::Value as SqlValue;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Finding, Repair, Severity, Subject};
+use super::{older_release, Finding, Repair, Severity, Subject};
 use crate::custody::{probe, LockReport, OwnerState, OwnershipProbe};
 use crate::error::{Remedy, Result, ResultExt};
 use crate::formats::session_key;
@@ -1323,6 +1323,25 @@ fn releases_check(cx: &mut Ctx, layout: &StateLayout) {
     cx.remedy(Remedy::UpgradeSchema);
 }
 
+/// The older schema of a database whose release's doctor repairs this tool mirrors
+/// (`older_release`), if it is one.
+fn older_release_schema(db: &ReadOnlyDb) -> Option<i64> {
+    let info = SchemaInfo::read(db, DatabaseRole::Agent).ok()?;
+    (info.status == SchemaStatus::Older && older_release::SCHEMAS.contains(&info.user_version))
+        .then_some(info.user_version)
+}
+
+/// The first agent of an older release's schema (of every known agent, as the release's
+/// doctor walks them all) whose database fails `foreign_key_check`.
+fn first_stopping_database(layout: &StateLayout) -> Option<String> {
+    layout.known_agents().0.into_iter().find_map(|id| {
+        let db = ReadOnlyDb::open(&layout.agent(&id).db).ok()?;
+        older_release_schema(&db)?;
+        let fails = meta::foreign_key_violations(db.conn()).map_or(true, |n| n > 0);
+        fails.then(|| id.to_string())
+    })
+}
+
 pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Finding>> {
     layout.require_exists()?;
     let mut cx = Ctx {
@@ -1380,8 +1399,12 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
     } else {
         opts.agents.clone()
     };
+    // An older release's database failing its foreign keys stops that release's repairs for
+    // every agent (`older_release`).
+    let stopping = first_stopping_database(layout);
     for id in agents {
         let paths = layout.agent(&id);
+        let first_finding = cx.out.len();
         if cx.wants("crash-state") {
             crash_state_check(&mut cx, Some(id.as_str()), &paths.db);
         }
@@ -1431,6 +1454,22 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
             }
         }
         file_checks(&mut cx, layout, &paths, db.as_ref())?;
+        if let Some(schema) = db.as_ref().and_then(older_release_schema) {
+            let stop = if db
+                .as_ref()
+                .is_some_and(|db| meta::foreign_key_violations(db.conn()).map_or(true, |n| n > 0))
+            {
+                older_release::Stop::OwnForeignKeys
+            } else {
+                match &stopping {
+                    Some(agent) => older_release::Stop::OtherForeignKeys {
+                        agent: agent.clone(),
+                    },
+                    None => older_release::Stop::None,
+                }
+            };
+            older_release::restrict(&mut cx.out[first_finding..], schema, &stop);
+        }
     }
     if cx.wants("stray-sidecars") && !layout.state_db().exists() {
         for s in ["-wal", "-shm"] {

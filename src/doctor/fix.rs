@@ -304,7 +304,12 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
         let id = AgentId::parse(&agent)?;
         let paths = layout.agent(&id);
         crate::writer::check_owned_path(&layout.state_dir, &paths.db)?;
-        let mut db = WritableDb::open(&layout.state_dir, &paths.db)?;
+        // The older schemas get only the repairs their release's doctor makes (`older_release`).
+        let mut db = WritableDb::open_accepting(
+            &layout.state_dir,
+            &paths.db,
+            &super::older_release::SCHEMAS,
+        )?;
         let path = db.path.clone();
         let mut publish = false;
         {

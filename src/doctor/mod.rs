@@ -3,6 +3,7 @@
 
 mod checks;
 mod fix;
+mod older_release;
 pub mod quarantine;
 
 use serde::Serialize;

@@ -41,6 +41,9 @@ impl Operation for DoctorFixOp {
     /// The store is snapshotted as it is, broken foreign keys included: that is what the
     /// repair changes, and what a rollback must bring back.
     const KEEPS_BROKEN_FOREIGN_KEYS: bool = true;
+    /// There only the repairs that release's own doctor makes are offered
+    /// (`doctor::older_release`; the reference check `release_doctor_fix`).
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     /// `--agent`'s agents, else every known agent (as the checks).
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {

@@ -282,26 +282,35 @@ fn delete_on_an_older_release_store_archives_as_that_release_does() {
 
 #[test]
 fn an_older_schema_without_a_writer_stays_refused() {
-    // Schema 16 (2026.8.1-beta.1) has no proven writer, nor has one newer than this tool.
+    // Schema 16 (2026.8.1-beta.1) has no proven writer, nor has one newer than this tool;
+    // doctor --fix repairs nothing there, a column out of step included.
     for version in [16, 24] {
         let store = Store::copy_release("2026.8.2", "live");
+        break_columns(&store);
         store
             .writable("main")
             .execute_batch(&format!("PRAGMA user_version = {version}"))
             .unwrap();
-        let out = store
-            .cmd()
-            .args([
+        let before = all_rows(&open(&store, "main"));
+        for args in [
+            &[
                 "--json",
                 "patch",
                 "agent:main:pinned-notes",
                 "--set",
                 "label=\"x\"",
-            ])
-            .output()
-            .unwrap();
-        expect_exit(&out, 6);
-        assert_eq!(json(&out)["error"]["code"], "UNSUPPORTED_SCHEMA");
+            ][..],
+            &["--json", "doctor", "--fix", "--agent", "main", "--yes"][..],
+        ] {
+            let out = store.cmd().args(args).output().unwrap();
+            expect_exit(&out, 6);
+            assert_eq!(
+                json(&out)["error"]["code"],
+                "UNSUPPORTED_SCHEMA",
+                "{args:?}"
+            );
+        }
+        assert!(all_rows(&open(&store, "main")) == before, "{version}");
     }
 }
 
@@ -438,4 +447,145 @@ fn prune_writes_a_schema_21_store_as_2026_9_5_cleans_it_up() {
         Some(0),
         "{again}"
     );
+}
+
+/// Break, in `store` (a copy of an older release's live store), a label column (main) and a
+/// lineage column (research) out of step with their entries; the keys broken.
+fn break_columns(store: &Store) -> (String, String) {
+    let main = store.writable("main");
+    let label_key: String = main
+        .query_row(
+            "SELECT session_key FROM session_nodes WHERE json_extract(entry_json, '$.label') IS NOT NULL \
+             AND session_key <> 'agent:main:main' ORDER BY session_key LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    main.execute(
+        "UPDATE session_nodes SET label = 'drift' WHERE session_key = ?1",
+        [&label_key],
+    )
+    .unwrap();
+    let research = store.writable("research");
+    let sub: String = research
+        .query_row(
+            "SELECT session_key FROM session_nodes WHERE json_extract(entry_json, '$.parentSessionKey') IS NOT NULL \
+             ORDER BY session_key LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    research
+        .execute(
+            "UPDATE session_nodes SET parent_session_key = 'agent:research:other' WHERE session_key = ?1",
+            [&sub],
+        )
+        .unwrap();
+    (label_key, sub)
+}
+
+/// An identity row whose event is gone: main's foreign_key_check fails.
+fn break_foreign_keys(store: &Store) {
+    store
+        .writable("main")
+        .execute_batch(
+            "PRAGMA foreign_keys = OFF; \
+             INSERT INTO transcript_event_identities (session_id, event_id, seq, created_at) \
+             SELECT current_session_id, 'dangling', 9999, 0 FROM session_nodes \
+             WHERE session_key <> 'agent:main:main' ORDER BY session_key LIMIT 1;",
+        )
+        .unwrap();
+}
+
+/// Every row but the canonical-validation queue's (2026.9.5's doctor empties it of every key;
+/// ours takes off the keys it repairs).
+fn rows_but_queue(conn: &Connection) -> Vec<String> {
+    all_rows(conn)
+        .into_iter()
+        .filter(|r| !r.starts_with("session_canonical_validation_pending:"))
+        .collect()
+}
+
+#[test]
+fn doctor_fix_on_an_older_release_store_repairs_only_what_that_release_repairs() {
+    // What 2026.8.2's and 2026.9.5's own `openclaw doctor --fix` did to the same faults (the
+    // reference check release_doctor_fix compares every row with them).
+    for (release, schema) in OLDER {
+        let clean = Store::copy_release(release, "live");
+        // Columns out of step: re-projected from entry_json, every row back as it was.
+        let store = Store::copy_release(release, "live");
+        let before = schema_of(&open(&store, "main"));
+        assert_eq!(before.0, schema);
+        let (label_key, sub) = break_columns(&store);
+        let doc = store.json_ok(["--json", "doctor", "--fix", "--yes"]);
+        let fixed = doc["data"]["fixed"].to_string();
+        assert!(
+            fixed.contains(&format!("re-projected the columns of {label_key}"))
+                && fixed.contains(&format!("re-projected the columns of {sub}")),
+            "{release}: {doc}"
+        );
+        for agent in ["main", "research", "work"] {
+            assert!(
+                rows_but_queue(&open(&store, agent)) == rows_but_queue(&open(&clean, agent)),
+                "{release} {agent}: the rows differ from the unbroken store's"
+            );
+            assert_kept_schema(&store, agent, &before_of(&clean, agent), release);
+        }
+        if schema == 21 {
+            let queued =
+                "SELECT count(*) FROM session_canonical_validation_pending WHERE session_key = ?1";
+            assert_eq!(count(&open(&store, "main"), queued, &label_key), 0);
+            assert_eq!(count(&open(&store, "research"), queued, &sub), 0);
+        }
+        // The same columns beside failing foreign keys in main: neither release's doctor
+        // repairs a column anywhere then (2026.8.2 skips main and its entry repairs fail for
+        // every agent; 2026.9.5 stops before any database repair).
+        let store = Store::copy_release(release, "live");
+        let (label_key, sub) = break_columns(&store);
+        break_foreign_keys(&store);
+        let main_rows = all_rows(&open(&store, "main"));
+        let research_rows = all_rows(&open(&store, "research"));
+        let out = store
+            .cmd()
+            .args(["--json", "doctor", "--fix", "--yes"])
+            .output()
+            .unwrap();
+        expect_exit(&out, 3);
+        let doc = json(&out);
+        assert!(
+            all_rows(&open(&store, "main")) == main_rows
+                && all_rows(&open(&store, "research")) == research_rows,
+            "{release}: changed: {doc}"
+        );
+        let findings = doc["data"]["findings"].as_array().unwrap();
+        let hint_of = |key: &str| {
+            let f = findings
+                .iter()
+                .find(|f| f["check"] == "projected-columns" && f["sessionKey"] == key)
+                .unwrap_or_else(|| panic!("{release}: {key} not named: {doc}"));
+            assert_eq!(f["fixable"], false, "{f}");
+            f["hint"].as_str().unwrap().to_string()
+        };
+        for (key, words) in [
+            (&label_key, "while this one fails foreign_key_check"),
+            (
+                &sub,
+                "while the database of agent main fails foreign_key_check",
+            ),
+        ] {
+            let hint = hint_of(key);
+            assert!(
+                hint.contains(&format!(
+                    "OpenClaw {release}'s own doctor repairs no database"
+                )) && hint.contains(words)
+                    && hint.contains("`openclaw doctor --fix`")
+                    && hint.contains(" migrate schema`"),
+                "{hint}"
+            );
+        }
+    }
+}
+
+fn before_of(store: &Store, agent: &str) -> Schema {
+    schema_of(&open(store, agent))
 }

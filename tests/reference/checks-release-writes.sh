@@ -194,3 +194,82 @@ check_release_prune_21() {
   done
 }
 CHECKS+=(release_prune_21)
+
+# release_doctor_fix: `doctor --fix` on each matrix release's store against that release's own
+# `openclaw doctor --fix --non-interactive`, fault set by fault set (checks/break-release.mjs:
+# a label and a lineage column out of step; a lineage column out of step beside an orphan row,
+# so that foreign_key_check fails). That doctor rewrites every entry and adds tables on any
+# store, broken or not, so what it does about a fault is read off two runs of it: on a broken
+# copy and on an unbroken one. Every row of an agent database equal: it repaired the fault
+# there (its entry writer projects the columns again); not equal: it left the fault (while
+# main's foreign keys fail, neither repairs a column in any database). Ours, on a third broken copy, must then leave every row of the unbroken store where
+# the release repaired (on 21 but for the canonical-validation queue, which that doctor empties
+# of every key: ours takes the repaired keys off it, and neither leaves them on it) and every
+# row of the broken copy where the release left it; the release then lists, validates and
+# reads back our store.
+check_release_doctor_fix() {
+  local ver fault clean theirs ours broken db agent keys rc n=0 repaired left
+  for ver in $RELEASE_MATRIX; do
+    clean="$(copy_release "$ver" live "doctor-clean-$ver")"
+    rc=0; ocr_run "oc-clean-$ver.txt" "$ver" "$clean" doctor --fix --non-interactive || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: openclaw doctor --fix exited $rc on its own unbroken store"; continue; }
+    for fault in columns foreign-keys; do
+      broken="$(copy_release "$ver" live "doctor-broken-$ver-$fault")"
+      node_check break-release.mjs "$broken" "$fault" > "faults-$ver-$fault.json" || { check_error "$ver $fault: could not break the store"; continue; }
+      theirs="$CHECK_DIR/stores/doctor-oc-$ver-$fault"; ours="$CHECK_DIR/stores/doctor-ours-$ver-$fault"
+      mkdir -p "$theirs" "$ours"; cp -a "$broken" "$theirs/.openclaw"; cp -a "$broken" "$ours/.openclaw"
+      theirs="$theirs/.openclaw"; ours="$ours/.openclaw"
+      rc=0; ocr_run "oc-$ver-$fault.txt" "$ver" "$theirs" doctor --fix --non-interactive || rc=$?
+      note "$ver $fault: openclaw doctor --fix exited $rc"
+      # Exit 3: findings left for a human (the foreign keys, and what they stop).
+      local want=0; [[ "$fault" == columns ]] || want=3
+      rc=0; ours_run "ours-$ver-$fault.json" "$ours" --json doctor --fix --yes || rc=$?
+      [[ $rc -eq $want ]] || { check_error "$ver $fault: ours doctor --fix exited $rc, not $want: $(head -c 300 "ours-$ver-$fault.json")"; continue; }
+      repaired=""; left=""
+      for db in "$ours"/agents/*/agent/openclaw-agent.sqlite; do
+        agent="$(basename "$(dirname "$(dirname "$db")")")"
+        if node_check compare-all-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "$clean/agents/$agent/agent/openclaw-agent.sqlite" > "rel-$ver-$fault-$agent.txt" 2>&1; then
+          repaired+=" $agent"
+          node_check compare-all-rows.mjs "$db" "$(release_store "$ver")/live/.openclaw/agents/$agent/agent/openclaw-agent.sqlite" --skip session_canonical_validation_pending > "cmp-$ver-$fault-$agent.txt" 2>&1 ||
+            { sed 's/^/  /' "cmp-$ver-$fault-$agent.txt" | head -n 8 >&2; check_error "$ver $fault: openclaw@$ver repaired $agent; ours does not leave the unbroken rows"; }
+          keys="$(jsonq "faults-$ver-$fault.json" "(j.agents['$agent'] || []).join(' ')")"
+          if [[ -n "$keys" ]] && node_check sql-rows.mjs "$db" "SELECT name FROM sqlite_master WHERE name = 'session_canonical_validation_pending'" | grep -q pending; then
+            for k in $keys; do
+              [[ -z "$(node_check sql-rows.mjs "$db" "SELECT session_key FROM session_canonical_validation_pending WHERE session_key = '$k'")" ]] || check_error "$ver $fault: ours left the repaired $k on the validation queue"
+              [[ -z "$(node_check sql-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "SELECT session_key FROM session_canonical_validation_pending WHERE session_key = '$k'")" ]] || check_error "$ver $fault: openclaw left the repaired $k on the validation queue"
+            done
+          fi
+        else
+          left+=" $agent"
+          # Left: the broken columns are still as broken in the release's doctor's copy.
+          for k in $(jsonq "faults-$ver-$fault.json" "(j.agents['$agent'] || []).join(' ')"); do
+            local q="SELECT label, parent_session_key FROM session_nodes WHERE session_key = '$k'"
+            [[ "$(node_check sql-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "$q")" == "$(node_check sql-rows.mjs "$broken/agents/$agent/agent/openclaw-agent.sqlite" "$q")" ]] ||
+              check_error "$ver $fault: openclaw@$ver changed $k's columns in $agent, which it otherwise left"
+          done
+          node_check compare-all-rows.mjs "$db" "$broken/agents/$agent/agent/openclaw-agent.sqlite" > "cmp-$ver-$fault-$agent.txt" 2>&1 ||
+            { sed 's/^/  /' "cmp-$ver-$fault-$agent.txt" | head -n 8 >&2; check_error "$ver $fault: openclaw@$ver left $agent as it was; ours changed it"; }
+        fi
+        n=$((n + 1))
+      done
+      # The fault sets are built to be repaired (columns) and left (foreign keys): a release
+      # that did otherwise has changed, and this check no longer says what it did.
+      case "$fault" in
+        columns) [[ "$repaired" == *main* && "$repaired" == *research* ]] || check_error "$ver columns: openclaw@$ver no longer repairs main and research (repaired:$repaired; left:$left)" ;;
+        foreign-keys) [[ "$left" == *main* && "$left" == *research* ]] || check_error "$ver foreign-keys: openclaw@$ver repaired main or research despite main's failing foreign keys (repaired:$repaired; left:$left)" ;;
+      esac
+      note "$ver $fault: openclaw@$ver repaired [$repaired ] left [$left ]; ours the same, every row"
+      if [[ "$fault" == columns ]]; then
+        release_accepts "$ver" "$ours" "doctor-$ver-$fault"
+      else
+        # The fault left: the release refuses to list its own doctor's store as it does ours.
+        local r1=0 r2=0
+        release_lists "$ver" "$theirs" "list-oc-$ver.json" || r1=$?
+        release_lists "$ver" "$ours" "list-ours-$ver.json" || r2=$?
+        [[ $r1 -ne 0 && $r1 -eq $r2 ]] || check_error "$ver $fault: openclaw@$ver lists its doctor's store with exit $r1, ours with $r2"
+      fi
+    done
+  done
+  [[ $n -ge 12 ]] || check_error "only $n databases compared"
+}
+CHECKS+=(release_doctor_fix)

@@ -1,0 +1,81 @@
+//! `doctor --fix` on an older release's agent database (schemas 19 and 21): only the repairs
+//! that release's own `openclaw doctor --fix` makes, the way it makes them
+//! (docs/openclaw/RELEASES.md §6, proven by the reference check `release_doctor_fix`).
+//!
+//! Both 2026.8.2's and 2026.9.5's doctors rewrite every entry through their entry writer,
+//! which projects the `session_nodes` columns from `entry_json` again: a lineage or label
+//! column out of step is re-projected, as ours does. While any agent database fails
+//! `foreign_key_check`, neither repairs a column in any database: 2026.8.2 skips that
+//! database ("Skipped agent database migration") and its transcript and entry repairs fail
+//! for every agent; 2026.9.5 stops before any database repair ("Doctor stopped because a
+//! state migration refused to continue"). Our other repairs (orphans, unreadable entries,
+//! keys, archive files) those doctors do not make, or make otherwise: they stay findings there.
+
+use super::{Finding, Repair};
+use crate::remedy::Remedy;
+use crate::store::releases;
+
+/// The older agent schemas whose release's doctor repairs are mirrored (2026.8.2's, 2026.9.5's).
+pub const SCHEMAS: [i64; 2] = [19, 21];
+
+/// Why no repair of a database is made: its foreign keys, or another database's, which stop
+/// its release's repairs everywhere.
+pub(super) enum Stop {
+    None,
+    /// This database fails `foreign_key_check`.
+    OwnForeignKeys,
+    /// Another database of the store fails it.
+    OtherForeignKeys {
+        agent: String,
+    },
+}
+
+/// The release whose doctor was compared, for each of `SCHEMAS` (2026.9.3 and 2026.9.4 also
+/// write schema 19, and were not).
+fn proven_release(schema: i64) -> &'static str {
+    if schema == 21 {
+        "2026.9.5"
+    } else {
+        "2026.8.2"
+    }
+}
+
+/// The repairs that change the agent database itself (the others act on files and locks).
+fn repairs_database(r: &Repair) -> bool {
+    !matches!(
+        r,
+        Repair::ClearStaleLocks
+            | Repair::RemoveLeftover { .. }
+            | Repair::RecoverCrashState { .. }
+            | Repair::SetAsideEmpty { .. }
+    )
+}
+
+/// Turn every repair of `findings` (one agent database of `schema`) that its release's own
+/// doctor does not make into a finding left for a human, naming why and the upgrade.
+pub(super) fn restrict(findings: &mut [Finding], schema: i64, stop: &Stop) {
+    let release = proven_release(schema);
+    let upgrade = crate::store::upgrade_hint(releases::written().version);
+    for f in findings.iter_mut() {
+        let Some(repair) = &f.repair else { continue };
+        if !repairs_database(repair) {
+            continue;
+        }
+        let why = match stop {
+            Stop::OwnForeignKeys => format!(
+                "OpenClaw {release}'s own doctor repairs no database while this one fails foreign_key_check, so this tool repairs none at its schema {schema} either"
+            ),
+            Stop::OtherForeignKeys { agent } => format!(
+                "OpenClaw {release}'s own doctor repairs no database while the database of agent {agent} fails foreign_key_check, so this tool repairs none at its schema {schema} either"
+            ),
+            Stop::None if matches!(repair, Repair::ReprojectColumns { .. }) => continue,
+            Stop::None => format!(
+                "OpenClaw {release}'s own doctor does not make this repair, so this tool does not make it at its schema {schema}"
+            ),
+        };
+        f.repair = None;
+        f.fixable = false;
+        f.remedy = Some(Remedy::UpgradeSchema);
+        f.hint = format!("{why}; {upgrade}");
+    }
+}
