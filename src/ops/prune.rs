@@ -16,7 +16,7 @@ use crate::mutate::prune::{
     apply_budget, is_main_scope_direct_key, missing_transcript, plan_artifacts, plan_budget,
     ActionFilter, ArtifactEffect, ArtifactRemoval, BudgetInput, BudgetOutcome, BudgetPlan,
     BudgetStep, MaintenanceSettings, PlanBuilder, PlannerRow, PruneAction, PruneItem, PrunePlan,
-    FIX_MISSING_FIELDS, PLANNER_FIELDS,
+    PruneRules, FIX_MISSING_FIELDS, PLANNER_FIELDS,
 };
 use crate::mutate::{
     apply_delete_batch, apply_patch_batch, plan_delete, plan_maintenance_archive, DeleteOptions,
@@ -44,6 +44,8 @@ pub struct PruneOp {
     /// (`--older-than`...): OpenClaw's `sessions.cleanup` has no parameter for them.
     pub overrides: Vec<String>,
     agents: Vec<AgentPaths>,
+    /// The state database's schema, which tells 2026.8.x's store from 2026.9.3/9.4's.
+    state_schema: Option<i64>,
 }
 
 /// What a prune did beyond its plan.
@@ -194,7 +196,19 @@ impl PruneOp {
             now,
             overrides: Vec::new(),
             agents: Vec::new(),
+            state_schema: None,
         }
+    }
+
+    fn refuse_unproven_owners(&self, layout: &StateLayout) -> Result<()> {
+        for d in crate::status::database_schemas(layout) {
+            if let Some(a) = self.agents.iter().find(|a| {
+                d == crate::store::releases::DatabaseSchema::agent(a.id.as_str(), d.schema)
+            }) {
+                refuse_unproven(a.id.as_str(), d.schema, self.state_schema)?;
+            }
+        }
+        Ok(())
     }
 
     fn plan_agent(
@@ -202,6 +216,7 @@ impl PruneOp {
         paths: &AgentPaths,
         hooks: &dyn Hooks,
         legacy_only: &mut Vec<String>,
+        state_schema: Option<i64>,
     ) -> Result<Option<AgentPrune>> {
         let mut store = AgentStore::open(paths.clone())?;
         if store.kind == StoreKind::Legacy {
@@ -215,6 +230,12 @@ impl PruneOp {
         if store.db().is_none() {
             return Ok(None);
         }
+        let rules = {
+            let db = store.db().expect("sqlite store");
+            let schema = crate::store::AgentSchema::of(db.conn())
+                .map_err(|e| Error::sqlite(db.path(), e))?;
+            rules_of(schema.0, state_schema)
+        };
         let s = &self.settings;
         let now = self.now;
         // Read entry by entry, each reduced to the few words the planner reads, into the plan's
@@ -227,7 +248,7 @@ impl PruneOp {
         }
         let agent = paths.id.as_str();
         let warnings = store.for_each_session(Some(&fields), |entry| {
-            if let Some(mut row) = PlannerRow::new(&entry, s, now, active_key) {
+            if let Some(mut row) = PlannerRow::new(&entry, s, now, active_key, rules) {
                 // OpenClaw's order: missing transcripts, then old direct-message keys.
                 if self.fix_missing && missing_transcript(&store, &entry)? {
                     row.remove_first(PruneAction::PruneMissing);
@@ -244,7 +265,7 @@ impl PruneOp {
         for w in warnings {
             hooks.warn(w);
         }
-        let mut plan = builder.plan(s, now)?;
+        let mut plan = builder.plan(s, now, rules)?;
         // OpenClaw's step 3 runs on every cleanup; `--artifacts` adds archive retention.
         let artifacts = {
             // A second read, for the session ids the kept sessions still reference (an
@@ -310,6 +331,45 @@ impl PruneOp {
             applied: false,
         }))
     }
+}
+
+/// Whose maintenance rules a prune of this agent database follows: the release that owns the
+/// store (docs/openclaw/RELEASES.md §6, §7). Agent schema 19 is written by 2026.8.1 to 2026.9.4;
+/// a 2026.8.x store (state schema 15) is pruned by 2026.8.2's rules. 2026.9.3/9.4's (state 16,
+/// 17) read as 2026.9.5's in their code, which is what a dry run shows; the real run is refused
+/// there ([`refuse_unproven`]).
+fn rules_of(agent_schema: i64, state_schema: Option<i64>) -> PruneRules {
+    if agent_schema == 19 && state_schema == Some(15) {
+        PruneRules::OpenClaw2026_8
+    } else {
+        PruneRules::Current
+    }
+}
+
+/// Refuse a schema-19 store whose owner's prune is not proven (`release_prune_19` proves
+/// 2026.8.2's), naming that owner.
+fn refuse_unproven(agent: &str, agent_schema: i64, state_schema: Option<i64>) -> Result<()> {
+    if agent_schema != 19 || state_schema == Some(15) {
+        return Ok(());
+    }
+    let owners: Vec<&str> = crate::store::releases::RELEASES
+        .iter()
+        .filter(|r| r.agent_schema == 19 && Some(r.state_schema) == state_schema)
+        .map(|r| r.version)
+        .collect();
+    let owner = match owners.as_slice() {
+        [] => "a release this tool cannot name (no state database of a known schema)".to_string(),
+        names => format!("OpenClaw {}", names.join(", ")),
+    };
+    Err(Error::UnsupportedSchema {
+        message: format!(
+            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes 19 as 2026.8.x's own cleanup does, and {owner}'s cleanup is not proven yet; nothing was changed"
+        ),
+        hint: Some(crate::store::upgrade_hint(
+            crate::store::releases::written().version,
+        )),
+    }
+    .with_remedy(Remedy::UpgradeSchema))
 }
 
 /// Sessions per batch of a real run: the whole entries and deletion plans of one batch are
@@ -407,7 +467,7 @@ fn check_agent(plan: &AgentPrune) -> Result<DiskNeeds> {
     in_batches(&plan.plan, ActionFilter::All, |batch| {
         let by_key = entries_of(&store, &batch, agent)?;
         let (mut removed, mut archives) = (0u64, 0u64);
-        for item in batch.iter().filter(|i| i.action.archive_reason().is_none()) {
+        for item in batch.iter().filter(|i| !i.action.is_archive()) {
             let dp = plan_delete(&store, refs.as_read(), &by_key, &item.session_key, &opts)?;
             for g in dp.generations.iter().filter(|g| g.events > 0) {
                 removed += g.bytes;
@@ -511,8 +571,11 @@ fn apply_agent(
         let patches = batch
             .iter()
             .map(|item| {
-                let reason = item.action.archive_reason().expect("an archive action");
-                plan_maintenance_archive(&by_key[&item.session_key], reason, now)
+                plan_maintenance_archive(
+                    &by_key[&item.session_key],
+                    item.action.archive_reason(),
+                    now,
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         // One transaction per batch: a crash leaves all of it or none.
@@ -661,6 +724,8 @@ pub fn action_words(action: PruneAction) -> String {
         PruneAction::PruneModelRun | PruneAction::PruneStale | PruneAction::PruneCap => {
             "delete (archived transcript)".to_string()
         }
+        // 2026.8.x archives a stale dashboard without writing a reason.
+        PruneAction::ArchiveDashboardUnreasoned => "archive (stale dashboard)".to_string(),
         a => format!("archive ({})", a.archive_reason().unwrap_or_default()),
     }
 }
@@ -671,9 +736,9 @@ impl Operation for PruneOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     /// 2026.9.5's cleanup plans and writes as 2026.9.6's does (reference check
-    /// `release_prune_21`); 2026.8.x prunes schema 19 by other rules (docs/openclaw/RELEASES.md
-    /// §6), so it stays refused.
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[21];
+    /// `release_prune_21`); on 19, 2026.8.x's own rules (`release_prune_19`), and a 2026.9.3/9.4
+    /// store is refused in `resolve` (docs/openclaw/RELEASES.md §6).
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()
@@ -681,7 +746,23 @@ impl Operation for PruneOp {
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.agents = self.selection.agents(layout)?;
+        self.state_schema = crate::status::database_schemas(layout)
+            .iter()
+            .find(|d| d.role == crate::store::DatabaseRole::Global)
+            .map(|d| d.schema);
         Ok(())
+    }
+
+    /// The schema guard, and a schema-19 store whose owner's prune is unproven, before
+    /// custody.
+    fn check_early(&self, layout: &StateLayout) -> Result<()> {
+        super::guard::check_schemas(&self.agents, Self::OLDER_SCHEMAS_WRITTEN)?;
+        self.refuse_unproven_owners(layout)
+    }
+
+    /// The same on a dry run, where it becomes a warning under the plan.
+    fn check(&self, layout: &StateLayout, _plan: &PrunePlanSet) -> Result<()> {
+        self.refuse_unproven_owners(layout)
     }
 
     /// Archives an earlier run committed but was stopped before publishing go out first, as
@@ -699,7 +780,7 @@ impl Operation for PruneOp {
         let mut agents = Vec::new();
         let mut legacy_only = Vec::new();
         for paths in &self.agents {
-            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only)? {
+            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only, self.state_schema)? {
                 agents.push(p);
             }
         }
@@ -722,6 +803,11 @@ impl Operation for PruneOp {
                         Some(reason) => {
                             PlanItem::change("archive", i.session_key, Some(reason.to_string()))
                         }
+                        None if i.action.is_archive() => PlanItem::change(
+                            "archive",
+                            i.session_key,
+                            Some("stale dashboard, no reason written".to_string()),
+                        ),
                         None => PlanItem::change(
                             "delete",
                             i.session_key,
@@ -842,10 +928,10 @@ impl Operation for PruneOp {
                 .collect();
             a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
                 let now = store.entry_by_exact_key(&i.session_key)?;
-                let as_planned = match i.action.archive_reason() {
+                let as_planned = match i.action.is_archive() {
                     _ if evicted.contains(i.session_key.as_str()) => now.is_none(),
-                    Some(_) => now.as_ref().is_some_and(|e| e.archived()),
-                    None => now.is_none(),
+                    true => now.as_ref().is_some_and(|e| e.archived()),
+                    false => now.is_none(),
                 };
                 ensure(as_planned, || {
                     format!(

@@ -174,8 +174,8 @@ check_upgraded_reads() {
 CHECKS+=(upgraded_reads)
 
 # release_refusals: every change without a writer proven on an older release's store
-# (checks-release-writes.sh proves patch, archive, unarchive, delete and reclaim, and prune on 21)
-# is refused (exit 6,
+# (checks-release-writes.sh proves patch, archive, unarchive, delete, reclaim and prune on 19
+# and 21; prune on a 2026.9.3/9.4 store stays refused, tests/cli) is refused (exit 6,
 # UNSUPPORTED_SCHEMA) before any change, names the release and both remedies, and the release still
 # lists the store as before.
 check_release_refusals() {
@@ -184,14 +184,12 @@ check_release_refusals() {
     s="$(copy_release "$ver" live "refuse-$ver")"
     release_lists "$ver" "$s" "before-$ver.json" || { check_error "openclaw@$ver does not list its own store"; continue; }
     tree_manifest "$s" > "tree-$ver.txt"
-    for cmd in "prune --all-agents --enforce --yes" "doctor --fix --all-agents --yes"; do
-      # prune has a writer proven on the schema-21 release (release_prune_21).
-      [[ "$cmd" != prune* || "$ver" == "$(set -- $RELEASE_MATRIX; echo "$1")" ]] || continue
+    for cmd in "doctor --fix --all-agents --yes"; do
       i=$((i + 1))
       rc=0; eval "ours_run out-$i.json \"\$s\" --json $cmd" || rc=$?
       code="$(jsonq "out-$i.json" 'j.error && j.error.code' 2>/dev/null || echo '?')"
       hint="$(jsonq "out-$i.json" 'j.error && (j.error.message + " / " + j.error.hint)' 2>/dev/null || echo '')"
-      if [[ "$cmd" == doctor* || "$cmd" == reclaim* || "$cmd" == prune* ]] && [[ $rc -eq 0 ]]; then
+      if [[ "$cmd" == doctor* ]] && [[ $rc -eq 0 ]]; then
         # Nothing to change is not a change: allowed, the tree check below still applies.
         continue
       fi
