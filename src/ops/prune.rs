@@ -25,7 +25,7 @@ use crate::mutate::{
 use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::{Remedy, Warning};
 use crate::store::archive_rows::{archive_row_exists, delete_archive_row};
-use crate::store::{AgentStore, SessionEntry, StoreKind};
+use crate::store::{AgentStore, SchemaInfo, SessionEntry, StoreKind};
 use crate::writer::kept_entry::remove_kept_entry;
 use crate::writer::WritableDb;
 
@@ -44,8 +44,8 @@ pub struct PruneOp {
     /// (`--older-than`...): OpenClaw's `sessions.cleanup` has no parameter for them.
     pub overrides: Vec<String>,
     agents: Vec<AgentPaths>,
-    /// The state database's schema, which tells 2026.8.x's store from 2026.9.3/9.4's.
-    state_schema: Option<i64>,
+    /// The state database's schema and creator, which tell 2026.8.x's store from later ones.
+    state: Option<SchemaInfo>,
 }
 
 /// What a prune did beyond its plan.
@@ -196,7 +196,7 @@ impl PruneOp {
             now,
             overrides: Vec::new(),
             agents: Vec::new(),
-            state_schema: None,
+            state: None,
         }
     }
 
@@ -205,7 +205,7 @@ impl PruneOp {
             if let Some(a) = self.agents.iter().find(|a| {
                 d == crate::store::releases::DatabaseSchema::agent(a.id.as_str(), d.schema)
             }) {
-                refuse_unproven(a.id.as_str(), d.schema, self.state_schema)?;
+                refuse_unproven(a.id.as_str(), d.schema, self.state.as_ref())?;
             }
         }
         Ok(())
@@ -216,7 +216,7 @@ impl PruneOp {
         paths: &AgentPaths,
         hooks: &dyn Hooks,
         legacy_only: &mut Vec<String>,
-        state_schema: Option<i64>,
+        state: Option<&SchemaInfo>,
     ) -> Result<Option<AgentPrune>> {
         let mut store = AgentStore::open(paths.clone())?;
         if store.kind == StoreKind::Legacy {
@@ -234,7 +234,7 @@ impl PruneOp {
             let db = store.db().expect("sqlite store");
             let schema = crate::store::AgentSchema::of(db.conn())
                 .map_err(|e| Error::sqlite(db.path(), e))?;
-            rules_of(schema.0, state_schema)
+            rules_of(schema.0, state)
         };
         let s = &self.settings;
         let now = self.now;
@@ -333,37 +333,68 @@ impl PruneOp {
     }
 }
 
+/// Whether the store is a 2026.8.x one: its state database at schema 15 (2026.8.1 to 2026.9.2)
+/// and created by a 2026.8 release (`schema_meta.app_version`), the only owner of agent schema
+/// 19 whose cleanup is proven (`release_prune_19`).
+fn owned_by_2026_8(state: Option<&SchemaInfo>) -> bool {
+    state.is_some_and(|s| {
+        s.user_version == 15
+            && s.app_version
+                .as_deref()
+                .is_some_and(|v| v.starts_with("2026.8."))
+    })
+}
+
+/// Whether the store is 2026.9.4's: its state database at schema 17 beside agent schema 19
+/// (2026.9.5 writes 17 beside 21). 2026.9.4's cleanup prunes as 2026.9.5's
+/// (`release_prune_19_of_2026_9_4`).
+fn owned_by_2026_9_4(agent_schema: i64, state: Option<&SchemaInfo>) -> bool {
+    agent_schema == 19 && state.is_some_and(|s| s.user_version == 17)
+}
+
 /// Whose maintenance rules a prune of this agent database follows: the release that owns the
-/// store (docs/openclaw/RELEASES.md §6, §7). Agent schema 19 is written by 2026.8.1 to 2026.9.4;
-/// a 2026.8.x store (state schema 15) is pruned by 2026.8.2's rules. 2026.9.3/9.4's (state 16,
-/// 17) read as 2026.9.5's in their code, which is what a dry run shows; the real run is refused
-/// there ([`refuse_unproven`]).
-fn rules_of(agent_schema: i64, state_schema: Option<i64>) -> PruneRules {
-    if agent_schema == 19 && state_schema == Some(15) {
+/// store (docs/openclaw/RELEASES.md §6, §7): 2026.8.2's on agent schema 19 of a 2026.8.x store,
+/// 2026.9.5's on 2026.9.4's. The other owners of 19 (2026.9.1 to 2026.9.3) are not proven: a
+/// dry run shows 2026.9.5's rules, the real run is refused ([`refuse_unproven`]).
+fn rules_of(agent_schema: i64, state: Option<&SchemaInfo>) -> PruneRules {
+    if agent_schema == 19 && owned_by_2026_8(state) {
         PruneRules::OpenClaw2026_8
     } else {
         PruneRules::Current
     }
 }
 
-/// Refuse a schema-19 store whose owner's prune is not proven (`release_prune_19` proves
-/// 2026.8.2's), naming that owner.
-fn refuse_unproven(agent: &str, agent_schema: i64, state_schema: Option<i64>) -> Result<()> {
-    if agent_schema != 19 || state_schema == Some(15) {
+/// Refuse a schema-19 store whose owner's prune is not proven, naming that owner.
+fn refuse_unproven(agent: &str, agent_schema: i64, state: Option<&SchemaInfo>) -> Result<()> {
+    if agent_schema != 19 || owned_by_2026_8(state) || owned_by_2026_9_4(agent_schema, state) {
         return Ok(());
     }
-    let owners: Vec<&str> = crate::store::releases::RELEASES
-        .iter()
-        .filter(|r| r.agent_schema == 19 && Some(r.state_schema) == state_schema)
-        .map(|r| r.version)
-        .collect();
-    let owner = match owners.as_slice() {
-        [] => "a release this tool cannot name (no state database of a known schema)".to_string(),
-        names => format!("OpenClaw {}", names.join(", ")),
+    let owner = match state {
+        Some(SchemaInfo {
+            user_version: 15,
+            app_version: Some(v),
+            ..
+        }) => format!("OpenClaw {v} (its state database's creator)"),
+        Some(s) => {
+            let owners: Vec<&str> = crate::store::releases::RELEASES
+                .iter()
+                .filter(|r| r.agent_schema == 19 && r.state_schema == s.user_version)
+                .map(|r| r.version)
+                .collect();
+            if owners.is_empty() {
+                format!(
+                    "a release this tool cannot name (state schema {})",
+                    s.user_version
+                )
+            } else {
+                format!("OpenClaw {}", owners.join(", "))
+            }
+        }
+        None => "a release this tool cannot name (no state database)".to_string(),
     };
     Err(Error::UnsupportedSchema {
         message: format!(
-            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes 19 as 2026.8.x's own cleanup does, and {owner}'s cleanup is not proven yet; nothing was changed"
+            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes 19 as 2026.8.x's own cleanup does, and this release's cleanup is not proven yet; nothing was changed"
         ),
         hint: Some(crate::store::upgrade_hint(
             crate::store::releases::written().version,
@@ -746,10 +777,9 @@ impl Operation for PruneOp {
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.agents = self.selection.agents(layout)?;
-        self.state_schema = crate::status::database_schemas(layout)
-            .iter()
-            .find(|d| d.role == crate::store::DatabaseRole::Global)
-            .map(|d| d.schema);
+        self.state =
+            crate::status::database_status(&layout.state_db(), crate::store::DatabaseRole::Global)
+                .schema;
         Ok(())
     }
 
@@ -780,7 +810,7 @@ impl Operation for PruneOp {
         let mut agents = Vec::new();
         let mut legacy_only = Vec::new();
         for paths in &self.agents {
-            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only, self.state_schema)? {
+            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only, self.state.as_ref())? {
                 agents.push(p);
             }
         }

@@ -217,3 +217,13 @@ check_release_prune_19() {
   [[ -z "$bad" ]] || check_error "$ver: ours archived by the cap, which 2026.8.x never does: $bad"
 }
 CHECKS+=(release_prune_19)
+
+# release_prune_19_of_2026_9_4: 2026.9.4 writes agent schema 19 (beside state 17) but prunes as
+# 2026.9.5 does; ours follows it there (docs/openclaw/RELEASES.md §7). Its store is generated on
+# first use, as the matrix's are. Named by its default store path, as 2026.8.2's (its budget,
+# too, looks in the directory of the path it is given).
+check_release_prune_19_of_2026_9_4() {
+  release_prune 2026.9.4 "beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped" \
+    sessions/sessions.json
+}
+CHECKS+=(release_prune_19_of_2026_9_4)
