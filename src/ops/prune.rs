@@ -345,16 +345,16 @@ fn owned_by_2026_8(state: Option<&SchemaInfo>) -> bool {
     })
 }
 
-/// Whether the store is 2026.9.4's: its state database at schema 17 beside agent schema 19
-/// (2026.9.5 writes 17 beside 21). 2026.9.4's cleanup prunes as 2026.9.5's
-/// (`release_prune_19_of_2026_9_4`).
-fn owned_by_2026_9_4(agent_schema: i64, state: Option<&SchemaInfo>) -> bool {
-    agent_schema == 19 && state.is_some_and(|s| s.user_version == 17)
+/// Whether the store is 2026.9.3's or 2026.9.4's: its state database at schema 16 or 17 beside
+/// agent schema 19 (2026.9.5 writes 17 beside 21). Their cleanup prunes as 2026.9.5's
+/// (`release_prune_19_of_2026_9_3`, `_9_4`).
+fn owned_by_2026_9_3_or_9_4(agent_schema: i64, state: Option<&SchemaInfo>) -> bool {
+    agent_schema == 19 && state.is_some_and(|s| matches!(s.user_version, 16 | 17))
 }
 
 /// Whose maintenance rules a prune of this agent database follows: the release that owns the
 /// store (docs/openclaw/RELEASES.md §6, §7): 2026.8.2's on agent schema 19 of a 2026.8.x store,
-/// 2026.9.5's on 2026.9.4's. The other owners of 19 (2026.9.1 to 2026.9.3) are not proven: a
+/// 2026.9.5's on 2026.9.3/9.4's. The other owners of 19 (2026.9.1, 2026.9.2) are not proven: a
 /// dry run shows 2026.9.5's rules, the real run is refused ([`refuse_unproven`]).
 fn rules_of(agent_schema: i64, state: Option<&SchemaInfo>) -> PruneRules {
     if agent_schema == 19 && owned_by_2026_8(state) {
@@ -366,7 +366,8 @@ fn rules_of(agent_schema: i64, state: Option<&SchemaInfo>) -> PruneRules {
 
 /// Refuse a schema-19 store whose owner's prune is not proven, naming that owner.
 fn refuse_unproven(agent: &str, agent_schema: i64, state: Option<&SchemaInfo>) -> Result<()> {
-    if agent_schema != 19 || owned_by_2026_8(state) || owned_by_2026_9_4(agent_schema, state) {
+    if agent_schema != 19 || owned_by_2026_8(state) || owned_by_2026_9_3_or_9_4(agent_schema, state)
+    {
         return Ok(());
     }
     let owner = match state {

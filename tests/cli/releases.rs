@@ -209,11 +209,11 @@ fn transcript_cat_prints_an_older_release_rows_byte_for_byte() {
 }
 
 #[test]
-fn a_prune_of_a_schema_19_store_of_2026_9_1_to_9_3_is_refused_and_of_9_4_follows_9_5() {
+fn a_prune_of_a_schema_19_store_of_2026_9_1_or_9_2_is_refused_and_of_9_3_or_9_4_follows_9_5() {
     // 2026.9.1 to 2026.9.4 write agent schema 19 as 2026.8.x does, beside a state database at
-    // 15 (2026.9.1/9.2), 16 and 17; 2026.8.x's cleanup is proven (release_prune_19) and so is
-    // 2026.9.4's, which prunes as 2026.9.5 (release_prune_19_of_2026_9_4); the others are
-    // refused. The state database's schema and creator (`schema_meta.app_version`) tell the
+    // 15 (2026.9.1/9.2), 16 and 17; 2026.8.x's cleanup is proven (release_prune_19) and so are
+    // 2026.9.3's and 2026.9.4's, which prune as 2026.9.5 (release_prune_19_of_2026_9_3, _9_4);
+    // 2026.9.1's and 2026.9.2's are refused. The state database's schema and creator (`schema_meta.app_version`) tell the
     // owner apart, so 2026.8.2's store stands for theirs with them.
     let as_owned_by = |state_schema: i64, creator: &str| {
         let store = Store::copy_release("2026.8.2", "live");
@@ -227,19 +227,22 @@ fn a_prune_of_a_schema_19_store_of_2026_9_1_to_9_3_is_refused_and_of_9_4_follows
         .unwrap();
         store
     };
-    // 2026.9.4's: 2026.9.5's rules (an old CLI session archived for age, not removed).
-    let store = as_owned_by(17, "2026.9.4");
-    let doc = store.json_ok(["--json", "prune", "--agent", "research", "--dry-run"]);
-    let actions = &doc["data"]["agents"][0]["actions"];
-    assert!(
-        actions.as_array().unwrap().iter().any(|a| {
-            a["sessionKey"] == "agent:research:explicit:cli-research"
-                && a["action"] == "archive-age"
-        }),
-        "{actions}"
-    );
+    // 2026.9.3's and 2026.9.4's: 2026.9.5's rules (an old CLI session archived for age, not
+    // removed as 2026.8.2 removes it).
+    for (state_schema, creator) in [(16, "2026.9.3"), (17, "2026.9.4")] {
+        let store = as_owned_by(state_schema, creator);
+        let doc = store.json_ok(["--json", "prune", "--agent", "research", "--dry-run"]);
+        let actions = &doc["data"]["agents"][0]["actions"];
+        assert!(
+            actions.as_array().unwrap().iter().any(|a| {
+                a["sessionKey"] == "agent:research:explicit:cli-research"
+                    && a["action"] == "archive-age"
+            }),
+            "{creator}: {actions}"
+        );
+    }
     for (state_schema, creator, release) in
-        [(16, "2026.8.2", "2026.9.3"), (15, "2026.9.2", "2026.9.2")]
+        [(15, "2026.9.1", "2026.9.1"), (15, "2026.9.2", "2026.9.2")]
     {
         let store = as_owned_by(state_schema, creator);
         let before = store_files(&store);

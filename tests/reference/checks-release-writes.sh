@@ -218,12 +218,15 @@ check_release_prune_19() {
 }
 CHECKS+=(release_prune_19)
 
-# release_prune_19_of_2026_9_4: 2026.9.4 writes agent schema 19 (beside state 17) but prunes as
-# 2026.9.5 does; ours follows it there (docs/openclaw/RELEASES.md §7). Its store is generated on
-# first use, as the matrix's are. Named by its default store path, as 2026.8.2's (its budget,
-# too, looks in the directory of the path it is given).
-check_release_prune_19_of_2026_9_4() {
-  release_prune 2026.9.4 "beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped" \
+# release_prune_19_of_2026_9_3, release_prune_19_of_2026_9_4: 2026.9.3 and 2026.9.4 write agent
+# schema 19 (beside state 16 and 17) but prune as 2026.9.5 does; ours follows them there
+# (docs/openclaw/RELEASES.md §7). Their stores are generated on first use, as the matrix's are.
+# Named by their default store path, as 2026.8.2's (their budget, too, looks in the directory of
+# the path it is given).
+release_prune_as_2026_9_5() {
+  release_prune "$1" "beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped" \
     sessions/sessions.json
 }
-CHECKS+=(release_prune_19_of_2026_9_4)
+check_release_prune_19_of_2026_9_3() { release_prune_as_2026_9_5 2026.9.3; }
+check_release_prune_19_of_2026_9_4() { release_prune_as_2026_9_5 2026.9.4; }
+CHECKS+=(release_prune_19_of_2026_9_3 release_prune_19_of_2026_9_4)
