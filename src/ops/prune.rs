@@ -334,8 +334,9 @@ impl PruneOp {
 }
 
 /// Whether the store is a 2026.8.x one: its state database at schema 15 (2026.8.1 to 2026.9.2)
-/// and created by a 2026.8 release (`schema_meta.app_version`), the only owner of agent schema
-/// 19 whose cleanup is proven (`release_prune_19`).
+/// and created by a 2026.8 release (`schema_meta.app_version`), whose cleanup is 2026.8.2's
+/// (`release_prune_19`). 2026.9.1 and 2026.9.2 also write state 15 but prune otherwise
+/// (docs/openclaw/RELEASES.md §7).
 fn owned_by_2026_8(state: Option<&SchemaInfo>) -> bool {
     state.is_some_and(|s| {
         s.user_version == 15
@@ -345,8 +346,8 @@ fn owned_by_2026_8(state: Option<&SchemaInfo>) -> bool {
     })
 }
 
-/// Whether the store is 2026.9.3's or 2026.9.4's: its state database at schema 16 or 17 beside
-/// agent schema 19 (2026.9.5 writes 17 beside 21). Their cleanup prunes as 2026.9.5's
+/// Whether the store is 2026.9.3's or 2026.9.4's: agent schema 19 beside a state database at 16
+/// or 17 (2026.9.5 writes 17 beside 21). Their cleanup prunes as 2026.9.5's
 /// (`release_prune_19_of_2026_9_3`, `_9_4`).
 fn owned_by_2026_9_3_or_9_4(agent_schema: i64, state: Option<&SchemaInfo>) -> bool {
     agent_schema == 19 && state.is_some_and(|s| matches!(s.user_version, 16 | 17))
