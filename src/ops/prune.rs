@@ -396,7 +396,7 @@ fn refuse_unproven(agent: &str, agent_schema: i64, state: Option<&SchemaInfo>) -
     };
     Err(Error::UnsupportedSchema {
         message: format!(
-            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes 19 as 2026.8.x's own cleanup does, and this release's cleanup is not proven yet; nothing was changed"
+            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes agent schema 19 as 2026.8.x's, 2026.9.3's and 2026.9.4's own cleanup do, and this release's cleanup is not reproduced yet; nothing was changed"
         ),
         hint: Some(crate::store::upgrade_hint(
             crate::store::releases::written().version,
@@ -769,8 +769,9 @@ impl Operation for PruneOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     /// 2026.9.5's cleanup plans and writes as 2026.9.6's does (reference check
-    /// `release_prune_21`); on 19, 2026.8.x's own rules (`release_prune_19`), and a 2026.9.3/9.4
-    /// store is refused in `resolve` (docs/openclaw/RELEASES.md §6).
+    /// `release_prune_21`); on 19, the owner's: 2026.8.x's own rules (`release_prune_19`),
+    /// 2026.9.3/9.4's as 2026.9.5's (`release_prune_19_of_2026_9_*`); a 2026.9.1/9.2 store is
+    /// refused in `check_early` and `check` (docs/openclaw/RELEASES.md §6).
     const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
