@@ -423,11 +423,18 @@ pub fn plan_archive(entry: &SessionEntry, now: i64) -> Result<PatchPlan> {
 
 /// A maintenance archive (`stale-dashboard`, `age-retention`, `active-session-cap`): the
 /// entry with `archivedAt`/`archiveReason` set and `archivedBy` dropped; activity untouched.
-pub fn plan_maintenance_archive(entry: &SessionEntry, reason: &str, now: i64) -> Result<PatchPlan> {
+/// `reason` is `None` where the release archives without one (2026.8.x's stale dashboards).
+pub fn plan_maintenance_archive(
+    entry: &SessionEntry,
+    reason: Option<&str>,
+    now: i64,
+) -> Result<PatchPlan> {
     let mut new = entry.fields.clone();
     new.insert("archivedAt".into(), Value::from(now));
     new.shift_remove("archivedBy");
-    new.insert("archiveReason".into(), Value::from(reason));
+    if let Some(reason) = reason {
+        new.insert("archiveReason".into(), Value::from(reason));
+    }
     finish(entry, new)
 }
 

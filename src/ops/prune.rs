@@ -16,7 +16,7 @@ use crate::mutate::prune::{
     apply_budget, is_main_scope_direct_key, missing_transcript, plan_artifacts, plan_budget,
     ActionFilter, ArtifactEffect, ArtifactRemoval, BudgetInput, BudgetOutcome, BudgetPlan,
     BudgetStep, MaintenanceSettings, PlanBuilder, PlannerRow, PruneAction, PruneItem, PrunePlan,
-    FIX_MISSING_FIELDS, PLANNER_FIELDS,
+    PruneRules, FIX_MISSING_FIELDS, PLANNER_FIELDS,
 };
 use crate::mutate::{
     apply_delete_batch, apply_patch_batch, plan_delete, plan_maintenance_archive, DeleteOptions,
@@ -25,7 +25,7 @@ use crate::mutate::{
 use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::{Remedy, Warning};
 use crate::store::archive_rows::{archive_row_exists, delete_archive_row};
-use crate::store::{AgentStore, SessionEntry, StoreKind};
+use crate::store::{AgentStore, SchemaInfo, SessionEntry, StoreKind};
 use crate::writer::kept_entry::remove_kept_entry;
 use crate::writer::WritableDb;
 
@@ -44,6 +44,8 @@ pub struct PruneOp {
     /// (`--older-than`...): OpenClaw's `sessions.cleanup` has no parameter for them.
     pub overrides: Vec<String>,
     agents: Vec<AgentPaths>,
+    /// The state database's schema and creator, which tell 2026.8.x's store from later ones.
+    state: Option<SchemaInfo>,
 }
 
 /// What a prune did beyond its plan.
@@ -194,7 +196,19 @@ impl PruneOp {
             now,
             overrides: Vec::new(),
             agents: Vec::new(),
+            state: None,
         }
+    }
+
+    fn refuse_unproven_owners(&self, layout: &StateLayout) -> Result<()> {
+        for d in crate::status::database_schemas(layout) {
+            if let Some(a) = self.agents.iter().find(|a| {
+                d == crate::store::releases::DatabaseSchema::agent(a.id.as_str(), d.schema)
+            }) {
+                refuse_unproven(a.id.as_str(), d.schema, self.state.as_ref())?;
+            }
+        }
+        Ok(())
     }
 
     fn plan_agent(
@@ -202,6 +216,7 @@ impl PruneOp {
         paths: &AgentPaths,
         hooks: &dyn Hooks,
         legacy_only: &mut Vec<String>,
+        state: Option<&SchemaInfo>,
     ) -> Result<Option<AgentPrune>> {
         let mut store = AgentStore::open(paths.clone())?;
         if store.kind == StoreKind::Legacy {
@@ -215,6 +230,12 @@ impl PruneOp {
         if store.db().is_none() {
             return Ok(None);
         }
+        let rules = {
+            let db = store.db().expect("sqlite store");
+            let schema = crate::store::AgentSchema::of(db.conn())
+                .map_err(|e| Error::sqlite(db.path(), e))?;
+            rules_of(schema.0, state)
+        };
         let s = &self.settings;
         let now = self.now;
         // Read entry by entry, each reduced to the few words the planner reads, into the plan's
@@ -227,7 +248,7 @@ impl PruneOp {
         }
         let agent = paths.id.as_str();
         let warnings = store.for_each_session(Some(&fields), |entry| {
-            if let Some(mut row) = PlannerRow::new(&entry, s, now, active_key) {
+            if let Some(mut row) = PlannerRow::new(&entry, s, now, active_key, rules) {
                 // OpenClaw's order: missing transcripts, then old direct-message keys.
                 if self.fix_missing && missing_transcript(&store, &entry)? {
                     row.remove_first(PruneAction::PruneMissing);
@@ -244,7 +265,7 @@ impl PruneOp {
         for w in warnings {
             hooks.warn(w);
         }
-        let mut plan = builder.plan(s, now)?;
+        let mut plan = builder.plan(s, now, rules)?;
         // OpenClaw's step 3 runs on every cleanup; `--artifacts` adds archive retention.
         let artifacts = {
             // A second read, for the session ids the kept sessions still reference (an
@@ -310,6 +331,78 @@ impl PruneOp {
             applied: false,
         }))
     }
+}
+
+/// Whether the store is a 2026.8.x one: its state database at schema 15 (2026.8.1 to 2026.9.2)
+/// and created by a 2026.8 release (`schema_meta.app_version`), whose cleanup is 2026.8.2's
+/// (`release_prune_19`). 2026.9.1 and 2026.9.2 also write state 15 but prune otherwise
+/// (docs/openclaw/RELEASES.md §7).
+fn owned_by_2026_8(state: Option<&SchemaInfo>) -> bool {
+    state.is_some_and(|s| {
+        s.user_version == 15
+            && s.app_version
+                .as_deref()
+                .is_some_and(|v| v.starts_with("2026.8."))
+    })
+}
+
+/// Whether the store is 2026.9.3's or 2026.9.4's: agent schema 19 beside a state database at 16
+/// or 17 (2026.9.5 writes 17 beside 21). Their cleanup prunes as 2026.9.5's
+/// (`release_prune_19_of_2026_9_3`, `_9_4`).
+fn owned_by_2026_9_3_or_9_4(agent_schema: i64, state: Option<&SchemaInfo>) -> bool {
+    agent_schema == 19 && state.is_some_and(|s| matches!(s.user_version, 16 | 17))
+}
+
+/// Whose maintenance rules a prune of this agent database follows: the release that owns the
+/// store (docs/openclaw/RELEASES.md §6, §7): 2026.8.2's on agent schema 19 of a 2026.8.x store,
+/// 2026.9.5's on 2026.9.3/9.4's. The other owners of 19 (2026.9.1, 2026.9.2) are not proven: a
+/// dry run shows 2026.9.5's rules, the real run is refused ([`refuse_unproven`]).
+fn rules_of(agent_schema: i64, state: Option<&SchemaInfo>) -> PruneRules {
+    if agent_schema == 19 && owned_by_2026_8(state) {
+        PruneRules::OpenClaw2026_8
+    } else {
+        PruneRules::Current
+    }
+}
+
+/// Refuse a schema-19 store whose owner's prune is not proven, naming that owner.
+fn refuse_unproven(agent: &str, agent_schema: i64, state: Option<&SchemaInfo>) -> Result<()> {
+    if agent_schema != 19 || owned_by_2026_8(state) || owned_by_2026_9_3_or_9_4(agent_schema, state)
+    {
+        return Ok(());
+    }
+    let owner = match state {
+        Some(SchemaInfo {
+            user_version: 15,
+            app_version: Some(v),
+            ..
+        }) => format!("OpenClaw {v} (its state database's creator)"),
+        Some(s) => {
+            let owners: Vec<&str> = crate::store::releases::RELEASES
+                .iter()
+                .filter(|r| r.agent_schema == 19 && r.state_schema == s.user_version)
+                .map(|r| r.version)
+                .collect();
+            if owners.is_empty() {
+                format!(
+                    "a release this tool cannot name (state schema {})",
+                    s.user_version
+                )
+            } else {
+                format!("OpenClaw {}", owners.join(", "))
+            }
+        }
+        None => "a release this tool cannot name (no state database)".to_string(),
+    };
+    Err(Error::UnsupportedSchema {
+        message: format!(
+            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes agent schema 19 as 2026.8.x's, 2026.9.3's and 2026.9.4's own cleanup do, and this release's cleanup is not reproduced yet; nothing was changed"
+        ),
+        hint: Some(crate::store::upgrade_hint(
+            crate::store::releases::written().version,
+        )),
+    }
+    .with_remedy(Remedy::UpgradeSchema))
 }
 
 /// Sessions per batch of a real run: the whole entries and deletion plans of one batch are
@@ -407,7 +500,7 @@ fn check_agent(plan: &AgentPrune) -> Result<DiskNeeds> {
     in_batches(&plan.plan, ActionFilter::All, |batch| {
         let by_key = entries_of(&store, &batch, agent)?;
         let (mut removed, mut archives) = (0u64, 0u64);
-        for item in batch.iter().filter(|i| i.action.archive_reason().is_none()) {
+        for item in batch.iter().filter(|i| !i.action.is_archive()) {
             let dp = plan_delete(&store, refs.as_read(), &by_key, &item.session_key, &opts)?;
             for g in dp.generations.iter().filter(|g| g.events > 0) {
                 removed += g.bytes;
@@ -511,8 +604,11 @@ fn apply_agent(
         let patches = batch
             .iter()
             .map(|item| {
-                let reason = item.action.archive_reason().expect("an archive action");
-                plan_maintenance_archive(&by_key[&item.session_key], reason, now)
+                plan_maintenance_archive(
+                    &by_key[&item.session_key],
+                    item.action.archive_reason(),
+                    now,
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         // One transaction per batch: a crash leaves all of it or none.
@@ -661,6 +757,8 @@ pub fn action_words(action: PruneAction) -> String {
         PruneAction::PruneModelRun | PruneAction::PruneStale | PruneAction::PruneCap => {
             "delete (archived transcript)".to_string()
         }
+        // 2026.8.x archives a stale dashboard without writing a reason.
+        PruneAction::ArchiveDashboardUnreasoned => "archive (stale dashboard)".to_string(),
         a => format!("archive ({})", a.archive_reason().unwrap_or_default()),
     }
 }
@@ -671,9 +769,10 @@ impl Operation for PruneOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     /// 2026.9.5's cleanup plans and writes as 2026.9.6's does (reference check
-    /// `release_prune_21`); 2026.8.x prunes schema 19 by other rules (docs/openclaw/RELEASES.md
-    /// §6), so it stays refused.
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[21];
+    /// `release_prune_21`); on 19, the owner's: 2026.8.x's own rules (`release_prune_19`),
+    /// 2026.9.3/9.4's as 2026.9.5's (`release_prune_19_of_2026_9_*`); a 2026.9.1/9.2 store is
+    /// refused in `check_early` and `check` (docs/openclaw/RELEASES.md §6).
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()
@@ -681,7 +780,22 @@ impl Operation for PruneOp {
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.agents = self.selection.agents(layout)?;
+        self.state =
+            crate::status::database_status(&layout.state_db(), crate::store::DatabaseRole::Global)
+                .schema;
         Ok(())
+    }
+
+    /// The schema guard, and a schema-19 store whose owner's prune is unproven, before
+    /// custody.
+    fn check_early(&self, layout: &StateLayout) -> Result<()> {
+        super::guard::check_schemas(&self.agents, Self::OLDER_SCHEMAS_WRITTEN)?;
+        self.refuse_unproven_owners(layout)
+    }
+
+    /// The same on a dry run, where it becomes a warning under the plan.
+    fn check(&self, layout: &StateLayout, _plan: &PrunePlanSet) -> Result<()> {
+        self.refuse_unproven_owners(layout)
     }
 
     /// Archives an earlier run committed but was stopped before publishing go out first, as
@@ -699,7 +813,7 @@ impl Operation for PruneOp {
         let mut agents = Vec::new();
         let mut legacy_only = Vec::new();
         for paths in &self.agents {
-            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only)? {
+            if let Some(p) = self.plan_agent(paths, hooks, &mut legacy_only, self.state.as_ref())? {
                 agents.push(p);
             }
         }
@@ -722,6 +836,11 @@ impl Operation for PruneOp {
                         Some(reason) => {
                             PlanItem::change("archive", i.session_key, Some(reason.to_string()))
                         }
+                        None if i.action.is_archive() => PlanItem::change(
+                            "archive",
+                            i.session_key,
+                            Some("stale dashboard, no reason written".to_string()),
+                        ),
                         None => PlanItem::change(
                             "delete",
                             i.session_key,
@@ -842,10 +961,10 @@ impl Operation for PruneOp {
                 .collect();
             a.plan.for_each(ActionFilter::All, |i| -> Result<_> {
                 let now = store.entry_by_exact_key(&i.session_key)?;
-                let as_planned = match i.action.archive_reason() {
+                let as_planned = match i.action.is_archive() {
                     _ if evicted.contains(i.session_key.as_str()) => now.is_none(),
-                    Some(_) => now.as_ref().is_some_and(|e| e.archived()),
-                    None => now.is_none(),
+                    true => now.as_ref().is_some_and(|e| e.archived()),
+                    false => now.is_none(),
                 };
                 ensure(as_planned, || {
                     format!(

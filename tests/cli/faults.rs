@@ -1507,6 +1507,98 @@ fn prune_21_budget_case() -> Case {
     }
 }
 
+/// As [`archived_in_place`], archived as 2026.8.x archives a stale dashboard: `archivedAt`
+/// alone, no reason.
+fn archived_in_place_without_reason(before: &Value, now: &Value) -> bool {
+    now.get("archiveReason").is_none()
+        && now["archivedAt"].is_number()
+        && only_changed(before, now, "archivedAt")
+}
+
+const PRUNE_19: [&str; 5] = ["prune", "--agent", "research", "--enforce", "--yes"];
+
+/// `prune` on a store of agent schema 19 of 2026.8.2, written as its own cleanup writes it
+/// (release_writes.rs, release_prune_19): six sessions removed with their transcripts
+/// archived, the stale dashboard archived without a reason.
+fn prune_19_case() -> Case {
+    Case {
+        name: "prune on schema 19",
+        prepare: || Store::copy_release("2026.8.2", "live"),
+        args: |_| PRUNE_19.map(String::from).to_vec(),
+        agent: "research",
+        allowed: |_, (was, n), now, archived| match now {
+            Some((e, m)) => m == n && archived_in_place_without_reason(was, e),
+            None => archived,
+        },
+        appear: &[],
+        rerun_exits: &[0],
+        first_write: "delete-generation",
+        whole: false,
+        limit_lands: true,
+        exact_rerun: true,
+        done: |s| {
+            let out = s
+                .cmd()
+                .args(&PRUNE_19[..4])
+                .args(["--dry-run", "--json"])
+                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+                .output()
+                .unwrap();
+            let left = &json(&out)["data"]["agents"][0]["actions"];
+            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
+        },
+    }
+}
+
+/// `prune` with a disk budget on a store of agent schema 19 of 2026.8.2: after the sessions
+/// are pruned, the budget removes the retained `.reset` file (as 2026.8.2's own cleanup does on
+/// its default store path: release_prune_19).
+fn prune_19_budget_case() -> Case {
+    Case {
+        name: "prune with a disk budget on schema 19",
+        prepare: || Store::copy_release("2026.8.2", "live"),
+        args: |_| {
+            let mut a = PRUNE_19.map(String::from).to_vec();
+            a.extend(["--max-disk-bytes".into(), "600kb".into()]);
+            a
+        },
+        agent: "research",
+        allowed: |_, (was, n), now, archived| match now {
+            Some((e, m)) => m == n && archived_in_place_without_reason(was, e),
+            None => archived,
+        },
+        appear: &[],
+        rerun_exits: &[0],
+        first_write: "delete-generation",
+        whole: false,
+        limit_lands: true,
+        exact_rerun: false,
+        done: |s| {
+            let out = s
+                .cmd()
+                .args(&PRUNE_19[..4])
+                .args(["--max-disk-bytes", "600kb", "--dry-run", "--json"])
+                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
+                .output()
+                .unwrap();
+            let doc = json(&out);
+            let left = &doc["data"]["agents"][0]["actions"];
+            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
+            let reset = std::fs::read_dir(s.state().join("agents/research/sessions"))
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .contains(".jsonl.reset.")
+                })
+                .count();
+            assert_eq!(reset, 0, "the budget left the retained .reset file");
+        },
+    }
+}
+
 /// `prune` with a disk budget the store cannot meet (just over what the schema alone takes):
 /// every sub-step of the budget pass runs after the sessions are pruned
 /// (tests/cli/common.rs `budget_store`).
@@ -1755,6 +1847,31 @@ fn prune_with_a_disk_budget_on_schema_21_killed_at_many_moments() {
 #[test]
 fn prune_with_a_disk_budget_on_schema_21_on_a_full_disk() {
     on_a_full_disk(prune_21_budget_case());
+}
+
+#[test]
+fn prune_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(prune_19_case());
+}
+
+#[test]
+fn prune_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(prune_19_case());
+}
+
+#[test]
+fn prune_on_schema_19_signalled_at_many_moments() {
+    signalled_at_many_moments(prune_19_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(prune_19_budget_case());
+}
+
+#[test]
+fn prune_with_a_disk_budget_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(prune_19_budget_case());
 }
 
 #[test]

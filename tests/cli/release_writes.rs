@@ -378,6 +378,104 @@ fn reclaim_gives_pages_back_on_an_older_release_store_and_keeps_every_row() {
 }
 
 #[test]
+fn prune_writes_a_schema_19_store_as_2026_8_2_cleans_it_up() {
+    // What 2026.8.2's own `openclaw sessions cleanup --enforce` did to this store's research
+    // agent (14 -> 8, archived 1, pruned 6; the reference check release_prune_19 compares every
+    // row): every stale session removed, machine-made or not, in key order, each transcript
+    // archived; the stale dashboard archived without a reason.
+    let store = Store::copy_release("2026.8.2", "live");
+    let before = schema_of(&open(&store, "research"));
+    let doc = store.json_ok([
+        "--json",
+        "prune",
+        "--agent",
+        "research",
+        "--enforce",
+        "--yes",
+    ]);
+    let cleanup = &doc["data"]["agents"][0]["cleanup"];
+    assert_eq!(
+        (
+            cleanup["beforeCount"].as_i64(),
+            cleanup["afterCount"].as_i64(),
+            cleanup["archived"].as_i64(),
+            cleanup["pruned"].as_i64(),
+            cleanup["capArchived"].as_i64()
+        ),
+        (Some(14), Some(8), Some(1), Some(6), Some(0)),
+        "{doc}"
+    );
+    let deleted: Vec<&str> = doc["data"]["agents"][0]["deleted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    let mut in_key_order = deleted.clone();
+    in_key_order.sort_unstable();
+    assert_eq!(deleted, in_key_order, "{doc}");
+    assert!(
+        deleted.contains(&"agent:research:telegram:direct:123458")
+            && deleted.contains(&"agent:research:explicit:cli-research"),
+        "2026.8.2 removes a stale direct-message or CLI session too: {doc}"
+    );
+    let dashboard = store
+        .entry("research", "agent:research:dashboard:review-ui")
+        .expect("the dashboard stays");
+    assert!(
+        dashboard.get("archivedAt").is_some() && dashboard.get("archiveReason").is_none(),
+        "{dashboard}"
+    );
+    let conn = open(&store, "research");
+    let archives: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM session_transcript_archives WHERE reason = 'deleted' AND published_at IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(archives, 6);
+    let orphans: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM session_transcript_fts WHERE session_id NOT IN (SELECT session_id FROM session_windows)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(orphans, 0, "search entries of removed sessions left");
+    drop(conn);
+    assert_kept_schema(&store, "research", &before, "2026.8.2 prune");
+    // The cap as 2026.8.2's on a fresh copy, with nothing stale (its own run with
+    // `pruneAfter: 365d, maxEntries: 3`: capped 6, 14 -> 8): it counts the archived sessions
+    // and removes the oldest updatedAt, archiving none.
+    let store = Store::copy_release("2026.8.2", "live");
+    let doc = store.json_ok([
+        "--json",
+        "prune",
+        "--agent",
+        "research",
+        "--older-than",
+        "365d",
+        "--max-entries",
+        "3",
+        "--enforce",
+        "--yes",
+    ]);
+    let cleanup = &doc["data"]["agents"][0]["cleanup"];
+    assert_eq!(
+        (
+            cleanup["archived"].as_i64(),
+            cleanup["pruned"].as_i64(),
+            cleanup["capped"].as_i64(),
+            cleanup["capArchived"].as_i64(),
+            cleanup["afterCount"].as_i64()
+        ),
+        (Some(1), Some(0), Some(6), Some(0), Some(8)),
+        "{doc}"
+    );
+}
+
+#[test]
 fn prune_writes_a_schema_21_store_as_2026_9_5_cleans_it_up() {
     // What 2026.9.5's own `openclaw sessions cleanup --enforce` did to this store's research
     // agent (the reference check release_prune_21 compares every row): machine-made sessions

@@ -209,14 +209,43 @@ fn transcript_cat_prints_an_older_release_rows_byte_for_byte() {
 }
 
 #[test]
-fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
-    // Schema 19 only: the changes refused here have a writer for 2026.9.5's schema 21
-    // (release_writes.rs).
-    for (release, schema) in OLDER.into_iter().filter(|(_, schema)| *schema == 19) {
-        let store = Store::copy_release(release, "live");
+fn a_prune_of_a_schema_19_store_of_2026_9_1_or_9_2_is_refused_and_of_9_3_or_9_4_follows_9_5() {
+    // 2026.9.1 to 2026.9.4 write agent schema 19 as 2026.8.x does, beside a state database at
+    // 15 (2026.9.1/9.2), 16 and 17; 2026.8.x's cleanup is proven (release_prune_19) and so are
+    // 2026.9.3's and 2026.9.4's, which prune as 2026.9.5 (release_prune_19_of_2026_9_3, _9_4);
+    // 2026.9.1's and 2026.9.2's are refused. The state database's schema and creator (`schema_meta.app_version`) tell the
+    // owner apart, so 2026.8.2's store stands for theirs with them.
+    let as_owned_by = |state_schema: i64, creator: &str| {
+        let store = Store::copy_release("2026.8.2", "live");
+        let conn = rusqlite::Connection::open(store.state().join("state/openclaw.sqlite")).unwrap();
+        conn.pragma_update(None, "user_version", state_schema)
+            .unwrap();
+        conn.execute(
+            "UPDATE schema_meta SET app_version = ?1 WHERE meta_key = 'primary'",
+            [creator],
+        )
+        .unwrap();
+        store
+    };
+    // 2026.9.3's and 2026.9.4's: 2026.9.5's rules (an old CLI session archived for age, not
+    // removed as 2026.8.2 removes it).
+    for (state_schema, creator) in [(16, "2026.9.3"), (17, "2026.9.4")] {
+        let store = as_owned_by(state_schema, creator);
+        let doc = store.json_ok(["--json", "prune", "--agent", "research", "--dry-run"]);
+        let actions = &doc["data"]["agents"][0]["actions"];
+        assert!(
+            actions.as_array().unwrap().iter().any(|a| {
+                a["sessionKey"] == "agent:research:explicit:cli-research"
+                    && a["action"] == "archive-age"
+            }),
+            "{creator}: {actions}"
+        );
+    }
+    for (state_schema, creator, release) in
+        [(15, "2026.9.1", "2026.9.1"), (15, "2026.9.2", "2026.9.2")]
+    {
+        let store = as_owned_by(state_schema, creator);
         let before = store_files(&store);
-        // The changes without a writer proven against 2026.8.2 yet (patch, archive, unarchive,
-        // delete and reclaim have one: release_writes.rs).
         for args in [
             vec!["prune", "--all-agents", "--enforce", "--yes"],
             vec![
@@ -236,9 +265,8 @@ fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
             let message = doc["error"]["message"].as_str().unwrap();
             let hint = doc["error"]["hint"].as_str().unwrap();
             assert!(
-                message.contains(&format!(
-                    "agent schema {schema} (created by OpenClaw {release}"
-                )) && message.contains("nothing was changed"),
+                message.contains(&format!("agent schema 19 in a store of OpenClaw {release}"))
+                    && message.contains("nothing was changed"),
                 "{message}"
             );
             assert!(
@@ -251,7 +279,10 @@ fn a_change_to_an_older_release_store_is_refused_with_the_remedies_that_work() {
         // The dry run shows the plan and says what the real run meets.
         let out = store.run_code(["prune", "--all-agents", "--dry-run"], 0);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("the real run would be refused"), "{err}");
+        assert!(
+            err.contains("the real run would be refused") && err.contains(release),
+            "{err}"
+        );
         assert!(String::from_utf8_lossy(&out.stdout).contains("delete agent:research:"));
         assert!(store_files(&store) == before, "{release}: changed");
     }

@@ -132,19 +132,16 @@ check_release_reclaim() {
 }
 CHECKS+=(release_reclaim)
 
-# release_prune_21: `prune --enforce` on the schema-21 release's store against that release's own
+# release_prune VER KEYS STORE: `prune --enforce` on release VER's store against that release's own
 # `openclaw sessions cleanup --enforce` (offline through --store) on copies with the same
-# settings: age (machine-made sessions removed with their transcripts archived, the others
-# archived), stale dashboards, the entry cap, `--fix-dm-scope`, and the disk budget. The same
-# summary counts, then every row of every table and every archive file the same; under the
-# budget, but for what ours keeps by design: the archives of the sessions this run removes,
-# which OpenClaw's budget evicts again (docs/openclaw/MAINTENANCE.md §3.3; its byte figures
-# differ by its WAL, as explained there). The release reads each of our stores back.
-# Schema 19 stays refused: 2026.8.x prunes by other rules (no age archive, a cap that removes)
-# than 2026.9.3/9.4, which write the same schema.
-check_release_prune_21() {
-  local ver a b rc i=0 agent m extra k theirs mine diffs
-  ver="$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"
+# settings: age, stale dashboards, the entry cap, `--fix-dm-scope`, and the disk budget. The
+# summary counts KEYS the same, then every row of every table and every archive file the same;
+# under the budget, but for what ours keeps by design: the archives of the sessions this run
+# removes, which OpenClaw's budget evicts again (docs/openclaw/MAINTENANCE.md §3.3; its byte
+# figures differ by its WAL, as explained there). The release reads each of our stores back.
+# STORE is the path given as --store under the agent's directory.
+release_prune() {
+  local ver="$1" keys="$2" store="$3" a b rc i=0 agent m extra k theirs mine diffs
   local cases=(
     'research|{}|'
     'research|{"pruneAfter":"365d","maxEntries":3}|'
@@ -155,31 +152,31 @@ check_release_prune_21() {
   for c in "${cases[@]}"; do
     i=$((i + 1))
     IFS='|' read -r agent m extra <<< "$c"
-    a="$(copy_release "$ver" live "prune-ours-$i")"; b="$(copy_release "$ver" live "prune-oc-$i")"
+    a="$(copy_release "$ver" live "prune-ours-$ver-$i")"; b="$(copy_release "$ver" live "prune-oc-$ver-$i")"
     set_maintenance "$a" "$m"; set_maintenance "$b" "$m"
     # shellcheck disable=SC2086
-    rc=0; ocr_run "oc-$i.json" "$ver" "$b" sessions cleanup --enforce --agent "$agent" --store "$b/agents/$agent/agent/openclaw-agent.sqlite" --json $extra || rc=$?
+    rc=0; ocr_run "oc-$ver-$i.json" "$ver" "$b" sessions cleanup --enforce --agent "$agent" --store "$b/agents/$agent/$store" --json $extra || rc=$?
     [[ $rc -eq 0 ]] || { check_error "$ver $m: openclaw sessions cleanup exited $rc"; continue; }
     # shellcheck disable=SC2086
-    rc=0; ours_run "ours-$i.json" "$a" --json prune --agent "$agent" --enforce --yes $extra || rc=$?
-    [[ $rc -eq 0 ]] || { check_error "$ver $m: ours prune exited $rc: $(head -c 300 "ours-$i.json")"; continue; }
+    rc=0; ours_run "ours-$ver-$i.json" "$a" --json prune --agent "$agent" --enforce --yes $extra || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver $m: ours prune exited $rc: $(head -c 300 "ours-$ver-$i.json")"; continue; }
     diffs=""
-    for k in beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped; do
-      theirs="$(jsonq "oc-$i.json" "j.$k")"; mine="$(jsonq "ours-$i.json" "j.data.agents[0].cleanup.$k")"
+    for k in $keys; do
+      theirs="$(jsonq "oc-$ver-$i.json" "j.$k")"; mine="$(jsonq "ours-$ver-$i.json" "j.data.agents[0].cleanup.$k")"
       [[ "$theirs" == "$mine" ]] || diffs+="$k: openclaw $theirs, ours $mine; "
     done
     [[ -z "$diffs" ]] || check_error "$ver $m: counts differ: $diffs"
     # The budget's removals: OpenClaw's count includes the archives of this run it evicts.
-    local ran; ran="$(jsonq "ours-$i.json" 'j.data.agents[0].cleanup.diskBudget ? j.data.agents[0].cleanup.diskBudget.overBudget : false')"
+    local ran; ran="$(jsonq "ours-$ver-$i.json" 'j.data.agents[0].cleanup.diskBudget ? j.data.agents[0].cleanup.diskBudget.overBudget : false')"
     local kept=0 opt=()
     if [[ "$ran" == true ]]; then
-      kept="$(jsonq "ours-$i.json" 'j.data.agents[0].deleted.length')"
-      [[ "$(jsonq "oc-$i.json" 'j.diskBudget.removedFiles')" -ge "$kept" && "$kept" -gt 0 ]] ||
+      kept="$(jsonq "ours-$ver-$i.json" 'j.data.agents[0].deleted.length')"
+      [[ "$(jsonq "oc-$ver-$i.json" 'j.diskBudget.removedFiles')" -ge "$kept" && "$kept" -gt 0 ]] ||
         check_error "$ver $m: OpenClaw's budget removed fewer files than the archives this run wrote"
       opt=(--ours-run-archives "$kept")
     fi
-    node_check compare-all-rows.mjs "$a/agents/$agent/agent/openclaw-agent.sqlite" "$b/agents/$agent/agent/openclaw-agent.sqlite" "${opt[@]}" > "cmp-$i.txt" 2>&1 ||
-      { sed 's/^/  /' "cmp-$i.txt" | head -n 12 >&2; check_error "$ver $m: the rows differ from openclaw@$ver's cleanup"; }
+    node_check compare-all-rows.mjs "$a/agents/$agent/agent/openclaw-agent.sqlite" "$b/agents/$agent/agent/openclaw-agent.sqlite" "${opt[@]}" > "cmp-$ver-$i.txt" 2>&1 ||
+      { sed 's/^/  /' "cmp-$ver-$i.txt" | head -n 12 >&2; check_error "$ver $m: the rows differ from openclaw@$ver's cleanup"; }
     # Files: the same, but for the archives of this run ours keeps under the budget.
     local stamp='s/\.deleted\.[^.]+\.[0-9]{3}Z\./.deleted.<stamp>./' only
     only="$(diff <(ls "$a/agents/$agent/sessions" | sed -E "$stamp" | sort) <(ls "$b/agents/$agent/sessions" | sed -E "$stamp" | sort) | grep '^[<>]' || true)"
@@ -189,9 +186,17 @@ check_release_prune_21() {
     else
       [[ -z "$only" ]] || check_error "$ver $m: archive files differ: $(head -n 5 <<< "$only" | tr '\n' ' ')"
     fi
-    note "$ver $m $extra: $(tail -n 1 "cmp-$i.txt")"
-    [[ $i -ne 1 && $i -ne ${#cases[@]} ]] || release_accepts "$ver" "$a" "prune-$i"
+    note "$ver $m $extra: $(tail -n 1 "cmp-$ver-$i.txt")"
+    [[ $i -ne 1 && $i -ne ${#cases[@]} ]] || release_accepts "$ver" "$a" "prune-$ver-$i"
   done
+}
+
+# release_prune_21: 2026.9.5 plans and applies as 2026.9.6 does (age: machine-made sessions
+# removed, the others archived; the cap archives).
+check_release_prune_21() {
+  release_prune "$(set -- $RELEASE_MATRIX; echo "${2:-$1}")" \
+    "beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped" \
+    agent/openclaw-agent.sqlite
 }
 CHECKS+=(release_prune_21)
 
@@ -273,3 +278,34 @@ check_release_doctor_fix() {
   [[ $n -ge 12 ]] || check_error "only $n databases compared"
 }
 CHECKS+=(release_doctor_fix)
+
+# release_prune_19: 2026.8.2's own rules (docs/openclaw/RELEASES.md §7): every stale entry
+# removed, a stale dashboard archived without a reason, the cap removing the oldest updatedAt.
+# Its summary has no capArchived: ours must report none. Its store is named by its own default
+# path, sessions/sessions.json (what its Gateway passes): 2026.8.2 measures the disk budget and
+# looks for retained files in the directory of that path, so given the database's path it never
+# sees sessions/ and keeps its .reset files, which it removes when it runs as it does by itself.
+check_release_prune_19() {
+  local ver; ver="$(set -- $RELEASE_MATRIX; echo "$1")"
+  release_prune "$ver" "beforeCount afterCount missing dmScopeRetired modelRunPruned archived pruned capped" \
+    sessions/sessions.json
+  local f bad=""
+  for f in ours-"$ver"-*.json; do
+    [[ "$(jsonq "$f" 'j.data.agents[0].cleanup.capArchived')" == 0 ]] || bad+="$f "
+  done
+  [[ -z "$bad" ]] || check_error "$ver: ours archived by the cap, which 2026.8.x never does: $bad"
+}
+CHECKS+=(release_prune_19)
+
+# release_prune_19_of_2026_9_3, release_prune_19_of_2026_9_4: 2026.9.3 and 2026.9.4 write agent
+# schema 19 (beside state 16 and 17) but prune as 2026.9.5 does; ours follows them there
+# (docs/openclaw/RELEASES.md §7). Their stores are generated on first use, as the matrix's are.
+# Named by their default store path, as 2026.8.2's (their budget, too, looks in the directory of
+# the path it is given).
+release_prune_as_2026_9_5() {
+  release_prune "$1" "beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped" \
+    sessions/sessions.json
+}
+check_release_prune_19_of_2026_9_3() { release_prune_as_2026_9_5 2026.9.3; }
+check_release_prune_19_of_2026_9_4() { release_prune_as_2026_9_5 2026.9.4; }
+CHECKS+=(release_prune_19_of_2026_9_3 release_prune_19_of_2026_9_4)

@@ -173,40 +173,39 @@ check_upgraded_reads() {
 }
 CHECKS+=(upgraded_reads)
 
-# release_refusals: every change without a writer proven on an older release's store
-# (checks-release-writes.sh proves patch, archive, unarchive, delete and reclaim, prune on 21,
-# and doctor --fix's repairs that the release's own doctor makes, release_doctor_fix) is refused
-# (exit 6,
-# UNSUPPORTED_SCHEMA) before any change, names the release and both remedies, and the release still
-# lists the store as before.
+# release_refusals: every change without a writer proven on an older release's store is refused
+# (exit 6, UNSUPPORTED_SCHEMA) before any change, names the release and both remedies, and the
+# release still lists the store as before. checks-release-writes.sh proves patch, archive,
+# unarchive, delete, reclaim, prune and the doctor's repairs that the release's own doctor makes
+# on 19 and 21 (and prune of 2026.9.3/9.4 stores); what stays refused is prune on a store of
+# 2026.9.1 or 2026.9.2, whose cleanup matches neither rule set: the first release's store stands
+# for one (its state database says 2026.9.1 created it, as tests/cli does).
 check_release_refusals() {
-  local ver s rc cmd i=0 code hint
-  for ver in $RELEASE_MATRIX; do
-    s="$(copy_release "$ver" live "refuse-$ver")"
-    release_lists "$ver" "$s" "before-$ver.json" || { check_error "openclaw@$ver does not list its own store"; continue; }
-    tree_manifest "$s" > "tree-$ver.txt"
-    for cmd in "prune --all-agents --enforce --yes"; do
-      # prune has a writer proven on the schema-21 release (release_prune_21).
-      [[ "$cmd" != prune* || "$ver" == "$(set -- $RELEASE_MATRIX; echo "$1")" ]] || continue
-      i=$((i + 1))
-      rc=0; eval "ours_run out-$i.json \"\$s\" --json $cmd" || rc=$?
-      code="$(jsonq "out-$i.json" 'j.error && j.error.code' 2>/dev/null || echo '?')"
-      hint="$(jsonq "out-$i.json" 'j.error && (j.error.message + " / " + j.error.hint)' 2>/dev/null || echo '')"
-      if [[ "$cmd" == prune* ]] && [[ $rc -eq 0 ]]; then
-        # Nothing to change is not a change: allowed, the tree check below still applies.
-        continue
-      fi
-      [[ $rc -eq 6 && "$code" == UNSUPPORTED_SCHEMA ]] || { check_error "$ver: '$cmd' exited $rc ($code), expected 6 UNSUPPORTED_SCHEMA"; continue; }
-      [[ "$hint" == *"openclaw doctor --fix"* && "$hint" == *"migrate schema"* && "$hint" == *"$ver"* ]] ||
-        check_error "$ver: '$cmd': the refusal does not name the release and both remedies: $hint"
-    done
-    tree_manifest "$s" > "tree-$ver-after.txt"
-    diff -u "tree-$ver.txt" "tree-$ver-after.txt" >&2 || check_error "$ver: a refused change changed the store"
-    release_lists "$ver" "$s" "after-$ver.json" || check_error "openclaw@$ver no longer lists its store"
-    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
-    node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed"
+  local ver s rc cmd i=0 code hint owner=2026.9.1
+  ver="$(set -- $RELEASE_MATRIX; echo "$1")"
+  s="$(copy_release "$ver" live "refuse-$ver")"
+  "$OPENCLAW_REF_NODE" -e '
+    const { DatabaseSync } = require("node:sqlite"); const db = new DatabaseSync(process.argv[1]);
+    db.exec("PRAGMA user_version = 15");
+    db.prepare("UPDATE schema_meta SET app_version = ? WHERE meta_key = ?").run(process.argv[2], "primary");' \
+    "$s/state/openclaw.sqlite" "$owner"
+  release_lists "$ver" "$s" "before-$ver.json" || { check_error "openclaw@$ver does not list its own store"; return 0; }
+  tree_manifest "$s" > "tree-$ver.txt"
+  for cmd in "prune --all-agents --enforce --yes" "prune --agent work --max-entries 1 --enforce --yes"; do
+    i=$((i + 1))
+    rc=0; eval "ours_run out-$i.json \"\$s\" --json $cmd" || rc=$?
+    code="$(jsonq "out-$i.json" 'j.error && j.error.code' 2>/dev/null || echo '?')"
+    hint="$(jsonq "out-$i.json" 'j.error && (j.error.message + " / " + j.error.hint)' 2>/dev/null || echo '')"
+    [[ $rc -eq 6 && "$code" == UNSUPPORTED_SCHEMA ]] || { check_error "$owner: '$cmd' exited $rc ($code), expected 6 UNSUPPORTED_SCHEMA"; continue; }
+    [[ "$hint" == *"openclaw doctor --fix"* && "$hint" == *"migrate schema"* && "$hint" == *"$owner"* ]] ||
+      check_error "$owner: '$cmd': the refusal does not name the release and both remedies: $hint"
   done
-  note "$i changes refused on $(wc -w <<< "$RELEASE_MATRIX") releases' stores, every byte kept"
+  tree_manifest "$s" > "tree-$ver-after.txt"
+  diff -u "tree-$ver.txt" "tree-$ver-after.txt" >&2 || check_error "a refused change changed the store"
+  release_lists "$ver" "$s" "after-$ver.json" || check_error "openclaw@$ver no longer lists its store"
+  jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
+  node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed"
+  note "$i changes refused on a store of $owner (the $ver store relabelled), every byte kept"
 }
 CHECKS+=(release_refusals)
 

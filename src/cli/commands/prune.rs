@@ -170,7 +170,7 @@ fn keys_by_count(
             A::PruneMissing => add("missing"),
             A::RetireDmScope => add("dmScopeRetired"),
             A::PruneModelRun => add("modelRunPruned"),
-            A::ArchiveDashboard | A::ArchiveAge => add("archived"),
+            A::ArchiveDashboard | A::ArchiveDashboardUnreasoned | A::ArchiveAge => add("archived"),
             A::PruneStale => add("pruned"),
             A::ArchiveCap => {
                 add("capArchived");

@@ -16,10 +16,12 @@ pub enum PruneAction {
     PruneMissing,
     /// `--fix-dm-scope`: a direct-message key from before `dmScope: main`.
     RetireDmScope,
+    /// A stale dashboard archived as 2026.8.x archives it: `archivedAt` alone, no reason.
+    ArchiveDashboardUnreasoned,
 }
 
 impl PruneAction {
-    const ALL: [PruneAction; 8] = [
+    const ALL: [PruneAction; 9] = [
         PruneAction::PruneModelRun,
         PruneAction::ArchiveDashboard,
         PruneAction::ArchiveAge,
@@ -28,8 +30,15 @@ impl PruneAction {
         PruneAction::PruneCap,
         PruneAction::PruneMissing,
         PruneAction::RetireDmScope,
+        PruneAction::ArchiveDashboardUnreasoned,
     ];
 
+    /// Whether the session stays, archived (the others are removed).
+    pub fn is_archive(self) -> bool {
+        self.archive_reason().is_some() || self == PruneAction::ArchiveDashboardUnreasoned
+    }
+
+    /// The `archiveReason` written (none for a removal, nor for 2026.8.x's dashboards).
     pub fn archive_reason(self) -> Option<&'static str> {
         match self {
             PruneAction::ArchiveDashboard => Some("stale-dashboard"),

@@ -21,5 +21,5 @@ pub use planner::{
     ActionFilter, PlanBuilder, PlannedList, PruneCounts, PruneItem, PrunePlan,
     MODEL_RUN_PRUNE_AFTER_MS,
 };
-pub use rules::{is_main_scope_direct_key, PlannerRow, PLANNER_FIELDS};
+pub use rules::{is_main_scope_direct_key, PlannerRow, PruneRules, PLANNER_FIELDS};
 pub use settings::{parse_openclaw_duration, MaintenanceSettings};

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use rusqlite::{params, Connection};
 use serde::{Serialize, Serializer};
 
-use super::{MaintenanceSettings, PlannerRow, PruneAction};
+use super::{MaintenanceSettings, PlannerRow, PruneAction, PruneRules};
 use crate::error::{Result, ResultExt};
 use crate::store::open_scratch;
 use crate::streamed::serialize_visited;
@@ -105,9 +105,126 @@ impl PlanBuilder {
         Ok(())
     }
 
-    /// Plan over every pushed row, in OpenClaw's order: model-run probes, stale dashboards,
-    /// age, then the cap.
-    pub fn plan(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
+    /// Plan over every pushed row by the rules of the release that owns the store, in its
+    /// order: model-run probes, stale dashboards, age, then the cap.
+    pub fn plan(
+        self,
+        settings: &MaintenanceSettings,
+        now: i64,
+        rules: PruneRules,
+    ) -> Result<PrunePlan> {
+        match rules {
+            PruneRules::Current => self.plan_current(settings, now),
+            PruneRules::OpenClaw2026_8 => self.plan_2026_8(settings, now),
+        }
+    }
+
+    /// 2026.8.2's `applySessionEntryMaintenance` as its cleanup forces it
+    /// (docs/openclaw/RELEASES.md §7): the store is read in key order; model-run probes, then
+    /// stale dashboards archived without a reason, then every stale entry removed, then the
+    /// cap, which counts archived entries and removes the oldest `updatedAt` (ties: the later
+    /// keys), applied newest victim first. Removals are applied in that order.
+    fn plan_2026_8(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
+        let PlanBuilder { conn, at } = self;
+        let count = |sql: &str| -> Result<usize> {
+            conn.query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|n| n as usize)
+                .at(&at)
+        };
+        let mark = |sql: &str, p: &[&dyn rusqlite::ToSql]| -> Result<usize> {
+            conn.execute(sql, p).at(&at)
+        };
+        const OPEN: &str = "archived = 0 AND action IS NULL AND preserved = 0";
+        let mut counts = PruneCounts {
+            before_count: count("SELECT count(*) FROM planned")?,
+            ..Default::default()
+        };
+        mark(
+            "UPDATE planned SET step = 0, action = fix WHERE fix IS NOT NULL",
+            &[],
+        )?;
+        let fixed = |a: PruneAction| {
+            count(&format!(
+                "SELECT count(*) FROM planned WHERE step = 0 AND action = {}",
+                a.code()
+            ))
+        };
+        counts.missing = fixed(PruneAction::PruneMissing)?;
+        counts.dm_scope_retired = fixed(PruneAction::RetireDmScope)?;
+        // Every entry left counts here, archived ones included.
+        let left = count("SELECT count(*) FROM planned WHERE action IS NULL")?;
+        if left as i64 > settings.max_entries {
+            counts.model_run_pruned = mark(
+                &format!(
+                    "UPDATE planned SET step = 1, action = ?1 \
+                     WHERE {OPEN} AND model_run = 1 AND updated_at < ?2"
+                ),
+                &[
+                    &PruneAction::PruneModelRun.code(),
+                    &(now - MODEL_RUN_PRUNE_AFTER_MS),
+                ],
+            )?;
+        }
+        // `dashboard` already leaves out the pinned and the active one.
+        if let Some(after) = settings.archive_dashboard_after_ms {
+            counts.archived += mark(
+                "UPDATE planned SET step = 2, action = ?1 \
+                 WHERE archived = 0 AND action IS NULL AND dashboard = 1 \
+                   AND activity_at > 0 AND activity_at < ?2",
+                &[
+                    &PruneAction::ArchiveDashboardUnreasoned.code(),
+                    &(now - after),
+                ],
+            )?;
+        }
+        if let Some(after) = settings.prune_after_ms {
+            counts.pruned = mark(
+                &format!(
+                    "UPDATE planned SET step = 3, action = ?1 WHERE {OPEN} AND updated_at < ?2"
+                ),
+                &[&PruneAction::PruneStale.code(), &(now - after)],
+            )?;
+        }
+        // The cap: the entries still in the store (archived ones and this plan's archives
+        // count) over maxEntries; the victims are the oldest by updatedAt, ties to the later
+        // key (a stable sort, newest first, then the tail), applied in that sorted order.
+        let live = count(&format!(
+            "SELECT count(*) FROM planned WHERE action IS NULL OR action = {}",
+            PruneAction::ArchiveDashboardUnreasoned.code()
+        ))?;
+        let overflow = live as i64 - settings.max_entries.max(0);
+        if overflow > 0 {
+            counts.capped = mark(
+                &format!(
+                    "UPDATE planned SET step = 4, action = ?1, rank = -capped.rank \
+                     FROM (SELECT key, row_number() OVER (ORDER BY updated_at, key DESC) AS rank \
+                           FROM planned WHERE {OPEN}) AS capped \
+                     WHERE planned.key = capped.key AND capped.rank <= ?2"
+                ),
+                &[&PruneAction::PruneCap.code(), &overflow],
+            )?;
+        }
+        let removed = counts.missing
+            + counts.dm_scope_retired
+            + counts.model_run_pruned
+            + counts.pruned
+            + counts.capped;
+        counts.after_count = counts.before_count - removed;
+        conn.execute_batch(
+            "CREATE INDEX planned_order ON planned (step, rank, key) WHERE step IS NOT NULL",
+        )
+        .at(&at)?;
+        let actions = count("SELECT count(*) FROM planned WHERE step IS NOT NULL")?;
+        Ok(PrunePlan {
+            conn,
+            at,
+            counts,
+            actions,
+        })
+    }
+
+    /// 2026.9.5's and 2026.9.6's plan.
+    fn plan_current(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
         let PlanBuilder { conn, at } = self;
         let count = |sql: &str| -> Result<usize> {
             conn.query_row(sql, [], |r| r.get::<_, i64>(0))
@@ -257,8 +374,8 @@ impl ActionFilter {
     fn admits(self, action: PruneAction) -> bool {
         match self {
             ActionFilter::All => true,
-            ActionFilter::Archives => action.archive_reason().is_some(),
-            ActionFilter::Removals => action.archive_reason().is_none(),
+            ActionFilter::Archives => action.is_archive(),
+            ActionFilter::Removals => !action.is_archive(),
         }
     }
 }
@@ -332,7 +449,7 @@ impl PrunePlan {
         Ok(action
             .flatten()
             .and_then(PruneAction::from_code)
-            .is_some_and(|a| a.archive_reason().is_none()))
+            .is_some_and(|a| !a.is_archive()))
     }
 
     /// Whether the windows of this key are kept by its session after the plan: the session
@@ -550,7 +667,7 @@ mod tests {
         for r in rows {
             b.push(r).unwrap();
         }
-        b.plan(settings, now).unwrap()
+        b.plan(settings, now, PruneRules::Current).unwrap()
     }
 
     fn listed(plan: &PrunePlan, filter: ActionFilter) -> Vec<(String, PruneAction)> {
@@ -728,5 +845,66 @@ mod tests {
             serde_json::json!(["a"])
         );
         assert_eq!(plan.counts().after_count, 3);
+    }
+
+    /// 2026.8.2's rules: a stale entry is removed whether machine-made or not; a stale
+    /// dashboard is archived even when another rule preserves it, and keeps counting toward
+    /// the cap; the cap removes the oldest `updatedAt` (ties: the later key), newest first.
+    #[test]
+    fn the_rules_of_2026_8() {
+        let r = |key: &str, updated_at, preserved, dashboard, archived| PlannerRow {
+            key: key.into(),
+            updated_at,
+            activity_at: updated_at,
+            archived,
+            preserved,
+            dashboard,
+            ..Default::default()
+        };
+        let settings = MaintenanceSettings {
+            mode: "enforce".into(),
+            prune_after_ms: Some(100),
+            archive_dashboard_after_ms: Some(50),
+            max_entries: 4,
+            preserve_recent_ms: None,
+            reset_archive_retention_ms: None,
+            max_disk_bytes: None,
+            high_water_bytes: None,
+        };
+        let mut b = PlanBuilder::new().unwrap();
+        for row in [
+            r("stale", 10, false, false, false),
+            r("dash", 220, true, true, false),
+            r("old-archived", 5, false, false, true),
+            r("p", 250, false, false, false),
+            r("q", 250, false, false, false),
+            r("n", 240, false, false, false),
+            r("kept", 290, true, false, false),
+        ] {
+            b.push(&row).unwrap();
+        }
+        let plan = b.plan(&settings, 300, PruneRules::OpenClaw2026_8).unwrap();
+        // Left after age: dash, old-archived, p, q, n, kept (6 over 4): the cap takes n, then
+        // q of the two at 250, and applies them newest first.
+        assert_eq!(
+            serde_json::to_value(plan.items()).unwrap(),
+            serde_json::json!([
+                {"sessionKey": "dash", "action": "archive-dashboard-unreasoned"},
+                {"sessionKey": "stale", "action": "prune-stale"},
+                {"sessionKey": "q", "action": "prune-cap"},
+                {"sessionKey": "n", "action": "prune-cap"},
+            ])
+        );
+        let c = plan.counts();
+        assert_eq!(
+            (
+                c.archived,
+                c.pruned,
+                c.capped,
+                c.cap_archived,
+                c.after_count
+            ),
+            (1, 1, 2, 0, 4)
+        );
     }
 }

@@ -173,6 +173,79 @@ fn is_protected(key: &str, e: &SessionEntry) -> bool {
         || matches!(chat.as_deref(), Some("group" | "channel" | "thread"))
 }
 
+/// Whose maintenance a plan follows: the release that owns the store (docs/openclaw/RELEASES.md
+/// §7). 2026.9.3 to 2026.9.6 share one set of rules; 2026.8.x's differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PruneRules {
+    /// 2026.9.5's and 2026.9.6's (age archive, the cap archives by activity).
+    #[default]
+    Current,
+    /// 2026.8.2's: every stale entry removed, dashboards archived without a reason, the cap
+    /// removes the oldest `updatedAt`, its own protection rules.
+    OpenClaw2026_8,
+}
+
+/// 2026.8.2's `isProtectedExternalConversationSessionKey`: `<channel>:group|channel:<id>`, or
+/// a Telegram direct-message topic.
+fn is_external_conversation_2026_8(rest: &str) -> bool {
+    let conversation = rest.split_once(':').is_some_and(|(ch, r)| {
+        !ch.is_empty()
+            && ["group:", "channel:"]
+                .iter()
+                .any(|p| r.strip_prefix(p).is_some_and(|id| !id.is_empty()))
+    });
+    let topic = ["telegram:direct:", "telegram:dm:"].iter().any(|p| {
+        rest.strip_prefix(p).is_some_and(|r| {
+            r.rfind(":topic:")
+                .is_some_and(|i| i > 0 && !r[i + 7..].is_empty() && !r[i + 7..].contains(':'))
+        })
+    });
+    conversation || topic
+}
+
+/// 2026.8.2's `isProtectedSessionMaintenanceEntry`: no delivery kind, no bare routes.
+fn is_protected_2026_8(key: &str, e: &SessionEntry) -> bool {
+    if is_synthetic_key(key) {
+        return false;
+    }
+    let lower = key.trim().to_lowercase();
+    let rest = rest_of(key).map(|(_, r)| r);
+    let thread = lower
+        .rfind(":thread:")
+        .is_some_and(|i| !lower[i + 8..].trim().is_empty());
+    // `entry.chatType ?? sessionDeliveryOrigin(entry)?.chatType`.
+    let delivery = e.fields.get("delivery");
+    let origin_chat = delivery
+        .filter(|d| d.get("kind").and_then(Value::as_str) == Some("external"))
+        .and_then(|d| d.get("origin")?.get("chatType")?.as_str());
+    let chat = e
+        .fields
+        .get("chatType")
+        .and_then(Value::as_str)
+        .or(origin_chat)
+        .map(|c| c.trim().to_lowercase());
+    lower == "global"
+        || rest.as_deref() == Some("main")
+        || thread
+        || is_external_conversation_2026_8(rest.as_deref().unwrap_or(&lower))
+        || matches!(chat.as_deref(), Some("group" | "channel" | "thread"))
+}
+
+/// 2026.8.2's `shouldPreserveMaintenanceEntry` for an unarchived row: any `pinnedAt` counts.
+fn preserved_2026_8(
+    key: &str,
+    e: &SessionEntry,
+    settings: &MaintenanceSettings,
+    now: i64,
+    active_key: Option<&str>,
+) -> bool {
+    e.fields.contains_key("pinnedAt")
+        || e.locked()
+        || active_key == Some(key)
+        || is_recent(key, e, settings, now)
+        || is_protected_2026_8(key, e)
+}
+
 /// `isRecentSessionMaintenanceEntry`: active within `preserveRecent` (never a machine-made key).
 fn is_recent(key: &str, e: &SessionEntry, settings: &MaintenanceSettings, now: i64) -> bool {
     settings.preserve_recent_ms.is_some_and(|window| {
@@ -250,6 +323,7 @@ impl PlannerRow {
         settings: &MaintenanceSettings,
         now: i64,
         active_key: Option<&str>,
+        rules: PruneRules,
     ) -> Option<Self> {
         let rest = rest_of(&e.key).map(|(_, r)| r);
         if rest
@@ -258,15 +332,27 @@ impl PlannerRow {
         {
             return None;
         }
+        let dashboard = rest.as_deref().is_some_and(|r| r.starts_with("dashboard:"));
+        let (kept, dashboard) = match rules {
+            PruneRules::Current => (preserved(&e.key, e, settings, now, active_key), dashboard),
+            // 2026.8.2's `archiveStaleDashboardEntries` skips a pinned or active dashboard
+            // only, whatever else would preserve it.
+            PruneRules::OpenClaw2026_8 => (
+                preserved_2026_8(&e.key, e, settings, now, active_key),
+                dashboard
+                    && !e.fields.contains_key("pinnedAt")
+                    && active_key != Some(e.key.as_str()),
+            ),
+        };
         Some(PlannerRow {
             key: e.key.as_str().into(),
             updated_at: e.updated_at(),
             activity_at: activity_at(e),
             archived: e.fields.contains_key("archivedAt"),
-            preserved: preserved(&e.key, e, settings, now, active_key),
+            preserved: kept,
             synthetic: is_synthetic_key(&e.key),
             model_run: is_model_run_key(&e.key),
-            dashboard: rest.as_deref().is_some_and(|r| r.starts_with("dashboard:")),
+            dashboard,
             fix: None,
             archived_at: e
                 .fields
@@ -300,6 +386,7 @@ mod tests {
                 &settings,
                 10,
                 Some("agent:r:x"),
+                PruneRules::Current,
             )
         };
         assert!(row(
