@@ -47,6 +47,36 @@ pub struct PlanBuilder {
 }
 
 impl PlanBuilder {
+    /// Step 0 of every release's plan, the counts it starts from: every row counted, then the
+    /// rows `--fix-missing` and `--fix-dm-scope` marked removed first.
+    fn fixes_first(&self) -> Result<PruneCounts> {
+        let count = |sql: &str| -> Result<usize> {
+            self.conn
+                .query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|n| n as usize)
+                .at(&self.at)
+        };
+        let before_count = count("SELECT count(*) FROM planned")?;
+        self.conn
+            .execute(
+                "UPDATE planned SET step = 0, action = fix WHERE fix IS NOT NULL",
+                [],
+            )
+            .at(&self.at)?;
+        let fixed = |a: PruneAction| {
+            count(&format!(
+                "SELECT count(*) FROM planned WHERE step = 0 AND action = {}",
+                a.code()
+            ))
+        };
+        Ok(PruneCounts {
+            before_count,
+            missing: fixed(PruneAction::PruneMissing)?,
+            dm_scope_retired: fixed(PruneAction::RetireDmScope)?,
+            ..Default::default()
+        })
+    }
+
     pub fn new() -> Result<Self> {
         let (conn, at) = open_scratch(
             "prune plan",
@@ -125,6 +155,8 @@ impl PlanBuilder {
     /// cap, which counts archived entries and removes the oldest `updatedAt` (ties: the later
     /// keys), applied newest victim first. Removals are applied in that order.
     fn plan_2026_8(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
+        // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
+        let mut counts = self.fixes_first()?;
         let PlanBuilder { conn, at } = self;
         let count = |sql: &str| -> Result<usize> {
             conn.query_row(sql, [], |r| r.get::<_, i64>(0))
@@ -134,23 +166,8 @@ impl PlanBuilder {
         let mark = |sql: &str, p: &[&dyn rusqlite::ToSql]| -> Result<usize> {
             conn.execute(sql, p).at(&at)
         };
+        // A row is left alone once archived (before or by this plan), removed, or preserved.
         const OPEN: &str = "archived = 0 AND action IS NULL AND preserved = 0";
-        let mut counts = PruneCounts {
-            before_count: count("SELECT count(*) FROM planned")?,
-            ..Default::default()
-        };
-        mark(
-            "UPDATE planned SET step = 0, action = fix WHERE fix IS NOT NULL",
-            &[],
-        )?;
-        let fixed = |a: PruneAction| {
-            count(&format!(
-                "SELECT count(*) FROM planned WHERE step = 0 AND action = {}",
-                a.code()
-            ))
-        };
-        counts.missing = fixed(PruneAction::PruneMissing)?;
-        counts.dm_scope_retired = fixed(PruneAction::RetireDmScope)?;
         // Every entry left counts here, archived ones included.
         let left = count("SELECT count(*) FROM planned WHERE action IS NULL")?;
         if left as i64 > settings.max_entries {
@@ -225,6 +242,8 @@ impl PlanBuilder {
 
     /// 2026.9.5's and 2026.9.6's plan.
     fn plan_current(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
+        // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
+        let mut counts = self.fixes_first()?;
         let PlanBuilder { conn, at } = self;
         let count = |sql: &str| -> Result<usize> {
             conn.query_row(sql, [], |r| r.get::<_, i64>(0))
@@ -236,23 +255,6 @@ impl PlanBuilder {
         };
         // A row is left alone once archived (before or by this plan), removed, or preserved.
         const OPEN: &str = "archived = 0 AND action IS NULL AND preserved = 0";
-        let mut counts = PruneCounts {
-            before_count: count("SELECT count(*) FROM planned")?,
-            ..Default::default()
-        };
-        // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
-        mark(
-            "UPDATE planned SET step = 0, action = fix WHERE fix IS NOT NULL",
-            &[],
-        )?;
-        let fixed = |a: PruneAction| {
-            count(&format!(
-                "SELECT count(*) FROM planned WHERE step = 0 AND action = {}",
-                a.code()
-            ))
-        };
-        counts.missing = fixed(PruneAction::PruneMissing)?;
-        counts.dm_scope_retired = fixed(PruneAction::RetireDmScope)?;
         // 1. Model-run probes (cleanup is forced: only when over maxEntries).
         let unarchived =
             count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
