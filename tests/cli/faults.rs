@@ -19,6 +19,11 @@
 //! database is one or the other whole); a re-run without the fault finishes, to exactly the
 //! store an uninterrupted run leaves.
 //!
+//! Each case runs on the store of the release this tool writes, and the cases that change
+//! sessions (patch, archive, unarchive, delete, undelete, both restores, prune with and without
+//! a budget, doctor --fix) on 2026.8.2's store at agent schema 19 too (`On`), prune also on
+//! 2026.9.5's at 21: there every database must end at the schema it had.
+//!
 //! `backup create` and `migrate legacy` have their own fault tests (backup.rs,
 //! migrate_legacy.rs and the reference suite's kill -9 check); named crash points are tested
 //! beside each command.
@@ -62,7 +67,22 @@ const REPORT_NOW: &str = "1795994700000";
 type Session = (Value, i64);
 type Sessions = BTreeMap<String, Session>;
 /// May this session be left in this state (`None`: gone; the flag: it has an archive row)?
-type Allowed = fn(key: &str, before: &Session, now: Option<&Session>, archived: bool) -> bool;
+type Allowed = Box<dyn Fn(&str, &Session, Option<&Session>, bool) -> bool>;
+type Args = Box<dyn Fn(&Store) -> Vec<String>>;
+
+// Boxed closures, so that one case can be built for the store of each release (`On`); these
+// give each closure its signature.
+fn args(f: impl Fn(&Store) -> Vec<String> + 'static) -> Args {
+    Box::new(f)
+}
+
+fn allowed(f: impl Fn(&str, &Session, Option<&Session>, bool) -> bool + 'static) -> Allowed {
+    Box::new(f)
+}
+
+fn done(f: impl Fn(&Store) + 'static) -> Box<dyn Fn(&Store)> {
+    Box::new(f)
+}
 
 fn sessions(store: &Store, agent: &str) -> Sessions {
     let db = store.writable(agent);
@@ -119,8 +139,8 @@ fn sound(store: &Store, step: &str) {
 struct Case {
     name: &'static str,
     /// The store before the command (faults, snapshots made here).
-    prepare: fn() -> Store,
-    args: fn(&Store) -> Vec<String>,
+    prepare: Box<dyn Fn() -> Store>,
+    args: Args,
     /// The agent the command changes; the other agents must not change at all.
     agent: &'static str,
     /// Called for every session of `agent` that is not exactly as it was.
@@ -130,7 +150,7 @@ struct Case {
     /// Exit codes of a fine re-run (`delete` reports keys an earlier run took as missing).
     rerun_exits: &'static [i32],
     /// After the re-run without a limit: the command's whole effect is there.
-    done: fn(&Store),
+    done: Box<dyn Fn(&Store)>,
     /// A crash point the run reaches right after its first write to the store: kills and
     /// signals are drawn from there to the end of the apply (`pipeline-applied`).
     first_write: &'static str,
@@ -855,6 +875,59 @@ fn live() -> Store {
     Store::copy("live")
 }
 
+/// The store a case runs on: the committed store of the release this tool writes, or of an
+/// older release whose agent schema it also writes (2026.8.2's at 19, 2026.9.5's at 21).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum On {
+    Current,
+    Schema19,
+    Schema21,
+}
+
+impl On {
+    fn copy(self, variant: &str) -> Store {
+        match self {
+            On::Current => Store::copy(variant),
+            On::Schema19 => Store::copy_release("2026.8.2", variant),
+            On::Schema21 => Store::copy_release("2026.9.5", variant),
+        }
+    }
+
+    fn live(self) -> Store {
+        self.copy("live")
+    }
+
+    fn schema(self) -> i64 {
+        match self {
+            On::Current => 23,
+            On::Schema19 => 19,
+            On::Schema21 => 21,
+        }
+    }
+
+    /// The case's name on this store.
+    fn name(self, command: &str) -> &'static str {
+        match self {
+            On::Current => Box::leak(command.to_string().into_boxed_str()),
+            _ => Box::leak(format!("{command} on schema {}", self.schema()).into_boxed_str()),
+        }
+    }
+
+    /// `done`, and every agent database still at this store's schema.
+    fn done(self, f: impl Fn(&Store) + 'static) -> Box<dyn Fn(&Store)> {
+        Box::new(move |s: &Store| {
+            f(s);
+            for agent in AGENTS {
+                let v: i64 = s
+                    .writable(agent)
+                    .query_row("PRAGMA user_version", [], |r| r.get(0))
+                    .unwrap();
+                assert_eq!(v, self.schema(), "{agent}: another schema");
+            }
+        })
+    }
+}
+
 /// Changed in `field` alone (and the `updatedAt` a write stamps).
 fn only_changed(before: &Value, now: &Value, field: &str) -> bool {
     let strip = |v: &Value| {
@@ -876,18 +949,11 @@ fn archived_in_place(before: &Value, now: &Value) -> bool {
         && only_changed(before, &now, "archivedAt")
 }
 
-const DELETED: [&str; 4] = [
-    "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9",
-    "agent:main:cron:nightly:run:884",
-    "agent:main:pinned-notes",
-    "agent:main:telegram:group:-100123456784",
-];
-
-fn patch_case() -> Case {
+fn patch_case(on: On) -> Case {
     Case {
-        name: "patch",
-        prepare: live,
-        args: |_| {
+        name: on.name("patch"),
+        prepare: Box::new(move || on.live()),
+        args: args(|_| {
             [
                 "patch",
                 "agent:main:main",
@@ -897,77 +963,77 @@ fn patch_case() -> Case {
             ]
             .map(String::from)
             .to_vec()
-        },
+        }),
         agent: "main",
-        allowed: |key, (was, n), now, _| {
+        allowed: allowed(|key, (was, n), now, _| {
             key == "agent:main:main"
                 && now.is_some_and(|(e, m)| {
                     m == n && e["label"] == "Full" && only_changed(was, e, "label")
                 })
-        },
+        }),
         appear: &[],
         rerun_exits: &[0],
         first_write: "patch-before-commit",
         whole: true,
         limit_lands: true,
         exact_rerun: true,
-        done: |s| assert_eq!(s.entry("main", "agent:main:main").unwrap()["label"], "Full"),
+        done: on.done(|s| assert_eq!(s.entry("main", "agent:main:main").unwrap()["label"], "Full")),
     }
 }
 
-fn archive_case() -> Case {
+fn archive_case(on: On) -> Case {
     Case {
-        name: "archive",
-        prepare: live,
-        args: |_| {
+        name: on.name("archive"),
+        prepare: Box::new(move || on.live()),
+        args: args(|_| {
             ["archive", "agent:main:scratch-1", "--yes"]
                 .map(String::from)
                 .to_vec()
-        },
+        }),
         agent: "main",
-        allowed: |key, (was, n), now, _| {
+        allowed: allowed(|key, (was, n), now, _| {
             key == "agent:main:scratch-1"
                 && now.is_some_and(|(e, m)| m == n && archived_in_place(was, e))
-        },
+        }),
         appear: &[],
         rerun_exits: &[0],
         first_write: "patch-before-commit",
         whole: true,
         limit_lands: true,
         exact_rerun: true,
-        done: |s| {
+        done: on.done(|s| {
             assert!(s.entry("main", "agent:main:scratch-1").unwrap()["archivedAt"].is_number())
-        },
+        }),
     }
 }
 
-fn archived_scratch() -> Store {
-    let store = live();
+fn archived_scratch(on: On) -> Store {
+    let store = on.live();
     store.run_ok(["archive", "agent:main:scratch-1", "--yes"]);
     store
 }
 
-fn unarchive_case() -> Case {
+fn unarchive_case(on: On) -> Case {
     Case {
-        name: "unarchive",
-        prepare: archived_scratch,
-        args: |_| {
+        name: on.name("unarchive"),
+        prepare: Box::new(move || archived_scratch(on)),
+        args: args(|_| {
             ["unarchive", "agent:main:scratch-1", "--yes"]
                 .map(String::from)
                 .to_vec()
-        },
+        }),
         agent: "main",
         // Back in place: `archivedAt` and `archiveReason` gone, nothing else changed.
-        allowed: |key, (was, n), now, _| {
+        allowed: allowed(|key, (was, n), now, _| {
             key == "agent:main:scratch-1"
                 && now.is_some_and(|(e, m)| m == n && archived_in_place(e, was))
-        },
+        }),
         appear: &[],
         rerun_exits: &[0],
-        done: |s| {
+        done: on.done(|s| {
             let e = s.entry("main", "agent:main:scratch-1").unwrap();
             assert!(e.get("archivedAt").is_none(), "still archived: {e}");
-        },
+        }),
         first_write: "patch-before-commit",
         whole: true,
         limit_lands: true,
@@ -987,22 +1053,22 @@ fn deleted_session_id(store: &Store) -> String {
         .unwrap()
 }
 
-fn undelete_case() -> Case {
+fn undelete_case(on: On) -> Case {
     Case {
-        name: "undelete",
-        prepare: || crate::undelete::deleted().0,
-        args: |s| {
+        name: on.name("undelete"),
+        prepare: Box::new(move || crate::undelete::deleted_in(on.live()).0),
+        args: args(|s| {
             ["undelete", &deleted_session_id(s), "--yes"]
                 .map(String::from)
                 .to_vec()
-        },
+        }),
         agent: "main",
         // Only the deleted session comes back; no other changes.
-        allowed: |_, _, _, _| false,
+        allowed: allowed(|_, _, _, _| false),
         appear: &[crate::undelete::KEY],
         // 5: the session is live again (an earlier run brought it back whole).
         rerun_exits: &[0, 5],
-        done: |s| assert!(s.entry("main", crate::undelete::KEY).is_some(), "not back"),
+        done: on.done(|s| assert!(s.entry("main", crate::undelete::KEY).is_some(), "not back")),
         first_write: "undelete-session",
         whole: true,
         limit_lands: true,
@@ -1010,11 +1076,11 @@ fn undelete_case() -> Case {
     }
 }
 
-fn restore_session_case() -> Case {
+fn restore_session_case(on: On) -> Case {
     Case {
-        name: "backup restore --session",
-        prepare: || crate::undelete::deleted().0,
-        args: |s| {
+        name: on.name("backup restore --session"),
+        prepare: Box::new(move || crate::undelete::deleted_in(on.live()).0),
+        args: args(|s| {
             vec![
                 "backup".into(),
                 "restore".into(),
@@ -1025,12 +1091,12 @@ fn restore_session_case() -> Case {
                 crate::undelete::KEY.into(),
                 "--yes".into(),
             ]
-        },
+        }),
         agent: "main",
-        allowed: |_, _, _, _| false,
+        allowed: allowed(|_, _, _, _| false),
         appear: &[crate::undelete::KEY],
         rerun_exits: &[0, 5],
-        done: |s| assert!(s.entry("main", crate::undelete::KEY).is_some(), "not back"),
+        done: on.done(|s| assert!(s.entry("main", crate::undelete::KEY).is_some(), "not back")),
         first_write: "restore-session-rows",
         whole: true,
         limit_lands: true,
@@ -1038,19 +1104,40 @@ fn restore_session_case() -> Case {
     }
 }
 
-fn delete_case() -> Case {
+/// Sessions `delete` removes from agent main: in each release's live store, with transcripts
+/// (2026.8.2's has no ACP or cron session).
+fn deleted_keys(on: On) -> &'static [&'static str] {
+    match on {
+        On::Schema19 => &[
+            "agent:main:pinned-notes",
+            "agent:main:discord:channel:987654324",
+            "agent:main:telegram:group:-100123456784",
+        ],
+        On::Current | On::Schema21 => &[
+            "agent:main:acp:9911cc46-d649-47bb-9968-72da7c2daff9",
+            "agent:main:cron:nightly:run:884",
+            "agent:main:pinned-notes",
+            "agent:main:telegram:group:-100123456784",
+        ],
+    }
+}
+
+fn delete_case(on: On) -> Case {
+    let keys = deleted_keys(on);
     Case {
-        name: "delete",
-        prepare: live,
-        args: |_| {
+        name: on.name("delete"),
+        prepare: Box::new(move || on.live()),
+        args: args(move |_| {
             let mut a = vec!["delete".to_string()];
-            a.extend(DELETED.map(String::from));
+            a.extend(keys.iter().map(|k| k.to_string()));
             a.push("--yes".into());
             a
-        },
+        }),
         agent: "main",
         // Gone only with its transcript archived.
-        allowed: |key, _, now, archived| DELETED.contains(&key) && now.is_none() && archived,
+        allowed: allowed(move |key, _, now, archived| {
+            keys.contains(&key) && now.is_none() && archived
+        }),
         appear: &[],
         // 3: some keys were already deleted by the limited run (missing now), 4: all were.
         rerun_exits: &[0, 3, 4],
@@ -1058,8 +1145,8 @@ fn delete_case() -> Case {
         whole: false,
         limit_lands: true,
         exact_rerun: true,
-        done: |s| {
-            for k in DELETED {
+        done: on.done(move |s| {
+            for k in keys {
                 assert!(s.entry("main", k).is_none(), "{k} survived");
             }
             let pending: i64 = s
@@ -1071,55 +1158,7 @@ fn delete_case() -> Case {
                 )
                 .unwrap();
             assert_eq!(pending, 0, "archives left unpublished");
-        },
-    }
-}
-
-/// Sessions of agent main in the store 2026.8.2 wrote (agent schema 19), with transcripts.
-const DELETED_19: [&str; 3] = [
-    "agent:main:pinned-notes",
-    "agent:main:discord:channel:987654324",
-    "agent:main:telegram:group:-100123456784",
-];
-
-/// `delete` on a store of agent schema 19, written as 2026.8.2 writes it (release_writes.rs).
-fn delete_19_case() -> Case {
-    Case {
-        name: "delete on schema 19",
-        prepare: || Store::copy_release("2026.8.2", "live"),
-        args: |_| {
-            let mut a = vec!["delete".to_string()];
-            a.extend(DELETED_19.map(String::from));
-            a.push("--yes".into());
-            a
-        },
-        agent: "main",
-        allowed: |key, _, now, archived| DELETED_19.contains(&key) && now.is_none() && archived,
-        appear: &[],
-        rerun_exits: &[0, 3, 4],
-        first_write: "delete-generation",
-        whole: false,
-        limit_lands: true,
-        exact_rerun: true,
-        done: |s| {
-            for k in DELETED_19 {
-                assert!(s.entry("main", k).is_none(), "{k} survived");
-            }
-            let db = s.writable("main");
-            let (pending, version): (i64, i64) = db
-                .query_row(
-                    "SELECT (SELECT count(*) FROM session_transcript_archives WHERE published_at IS NULL), \
-                     (SELECT user_version FROM pragma_user_version)",
-                    [],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .unwrap();
-            assert_eq!(
-                (pending, version),
-                (0, 19),
-                "archives left unpublished, or another schema"
-            );
-        },
+        }),
     }
 }
 
@@ -1362,55 +1401,55 @@ fn migrate_legacy_signalled_at_each_unit() {
 fn delete_many_case() -> Case {
     Case {
         name: "delete of 200 keys",
-        prepare: many_sessions,
-        args: |_| {
+        prepare: Box::new(many_sessions),
+        args: args(|_| {
             let mut a = vec!["--agent".to_string(), "work".into(), "delete".into()];
             a.extend((0..BULK).map(bulk_key));
             a.push("--yes".into());
             a
-        },
+        }),
         agent: "work",
-        allowed: |key, _, now, archived| {
+        allowed: allowed(|key, _, now, archived| {
             key.starts_with("agent:work:bulk-") && now.is_none() && archived
-        },
+        }),
         appear: &[],
         rerun_exits: &[0, 3, 4],
         first_write: "delete-generation",
         whole: false,
         limit_lands: true,
         exact_rerun: true,
-        done: |s| {
+        done: done(|s| {
             let left: Vec<String> = (0..BULK)
                 .map(bulk_key)
                 .filter(|k| s.entry("work", k).is_some())
                 .collect();
             assert!(left.is_empty(), "left: {left:?}");
-        },
+        }),
     }
 }
 
 fn prune_case() -> Case {
     Case {
         name: "prune",
-        prepare: live,
-        args: |_| {
+        prepare: Box::new(live),
+        args: args(|_| {
             let mut a = PRUNE.map(String::from).to_vec();
             a.push("--yes".into());
             a
-        },
+        }),
         agent: "main",
         // Archived in place, or removed with its transcript archived.
-        allowed: |_, (was, n), now, archived| match now {
+        allowed: allowed(|_, (was, n), now, archived| match now {
             Some((e, m)) => m == n && archived_in_place(was, e),
             None => archived,
-        },
+        }),
         appear: &[],
         rerun_exits: &[0],
         first_write: "delete-generation",
         whole: false,
         limit_lands: true,
         exact_rerun: true,
-        done: |s| {
+        done: done(|s| {
             let out = s
                 .cmd()
                 .args(PRUNE)
@@ -1420,78 +1459,70 @@ fn prune_case() -> Case {
                 .unwrap();
             let left = &json(&out)["data"]["agents"][0]["actions"];
             assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
-        },
+        }),
     }
 }
 
-const PRUNE_21: [&str; 5] = ["prune", "--agent", "research", "--enforce", "--yes"];
+/// `prune --enforce` of agent research in an older release's store (the reference checks
+/// release_prune_19/_21 compare the same run with that release's own cleanup).
+const PRUNE_ENFORCE: [&str; 5] = ["prune", "--agent", "research", "--enforce", "--yes"];
 
-/// `prune` on a store of agent schema 21, written as 2026.9.5's cleanup writes it
-/// (release_writes.rs): four sessions removed with their transcripts archived, two archived.
-fn prune_21_case() -> Case {
+/// Archived in place as the store's release archives in a prune: 2026.8.x archives a stale
+/// dashboard with `archivedAt` alone, no reason.
+fn pruned_in_place(on: On, before: &Value, now: &Value) -> bool {
+    match on {
+        On::Schema19 => {
+            now.get("archiveReason").is_none()
+                && now["archivedAt"].is_number()
+                && only_changed(before, now, "archivedAt")
+        }
+        On::Current | On::Schema21 => archived_in_place(before, now),
+    }
+}
+
+/// `prune --enforce` on an older release's store, as its own cleanup: on 21 (2026.9.5) four
+/// sessions removed with their transcripts archived and two archived; on 19 (2026.8.2) six
+/// removed and the stale dashboard archived without a reason. With `budget`, a disk budget
+/// then removes the older archives and the retained `.reset` file.
+fn prune_enforce_case(on: On, budget: Option<&'static str>) -> Case {
+    let extra = move || budget.map(|b| ["--max-disk-bytes".to_string(), b.to_string()]);
     Case {
-        name: "prune on schema 21",
-        prepare: || Store::copy_release("2026.9.5", "live"),
-        args: |_| PRUNE_21.map(String::from).to_vec(),
+        name: on.name(if budget.is_some() {
+            "prune with a disk budget"
+        } else {
+            "prune"
+        }),
+        prepare: Box::new(move || on.live()),
+        args: args(move |_| {
+            let mut a = PRUNE_ENFORCE.map(String::from).to_vec();
+            a.extend(extra().into_iter().flatten());
+            a
+        }),
         agent: "research",
-        allowed: |_, (was, n), now, archived| match now {
-            Some((e, m)) => m == n && archived_in_place(was, e),
+        allowed: allowed(move |_, (was, n), now, archived| match now {
+            Some((e, m)) => m == n && pruned_in_place(on, was, e),
             None => archived,
-        },
+        }),
         appear: &[],
         rerun_exits: &[0],
         first_write: "delete-generation",
         whole: false,
         limit_lands: true,
-        exact_rerun: true,
-        done: |s| {
+        exact_rerun: budget.is_none(),
+        done: on.done(move |s| {
             let out = s
                 .cmd()
-                .args(&PRUNE_21[..4])
+                .args(&PRUNE_ENFORCE[..4])
+                .args(extra().into_iter().flatten())
                 .args(["--dry-run", "--json"])
                 .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
                 .output()
                 .unwrap();
             let left = &json(&out)["data"]["agents"][0]["actions"];
             assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
-        },
-    }
-}
-
-/// `prune` with a disk budget on a store of agent schema 21: after the sessions are pruned, the
-/// budget removes the older archives and the retained `.reset` file (the reference check
-/// release_prune_21 compares this run with 2026.9.5's own).
-fn prune_21_budget_case() -> Case {
-    Case {
-        name: "prune with a disk budget on schema 21",
-        prepare: || Store::copy_release("2026.9.5", "live"),
-        args: |_| {
-            let mut a = PRUNE_21.map(String::from).to_vec();
-            a.extend(["--max-disk-bytes".into(), "600kb".into()]);
-            a
-        },
-        agent: "research",
-        allowed: |_, (was, n), now, archived| match now {
-            Some((e, m)) => m == n && archived_in_place(was, e),
-            None => archived,
-        },
-        appear: &[],
-        rerun_exits: &[0],
-        first_write: "delete-generation",
-        whole: false,
-        limit_lands: true,
-        exact_rerun: false,
-        done: |s| {
-            let out = s
-                .cmd()
-                .args(&PRUNE_21[..4])
-                .args(["--max-disk-bytes", "600kb", "--dry-run", "--json"])
-                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
-                .output()
-                .unwrap();
-            let doc = json(&out);
-            let left = &doc["data"]["agents"][0]["actions"];
-            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
+            if budget.is_none() {
+                return;
+            }
             let reset = std::fs::read_dir(s.state().join("agents/research/sessions"))
                 .unwrap()
                 .filter(|e| {
@@ -1503,99 +1534,7 @@ fn prune_21_budget_case() -> Case {
                 })
                 .count();
             assert_eq!(reset, 0, "the budget left the retained .reset file");
-        },
-    }
-}
-
-/// As [`archived_in_place`], archived as 2026.8.x archives a stale dashboard: `archivedAt`
-/// alone, no reason.
-fn archived_in_place_without_reason(before: &Value, now: &Value) -> bool {
-    now.get("archiveReason").is_none()
-        && now["archivedAt"].is_number()
-        && only_changed(before, now, "archivedAt")
-}
-
-const PRUNE_19: [&str; 5] = ["prune", "--agent", "research", "--enforce", "--yes"];
-
-/// `prune` on a store of agent schema 19 of 2026.8.2, written as its own cleanup writes it
-/// (release_writes.rs, release_prune_19): six sessions removed with their transcripts
-/// archived, the stale dashboard archived without a reason.
-fn prune_19_case() -> Case {
-    Case {
-        name: "prune on schema 19",
-        prepare: || Store::copy_release("2026.8.2", "live"),
-        args: |_| PRUNE_19.map(String::from).to_vec(),
-        agent: "research",
-        allowed: |_, (was, n), now, archived| match now {
-            Some((e, m)) => m == n && archived_in_place_without_reason(was, e),
-            None => archived,
-        },
-        appear: &[],
-        rerun_exits: &[0],
-        first_write: "delete-generation",
-        whole: false,
-        limit_lands: true,
-        exact_rerun: true,
-        done: |s| {
-            let out = s
-                .cmd()
-                .args(&PRUNE_19[..4])
-                .args(["--dry-run", "--json"])
-                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
-                .output()
-                .unwrap();
-            let left = &json(&out)["data"]["agents"][0]["actions"];
-            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
-        },
-    }
-}
-
-/// `prune` with a disk budget on a store of agent schema 19 of 2026.8.2: after the sessions
-/// are pruned, the budget removes the retained `.reset` file (as 2026.8.2's own cleanup does on
-/// its default store path: release_prune_19).
-fn prune_19_budget_case() -> Case {
-    Case {
-        name: "prune with a disk budget on schema 19",
-        prepare: || Store::copy_release("2026.8.2", "live"),
-        args: |_| {
-            let mut a = PRUNE_19.map(String::from).to_vec();
-            a.extend(["--max-disk-bytes".into(), "600kb".into()]);
-            a
-        },
-        agent: "research",
-        allowed: |_, (was, n), now, archived| match now {
-            Some((e, m)) => m == n && archived_in_place_without_reason(was, e),
-            None => archived,
-        },
-        appear: &[],
-        rerun_exits: &[0],
-        first_write: "delete-generation",
-        whole: false,
-        limit_lands: true,
-        exact_rerun: false,
-        done: |s| {
-            let out = s
-                .cmd()
-                .args(&PRUNE_19[..4])
-                .args(["--max-disk-bytes", "600kb", "--dry-run", "--json"])
-                .env("OPENCLAW_SESSIONS_NOW_MS", REPORT_NOW)
-                .output()
-                .unwrap();
-            let doc = json(&out);
-            let left = &doc["data"]["agents"][0]["actions"];
-            assert_eq!(left.as_array().unwrap().len(), 0, "left to do: {left}");
-            let reset = std::fs::read_dir(s.state().join("agents/research/sessions"))
-                .unwrap()
-                .filter(|e| {
-                    e.as_ref()
-                        .unwrap()
-                        .file_name()
-                        .to_string_lossy()
-                        .contains(".jsonl.reset.")
-                })
-                .count();
-            assert_eq!(reset, 0, "the budget left the retained .reset file");
-        },
+        }),
     }
 }
 
@@ -1624,22 +1563,22 @@ const BUDGET_EVICTED_ARCHIVES: [&str; 4] = [
 fn prune_budget_case() -> Case {
     Case {
         name: "prune with a disk budget",
-        prepare: budget_store,
-        args: |_| PRUNE_BUDGET.map(String::from).to_vec(),
+        prepare: Box::new(budget_store),
+        args: args(|_| PRUNE_BUDGET.map(String::from).to_vec()),
         agent: "research",
         // Archived in place; removed with its transcript archived (the session the budget
         // deletes too); or a machine-made session whose archive the budget evicted.
-        allowed: |key, (was, n), now, archived| match now {
+        allowed: allowed(|key, (was, n), now, archived| match now {
             Some((e, m)) => m == n && archived_in_place(was, e),
             None => archived || BUDGET_EVICTED_ARCHIVES.contains(&key),
-        },
+        }),
         appear: &[],
         rerun_exits: &[0],
         first_write: "delete-generation",
         whole: false,
         limit_lands: true,
         exact_rerun: false,
-        done: |s| {
+        done: done(|s| {
             let db = s.writable("research");
             let left: i64 = db
                 .query_row(
@@ -1668,12 +1607,12 @@ fn prune_budget_case() -> Case {
             {
                 assert_eq!(r["step"], "archive", "left to do: {r}");
             }
-        },
+        }),
     }
 }
 
-fn snapshot_then_delete_pinned() -> Store {
-    let store = live();
+fn snapshot_then_delete_pinned(on: On) -> Store {
+    let store = on.live();
     let repo = store.dir.path().join("repo");
     store.run_ok([
         "backup",
@@ -1707,11 +1646,11 @@ fn the_snapshot(store: &Store) -> PathBuf {
     found.remove(0)
 }
 
-fn backup_restore_case() -> Case {
+fn backup_restore_case(on: On) -> Case {
     Case {
-        name: "backup restore --in-place",
-        prepare: snapshot_then_delete_pinned,
-        args: |s| {
+        name: on.name("backup restore --in-place"),
+        prepare: Box::new(move || snapshot_then_delete_pinned(on)),
+        args: args(|s| {
             vec![
                 "backup".into(),
                 "restore".into(),
@@ -1719,10 +1658,10 @@ fn backup_restore_case() -> Case {
                 "--yes".into(),
                 the_snapshot(s).to_string_lossy().into_owned(),
             ]
-        },
+        }),
         agent: "main",
         // The snapshot holds every other session as it is: only the deleted one comes back.
-        allowed: |_, _, _, _| false,
+        allowed: allowed(|_, _, _, _| false),
         appear: &["agent:main:pinned-notes"],
         rerun_exits: &[0],
         // The first write is the staging copy of the snapshot, begun as the apply starts.
@@ -1730,148 +1669,220 @@ fn backup_restore_case() -> Case {
         whole: false,
         limit_lands: true,
         exact_rerun: true,
-        done: |s| {
+        done: on.done(|s| {
             assert!(
                 s.entry("main", "agent:main:pinned-notes").is_some(),
                 "not restored"
             )
-        },
+        }),
     }
 }
 
-fn drifted_label() -> Store {
-    let store = live();
+/// A label column out of step with its entry: a repair every release's doctor makes (on 19 and
+/// 21 the only kind: src/doctor/older_release.rs).
+fn drifted_label(on: On) -> Store {
+    let store = on.live();
     store
         .writable("main")
         .execute(
-            "UPDATE session_nodes SET label = 'drift' WHERE session_key = 'agent:main:cron:nightly:run:884'",
+            "UPDATE session_nodes SET label = 'drift' WHERE session_key = 'agent:main:pinned-notes'",
             [],
         )
         .unwrap();
     store
 }
 
-fn doctor_fix_case() -> Case {
+fn doctor_fix_case(on: On) -> Case {
     Case {
-        name: "doctor --fix",
-        prepare: drifted_label,
-        args: |_| ["doctor", "--fix", "--yes"].map(String::from).to_vec(),
+        name: on.name("doctor --fix"),
+        prepare: Box::new(move || drifted_label(on)),
+        args: args(|_| ["doctor", "--fix", "--yes"].map(String::from).to_vec()),
         agent: "main",
         // The repair touches a projected column only, never an entry or a transcript.
-        allowed: |_, _, _, _| false,
+        allowed: allowed(|_, _, _, _| false),
         appear: &[],
         rerun_exits: &[0],
         first_write: "doctor-fix-before-commit",
         whole: true,
         limit_lands: false,
         exact_rerun: true,
-        done: |s| {
+        done: on.done(|s| {
             let label: Option<String> = s
                 .writable("main")
                 .query_row(
-                    "SELECT label FROM session_nodes WHERE session_key = 'agent:main:cron:nightly:run:884'",
+                    "SELECT label FROM session_nodes WHERE session_key = 'agent:main:pinned-notes'",
                     [],
                     |r| r.get(0),
                 )
                 .unwrap();
             assert_ne!(label.as_deref(), Some("drift"), "not repaired");
-        },
+        }),
     }
 }
 
 #[test]
 fn patch_on_a_full_disk() {
-    on_a_full_disk(patch_case());
+    on_a_full_disk(patch_case(On::Current));
 }
 
 #[test]
 fn patch_killed_at_many_moments() {
-    killed_at_many_moments(patch_case());
+    killed_at_many_moments(patch_case(On::Current));
 }
 
 #[test]
 fn archive_on_a_full_disk() {
-    on_a_full_disk(archive_case());
+    on_a_full_disk(archive_case(On::Current));
 }
 
 #[test]
 fn archive_killed_at_many_moments() {
-    killed_at_many_moments(archive_case());
+    killed_at_many_moments(archive_case(On::Current));
 }
 
 #[test]
 fn delete_on_a_full_disk() {
-    on_a_full_disk(delete_case());
+    on_a_full_disk(delete_case(On::Current));
 }
 
 #[test]
 fn delete_killed_at_many_moments() {
-    killed_at_many_moments(delete_case());
+    killed_at_many_moments(delete_case(On::Current));
 }
 
 #[test]
 fn delete_on_schema_19_on_a_full_disk() {
-    on_a_full_disk(delete_19_case());
+    on_a_full_disk(delete_case(On::Schema19));
 }
 
 #[test]
 fn delete_on_schema_19_killed_at_many_moments() {
-    killed_at_many_moments(delete_19_case());
+    killed_at_many_moments(delete_case(On::Schema19));
 }
 
 #[test]
 fn delete_on_schema_19_signalled_at_many_moments() {
-    signalled_at_many_moments(delete_19_case());
+    signalled_at_many_moments(delete_case(On::Schema19));
+}
+
+#[test]
+fn patch_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(patch_case(On::Schema19));
+}
+
+#[test]
+fn patch_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(patch_case(On::Schema19));
+}
+
+#[test]
+fn archive_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(archive_case(On::Schema19));
+}
+
+#[test]
+fn archive_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(archive_case(On::Schema19));
+}
+
+#[test]
+fn unarchive_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(unarchive_case(On::Schema19));
+}
+
+#[test]
+fn unarchive_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(unarchive_case(On::Schema19));
+}
+
+#[test]
+fn undelete_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(undelete_case(On::Schema19));
+}
+
+#[test]
+fn undelete_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(undelete_case(On::Schema19));
+}
+
+#[test]
+fn backup_restore_session_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(restore_session_case(On::Schema19));
+}
+
+#[test]
+fn backup_restore_session_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(restore_session_case(On::Schema19));
+}
+
+#[test]
+fn backup_restore_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(backup_restore_case(On::Schema19));
+}
+
+#[test]
+fn backup_restore_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(backup_restore_case(On::Schema19));
+}
+
+#[test]
+fn doctor_fix_on_schema_19_on_a_full_disk() {
+    on_a_full_disk(doctor_fix_case(On::Schema19));
+}
+
+#[test]
+fn doctor_fix_on_schema_19_killed_at_many_moments() {
+    killed_at_many_moments(doctor_fix_case(On::Schema19));
 }
 
 #[test]
 fn prune_on_schema_21_on_a_full_disk() {
-    on_a_full_disk(prune_21_case());
+    on_a_full_disk(prune_enforce_case(On::Schema21, None));
 }
 
 #[test]
 fn prune_on_schema_21_killed_at_many_moments() {
-    killed_at_many_moments(prune_21_case());
+    killed_at_many_moments(prune_enforce_case(On::Schema21, None));
 }
 
 #[test]
 fn prune_on_schema_21_signalled_at_many_moments() {
-    signalled_at_many_moments(prune_21_case());
+    signalled_at_many_moments(prune_enforce_case(On::Schema21, None));
 }
 
 #[test]
 fn prune_with_a_disk_budget_on_schema_21_killed_at_many_moments() {
-    killed_at_many_moments(prune_21_budget_case());
+    killed_at_many_moments(prune_enforce_case(On::Schema21, Some("600kb")));
 }
 
 #[test]
 fn prune_with_a_disk_budget_on_schema_21_on_a_full_disk() {
-    on_a_full_disk(prune_21_budget_case());
+    on_a_full_disk(prune_enforce_case(On::Schema21, Some("600kb")));
 }
 
 #[test]
 fn prune_on_schema_19_on_a_full_disk() {
-    on_a_full_disk(prune_19_case());
+    on_a_full_disk(prune_enforce_case(On::Schema19, None));
 }
 
 #[test]
 fn prune_on_schema_19_killed_at_many_moments() {
-    killed_at_many_moments(prune_19_case());
+    killed_at_many_moments(prune_enforce_case(On::Schema19, None));
 }
 
 #[test]
 fn prune_on_schema_19_signalled_at_many_moments() {
-    signalled_at_many_moments(prune_19_case());
+    signalled_at_many_moments(prune_enforce_case(On::Schema19, None));
 }
 
 #[test]
 fn prune_with_a_disk_budget_on_schema_19_killed_at_many_moments() {
-    killed_at_many_moments(prune_19_budget_case());
+    killed_at_many_moments(prune_enforce_case(On::Schema19, Some("600kb")));
 }
 
 #[test]
 fn prune_with_a_disk_budget_on_schema_19_on_a_full_disk() {
-    on_a_full_disk(prune_19_budget_case());
+    on_a_full_disk(prune_enforce_case(On::Schema19, Some("600kb")));
 }
 
 #[test]
@@ -2039,7 +2050,7 @@ fn prune_of_every_agent_signalled(batch: Option<&str>) {
 #[test]
 fn backup_restore_signalled_at_named_points() {
     signalled_at_points(
-        backup_restore_case(),
+        backup_restore_case(On::Current),
         &[
             "backup-after-copy",
             "restore-staged:TERM",
@@ -2050,27 +2061,27 @@ fn backup_restore_signalled_at_named_points() {
 
 #[test]
 fn backup_restore_signalled_at_many_moments() {
-    signalled_at_many_moments(backup_restore_case());
+    signalled_at_many_moments(backup_restore_case(On::Current));
 }
 
 #[test]
 fn backup_restore_on_a_full_disk() {
-    on_a_full_disk(backup_restore_case());
+    on_a_full_disk(backup_restore_case(On::Current));
 }
 
 #[test]
 fn backup_restore_killed_at_many_moments() {
-    killed_at_many_moments(backup_restore_case());
+    killed_at_many_moments(backup_restore_case(On::Current));
 }
 
 #[test]
 fn doctor_fix_on_a_full_disk() {
-    on_a_full_disk(doctor_fix_case());
+    on_a_full_disk(doctor_fix_case(On::Current));
 }
 
 #[test]
 fn doctor_fix_killed_at_many_moments() {
-    killed_at_many_moments(doctor_fix_case());
+    killed_at_many_moments(doctor_fix_case(On::Current));
 }
 
 /// The sha256 of every file under `dir`, by relative path (none when it does not exist).
@@ -2105,17 +2116,17 @@ fn migrate_acpx_under(faults: &[Fault]) -> usize {
     // Only its command is used: this migration moves files, not sessions.
     let case = Case {
         name: "migrate acpx",
-        prepare: live,
-        args: |_| ["migrate", "acpx", "--yes"].map(String::from).to_vec(),
+        prepare: Box::new(live),
+        args: args(|_| ["migrate", "acpx", "--yes"].map(String::from).to_vec()),
         agent: "main",
-        allowed: |_, _, _, _| false,
+        allowed: allowed(|_, _, _, _| false),
         appear: &[],
         rerun_exits: &[0],
         first_write: "acpx-before-publish",
         whole: false,
         limit_lands: true,
         exact_rerun: true,
-        done: |_| {},
+        done: done(|_| {}),
     };
     let mut stopped = 0;
     for fault in faults {
@@ -2198,14 +2209,14 @@ fn migrate_acpx_killed_at_many_moments() {
 fn migrate_schema_case() -> Case {
     Case {
         name: "migrate schema",
-        prepare: || Store::copy_release("2026.8.2", "live"),
-        args: |_| {
+        prepare: Box::new(|| Store::copy_release("2026.8.2", "live")),
+        args: args(|_| {
             ["migrate", "schema", "--all-agents", "--yes"]
                 .map(String::from)
                 .to_vec()
-        },
+        }),
         agent: "main",
-        allowed: |_, _, _, _| false,
+        allowed: allowed(|_, _, _, _| false),
         appear: &[],
         rerun_exits: &[0],
         first_write: "migrate-schema-upgraded",
@@ -2215,7 +2226,7 @@ fn migrate_schema_case() -> Case {
         // Its first write is a snapshot of each database it upgrades (see `limit_lands`).
         limit_lands: false,
         exact_rerun: true,
-        done: |s| {
+        done: done(|s| {
             for agent in AGENTS {
                 let v: i64 = s
                     .writable(agent)
@@ -2223,7 +2234,7 @@ fn migrate_schema_case() -> Case {
                     .unwrap();
                 assert_eq!(v, 23, "{agent} not upgraded");
             }
-        },
+        }),
     }
 }
 
@@ -2244,47 +2255,47 @@ fn migrate_schema_signalled_at_many_moments() {
 
 #[test]
 fn unarchive_on_a_full_disk() {
-    on_a_full_disk(unarchive_case());
+    on_a_full_disk(unarchive_case(On::Current));
 }
 
 #[test]
 fn unarchive_killed_at_many_moments() {
-    killed_at_many_moments(unarchive_case());
+    killed_at_many_moments(unarchive_case(On::Current));
 }
 
 #[test]
 fn unarchive_signalled_at_many_moments() {
-    signalled_at_many_moments(unarchive_case());
+    signalled_at_many_moments(unarchive_case(On::Current));
 }
 
 #[test]
 fn undelete_on_a_full_disk() {
-    on_a_full_disk(undelete_case());
+    on_a_full_disk(undelete_case(On::Current));
 }
 
 #[test]
 fn undelete_killed_mid_write() {
-    killed_at_many_moments(undelete_case());
+    killed_at_many_moments(undelete_case(On::Current));
 }
 
 #[test]
 fn undelete_signalled_at_many_moments() {
-    signalled_at_many_moments(undelete_case());
+    signalled_at_many_moments(undelete_case(On::Current));
 }
 
 #[test]
 fn backup_restore_session_on_a_full_disk() {
-    on_a_full_disk(restore_session_case());
+    on_a_full_disk(restore_session_case(On::Current));
 }
 
 #[test]
 fn backup_restore_session_killed_mid_write() {
-    killed_at_many_moments(restore_session_case());
+    killed_at_many_moments(restore_session_case(On::Current));
 }
 
 #[test]
 fn backup_restore_session_signalled_at_many_moments() {
-    signalled_at_many_moments(restore_session_case());
+    signalled_at_many_moments(restore_session_case(On::Current));
 }
 
 /// "A second signal stops at once": each mutating command held in a system call after its
@@ -2302,15 +2313,15 @@ fn a_second_signal_stops_at_once() {
         signal,
         twice: true,
     });
-    check(&patch_case(), &[once]);
+    check(&patch_case(On::Current), &[once]);
     for case in [
-        patch_case(),
-        archive_case(),
-        unarchive_case(),
-        delete_case(),
-        undelete_case(),
-        restore_session_case(),
-        doctor_fix_case(),
+        patch_case(On::Current),
+        archive_case(On::Current),
+        unarchive_case(On::Current),
+        delete_case(On::Current),
+        undelete_case(On::Current),
+        restore_session_case(On::Current),
+        doctor_fix_case(On::Current),
     ] {
         let outcomes = check(&case, &twice);
         assert_eq!(count(&outcomes, |o| o.landed), twice.len(), "{}", case.name);

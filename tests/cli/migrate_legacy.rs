@@ -290,6 +290,75 @@ fn killed_anywhere_a_rerun_finishes_the_same_import() {
     assert!(killed >= 45, "only {killed} runs were interrupted");
 }
 
+/// The same ladders beside a 2026.8.2 owner, where the import creates agent research at schema
+/// 19 as that release's own import does (releases.rs): killed at every other crash point, or
+/// under a file-size limit as on a full disk, the store stays sound with every source kept, and
+/// a re-run finishes the import an uninterrupted run makes, still at schema 19.
+#[test]
+fn an_import_at_schema_19_killed_or_on_a_full_disk_finishes_the_same_import() {
+    let import_research = |store: &Store| {
+        let mut cmd = crate::common::std_bin();
+        cmd.env("HOME", store.dir.path())
+            .arg("--state-dir")
+            .arg(store.state())
+            .args([
+                "--json", "migrate", "legacy", "--agent", "research", "--yes",
+            ]);
+        cmd
+    };
+    let reference = crate::releases::one_agent_still_legacy("2026.8.2");
+    expect_exit(&import_research(&reference).output().unwrap(), 0);
+    let expected = dump(&reference.agent_db("research"));
+    let sources = source_contents(&reference.state());
+    let finishes = |store: &Store, step: &str| {
+        for a in AGENTS {
+            integrity_ok(&store.agent_db(a));
+        }
+        assert_eq!(
+            source_contents(&store.state()),
+            sources,
+            "{step}: a source was lost"
+        );
+        let out = import_research(store).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{step}, re-run: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert_eq!(dump(&store.agent_db("research")), expected, "{step}");
+        let version: i64 = rusqlite::Connection::open(store.agent_db("research"))
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 19, "{step}");
+    };
+    let mut killed = 0;
+    for n in (1..=60).step_by(2) {
+        let store = crate::releases::one_agent_still_legacy("2026.8.2");
+        let out = import_research(&store)
+            .env("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())
+            .output()
+            .unwrap();
+        if out.status.success() {
+            continue; // past the last point: the run finished
+        }
+        killed += 1;
+        finishes(&store, &format!("killed at point {n}"));
+    }
+    assert!(killed >= 15, "only {killed} runs were interrupted");
+    let mut failed = 0;
+    for limit in [0, 64 << 10, 256 << 10, 512 << 10] {
+        let store = crate::releases::one_agent_still_legacy("2026.8.2");
+        let mut cmd = import_research(&store);
+        crate::common::limit_file_size(&mut cmd, limit);
+        if !cmd.output().unwrap().status.success() {
+            failed += 1;
+        }
+        finishes(&store, &format!("under a limit of {limit} bytes"));
+    }
+    assert!(failed >= 3, "the limits bit only {failed} times");
+}
+
 /// A read-only doctor beside a live import (held here by SIGSTOP mid-way) reports the import's
 /// stages as databases being created, at info level and with nothing to repair, not as
 /// leftovers; `doctor --fix` leaves them alone, and the import, resumed, finishes as if nobody

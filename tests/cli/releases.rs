@@ -331,7 +331,7 @@ fn a_pre_sqlite_store_lists_its_legacy_sessions_and_refuses_the_import() {
 }
 
 /// The release's imported store with agent research back to its legacy files.
-fn one_agent_still_legacy(release: &str) -> Store {
+pub(crate) fn one_agent_still_legacy(release: &str) -> Store {
     let store = Store::copy_release(release, "imported");
     let research = store.state().join("agents/research");
     std::fs::remove_dir_all(&research).unwrap();

@@ -52,6 +52,17 @@ fn session_rows(store: &Store, key: &str, sid: &str) -> BTreeMap<String, Vec<Str
         ("session_canonical_validation_pending", "SELECT * FROM session_canonical_validation_pending WHERE session_key = ?1", key),
     ];
     for (table, sql, arg) in queries {
+        // Tables an older schema has not (19 and 21: no FTS row map; 19: no validation queue).
+        let exists: bool = conn
+            .query_row(
+                "SELECT count(*) > 0 FROM sqlite_master WHERE name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .unwrap();
+        if !exists {
+            continue;
+        }
         let mut stmt = conn.prepare(sql).unwrap();
         let names: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
         let mut rows = stmt.query([arg]).unwrap();
@@ -85,7 +96,11 @@ fn session_id(store: &Store, key: &str) -> String {
 /// A copy of the live store with a snapshot of `main` in the default repository, then
 /// `KEY` deleted by our `delete` (OpenClaw's deleteSessionEntry with archiving).
 pub(crate) fn deleted() -> (Store, String, BTreeMap<String, Vec<String>>) {
-    let store = Store::copy("live");
+    deleted_in(Store::copy("live"))
+}
+
+/// As [`deleted`], in `store` (an older release's too: the key is in each live fixture).
+pub(crate) fn deleted_in(store: Store) -> (Store, String, BTreeMap<String, Vec<String>>) {
     let sid = session_id(&store, KEY);
     let before = session_rows(&store, KEY, &sid);
     assert!(!before["transcript_events"].is_empty());
