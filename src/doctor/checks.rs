@@ -367,6 +367,27 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                         );
                         cx.remedy(Remedy::Upgrade);
                     }
+                    // Written as its release writes it: nothing to do, and an upgrade would
+                    // cut that release off the store.
+                    SchemaStatus::Older
+                        if crate::store::AgentSchema::OLDER_WRITTEN
+                            .contains(&info.user_version) =>
+                    {
+                        cx.add(
+                            "schema",
+                            Severity::Info,
+                            Subject::agent(agent).path(db.path()),
+                            format!(
+                                "{}: read and changed at this schema, as those releases write it",
+                                info.provenance()
+                            ),
+                            &format!(
+                                "nothing to do; an upgrade of the store is one-way and only for OpenClaw {} or newer",
+                                crate::store::releases::written().version
+                            ),
+                            None,
+                        );
+                    }
                     SchemaStatus::Older => {
                         cx.add(
                             "schema",

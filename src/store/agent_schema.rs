@@ -12,6 +12,10 @@ impl AgentSchema {
     /// The schema this tool writes when nothing older is asked for (OpenClaw 2026.9.6's, 23).
     pub const CURRENT: AgentSchema = AgentSchema(super::KNOWN_AGENT_SCHEMA);
 
+    /// The older agent schemas this tool writes as their releases do (each operation names
+    /// which of them it writes: `Operation::OLDER_SCHEMAS_WRITTEN`; docs/openclaw/RELEASES.md §6).
+    pub const OLDER_WRITTEN: [i64; 2] = [19, 21];
+
     pub fn of(conn: &Connection) -> rusqlite::Result<Self> {
         conn.query_row("PRAGMA user_version", [], |r| r.get(0))
             .map(AgentSchema)

@@ -722,3 +722,55 @@ fn the_dry_run_shows_the_repairs_and_leftovers_of_the_real_run() {
     }
     assert!(human.contains(" zstd-rows "), "{text}");
 }
+
+/// On a store an older release wrote at a schema this tool writes (19, 21), the schema finding
+/// says so and names no upgrade to run: one would cut that release off its store. At a schema
+/// with no writer (16 here) it still names the upgrade.
+#[test]
+fn an_older_release_store_is_not_sent_to_an_upgrade() {
+    for (release, version, written) in [
+        ("2026.8.2", 19, true),
+        ("2026.9.5", 21, true),
+        ("2026.8.2", 16, false),
+    ] {
+        let store = Store::copy_release(release, "live");
+        if version == 16 {
+            store
+                .writable("main")
+                .execute_batch("PRAGMA user_version = 16")
+                .unwrap();
+        }
+        let (_, _, doc) = findings(&store, &["--agent", "main"]);
+        let schema: Vec<&Value> = doc["data"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["check"] == "schema")
+            .collect();
+        assert_eq!(schema.len(), 1, "{release} at {version}: {doc}");
+        let (message, hint) = (
+            schema[0]["message"].as_str().unwrap(),
+            schema[0]["hint"].as_str().unwrap(),
+        );
+        assert!(
+            message.contains(&format!("agent schema {version}")),
+            "{message}"
+        );
+        assert_eq!(
+            message.contains("read and changed at this schema"),
+            written,
+            "{message}"
+        );
+        assert_eq!(hint.contains("migrate schema"), !written, "{hint}");
+        let text = String::from_utf8_lossy(
+            &store
+                .cmd()
+                .args(["doctor", "--agent", "main"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .into_owned();
+        assert_eq!(text.contains("migrate schema"), !written, "{text}");
+    }
+}
