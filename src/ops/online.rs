@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::pipeline::{snapshot, Hooks, Operation, Run, RunOptions, RunState};
+use super::pipeline::{Hooks, Operation, Run, RunOptions};
 use crate::error::{Error, ErrorKind, Result};
 pub use crate::gateway::GatewayRoute;
 use crate::gateway::{GatewayClient, GatewayError, RpcError};
@@ -151,58 +151,21 @@ pub fn run_online<O: OnlineOperation>(
     // Before the plan, so that a missing or refused credential says so before any question.
     let (mut rpc, route) = connect()?;
     hooks.step("plan");
-    let mut plan = op.plan(layout, hooks)?;
+    let plan = op.plan(layout, hooks)?;
     hooks.step("check");
     // The plan's own refusals only: the Gateway writes its store at its own schema.
     op.check(layout, &plan)?;
     let summary = op.summarize(&plan, options.summary_limit.max(1))?;
-    let ended = |state, plan, summary, route: &GatewayRoute| Run {
-        state,
-        plan,
-        summary,
-        report: None,
-        snapshots: Vec::new(),
-        custody: None,
-        gateway: Some(route.clone()),
-    };
-    if summary.changes == 0 {
-        return Ok(ended(RunState::NothingToDo, plan, summary, &route));
-    }
-    let decision = if O::ASKS_FIRST {
-        hooks.step("confirm");
-        hooks.confirm(&summary)
-    } else {
-        super::Decision::Proceed
-    };
-    if hooks.interruption().requested() {
-        return Err(Error::Interrupted);
-    }
-    match decision {
-        super::Decision::Proceed => {}
-        super::Decision::Decline => return Ok(ended(RunState::Declined, plan, summary, &route)),
-        super::Decision::Unanswered => {
-            return Ok(ended(RunState::Unanswered, plan, summary, &route))
-        }
-    }
-    hooks.step("snapshot");
-    let snapshots = snapshot(op, layout, &plan, options, hooks)?;
-    if hooks.interruption().requested() {
-        return Err(Error::Interrupted);
-    }
-    hooks.step("apply");
-    let report = op.apply_online(layout, &mut plan, rpc.as_mut(), hooks)?;
-    hooks.step("verify");
-    op.verify_online(layout, &plan, &report)?;
-    hooks.step("done");
-    Ok(Run {
-        state: RunState::Applied,
-        plan,
-        summary,
-        report: Some(report),
-        snapshots,
-        custody: None,
-        gateway: Some(route),
-    })
+    super::pipeline::finish(
+        op,
+        layout,
+        options,
+        hooks,
+        (plan, summary),
+        Some(route),
+        |op, plan| op.apply_online(layout, plan, rpc.as_mut(), hooks),
+        |op, plan, report| op.verify_online(layout, plan, report),
+    )
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use super::summary::PlanSummary;
 use crate::backup::{create_snapshot, verify_snapshot, SnapshotSource, SnapshotTarget};
 use crate::custody::{AcquireOptions, AcquireReport, Custody};
 use crate::error::{Error, Result};
+use crate::gateway::GatewayRoute;
 use crate::interruption::Interruption;
 use crate::paths::{AgentPaths, StateLayout};
 use crate::progress::Progress;
@@ -224,7 +225,7 @@ pub struct Run<P, R> {
     pub snapshots: Vec<SnapshotTaken>,
     pub custody: Option<AcquireReport>,
     /// The live Gateway the run went through (`ops::online`); `None` offline.
-    pub gateway: Option<crate::gateway::GatewayRoute>,
+    pub gateway: Option<GatewayRoute>,
 }
 
 impl<P, R> Run<P, R> {
@@ -296,7 +297,7 @@ fn run_held<O: Operation>(
         op.recover(layout, hooks)?;
     }
     hooks.step("plan");
-    let mut plan = op.plan(layout, hooks)?;
+    let plan = op.plan(layout, hooks)?;
     hooks.step("check");
     // Before anything changes, and on a dry run too: it shows the refusal the run would meet.
     // An older release's schema, which this tool does not write yet, still reads in full: a
@@ -324,20 +325,57 @@ fn run_held<O: Operation>(
         other => other?,
     }
     let summary = op.summarize(&plan, options.summary_limit.max(1))?;
-    let ended = |state, plan, summary| Run {
-        state,
-        plan,
-        summary,
-        report: None,
-        snapshots: Vec::new(),
-        custody: None,
-        gateway: None,
-    };
     if options.dry_run {
-        return Ok(ended(RunState::DryRun, plan, summary));
+        return Ok(Run::ended(RunState::DryRun, plan, summary, None));
     }
+    finish(
+        op,
+        layout,
+        options,
+        hooks,
+        (plan, summary),
+        None,
+        |op, plan| op.apply(layout, plan, hooks),
+        |op, plan, report| op.verify(layout, plan, report),
+    )
+}
+
+impl<P, R> Run<P, R> {
+    /// A run that ended before its apply.
+    fn ended(
+        state: RunState,
+        plan: P,
+        summary: PlanSummary,
+        gateway: Option<GatewayRoute>,
+    ) -> Self {
+        Run {
+            state,
+            plan,
+            summary,
+            report: None,
+            snapshots: Vec::new(),
+            custody: None,
+            gateway,
+        }
+    }
+}
+
+/// From the plan shown to the end: nothing to do, the question, the snapshot, the apply and
+/// its verification. The same for a run offline and one through a live Gateway
+/// (`online::run_online`), which differ in how they apply and verify.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn finish<O: Operation>(
+    op: &mut O,
+    layout: &StateLayout,
+    options: &RunOptions,
+    hooks: &dyn Hooks,
+    (mut plan, summary): (O::Plan, PlanSummary),
+    gateway: Option<GatewayRoute>,
+    apply: impl FnOnce(&mut O, &mut O::Plan) -> Result<O::Report>,
+    verify: impl FnOnce(&O, &O::Plan, &O::Report) -> Result<()>,
+) -> Result<Run<O::Plan, O::Report>> {
     if summary.changes == 0 {
-        return Ok(ended(RunState::NothingToDo, plan, summary));
+        return Ok(Run::ended(RunState::NothingToDo, plan, summary, gateway));
     }
     let decision = if O::ASKS_FIRST {
         hooks.step("confirm");
@@ -351,11 +389,10 @@ fn run_held<O: Operation>(
     }
     match decision {
         Decision::Proceed => {}
-        Decision::Decline => return Ok(ended(RunState::Declined, plan, summary)),
-        Decision::Unanswered => return Ok(ended(RunState::Unanswered, plan, summary)),
-    }
-    if hooks.interruption().requested() {
-        return Err(Error::Interrupted);
+        Decision::Decline => return Ok(Run::ended(RunState::Declined, plan, summary, gateway)),
+        Decision::Unanswered => {
+            return Ok(Run::ended(RunState::Unanswered, plan, summary, gateway))
+        }
     }
     hooks.step("snapshot");
     let snapshots = snapshot(op, layout, &plan, options, hooks)?;
@@ -366,10 +403,10 @@ fn run_held<O: Operation>(
     // The points between which every write of the apply lands (the fault tests draw their
     // faults there).
     crate::test_hooks::crash_point("pipeline-apply");
-    let report = op.apply(layout, &mut plan, hooks)?;
+    let report = apply(op, &mut plan)?;
     crate::test_hooks::crash_point("pipeline-applied");
     hooks.step("verify");
-    op.verify(layout, &plan, &report)?;
+    verify(op, &plan, &report)?;
     hooks.step("done");
     Ok(Run {
         state: RunState::Applied,
@@ -378,7 +415,7 @@ fn run_held<O: Operation>(
         report: Some(report),
         snapshots,
         custody: None,
-        gateway: None,
+        gateway,
     })
 }
 
