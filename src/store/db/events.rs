@@ -9,6 +9,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::error::{Result, ResultExt};
+use crate::store::AgentSchema;
 
 /// Whether a transcript has any event.
 pub fn any(conn: &Connection, session_id: &str) -> rusqlite::Result<bool> {
@@ -80,22 +81,26 @@ pub fn totals(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
 /// An event's stored payload: `event_json`, `event_zstd`, `event_utf8_bytes`.
 pub type Payload = (Option<String>, Option<Vec<u8>>, Option<i64>);
 
-/// One event's stored payload.
-pub fn payload(conn: &Connection, session_id: &str, seq: i64) -> rusqlite::Result<Payload> {
+/// One event's stored payload (before schema 23 every event is plain `event_json`).
+pub fn payload(
+    conn: &Connection,
+    schema: AgentSchema,
+    session_id: &str,
+    seq: i64,
+) -> rusqlite::Result<Payload> {
+    if !schema.compresses_events() {
+        return conn
+            .prepare_cached(
+                "SELECT event_json FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+            )?
+            .query_row(params![session_id, seq], |r| Ok((r.get(0)?, None, None)));
+    }
     conn.prepare_cached(
         "SELECT event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
     )?
     .query_row(params![session_id, seq], |r| {
         Ok((r.get(0)?, r.get(1)?, r.get(2)?))
     })
-}
-
-/// [`payload`] in a schema before 23, where every event is plain JSON.
-pub fn plain_payload(conn: &Connection, session_id: &str, seq: i64) -> rusqlite::Result<Payload> {
-    conn.prepare_cached(
-        "SELECT event_json FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
-    )?
-    .query_row(params![session_id, seq], |r| Ok((r.get(0)?, None, None)))
 }
 
 /// A stored event as read: the zstd frame is left to the caller to check.
@@ -217,33 +222,20 @@ pub fn for_each_stored(
 }
 
 /// Every event's tree shape source in `seq` order: `(seq, created_at, JSON)`, where the JSON
-/// of a compressed event is its `navigation_json` navigation.
+/// of a compressed event is its `navigation_json` navigation (before schema 23 every event is
+/// plain `event_json`).
 pub fn for_each_navigation(
     conn: &Connection,
+    schema: AgentSchema,
     session_id: &str,
     mut visit: impl FnMut(i64, i64, String),
 ) -> rusqlite::Result<()> {
-    let mut stmt = conn.prepare_cached(
+    let mut stmt = conn.prepare_cached(if schema.compresses_events() {
         "SELECT seq, created_at, coalesce(event_json, json_extract(navigation_json, '$.navigation')) \
-         FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
-    )?;
-    let mut q = stmt.query([session_id])?;
-    while let Some(r) = q.next()? {
-        let json: String = r.get(2)?;
-        visit(r.get(0)?, r.get(1)?, json);
-    }
-    Ok(())
-}
-
-/// [`for_each_navigation`] in a schema before 23, where every event is plain JSON.
-pub fn for_each_plain_navigation(
-    conn: &Connection,
-    session_id: &str,
-    mut visit: impl FnMut(i64, i64, String),
-) -> rusqlite::Result<()> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT seq, created_at, event_json FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
-    )?;
+         FROM transcript_events WHERE session_id = ?1 ORDER BY seq"
+    } else {
+        "SELECT seq, created_at, event_json FROM transcript_events WHERE session_id = ?1 ORDER BY seq"
+    })?;
     let mut q = stmt.query([session_id])?;
     while let Some(r) = q.next()? {
         visit(r.get(0)?, r.get(1)?, r.get(2)?);

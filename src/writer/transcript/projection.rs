@@ -387,11 +387,7 @@ fn rebuild(
         }
         rows.push(shape);
     };
-    if schema.compresses_events() {
-        events::for_each_navigation(tx, session_id, visit)?;
-    } else {
-        events::for_each_plain_navigation(tx, session_id, visit)?;
-    }
+    events::for_each_navigation(tx, schema, session_id, visit)?;
     let mut path = Vec::new();
     let mut cur = leaf.clone();
     while let Some(id) = cur {
@@ -454,11 +450,7 @@ fn stored_event(
     session_id: &str,
     seq: i64,
 ) -> rusqlite::Result<Value> {
-    let (json, frame, len) = if schema.compresses_events() {
-        events::payload(tx, session_id, seq)?
-    } else {
-        events::plain_payload(tx, session_id, seq)?
-    };
+    let (json, frame, len) = events::payload(tx, schema, session_id, seq)?;
     let text = crate::transcript::decode_event_row(session_id, seq, json, frame.as_deref(), len)
         .map(|(j, _)| j)
         .unwrap_or_default();
