@@ -459,38 +459,41 @@ CHECKS+=(undelete_on_release_stores restore_session_on_release_stores)
 # same manifest fields and the same rows, checks/compare-imports.mjs); the release's own
 # `backup sqlite verify` and `restore --target` accept ours, and ours verifies the release's;
 # our `backup restore --in-place` of our snapshot leaves a store the release lists as before.
-check_backup_on_release_stores() {
-  local ver s a rc ours theirs n=0
+# backup_on_release VER : the above on VER's live store; counts its snapshots in BACKUP_COMPARED.
+backup_on_release() {
+  local ver="$1" s a rc ours theirs
   mkdir -p "$CHECK_DIR/private"
-  for ver in $RELEASE_MATRIX; do
-    s="$(copy_release "$ver" live "backup-$ver")"
-    release_lists "$ver" "$s" "before-$ver.json" || { check_error "$ver: it does not list its store"; continue; }
-    for a in main work research; do
-      n=$((n + 1))
-      rc=0; ours_run "ours-$ver-$a.json" "$s" --json backup create --agent "$a" --repository "$CHECK_DIR/ours-$ver" || rc=$?
-      [[ $rc -eq 0 ]] || { check_error "$ver: backup create --agent $a exited $rc"; continue; }
-      ours="$(jsonq "ours-$ver-$a.json" 'j.data.snapshots[0].path')"
-      rc=0; ocr_run "theirs-$ver-$a.json" "$ver" "$s" backup sqlite create --agent "$a" --repository "$CHECK_DIR/theirs-$ver" --json || rc=$?
-      [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create --agent $a exited $rc"; continue; }
-      theirs="$(jsonq "theirs-$ver-$a.json" 'j.snapshotPath')"
-      [[ "$(jsonq "$ours/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" == \
-         "$(jsonq "$theirs/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" ]] ||
-        check_error "$ver $a: our manifest differs from its own: $(cat "$ours/manifest.json")"
-      node_check compare-imports.mjs "$ours/database.sqlite" "$theirs/database.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
-        { head -n 20 "cmp-$ver-$a.txt" >&2; check_error "$ver $a: our snapshot's rows differ from its own"; }
-      rc=0; ocr_run "verify-$ver-$a.json" "$ver" "$s" backup sqlite verify "$ours" --json || rc=$?
-      [[ $rc -eq 0 && "$(jsonq "verify-$ver-$a.json" 'j.ok')" == true ]] || check_error "$ver: its backup sqlite verify refuses our snapshot of $a (exit $rc)"
-      rc=0; ocr_run "restore-$ver-$a.json" "$ver" "$s" backup sqlite restore "$ours" --target "$CHECK_DIR/private/$ver-$a.sqlite" --json || rc=$?
-      [[ $rc -eq 0 ]] || check_error "$ver: its backup sqlite restore of our snapshot of $a exited $rc"
-      rc=0; ours_run "our-verify-$ver-$a.json" "$s" --json backup verify "$theirs" || rc=$?
-      [[ $rc -eq 0 ]] || check_error "$ver: our backup verify refuses its snapshot of $a (exit $rc)"
-    done
-    rc=0; ours_run "in-place-$ver.json" "$s" --json backup restore "$ours" --in-place --yes || rc=$?
-    [[ $rc -eq 0 ]] || check_error "$ver: backup restore --in-place exited $rc"
-    release_lists "$ver" "$s" "after-$ver.json" || check_error "$ver: it no longer lists its store after our in-place restore"
-    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
-    node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed after the in-place restore"
+  s="$(copy_release "$ver" live "backup-$ver")"
+  release_lists "$ver" "$s" "before-$ver.json" || { check_error "$ver: it does not list its store"; return 0; }
+  for a in main work research; do
+    BACKUP_COMPARED=$((${BACKUP_COMPARED:-0} + 1))
+    rc=0; ours_run "ours-$ver-$a.json" "$s" --json backup create --agent "$a" --repository "$CHECK_DIR/ours-$ver" || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: backup create --agent $a exited $rc"; continue; }
+    ours="$(jsonq "ours-$ver-$a.json" 'j.data.snapshots[0].path')"
+    rc=0; ocr_run "theirs-$ver-$a.json" "$ver" "$s" backup sqlite create --agent "$a" --repository "$CHECK_DIR/theirs-$ver" --json || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create --agent $a exited $rc"; continue; }
+    theirs="$(jsonq "theirs-$ver-$a.json" 'j.snapshotPath')"
+    [[ "$(jsonq "$ours/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" == \
+       "$(jsonq "$theirs/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" ]] ||
+      check_error "$ver $a: our manifest differs from its own: $(cat "$ours/manifest.json")"
+    node_check compare-imports.mjs "$ours/database.sqlite" "$theirs/database.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
+      { head -n 20 "cmp-$ver-$a.txt" >&2; check_error "$ver $a: our snapshot's rows differ from its own"; }
+    rc=0; ocr_run "verify-$ver-$a.json" "$ver" "$s" backup sqlite verify "$ours" --json || rc=$?
+    [[ $rc -eq 0 && "$(jsonq "verify-$ver-$a.json" 'j.ok')" == true ]] || check_error "$ver: its backup sqlite verify refuses our snapshot of $a (exit $rc)"
+    rc=0; ocr_run "restore-$ver-$a.json" "$ver" "$s" backup sqlite restore "$ours" --target "$CHECK_DIR/private/$ver-$a.sqlite" --json || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: its backup sqlite restore of our snapshot of $a exited $rc"
+    rc=0; ours_run "our-verify-$ver-$a.json" "$s" --json backup verify "$theirs" || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: our backup verify refuses its snapshot of $a (exit $rc)"
   done
-  note "$n snapshots of agent databases compared with the releases' own, accepted both ways"
+  rc=0; ours_run "in-place-$ver.json" "$s" --json backup restore "$ours" --in-place --yes || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: backup restore --in-place exited $rc"
+  release_lists "$ver" "$s" "after-$ver.json" || check_error "$ver: it no longer lists its store after our in-place restore"
+  jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
+  node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed after the in-place restore"
+}
+check_backup_on_release_stores() {
+  local ver; BACKUP_COMPARED=0
+  for ver in $RELEASE_MATRIX; do backup_on_release "$ver"; done
+  note "$BACKUP_COMPARED snapshots of agent databases compared with the releases' own, accepted both ways"
 }
 CHECKS+=(backup_on_release_stores)
