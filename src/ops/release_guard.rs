@@ -48,7 +48,17 @@ pub fn import_release(
     creates: &[&str],
     chosen: Option<&'static ReleaseSchema>,
 ) -> Result<&'static ReleaseSchema> {
-    import_release_beside(&crate::status::database_schemas(layout), creates, chosen)
+    // The release the state database names (`schema_meta.app_version`): the one that created
+    // it, or the last that upgraded it (2026.9.x writes its own name there when it runs).
+    let state_release = crate::status::database_status(&layout.state_db(), DatabaseRole::Global)
+        .schema
+        .and_then(|s| s.app_version);
+    import_release_beside(
+        &crate::status::database_schemas(layout),
+        state_release.as_deref(),
+        creates,
+        chosen,
+    )
 }
 
 fn release_named(schema: &ReleaseSchema) -> &'static releases::Release {
@@ -60,6 +70,7 @@ fn release_named(schema: &ReleaseSchema) -> &'static releases::Release {
 
 fn import_release_beside(
     existing: &[DatabaseSchema],
+    state_release: Option<&str>,
     creates: &[&str],
     chosen: Option<&'static ReleaseSchema>,
 ) -> Result<&'static ReleaseSchema> {
@@ -139,12 +150,20 @@ fn import_release_beside(
         return Ok(ReleaseSchema::current());
     }
     let verdict = releases::judge(existing);
-    // The owner's own import, where this tool reproduces it: the newest such release that
-    // opens every database as it is.
-    if let Some(owner) = crate::store::db::create::RELEASE_SCHEMAS
+    // The owner's own import, where this tool reproduces it, among the releases that open
+    // every database as it is: the one the state database names (2026.8.x, 2026.9.1 and
+    // 2026.9.2 all open a store at 19/15, and 2026.9.2's import adds an index), else the
+    // oldest, whose store the others open too (but for an agent database at 19 beside an
+    // unnamed state database at 17, which 2026.9.5 would need its doctor for).
+    let owners: Vec<&'static ReleaseSchema> = crate::store::db::create::RELEASE_SCHEMAS
         .iter()
-        .rev()
-        .find(|s| verdict.as_is.iter().any(|r| r.version == s.version))
+        .filter(|s| verdict.as_is.iter().any(|r| r.version == s.version))
+        .collect();
+    let named = state_release.and_then(ReleaseSchema::of_named_release);
+    if let Some(owner) = owners
+        .iter()
+        .find(|s| named.is_some_and(|n| std::ptr::eq(n, **s)))
+        .or(owners.first())
     {
         return Ok(owner);
     }
@@ -186,7 +205,7 @@ fn import_release_beside(
                 .iter()
                 .map(|r| r.version)
                 .collect::<Vec<_>>()
-                .join(" and "),
+                .join(", "),
         )),
     }
     .with_remedy(Remedy::UpgradeSchema))
@@ -197,8 +216,16 @@ mod tests {
     use super::*;
 
     fn at(existing: &[DatabaseSchema], chosen: Option<&str>) -> Result<&'static str> {
+        named_at(existing, None, chosen)
+    }
+
+    fn named_at(
+        existing: &[DatabaseSchema],
+        state_release: Option<&str>,
+        chosen: Option<&str>,
+    ) -> Result<&'static str> {
         let chosen = chosen.map(|v| ReleaseSchema::of_release(v).unwrap());
-        import_release_beside(existing, &["main"], chosen).map(|r| r.version)
+        import_release_beside(existing, state_release, &["main"], chosen).map(|r| r.version)
     }
 
     #[test]
@@ -218,16 +245,44 @@ mod tests {
     }
 
     #[test]
+    fn an_import_beside_a_2026_9_release_is_at_the_schema_of_the_one_the_state_database_names() {
+        let r93 = [DatabaseSchema::state(16), DatabaseSchema::agent("work", 19)];
+        assert_eq!(named_at(&r93, Some("2026.9.3"), None).unwrap(), "2026.9.3");
+        assert_eq!(at(&r93, None).unwrap(), "2026.9.3");
+        let r94 = [DatabaseSchema::state(17), DatabaseSchema::agent("work", 19)];
+        assert_eq!(named_at(&r94, Some("2026.9.4"), None).unwrap(), "2026.9.4");
+        // A state database at 15 is opened by 2026.8.x, 2026.9.1 and 2026.9.2: its name says
+        // whose import; a 2026.8 one is 2026.8.2's, an unnamed one too.
+        let r15 = [DatabaseSchema::state(15), DatabaseSchema::agent("work", 19)];
+        for (named, import) in [
+            (Some("2026.9.1"), "2026.9.1"),
+            (Some("2026.9.2"), "2026.9.2"),
+            (Some("2026.8.1"), "2026.8.2"),
+            (None, "2026.8.2"),
+        ] {
+            assert_eq!(named_at(&r15, named, None).unwrap(), import, "{named:?}");
+        }
+        // A name that does not open every database as it is says nothing.
+        assert_eq!(named_at(&r15, Some("2026.9.3"), None).unwrap(), "2026.8.2");
+        assert_eq!(named_at(&r94, Some("2026.9.5"), None).unwrap(), "2026.9.4");
+    }
+
+    #[test]
     fn an_import_beside_an_unproven_older_release_is_refused_naming_it() {
+        // 2026.8.1-beta.1 (agent 16, state 6): its import is not reproduced.
         let e = at(
-            &[DatabaseSchema::state(17), DatabaseSchema::agent("work", 19)],
+            &[DatabaseSchema::state(6), DatabaseSchema::agent("work", 16)],
             None,
         )
         .unwrap_err();
         let m = e.to_string();
-        assert!(m.contains("OpenClaw 2026.9.4"), "{m}");
+        assert!(m.contains("OpenClaw 2026.8.1-beta.1"), "{m}");
         assert!(m.contains("create agent main at schema 23"), "{m}");
-        assert!(e.hint().unwrap().contains("2026.8.2 and 2026.9.5"));
+        assert!(
+            e.hint().unwrap().contains("2026.8.2, 2026.9.1"),
+            "{:?}",
+            e.hint()
+        );
         assert_eq!(e.remedy(), Some(Remedy::UpgradeSchema));
     }
 
@@ -252,8 +307,9 @@ mod tests {
     #[test]
     fn the_release_named_must_be_one_whose_import_is_reproduced() {
         assert_eq!(schema_of_release("2026.9.5").unwrap().agent_schema, 21);
+        assert_eq!(schema_of_release("2026.9.4").unwrap().state_schema, 17);
         assert!(matches!(
-            schema_of_release("2026.9.4"),
+            schema_of_release("2026.8.1-beta.1"),
             Err(Error::UnsupportedSchema { .. })
         ));
         assert!(matches!(

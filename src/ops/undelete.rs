@@ -58,7 +58,8 @@ impl Operation for UndeleteOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     /// The events are appended as each release stores them (`writer::AgentSchema`),
-    /// proven against 2026.8.2 and 2026.9.5 (reference check `undelete_on_release_stores`).
+    /// proven against 2026.8.2, 2026.9.1, 2026.9.4 and 2026.9.5 (reference checks
+    /// `undelete_on_release_stores`, `release_writes_of_2026_9_1`, `_9_4`).
     const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
     /// The archive the words name, among the selected agents' archives.

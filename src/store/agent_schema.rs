@@ -1,6 +1,7 @@
 //! The agent schema a writer writes: each release's writer writes only the tables and columns
 //! its schema has (docs/openclaw/RELEASES.md §2), so a change to a schema-19 or schema-21
-//! database is what 2026.8.2 or 2026.9.5 would write for the same request.
+//! database is what 2026.8.2 (and 2026.9.1 to 2026.9.4, which write 19 the same way) or 2026.9.5
+//! would write for the same request.
 
 use rusqlite::Connection;
 

@@ -418,16 +418,151 @@ fn an_import_beside_an_older_release_is_at_its_schema_as_its_own_import() {
     }
 }
 
+/// The 2026.8.2 store with agent research back to its legacy files, its state database at
+/// `state_schema` and naming `release` (`schema_meta.app_version`), as a store of that release
+/// is: the import goes by both.
+fn one_agent_still_legacy_of(state_schema: i64, release: &str) -> Store {
+    let store = one_agent_still_legacy("2026.8.2");
+    let conn = rusqlite::Connection::open(store.state().join("state/openclaw.sqlite")).unwrap();
+    conn.pragma_update(None, "user_version", state_schema)
+        .unwrap();
+    conn.execute(
+        "UPDATE schema_meta SET app_version = ?1 WHERE meta_key = 'primary'",
+        [release],
+    )
+    .unwrap();
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .unwrap();
+    store
+}
+
+#[test]
+fn an_import_beside_a_2026_9_owner_of_schema_19_is_at_its_schema_as_its_own_import() {
+    // 2026.9.2 to 2026.9.4 create agent 19 with one index more than 2026.8.2 (the schema their
+    // own import wrote, captured from 2026.9.4's store for the schema upgrade); 2026.9.1 the
+    // same as 2026.8.2. The rows are 2026.8.2's import's (the reference suite's
+    // legacy_import_at_release_schema_of_2026_9_* compares with each release's own import).
+    let dumps = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/schema-upgrade/dumps"
+    );
+    let with_index = std::fs::read_to_string(format!(
+        "{dumps}/agent-19-to-23.from-2026.9.4.before.schema.sql"
+    ))
+    .unwrap();
+    let reference = Store::copy_release("2026.8.2", "imported");
+    let theirs = reference.agent_db("research");
+    for (state_schema, release) in [
+        (16, "2026.9.3"),
+        (17, "2026.9.4"),
+        (15, "2026.9.2"),
+        (15, "2026.9.1"),
+    ] {
+        let store = one_agent_still_legacy_of(state_schema, release);
+        let before = store_files(&store);
+        let out = store
+            .cmd()
+            .args(["migrate", "legacy", "--agent", "research", "--dry-run"])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let plan = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            plan.contains(&format!("at schema 19, as OpenClaw {release} creates it")),
+            "{release}: {plan}"
+        );
+        assert!(store_files(&store) == before, "a dry run changed the store");
+        let doc = store.json_ok([
+            "--json", "migrate", "legacy", "--agent", "research", "--yes",
+        ]);
+        let imported = &doc["data"]["agents"][0];
+        assert_eq!(imported["schemaOfRelease"], release, "{imported}");
+        assert_eq!(imported["schema"], 19, "{imported}");
+        let db = store
+            .state()
+            .join("agents/research/agent/openclaw-agent.sqlite");
+        if release == "2026.9.1" {
+            assert_eq!(schema_dump(&db), schema_dump(&theirs), "{release}");
+        } else {
+            assert_eq!(schema_dump(&db), with_index, "{release}");
+        }
+        let ours = imported_rows(&db);
+        assert!(ours.len() > 400, "{}", ours.len());
+        let renamed: Vec<String> = imported_rows(&theirs)
+            .into_iter()
+            .map(|r| {
+                r.replace(
+                    "agent 19 research 2026.8.2",
+                    &format!("agent 19 research {release}"),
+                )
+            })
+            .collect();
+        assert!(ours == renamed, "{release}: rows differ");
+        assert_integrity(&rusqlite::Connection::open(&db).unwrap(), release);
+        assert_eq!(our_sessions(&store), our_sessions(&reference), "{release}");
+        // The state database stays at its schema, naming its release.
+        let state = rusqlite::Connection::open_with_flags(
+            store.state().join("state/openclaw.sqlite"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .unwrap();
+        let (version, named, registered): (i64, String, i64) = state
+            .query_row(
+                "SELECT (SELECT user_version FROM pragma_user_version), \
+                 (SELECT app_version FROM schema_meta WHERE meta_key = 'primary'), \
+                 (SELECT schema_version FROM agent_databases WHERE agent_id = 'research')",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            (version, named.as_str(), registered),
+            (state_schema, release, 19)
+        );
+    }
+    // Chosen on a store with no database yet: both created at 2026.9.3's schemas.
+    let store = Store::copy_release("2026.8.2", "legacy");
+    store.json_ok([
+        "--json",
+        "migrate",
+        "legacy",
+        "--all-agents",
+        "--schema-of-release",
+        "2026.9.3",
+        "--yes",
+    ]);
+    for agent in ["main", "work", "research"] {
+        let db = store.agent_db(agent);
+        assert_eq!(schema_dump(&db), with_index, "{agent}");
+    }
+    let state_dump = std::fs::read_to_string(format!(
+        "{dumps}/state-16-to-18.from-2026.9.3.before.schema.sql"
+    ))
+    .unwrap();
+    assert_eq!(
+        schema_dump(&store.state().join("state/openclaw.sqlite")),
+        state_dump
+    );
+    assert_eq!(our_sessions(&store), our_sessions(&reference));
+}
+
 #[test]
 fn an_import_beside_an_unproven_older_release_is_refused() {
-    // A state database at 16 is 2026.9.3's: its own import is not reproduced, and one at
-    // schema 23 would cut it off the store.
+    // A store of 2026.8.1-beta.1 (agent 16, state 6): its own import is not reproduced, and one
+    // at schema 23 would cut it off the store.
     let store = one_agent_still_legacy("2026.8.2");
-    let state = store.state().join("state/openclaw.sqlite");
-    rusqlite::Connection::open(&state)
-        .unwrap()
-        .execute_batch("PRAGMA user_version = 16; PRAGMA wal_checkpoint(TRUNCATE);")
-        .unwrap();
+    for (db, version) in [
+        (store.state().join("state/openclaw.sqlite"), 6),
+        (store.agent_db("main"), 16),
+        (store.agent_db("work"), 16),
+    ] {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(&format!(
+                "PRAGMA user_version = {version}; PRAGMA wal_checkpoint(TRUNCATE);"
+            ))
+            .unwrap();
+    }
     let before = store_files(&store);
     for dry in [false, true] {
         let mut cmd = store.cmd();
@@ -437,17 +572,23 @@ fn an_import_beside_an_unproven_older_release_is_refused() {
         let doc = json(&out);
         if dry {
             expect_exit(&out, 0);
-            assert!(doc["warnings"].to_string().contains("2026.9.3"), "{doc}");
+            assert!(
+                doc["warnings"].to_string().contains("2026.8.1-beta.1"),
+                "{doc}"
+            );
         } else {
             expect_exit(&out, 6);
             let message = doc["error"]["message"].as_str().unwrap();
             assert!(
-                message.contains("OpenClaw 2026.9.3")
+                message.contains("OpenClaw 2026.8.1-beta.1")
                     && message.contains("create agent research at schema 23"),
                 "{message}"
             );
             let hint = doc["error"]["hint"].as_str().unwrap();
-            assert!(hint.contains("2026.8.2 and 2026.9.5"), "{hint}");
+            assert!(
+                hint.contains("2026.8.2, 2026.9.1, 2026.9.2, 2026.9.3, 2026.9.4, 2026.9.5"),
+                "{hint}"
+            );
         }
     }
     assert!(store_files(&store) == before);
@@ -488,13 +629,13 @@ fn schema_of_release_chooses_the_schema_and_is_refused_where_it_does_not_fit() {
     assert_eq!(schema_dump(&state), schema_dump(&theirs));
     assert_eq!(our_sessions(&store), our_sessions(&reference));
 
-    // 2026.9.5 does not open agent databases at 19 as they are; 2026.9.4's import is not
-    // reproduced; a word that is no release is a usage error.
+    // 2026.9.5 does not open agent databases at 19 as they are; 2026.8.1-beta.1's import is
+    // not reproduced; a word that is no release is a usage error.
     let store = one_agent_still_legacy("2026.8.2");
     let before = store_files(&store);
     for (release, code, words) in [
         ("2026.9.5", 6, "agent main at schema 19"),
-        ("2026.9.4", 6, "not available"),
+        ("2026.8.1-beta.1", 6, "not available"),
         ("9.5", 2, "not an OpenClaw release"),
     ] {
         let out = store

@@ -257,53 +257,63 @@ one_legacy() {
 # the same order, the same schema_meta and state registry rows, and manifests naming the release;
 # then the release lists every session of every agent (its `sessions --all-agents --json`), its
 # own SDK reads every session back, and its `doctor --session-sqlite validate` passes.
-check_legacy_import_at_release_schema() {
-  local ver s at rc db q n=0
-  for ver in $RELEASE_MATRIX; do
-    at="$CHECK_DIR/stores/import-$ver"
-    s="$(one_legacy "$ver" "import-$ver")"
-    rc=0; ocr_run "oc-import-$ver.json" "$ver" "$s" doctor --session-sqlite import --session-sqlite-agent research --json || rc=$?
-    [[ $rc -eq 0 ]] || { check_error "$ver: its own import exited $rc"; continue; }
-    mv "$at" "$at-openclaw"
-    s="$(one_legacy "$ver" "import-$ver")"
-    rc=0; ours_run "ours-import-$ver.json" "$s" --json migrate legacy --agent research --yes || rc=$?
-    [[ $rc -eq 0 ]] || { check_error "$ver: migrate legacy exited $rc"; continue; }
-    db=agents/research/agent/openclaw-agent.sqlite
-    if node_check compare-imports.mjs "$s/$db" "$at-openclaw/.openclaw/$db" > "cmp-$ver.txt" 2>&1; then
-      note "$ver research: $(tail -n 1 "cmp-$ver.txt")"
-    else
-      head -n 40 "cmp-$ver.txt" >&2; check_error "$ver: our import differs from its own"
-    fi
-    for q in "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid" \
-             "SELECT role, schema_version, agent_id, app_version FROM schema_meta" \
-             "SELECT (SELECT user_version FROM pragma_user_version), (SELECT journal_mode FROM pragma_journal_mode), (SELECT auto_vacuum FROM pragma_auto_vacuum)"; do
-      n=$((n + 1))
-      node_check sql-rows.mjs "$s/$db" "$q" > "ours-$n.txt" 2>&1 || true
-      node_check sql-rows.mjs "$at-openclaw/.openclaw/$db" "$q" > "theirs-$n.txt" 2>&1 || true
-      cmp -s "ours-$n.txt" "theirs-$n.txt" || { diff "ours-$n.txt" "theirs-$n.txt" | head -n 10 >&2; check_error "$ver: differs from its own import: $q"; }
-    done
-    q="SELECT agent_id, path, schema_version FROM agent_databases ORDER BY agent_id"
-    node_check sql-rows.mjs "$s/state/openclaw.sqlite" "$q" > "ours-reg-$ver.txt" 2>&1 || true
-    node_check sql-rows.mjs "$at-openclaw/.openclaw/state/openclaw.sqlite" "$q" > "theirs-reg-$ver.txt" 2>&1 || true
-    cmp -s "ours-reg-$ver.txt" "theirs-reg-$ver.txt" || check_error "$ver: the state registry differs from its own import's"
-    [[ "$(jsonq "$(ls -t "$s"/session-sqlite-migration-runs/*.json | head -n 1)" 'j.openClawVersion')" == "$ver" ]] ||
-      check_error "$ver: our manifest does not name the release"
-    # The release reads the whole store back.
-    rc=0; release_lists "$ver" "$s" "list-$ver.json" || rc=$?
-    [[ $rc -eq 0 ]] || { check_error "$ver: its own sessions --all-agents exited $rc after our import"; continue; }
-    release_lists "$ver" "$at-openclaw/.openclaw" "list-theirs-$ver.json" || check_error "$ver: it does not list its own import"
-    jsonq "list-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "list-$ver-as-ours.json"
-    node_check list-compare.mjs "list-theirs-$ver.json" "list-$ver-as-ours.json" > "cmp-list-$ver.txt" 2>&1 ||
-      { cat "cmp-list-$ver.txt" >&2; check_error "$ver: it lists our import differently from its own"; }
-    [[ "$(jsonq "list-$ver.json" 'new Set(j.sessions.map(s=>s.agentId)).size')" == 3 ]] || check_error "$ver: it does not list all three agents"
-    rc=0; ocr_sdk "$ver" "$(cp -a "$s" "$CHECK_DIR/stores/sdk-$ver" && echo "$CHECK_DIR/stores/sdk-$ver")" sdk-readback.mjs > "sdk-$ver.json" 2> "sdk-$ver.err" || rc=$?
-    [[ $rc -eq 0 ]] || check_error "$ver: its SDK read-back failed (exit $rc): $(head -c 300 "sdk-$ver.json") $(tail -n 3 "sdk-$ver.err")"
-    rc=0; ocr_run "validate-$ver.json" "$ver" "$(cp -a "$s" "$CHECK_DIR/stores/validate-$ver" && echo "$CHECK_DIR/stores/validate-$ver")" doctor --session-sqlite validate --session-sqlite-all-agents --json || rc=$?
-    [[ $rc -eq 0 ]] || check_error "$ver: its doctor --session-sqlite validate exited $rc"
-    note "$ver: lists $(jsonq "list-$ver.json" 'j.sessions.length') sessions, SDK reads $(jsonq "sdk-$ver.json" 'Object.values(j.agents).reduce((n,a)=>n+a.events,0)') events"
+legacy_import_at() {
+  local ver="$1" s at rc db q n=0
+  at="$CHECK_DIR/stores/import-$ver"
+  s="$(one_legacy "$ver" "import-$ver")"
+  rc=0; ocr_run "oc-import-$ver.json" "$ver" "$s" doctor --session-sqlite import --session-sqlite-agent research --json || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: its own import exited $rc"; return 0; }
+  mv "$at" "$at-openclaw"
+  s="$(one_legacy "$ver" "import-$ver")"
+  rc=0; ours_run "ours-import-$ver.json" "$s" --json migrate legacy --agent research --yes || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: migrate legacy exited $rc"; return 0; }
+  db=agents/research/agent/openclaw-agent.sqlite
+  if node_check compare-imports.mjs "$s/$db" "$at-openclaw/.openclaw/$db" > "cmp-$ver.txt" 2>&1; then
+    note "$ver research: $(tail -n 1 "cmp-$ver.txt")"
+  else
+    head -n 40 "cmp-$ver.txt" >&2; check_error "$ver: our import differs from its own"
+  fi
+  for q in "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid" \
+           "SELECT role, schema_version, agent_id, app_version FROM schema_meta" \
+           "SELECT (SELECT user_version FROM pragma_user_version), (SELECT journal_mode FROM pragma_journal_mode), (SELECT auto_vacuum FROM pragma_auto_vacuum)"; do
+    n=$((n + 1))
+    node_check sql-rows.mjs "$s/$db" "$q" > "ours-$ver-$n.txt" 2>&1 || true
+    node_check sql-rows.mjs "$at-openclaw/.openclaw/$db" "$q" > "theirs-$ver-$n.txt" 2>&1 || true
+    cmp -s "ours-$ver-$n.txt" "theirs-$ver-$n.txt" || { diff "ours-$ver-$n.txt" "theirs-$ver-$n.txt" | head -n 10 >&2; check_error "$ver: differs from its own import: $q"; }
   done
+  q="SELECT agent_id, path, schema_version FROM agent_databases ORDER BY agent_id"
+  node_check sql-rows.mjs "$s/state/openclaw.sqlite" "$q" > "ours-reg-$ver.txt" 2>&1 || true
+  node_check sql-rows.mjs "$at-openclaw/.openclaw/state/openclaw.sqlite" "$q" > "theirs-reg-$ver.txt" 2>&1 || true
+  cmp -s "ours-reg-$ver.txt" "theirs-reg-$ver.txt" || check_error "$ver: the state registry differs from its own import's"
+  [[ "$(jsonq "$(ls -t "$s"/session-sqlite-migration-runs/*.json | head -n 1)" 'j.openClawVersion')" == "$ver" ]] ||
+    check_error "$ver: our manifest does not name the release"
+  # The release reads the whole store back.
+  rc=0; release_lists "$ver" "$s" "list-$ver.json" || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: its own sessions --all-agents exited $rc after our import"; return 0; }
+  release_lists "$ver" "$at-openclaw/.openclaw" "list-theirs-$ver.json" || check_error "$ver: it does not list its own import"
+  jsonq "list-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "list-$ver-as-ours.json"
+  node_check list-compare.mjs "list-theirs-$ver.json" "list-$ver-as-ours.json" > "cmp-list-$ver.txt" 2>&1 ||
+    { cat "cmp-list-$ver.txt" >&2; check_error "$ver: it lists our import differently from its own"; }
+  [[ "$(jsonq "list-$ver.json" 'new Set(j.sessions.map(s=>s.agentId)).size')" == 3 ]] || check_error "$ver: it does not list all three agents"
+  rc=0; ocr_sdk "$ver" "$(cp -a "$s" "$CHECK_DIR/stores/sdk-$ver" && echo "$CHECK_DIR/stores/sdk-$ver")" sdk-readback.mjs > "sdk-$ver.json" 2> "sdk-$ver.err" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its SDK read-back failed (exit $rc): $(head -c 300 "sdk-$ver.json") $(tail -n 3 "sdk-$ver.err")"
+  rc=0; ocr_run "validate-$ver.json" "$ver" "$(cp -a "$s" "$CHECK_DIR/stores/validate-$ver" && echo "$CHECK_DIR/stores/validate-$ver")" doctor --session-sqlite validate --session-sqlite-all-agents --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: its doctor --session-sqlite validate exited $rc"
+  note "$ver: lists $(jsonq "list-$ver.json" 'j.sessions.length') sessions, SDK reads $(jsonq "sdk-$ver.json" 'Object.values(j.agents).reduce((n,a)=>n+a.events,0)') events"
 }
+check_legacy_import_at_release_schema() { local ver; for ver in $RELEASE_MATRIX; do legacy_import_at "$ver"; done; }
 CHECKS+=(legacy_import_at_release_schema)
+
+# legacy_import_at_release_schema_of_2026_9_X: the same on the stores of the other owners of agent
+# schema 19 (beside state 15, 16 and 17), whose state database names them: 2026.9.2 to 2026.9.4
+# create agent 19 with one index more than 2026.8.2; 2026.9.1 the same schema as 2026.8.2
+# (docs/openclaw/RELEASES.md §1). Their stores are generated on first use, as the matrix's are.
+check_legacy_import_at_release_schema_of_2026_9_1() { legacy_import_at 2026.9.1; }
+check_legacy_import_at_release_schema_of_2026_9_2() { legacy_import_at 2026.9.2; }
+check_legacy_import_at_release_schema_of_2026_9_3() { legacy_import_at 2026.9.3; }
+check_legacy_import_at_release_schema_of_2026_9_4() { legacy_import_at 2026.9.4; }
+CHECKS+=(legacy_import_at_release_schema_of_2026_9_1 legacy_import_at_release_schema_of_2026_9_2
+  legacy_import_at_release_schema_of_2026_9_3 legacy_import_at_release_schema_of_2026_9_4)
 
 # legacy_import_guarded: `migrate legacy` never cuts a release off its store: on a store of the
 # pre-SQLite release it refuses (exit 6), changes nothing, and the release lists what it listed
@@ -449,38 +459,41 @@ CHECKS+=(undelete_on_release_stores restore_session_on_release_stores)
 # same manifest fields and the same rows, checks/compare-imports.mjs); the release's own
 # `backup sqlite verify` and `restore --target` accept ours, and ours verifies the release's;
 # our `backup restore --in-place` of our snapshot leaves a store the release lists as before.
-check_backup_on_release_stores() {
-  local ver s a rc ours theirs n=0
+# backup_on_release VER : the above on VER's live store; counts its snapshots in BACKUP_COMPARED.
+backup_on_release() {
+  local ver="$1" s a rc ours theirs
   mkdir -p "$CHECK_DIR/private"
-  for ver in $RELEASE_MATRIX; do
-    s="$(copy_release "$ver" live "backup-$ver")"
-    release_lists "$ver" "$s" "before-$ver.json" || { check_error "$ver: it does not list its store"; continue; }
-    for a in main work research; do
-      n=$((n + 1))
-      rc=0; ours_run "ours-$ver-$a.json" "$s" --json backup create --agent "$a" --repository "$CHECK_DIR/ours-$ver" || rc=$?
-      [[ $rc -eq 0 ]] || { check_error "$ver: backup create --agent $a exited $rc"; continue; }
-      ours="$(jsonq "ours-$ver-$a.json" 'j.data.snapshots[0].path')"
-      rc=0; ocr_run "theirs-$ver-$a.json" "$ver" "$s" backup sqlite create --agent "$a" --repository "$CHECK_DIR/theirs-$ver" --json || rc=$?
-      [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create --agent $a exited $rc"; continue; }
-      theirs="$(jsonq "theirs-$ver-$a.json" 'j.snapshotPath')"
-      [[ "$(jsonq "$ours/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" == \
-         "$(jsonq "$theirs/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" ]] ||
-        check_error "$ver $a: our manifest differs from its own: $(cat "$ours/manifest.json")"
-      node_check compare-imports.mjs "$ours/database.sqlite" "$theirs/database.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
-        { head -n 20 "cmp-$ver-$a.txt" >&2; check_error "$ver $a: our snapshot's rows differ from its own"; }
-      rc=0; ocr_run "verify-$ver-$a.json" "$ver" "$s" backup sqlite verify "$ours" --json || rc=$?
-      [[ $rc -eq 0 && "$(jsonq "verify-$ver-$a.json" 'j.ok')" == true ]] || check_error "$ver: its backup sqlite verify refuses our snapshot of $a (exit $rc)"
-      rc=0; ocr_run "restore-$ver-$a.json" "$ver" "$s" backup sqlite restore "$ours" --target "$CHECK_DIR/private/$ver-$a.sqlite" --json || rc=$?
-      [[ $rc -eq 0 ]] || check_error "$ver: its backup sqlite restore of our snapshot of $a exited $rc"
-      rc=0; ours_run "our-verify-$ver-$a.json" "$s" --json backup verify "$theirs" || rc=$?
-      [[ $rc -eq 0 ]] || check_error "$ver: our backup verify refuses its snapshot of $a (exit $rc)"
-    done
-    rc=0; ours_run "in-place-$ver.json" "$s" --json backup restore "$ours" --in-place --yes || rc=$?
-    [[ $rc -eq 0 ]] || check_error "$ver: backup restore --in-place exited $rc"
-    release_lists "$ver" "$s" "after-$ver.json" || check_error "$ver: it no longer lists its store after our in-place restore"
-    jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
-    node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed after the in-place restore"
+  s="$(copy_release "$ver" live "backup-$ver")"
+  release_lists "$ver" "$s" "before-$ver.json" || { check_error "$ver: it does not list its store"; return 0; }
+  for a in main work research; do
+    BACKUP_COMPARED=$((${BACKUP_COMPARED:-0} + 1))
+    rc=0; ours_run "ours-$ver-$a.json" "$s" --json backup create --agent "$a" --repository "$CHECK_DIR/ours-$ver" || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: backup create --agent $a exited $rc"; continue; }
+    ours="$(jsonq "ours-$ver-$a.json" 'j.data.snapshots[0].path')"
+    rc=0; ocr_run "theirs-$ver-$a.json" "$ver" "$s" backup sqlite create --agent "$a" --repository "$CHECK_DIR/theirs-$ver" --json || rc=$?
+    [[ $rc -eq 0 ]] || { check_error "$ver: its backup sqlite create --agent $a exited $rc"; continue; }
+    theirs="$(jsonq "theirs-$ver-$a.json" 'j.snapshotPath')"
+    [[ "$(jsonq "$ours/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" == \
+       "$(jsonq "$theirs/manifest.json" 'JSON.stringify([j.schemaVersion,j.database,j.artifact.path,Object.keys(j).sort()])')" ]] ||
+      check_error "$ver $a: our manifest differs from its own: $(cat "$ours/manifest.json")"
+    node_check compare-imports.mjs "$ours/database.sqlite" "$theirs/database.sqlite" > "cmp-$ver-$a.txt" 2>&1 ||
+      { head -n 20 "cmp-$ver-$a.txt" >&2; check_error "$ver $a: our snapshot's rows differ from its own"; }
+    rc=0; ocr_run "verify-$ver-$a.json" "$ver" "$s" backup sqlite verify "$ours" --json || rc=$?
+    [[ $rc -eq 0 && "$(jsonq "verify-$ver-$a.json" 'j.ok')" == true ]] || check_error "$ver: its backup sqlite verify refuses our snapshot of $a (exit $rc)"
+    rc=0; ocr_run "restore-$ver-$a.json" "$ver" "$s" backup sqlite restore "$ours" --target "$CHECK_DIR/private/$ver-$a.sqlite" --json || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: its backup sqlite restore of our snapshot of $a exited $rc"
+    rc=0; ours_run "our-verify-$ver-$a.json" "$s" --json backup verify "$theirs" || rc=$?
+    [[ $rc -eq 0 ]] || check_error "$ver: our backup verify refuses its snapshot of $a (exit $rc)"
   done
-  note "$n snapshots of agent databases compared with the releases' own, accepted both ways"
+  rc=0; ours_run "in-place-$ver.json" "$s" --json backup restore "$ours" --in-place --yes || rc=$?
+  [[ $rc -eq 0 ]] || check_error "$ver: backup restore --in-place exited $rc"
+  release_lists "$ver" "$s" "after-$ver.json" || check_error "$ver: it no longer lists its store after our in-place restore"
+  jsonq "after-$ver.json" '({schemaVersion:1,command:"list",ok:true,warnings:[],data:j.sessions.map(s=>({agentId:s.agentId,sessionKey:s.key,sessionId:s.sessionId,updatedAt:s.updatedAt,kind:s.kind,entry:{}}))})' > "after-$ver-as-ours.json"
+  node_check list-compare.mjs "before-$ver.json" "after-$ver-as-ours.json" > /dev/null || check_error "$ver: its list changed after the in-place restore"
+}
+check_backup_on_release_stores() {
+  local ver; BACKUP_COMPARED=0
+  for ver in $RELEASE_MATRIX; do backup_on_release "$ver"; done
+  note "$BACKUP_COMPARED snapshots of agent databases compared with the releases' own, accepted both ways"
 }
 CHECKS+=(backup_on_release_stores)

@@ -17,8 +17,8 @@ pub struct LegacyArgs {
     #[command(flatten)]
     mutation: MutationArgs,
     /// Create the databases at the schema of this OpenClaw release, as its own import does
-    /// (2026.8.2: agent schema 19, 2026.9.5: 21, 2026.9.6: 23). By default, the release that
-    /// owns the state dir (its existing databases tell which).
+    /// (2026.8.2 and 2026.9.1 to 2026.9.4: agent schema 19, 2026.9.5: 21, 2026.9.6: 23). By
+    /// default, the release that owns the state dir (its existing databases tell which).
     #[arg(long, value_name = "VERSION")]
     schema_of_release: Option<String>,
 }

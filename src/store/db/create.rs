@@ -31,15 +31,53 @@ pub struct ReleaseSchema {
     state_sql: &'static str,
 }
 
+// The dumps of the releases' own imports, shared where they are byte-identical: 2026.8.1 to
+// 2026.9.1 create the same agent 19, 2026.9.2 to 2026.9.4 another (one index more); the state
+// databases are 2026.8.x's 15 (also 2026.9.1's and 2026.9.2's), 2026.9.3's 16, 2026.9.4's 17 and
+// 2026.9.5's 17 (docs/openclaw/RELEASES.md §1-3).
+const AGENT_19_OF_2026_8: &str =
+    include_str!("schema/upgrade/agent-19-to-23.from-2026.8.2.before.sql");
+const AGENT_19_OF_2026_9: &str =
+    include_str!("schema/upgrade/agent-19-to-23.from-2026.9.4.before.sql");
+const STATE_15: &str = include_str!("schema/upgrade/state-15-to-18.from-2026.8.2.before.sql");
+
 /// Every release a legacy import can create databases for, oldest first; the last is the
 /// one this tool writes.
-pub static RELEASE_SCHEMAS: [ReleaseSchema; 3] = [
+pub static RELEASE_SCHEMAS: [ReleaseSchema; 7] = [
     ReleaseSchema {
         version: "2026.8.2",
         agent_schema: 19,
         state_schema: 15,
-        agent_sql: include_str!("schema/upgrade/agent-19-to-23.from-2026.8.2.before.sql"),
-        state_sql: include_str!("schema/upgrade/state-15-to-18.from-2026.8.2.before.sql"),
+        agent_sql: AGENT_19_OF_2026_8,
+        state_sql: STATE_15,
+    },
+    ReleaseSchema {
+        version: "2026.9.1",
+        agent_schema: 19,
+        state_schema: 15,
+        agent_sql: AGENT_19_OF_2026_8,
+        state_sql: STATE_15,
+    },
+    ReleaseSchema {
+        version: "2026.9.2",
+        agent_schema: 19,
+        state_schema: 15,
+        agent_sql: AGENT_19_OF_2026_9,
+        state_sql: STATE_15,
+    },
+    ReleaseSchema {
+        version: "2026.9.3",
+        agent_schema: 19,
+        state_schema: 16,
+        agent_sql: AGENT_19_OF_2026_9,
+        state_sql: include_str!("schema/upgrade/state-16-to-18.from-2026.9.3.before.sql"),
+    },
+    ReleaseSchema {
+        version: "2026.9.4",
+        agent_schema: 19,
+        state_schema: 17,
+        agent_sql: AGENT_19_OF_2026_9,
+        state_sql: include_str!("schema/upgrade/state-17-to-18.from-2026.9.4.before.sql"),
     },
     ReleaseSchema {
         version: "2026.9.5",
@@ -66,6 +104,17 @@ impl ReleaseSchema {
     /// The schema of `version`'s own import, when this tool reproduces it.
     pub fn of_release(version: &str) -> Option<&'static ReleaseSchema> {
         RELEASE_SCHEMAS.iter().find(|r| r.version == version)
+    }
+
+    /// The import to reproduce for the release a database's `schema_meta.app_version` names:
+    /// that release's, or 2026.8.2's for any 2026.8 release (2026.8.1 creates the same schemas).
+    pub fn of_named_release(app_version: &str) -> Option<&'static ReleaseSchema> {
+        Self::of_release(app_version).or_else(|| {
+            app_version
+                .strip_prefix("2026.8.")
+                .filter(|rest| rest.parse::<u32>().is_ok())
+                .and_then(|_| Self::of_release("2026.8.2"))
+        })
     }
 
     /// The releases named, for a message: `2026.8.2, 2026.9.5, 2026.9.6`.
@@ -261,9 +310,11 @@ mod tests {
         rows
     }
 
-    /// Each older release's embedded dumps are the schema that release's own import wrote
-    /// (its committed fixture's report), and a database created for it has exactly the
-    /// schema objects and seed rows of that release's own import.
+    /// Each older release's embedded dumps are the schema that release's own import wrote: a
+    /// database created for it has the schema objects and seed rows of its committed fixture's
+    /// import where there is one (2026.8.2, 2026.9.5), and for every release the `before`
+    /// schema of the upgrade path of the release it names (the reference suite's
+    /// `legacy_import_at_release_schema*` compares with each release's own import).
     #[test]
     fn databases_created_for_an_older_release_have_its_schema() {
         let uncommented = |s: &str| {
@@ -286,36 +337,79 @@ mod tests {
             ]
         };
         let older = &RELEASE_SCHEMAS[..RELEASE_SCHEMAS.len() - 1];
-        assert_eq!(older.len(), 2);
+        assert_eq!(older.len(), 6);
+        // The upgrade path each release's databases take: the release whose store it was
+        // captured on (the same schema; docs/openclaw/RELEASES.md §1).
+        let paths = [
+            (
+                "2026.8.2",
+                "agent-19-to-23.from-2026.8.2",
+                "state-15-to-18.from-2026.8.2",
+            ),
+            (
+                "2026.9.1",
+                "agent-19-to-23.from-2026.8.2",
+                "state-15-to-18.from-2026.8.2",
+            ),
+            (
+                "2026.9.2",
+                "agent-19-to-23.from-2026.9.4",
+                "state-15-to-18.from-2026.8.2",
+            ),
+            (
+                "2026.9.3",
+                "agent-19-to-23.from-2026.9.4",
+                "state-16-to-18.from-2026.9.3",
+            ),
+            (
+                "2026.9.4",
+                "agent-19-to-23.from-2026.9.4",
+                "state-17-to-18.from-2026.9.4",
+            ),
+            (
+                "2026.9.5",
+                "agent-21-to-23.from-2026.9.5",
+                "state-17-to-18.from-2026.9.5",
+            ),
+        ];
         for release in older {
             let fixture = format!(
                 "{}/tests/fixtures/openclaw-{}",
                 env!("CARGO_MANIFEST_DIR"),
                 release.version
             );
-            for (embedded, dump) in [
-                (release.agent_sql, "schema-agent.sql"),
-                (release.state_sql, "schema-state.sql"),
-            ] {
-                let recorded = std::fs::read_to_string(format!("{fixture}/report/{dump}")).unwrap();
-                assert_eq!(
-                    uncommented(embedded),
-                    uncommented(&recorded),
-                    "{} {dump}",
-                    release.version
-                );
+            let committed = Path::new(&fixture).is_dir();
+            if committed {
+                for (embedded, dump) in [
+                    (release.agent_sql, "schema-agent.sql"),
+                    (release.state_sql, "schema-state.sql"),
+                ] {
+                    let recorded =
+                        std::fs::read_to_string(format!("{fixture}/report/{dump}")).unwrap();
+                    assert_eq!(
+                        uncommented(embedded),
+                        uncommented(&recorded),
+                        "{} {dump}",
+                        release.version
+                    );
+                }
             }
+            let (_, agent_path, state_path) = paths
+                .iter()
+                .find(|p| p.0 == release.version)
+                .expect("every older release has its upgrade paths");
             let dir = tempfile::tempdir().unwrap();
             let agent = dir.path().join("openclaw-agent.sqlite");
             stage_agent_db(release, &agent, "main", 1)
                 .unwrap()
                 .publish()
                 .unwrap();
-            let reference =
-                format!("{fixture}/imported/.openclaw/agents/main/agent/openclaw-agent.sqlite");
-            assert_eq!(master(&agent), master(Path::new(&reference)));
-            assert_eq!(seeds(&agent), seeds(Path::new(&reference)));
             let conn = Connection::open(&agent).unwrap();
+            let recognised =
+                crate::store::db::upgrade::recognise(&conn, crate::store::DatabaseRole::Agent)
+                    .unwrap()
+                    .map(|p| p.name);
+            assert_eq!(recognised, Some(*agent_path), "{}", release.version);
             let contract: (i64, String, i64) = conn
                 .query_row(
                     "SELECT id, main_key, updated_at FROM session_key_contract",
@@ -324,20 +418,54 @@ mod tests {
                 )
                 .unwrap();
             assert_eq!(contract, (1, "main".to_string(), 0));
+            drop(conn);
+            assert_eq!(
+                seeds(&agent),
+                [
+                    format!("agent|{}|main|{}", release.agent_schema, release.version),
+                    "1".into(),
+                    release.agent_schema.to_string()
+                ]
+            );
             let state = dir.path().join("openclaw.sqlite");
             create_state_db(release, &state, 1).unwrap();
-            let reference = format!("{fixture}/imported/.openclaw/state/openclaw.sqlite");
-            assert_eq!(master(&state), master(Path::new(&reference)));
+            let conn = Connection::open(&state).unwrap();
+            let recognised =
+                crate::store::db::upgrade::recognise(&conn, crate::store::DatabaseRole::Global)
+                    .unwrap()
+                    .map(|p| p.name);
+            assert_eq!(recognised, Some(*state_path), "{}", release.version);
+            drop(conn);
             assert_eq!(
                 seeds(&state)[0],
                 format!("global|{}||{}", release.state_schema, release.version)
             );
+            if committed {
+                let reference =
+                    format!("{fixture}/imported/.openclaw/agents/main/agent/openclaw-agent.sqlite");
+                assert_eq!(master(&agent), master(Path::new(&reference)));
+                assert_eq!(seeds(&agent), seeds(Path::new(&reference)));
+                let reference = format!("{fixture}/imported/.openclaw/state/openclaw.sqlite");
+                assert_eq!(master(&state), master(Path::new(&reference)));
+            }
         }
         assert_eq!(
             ReleaseSchema::of_release("2026.9.5").unwrap().agent_schema,
             21
         );
-        assert!(ReleaseSchema::of_release("2026.9.4").is_none());
+        assert!(ReleaseSchema::of_release("2026.8.1-beta.1").is_none());
+        for (named, import) in [
+            ("2026.8.1", Some("2026.8.2")),
+            ("2026.9.3", Some("2026.9.3")),
+            ("2026.8.1-beta.1", None),
+            ("2026.8.x", None),
+        ] {
+            assert_eq!(
+                ReleaseSchema::of_named_release(named).map(|r| r.version),
+                import,
+                "{named}"
+            );
+        }
         assert_eq!(ReleaseSchema::current().version, OPENCLAW_VERSION);
     }
 

@@ -44,13 +44,13 @@ pub static PATHS: [UpgradePath; 7] = [
         "agent-19-to-23.from-2026.8.2",
         DatabaseRole::Agent,
         23,
-        "2026.8.1 to 2026.9.2"
+        "2026.8.1 to 2026.9.1"
     ),
     path!(
         "agent-19-to-23.from-2026.9.4",
         DatabaseRole::Agent,
         23,
-        "2026.9.3 to 2026.9.4"
+        "2026.9.2 to 2026.9.4"
     ),
     path!(
         "agent-21-to-23.from-2026.9.5",
