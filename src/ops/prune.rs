@@ -68,6 +68,8 @@ pub struct AgentPrune {
     /// What the budget pass measured when it ran.
     pub budget_outcome: Option<BudgetOutcome>,
     pub applied: bool,
+    /// Whose cleanup the plan follows: the release that owns the store.
+    pub rules: PruneRules,
 }
 
 impl AgentPrune {
@@ -329,46 +331,60 @@ impl PruneOp {
             budget,
             budget_outcome: None,
             applied: false,
+            rules,
         }))
     }
 }
 
-/// Whether the store is a 2026.8.x one: its state database at schema 15 (2026.8.1 to 2026.9.2)
-/// and created by a 2026.8 release (`schema_meta.app_version`), whose cleanup is 2026.8.2's
-/// (`release_prune_19`). 2026.9.1 and 2026.9.2 also write state 15 but prune otherwise
-/// (docs/openclaw/RELEASES.md §7).
-fn owned_by_2026_8(state: Option<&SchemaInfo>) -> bool {
-    state.is_some_and(|s| {
-        s.user_version == 15
-            && s.app_version
-                .as_deref()
-                .is_some_and(|v| v.starts_with("2026.8."))
-    })
-}
-
-/// Whether the store is 2026.9.3's or 2026.9.4's: agent schema 19 beside a state database at 16
-/// or 17 (2026.9.5 writes 17 beside 21). Their cleanup prunes as 2026.9.5's
-/// (`release_prune_19_of_2026_9_3`, `_9_4`).
-fn owned_by_2026_9_3_or_9_4(agent_schema: i64, state: Option<&SchemaInfo>) -> bool {
-    agent_schema == 19 && state.is_some_and(|s| matches!(s.user_version, 16 | 17))
-}
-
-/// Whose maintenance rules a prune of this agent database follows: the release that owns the
-/// store (docs/openclaw/RELEASES.md §6, §7): 2026.8.2's on agent schema 19 of a 2026.8.x store,
-/// 2026.9.5's on 2026.9.3/9.4's. The other owners of 19 (2026.9.1, 2026.9.2) are not proven: a
-/// dry run shows 2026.9.5's rules, the real run is refused ([`refuse_unproven`]).
-fn rules_of(agent_schema: i64, state: Option<&SchemaInfo>) -> PruneRules {
-    if agent_schema == 19 && owned_by_2026_8(state) {
-        PruneRules::OpenClaw2026_8
-    } else {
-        PruneRules::Current
+/// Whose cleanup a prune of this agent database reproduces: the release that owns the store
+/// (docs/openclaw/RELEASES.md §6, §7), told by the state database. On agent schema 19: beside
+/// state 15 (2026.8.1 to 2026.9.2), its creator (`schema_meta.app_version`): a 2026.8 release
+/// prunes by 2026.8.2's rules (`release_prune_19`), 2026.9.1 and 2026.9.2 by their own
+/// (`release_prune_19_of_2026_9_1`, `_9_2`); beside state 16 or 17, 2026.9.3's or 2026.9.4's
+/// prune as 2026.9.5's (`release_prune_19_of_2026_9_3`, `_9_4`). `None`: an owner of 19 whose
+/// cleanup is not reproduced, refused by [`refuse_unproven`].
+fn owner_rules(agent_schema: i64, state: Option<&SchemaInfo>) -> Option<PruneRules> {
+    if agent_schema != 19 {
+        return Some(PruneRules::Current);
     }
+    // `2026.9.1`, or a build of it (`2026.9.1-beta.1`), not `2026.9.10`.
+    let is = |v: &str, release: &str| {
+        v.strip_prefix(release)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '+']))
+    };
+    match state? {
+        SchemaInfo {
+            user_version: 15,
+            app_version: Some(v),
+            ..
+        } => {
+            if v.starts_with("2026.8.") {
+                Some(PruneRules::OpenClaw2026_8)
+            } else if is(v, "2026.9.1") {
+                Some(PruneRules::OpenClaw2026_9_1)
+            } else if is(v, "2026.9.2") {
+                Some(PruneRules::OpenClaw2026_9_2)
+            } else {
+                None
+            }
+        }
+        SchemaInfo {
+            user_version: 16 | 17,
+            ..
+        } => Some(PruneRules::Current),
+        _ => None,
+    }
+}
+
+/// The rules a plan follows: the owner's; where it is unproven (refused before a real run),
+/// 2026.9.5's, which the dry run names.
+fn rules_of(agent_schema: i64, state: Option<&SchemaInfo>) -> PruneRules {
+    owner_rules(agent_schema, state).unwrap_or_default()
 }
 
 /// Refuse a schema-19 store whose owner's prune is not proven, naming that owner.
 fn refuse_unproven(agent: &str, agent_schema: i64, state: Option<&SchemaInfo>) -> Result<()> {
-    if agent_schema != 19 || owned_by_2026_8(state) || owned_by_2026_9_3_or_9_4(agent_schema, state)
-    {
+    if owner_rules(agent_schema, state).is_some() {
         return Ok(());
     }
     let owner = match state {
@@ -396,7 +412,7 @@ fn refuse_unproven(agent: &str, agent_schema: i64, state: Option<&SchemaInfo>) -
     };
     Err(Error::UnsupportedSchema {
         message: format!(
-            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes agent schema 19 as 2026.8.x's, 2026.9.3's and 2026.9.4's own cleanup do, and this release's cleanup is not reproduced yet; nothing was changed"
+            "agent {agent}'s database has agent schema 19 in a store of {owner}; prune writes agent schema 19 only as the cleanup of the release that owns the store does (2026.8.x, 2026.9.1 to 2026.9.4), and this one's is not reproduced yet; nothing was changed"
         ),
         hint: Some(crate::store::upgrade_hint(
             crate::store::releases::written().version,
@@ -770,7 +786,8 @@ impl Operation for PruneOp {
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     /// 2026.9.5's cleanup plans and writes as 2026.9.6's does (reference check
     /// `release_prune_21`); on 19, the owner's: 2026.8.x's own rules (`release_prune_19`),
-    /// 2026.9.3/9.4's as 2026.9.5's (`release_prune_19_of_2026_9_*`); a 2026.9.1/9.2 store is
+    /// 2026.9.1's and 2026.9.2's own (`release_prune_19_of_2026_9_1`, `_9_2`), 2026.9.3/9.4's as
+    /// 2026.9.5's (`release_prune_19_of_2026_9_3`, `_9_4`); a store of another owner of 19 is
     /// refused in `check_early` and `check` (docs/openclaw/RELEASES.md §6).
     const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
 
@@ -827,7 +844,22 @@ impl Operation for PruneOp {
     }
 
     fn summarize(&self, plan: &PrunePlanSet, limit: usize) -> Result<PlanSummary> {
-        let mut summary = PlanSummary::new(plan.totals()?.words("archive", "delete", "remove"));
+        let mut headline = plan.totals()?.words("archive", "delete", "remove");
+        // An older release's store is pruned by that release's own rules: said, since they
+        // differ from the current ones (2026.9.3/9.4's, the same as 2026.9.5's, go unsaid).
+        let mut owners: Vec<&str> = Vec::new();
+        for a in plan.agents.iter().filter(|a| a.work() > 0) {
+            if a.rules != PruneRules::Current && !owners.contains(&a.rules.release()) {
+                owners.push(a.rules.release());
+            }
+        }
+        if !owners.is_empty() {
+            headline.push_str(&format!(
+                ", by OpenClaw {}'s own rules (its store)",
+                owners.join("'s and ")
+            ));
+        }
+        let mut summary = PlanSummary::new(headline);
         for a in &plan.agents {
             let mut group = PlanGroup::new(Some(a.paths.id.to_string()));
             a.plan.for_each(ActionFilter::All, |i| -> Result<_> {

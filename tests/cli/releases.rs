@@ -209,12 +209,12 @@ fn transcript_cat_prints_an_older_release_rows_byte_for_byte() {
 }
 
 #[test]
-fn a_prune_of_a_schema_19_store_of_2026_9_1_or_9_2_is_refused_and_of_9_3_or_9_4_follows_9_5() {
-    // 2026.9.1 to 2026.9.4 write agent schema 19 as 2026.8.x does, beside a state database at
-    // 15 (2026.9.1/9.2), 16 and 17; 2026.8.x's cleanup is proven (release_prune_19) and so are
-    // 2026.9.3's and 2026.9.4's, which prune as 2026.9.5 (release_prune_19_of_2026_9_3, _9_4);
-    // 2026.9.1's and 2026.9.2's are refused. The state database's schema and creator (`schema_meta.app_version`) tell the
-    // owner apart, so 2026.8.2's store stands for theirs with them.
+fn a_prune_of_a_schema_19_store_follows_its_owners_cleanup_and_an_unknown_owner_is_refused() {
+    // 2026.8.1 to 2026.9.4 write agent schema 19, beside a state database at 15 (2026.8.x,
+    // 2026.9.1, 2026.9.2), 16 and 17. Each owner's cleanup is proven by the reference suite
+    // (release_prune_19, release_prune_19_of_2026_9_1 to _9_4); the state database's schema and
+    // creator (`schema_meta.app_version`) tell the owner, so 2026.8.2's store stands for theirs
+    // relabelled.
     let as_owned_by = |state_schema: i64, creator: &str| {
         let store = Store::copy_release("2026.8.2", "live");
         let conn = rusqlite::Connection::open(store.state().join("state/openclaw.sqlite")).unwrap();
@@ -227,65 +227,149 @@ fn a_prune_of_a_schema_19_store_of_2026_9_1_or_9_2_is_refused_and_of_9_3_or_9_4_
         .unwrap();
         store
     };
+    let actions = |doc: &Value| -> Vec<(String, String)> {
+        doc["data"]["agents"][0]["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                (
+                    a["sessionKey"].as_str().unwrap().to_string(),
+                    a["action"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let cli = "agent:research:explicit:cli-research";
     // 2026.9.3's and 2026.9.4's: 2026.9.5's rules (an old CLI session archived for age, not
     // removed as 2026.8.2 removes it).
     for (state_schema, creator) in [(16, "2026.9.3"), (17, "2026.9.4")] {
         let store = as_owned_by(state_schema, creator);
         let doc = store.json_ok(["--json", "prune", "--agent", "research", "--dry-run"]);
-        let actions = &doc["data"]["agents"][0]["actions"];
         assert!(
-            actions.as_array().unwrap().iter().any(|a| {
-                a["sessionKey"] == "agent:research:explicit:cli-research"
-                    && a["action"] == "archive-age"
-            }),
-            "{creator}: {actions}"
+            actions(&doc).contains(&(cli.to_string(), "archive-age".to_string())),
+            "{creator}: {doc}"
+        );
+        // The current rules go unnamed.
+        assert!(doc["data"]["agents"][0].get("rulesOf").is_none(), "{doc}");
+    }
+    // 2026.8.x's, 2026.9.1's and 2026.9.2's remove it; 2026.8.x removes the stale entries in
+    // key order, 2026.9.1 and 2026.9.2 oldest first.
+    let updated: std::collections::HashMap<String, i64> =
+        our_sessions(&as_owned_by(15, "2026.8.2"))
+            .into_iter()
+            .map(|(_, k, _, u)| (k, u))
+            .collect();
+    for creator in ["2026.8.2", "2026.9.1", "2026.9.2"] {
+        let store = as_owned_by(15, creator);
+        let plan = store.json_ok(["--json", "prune", "--agent", "research", "--dry-run"]);
+        let stale: Vec<String> = actions(&plan)
+            .into_iter()
+            .filter(|(_, a)| a == "prune-stale")
+            .map(|(k, _)| k)
+            .collect();
+        assert!(stale.contains(&cli.to_string()), "{creator}: {plan}");
+        // The dry run names the rules it follows.
+        assert_eq!(
+            plan["data"]["agents"][0]["rulesOf"],
+            format!("OpenClaw {creator}"),
+            "{plan}"
+        );
+        let shown = store.run_ok(["prune", "--agent", "research", "--dry-run"]);
+        assert!(
+            String::from_utf8_lossy(&shown.stdout)
+                .contains(&format!("by OpenClaw {creator}'s own rules (its store):")),
+            "{}",
+            String::from_utf8_lossy(&shown.stdout)
+        );
+        let mut by_key = stale.clone();
+        by_key.sort();
+        let mut by_age = stale.clone();
+        by_age.sort_by_key(|k| (updated[k], std::cmp::Reverse(k.clone())));
+        assert_ne!(by_key, by_age, "the fixture tells the two orders apart");
+        let want = if creator == "2026.8.2" {
+            by_key
+        } else {
+            by_age
+        };
+        assert_eq!(stale, want, "{creator}");
+        // The real run does what the dry run showed.
+        let done = store.json_ok([
+            "--json",
+            "prune",
+            "--agent",
+            "research",
+            "--enforce",
+            "--yes",
+        ]);
+        assert_eq!(actions(&done), actions(&plan), "{creator}");
+        assert!(store.entry("research", cli).is_none(), "{creator}");
+        // The cap (work's sessions are ordinary ones): 2026.9.2's archives them, 2026.8.x's and
+        // 2026.9.1's remove them.
+        let capped = store.json_ok([
+            "--json",
+            "prune",
+            "--agent",
+            "work",
+            "--max-entries",
+            "1",
+            "--dry-run",
+        ]);
+        let capped = actions(&capped);
+        let (archives, removes) = (
+            capped.iter().any(|(_, a)| a == "archive-cap"),
+            capped.iter().any(|(_, a)| a == "prune-cap"),
+        );
+        assert_eq!(
+            (archives, removes),
+            (creator == "2026.9.2", creator != "2026.9.2"),
+            "{creator}: {capped:?}"
+        );
+        assert_integrity(&store.writable("research"), creator);
+    }
+    // An owner of 19 whose cleanup is not reproduced: refused, named, nothing changed.
+    let release = "2026.9.0";
+    let store = as_owned_by(15, release);
+    let before = store_files(&store);
+    for args in [
+        vec!["prune", "--all-agents", "--enforce", "--yes"],
+        vec![
+            "prune",
+            "--agent",
+            "work",
+            "--max-entries",
+            "1",
+            "--enforce",
+            "--yes",
+        ],
+    ] {
+        let out = store.cmd().arg("--json").args(&args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(6), "{release} {args:?}: {doc}");
+        assert_eq!(doc["error"]["code"], "UNSUPPORTED_SCHEMA", "{doc}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        let hint = doc["error"]["hint"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("agent schema 19 in a store of OpenClaw {release}"))
+                && message.contains("nothing was changed"),
+            "{message}"
+        );
+        assert!(
+            hint.contains("`openclaw doctor --fix`")
+                && hint.contains(" migrate schema`")
+                && hint.contains("can no longer open it afterwards"),
+            "{hint}"
         );
     }
-    for (state_schema, creator, release) in
-        [(15, "2026.9.1", "2026.9.1"), (15, "2026.9.2", "2026.9.2")]
-    {
-        let store = as_owned_by(state_schema, creator);
-        let before = store_files(&store);
-        for args in [
-            vec!["prune", "--all-agents", "--enforce", "--yes"],
-            vec![
-                "prune",
-                "--agent",
-                "work",
-                "--max-entries",
-                "1",
-                "--enforce",
-                "--yes",
-            ],
-        ] {
-            let out = store.cmd().arg("--json").args(&args).output().unwrap();
-            let doc = json(&out);
-            assert_eq!(out.status.code(), Some(6), "{release} {args:?}: {doc}");
-            assert_eq!(doc["error"]["code"], "UNSUPPORTED_SCHEMA", "{doc}");
-            let message = doc["error"]["message"].as_str().unwrap();
-            let hint = doc["error"]["hint"].as_str().unwrap();
-            assert!(
-                message.contains(&format!("agent schema 19 in a store of OpenClaw {release}"))
-                    && message.contains("nothing was changed"),
-                "{message}"
-            );
-            assert!(
-                hint.contains("`openclaw doctor --fix`")
-                    && hint.contains(" migrate schema`")
-                    && hint.contains("can no longer open it afterwards"),
-                "{hint}"
-            );
-        }
-        // The dry run shows the plan and says what the real run meets.
-        let out = store.run_code(["prune", "--all-agents", "--dry-run"], 0);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("the real run would be refused") && err.contains(release),
-            "{err}"
-        );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("delete agent:research:"));
-        assert!(store_files(&store) == before, "{release}: changed");
-    }
+    // The dry run shows the plan and says what the real run meets.
+    let out = store.run_code(["prune", "--all-agents", "--dry-run"], 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the real run would be refused") && err.contains(release),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("delete agent:research:"));
+    assert!(store_files(&store) == before, "{release}: changed");
 }
 
 #[test]

@@ -137,16 +137,20 @@ CHECKS+=(release_reclaim)
 # settings: age, stale dashboards, the entry cap, `--fix-dm-scope`, and the disk budget. The
 # summary counts KEYS the same, then every row of every table and every archive file the same;
 # under the budget, but for what ours keeps by design: the archives of the sessions this run
-# removes, which OpenClaw's budget evicts again (docs/openclaw/MAINTENANCE.md §3.3; its byte
+# removes, which OpenClaw's budget evicts again, and of the sessions archived by the cap that the
+# budget deletes, which OpenClaw deletes without one (docs/openclaw/MAINTENANCE.md §3.3; its byte
 # figures differ by its WAL, as explained there). The release reads each of our stores back.
-# STORE is the path given as --store under the agent's directory.
+# STORE is the path given as --store under the agent's directory; further arguments are cases
+# of their own (AGENT|SETTINGS|OPTIONS).
 release_prune() {
   local ver="$1" keys="$2" store="$3" a b rc i=0 agent m extra k theirs mine diffs
+  shift 3
   local cases=(
     'research|{}|'
     'research|{"pruneAfter":"365d","maxEntries":3}|'
     'main|{"pruneAfter":"1d"}|--fix-missing --fix-dm-scope'
     'research|{"maxDiskBytes":"600kb"}|'
+    "$@"
   )
   local c
   for c in "${cases[@]}"; do
@@ -170,8 +174,13 @@ release_prune() {
     local ran; ran="$(jsonq "ours-$ver-$i.json" 'j.data.agents[0].cleanup.diskBudget ? j.data.agents[0].cleanup.diskBudget.overBudget : false')"
     local kept=0 opt=()
     if [[ "$ran" == true ]]; then
-      kept="$(jsonq "ours-$ver-$i.json" 'j.data.agents[0].deleted.length')"
-      [[ "$(jsonq "oc-$ver-$i.json" 'j.diskBudget.removedFiles')" -ge "$kept" && "$kept" -gt 0 ]] ||
+      # Ours keeps every archive it writes: of the sessions the plan removes, and of the
+      # sessions archived by the cap that the budget deletes (which OpenClaw deletes without one).
+      local removed
+      removed="$(jsonq "ours-$ver-$i.json" 'j.data.agents[0].deleted.length')"
+      kept=$(( $(ls "$a/agents/$agent/sessions" | grep -c '\.jsonl\.deleted\.' || true) -
+        $(ls "$(release_store "$ver")/live/.openclaw/agents/$agent/sessions" | grep -c '\.jsonl\.deleted\.' || true) ))
+      [[ "$(jsonq "oc-$ver-$i.json" 'j.diskBudget.removedFiles')" -ge "$removed" && "$kept" -ge "$removed" && "$kept" -gt 0 ]] ||
         check_error "$ver $m: OpenClaw's budget removed fewer files than the archives this run wrote"
       opt=(--ours-run-archives "$kept")
     fi
@@ -307,6 +316,26 @@ release_prune_as_2026_9_5() {
     sessions/sessions.json
 }
 check_release_prune_19_of_2026_9_3() { release_prune_as_2026_9_5 2026.9.3; }
+# release_prune_19_of_2026_9_1, release_prune_19_of_2026_9_2: 2026.9.1 and 2026.9.2 write agent
+# schema 19 beside state 15, as 2026.8.x does, and prune by their own rules (docs/openclaw/
+# RELEASES.md §7): 2026.9.1 by 2026.8.2's, its stale entries removed oldest first; 2026.9.2 with
+# 2026.8.2's age and preservation but 2026.9.5's cap, which archives. The same four settings
+# against their own cleanup, named by their default store path as the others.
+check_release_prune_19_of_2026_9_1() {
+  release_prune 2026.9.1 "beforeCount afterCount missing dmScopeRetired modelRunPruned archived pruned capped" \
+    sessions/sessions.json
+  local f bad=""
+  for f in ours-2026.9.1-*.json; do
+    [[ "$(jsonq "$f" 'j.data.agents[0].cleanup.capArchived')" == 0 ]] || bad+="$f "
+  done
+  [[ -z "$bad" ]] || check_error "2026.9.1: ours archived by the cap, which 2026.9.1 never does: $bad"
+}
+check_release_prune_19_of_2026_9_2() {
+  # And the cap's archives under the disk budget, which from 2026.9.2 may delete them.
+  release_prune 2026.9.2 "beforeCount afterCount missing dmScopeRetired modelRunPruned archived capArchived pruned capped" \
+    sessions/sessions.json 'research|{"pruneAfter":"365d","maxEntries":3,"maxDiskBytes":"600kb"}|'
+}
+CHECKS+=(release_prune_19_of_2026_9_1 release_prune_19_of_2026_9_2)
 check_release_prune_19_of_2026_9_4() { release_prune_as_2026_9_5 2026.9.4; }
 CHECKS+=(release_prune_19_of_2026_9_3 release_prune_19_of_2026_9_4)
 

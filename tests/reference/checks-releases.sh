@@ -174,11 +174,12 @@ CHECKS+=(upgraded_reads)
 # (exit 6, UNSUPPORTED_SCHEMA) before any change, names the release and both remedies, and the
 # release still lists the store as before. checks-release-writes.sh proves patch, archive,
 # unarchive, delete, reclaim, prune and the doctor's repairs that the release's own doctor makes
-# on 19 and 21 (and prune of 2026.9.3/9.4 stores); what stays refused is prune on a store of
-# 2026.9.1 or 2026.9.2, whose cleanup matches neither rule set: the first release's store stands
-# for one (its state database says 2026.9.1 created it, as tests/cli does).
+# on 19 and 21 (and prune of every release's store that writes 19: 2026.8.x and 2026.9.1 to
+# 2026.9.4); what stays refused is prune on a schema-19 store of an owner whose cleanup is not
+# reproduced: the first release's store stands for one (its state database says a 2026.9 build
+# this tool does not know created it, as tests/cli does).
 check_release_refusals() {
-  local ver s rc cmd i=0 code hint owner=2026.9.1
+  local ver s rc cmd i=0 code hint owner=2026.9.0
   ver="$(set -- $RELEASE_MATRIX; echo "$1")"
   s="$(copy_release "$ver" live "refuse-$ver")"
   "$OPENCLAW_REF_NODE" -e '

@@ -7,6 +7,7 @@ use serde::Serialize;
 use openclaw_sessions::du::over_budget_warning;
 use openclaw_sessions::mutate::prune::{
     ActionFilter, ArtifactRemoval, BudgetRemoval, MaintenanceSettings, PlannedList, PruneCounts,
+    PruneRules,
 };
 use openclaw_sessions::ops::prune::{action_words, AgentPrune, PruneOp};
 use openclaw_sessions::ops::summary::count;
@@ -74,6 +75,10 @@ pub struct PruneArgs {
 #[serde(rename_all = "camelCase")]
 struct AgentReport<'a> {
     agent_id: &'a str,
+    /// The release whose own cleanup the plan follows, when the store is an older release's
+    /// that prunes otherwise than the current one (docs/openclaw/RELEASES.md §7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules_of: Option<String>,
     mode: &'a str,
     dry_run: bool,
     archived: PlannedList<'a>,
@@ -237,6 +242,8 @@ fn report<'a>(
     }
     Ok(AgentReport {
         agent_id,
+        rules_of: (p.rules != PruneRules::Current)
+            .then(|| format!("OpenClaw {}", p.rules.release())),
         mode: &s.mode,
         dry_run,
         archived: this.plan.keys(ActionFilter::Archives),

@@ -144,8 +144,12 @@ impl PlanBuilder {
         rules: PruneRules,
     ) -> Result<PrunePlan> {
         match rules {
-            PruneRules::Current => self.plan_current(settings, now),
-            PruneRules::OpenClaw2026_8 => self.plan_2026_8(settings, now),
+            PruneRules::Current | PruneRules::OpenClaw2026_9_2 => {
+                self.plan_current(settings, now, rules)
+            }
+            PruneRules::OpenClaw2026_8 | PruneRules::OpenClaw2026_9_1 => {
+                self.plan_2026_8(settings, now, rules)
+            }
         }
     }
 
@@ -154,7 +158,17 @@ impl PlanBuilder {
     /// stale dashboards archived without a reason, then every stale entry removed, then the
     /// cap, which counts archived entries and removes the oldest `updatedAt` (ties: the later
     /// keys), applied newest victim first. Removals are applied in that order.
-    fn plan_2026_8(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
+    /// 2026.9.1's decides by the same rules but reads otherwise: its stale entries oldest first
+    /// (`readSessionMaintenanceAgeCandidates`), and the cap's victims from the rows by
+    /// `updatedAt`, then key, up to as many unpreserved ones as it caps
+    /// (`readSessionMaintenanceCapCandidates`): ties go to the earlier key, and a dashboard
+    /// it archives in this run takes a victim's place without being one.
+    fn plan_2026_8(
+        self,
+        settings: &MaintenanceSettings,
+        now: i64,
+        rules: PruneRules,
+    ) -> Result<PrunePlan> {
         // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
         let mut counts = self.fixes_first()?;
         let PlanBuilder { conn, at } = self;
@@ -210,7 +224,25 @@ impl PlanBuilder {
             PruneAction::ArchiveDashboardUnreasoned.code()
         ))?;
         let overflow = live as i64 - settings.max_entries.max(0);
-        if overflow > 0 {
+        if overflow > 0 && rules == PruneRules::OpenClaw2026_9_1 {
+            // Read by `updatedAt`, then key, the archived dashboards of this run still
+            // unarchived there; applied newest first, ties in key order (a stable sort).
+            counts.capped = mark(
+                "UPDATE planned SET step = 4, action = ?1, rank = capped.applied \
+                 FROM (SELECT key, action, \
+                         row_number() OVER (ORDER BY updated_at, key) AS read, \
+                         row_number() OVER (ORDER BY updated_at DESC, key) AS applied \
+                       FROM planned WHERE archived = 0 AND preserved = 0 \
+                         AND (action IS NULL OR action = ?3)) AS capped \
+                 WHERE planned.key = capped.key AND capped.read <= ?2 \
+                   AND capped.action IS NULL",
+                &[
+                    &PruneAction::PruneCap.code(),
+                    &overflow,
+                    &PruneAction::ArchiveDashboardUnreasoned.code(),
+                ],
+            )?;
+        } else if overflow > 0 {
             counts.capped = mark(
                 &format!(
                     "UPDATE planned SET step = 4, action = ?1, rank = -capped.rank \
@@ -220,6 +252,11 @@ impl PlanBuilder {
                 ),
                 &[&PruneAction::PruneCap.code(), &overflow],
             )?;
+        }
+        if rules == PruneRules::OpenClaw2026_9_1 {
+            // Its stale entries are read oldest first, ties to the larger key (the index on
+            // `(updated_at DESC, session_key)`, read backwards), and removed in that order.
+            conn.execute_batch(AGE_ORDER).at(&at)?;
         }
         let removed = counts.missing
             + counts.dm_scope_retired
@@ -240,8 +277,17 @@ impl PlanBuilder {
         })
     }
 
-    /// 2026.9.5's and 2026.9.6's plan.
-    fn plan_current(self, settings: &MaintenanceSettings, now: i64) -> Result<PrunePlan> {
+    /// 2026.9.5's and 2026.9.6's plan; 2026.9.2's differs in its age step, which removes every
+    /// stale entry no rule preserves (machine-made or not), and in its stale dashboards,
+    /// archived unless pinned or active, whatever else would preserve them (its preservation is
+    /// 2026.8.2's, decided in [`PlannerRow::new`]).
+    fn plan_current(
+        self,
+        settings: &MaintenanceSettings,
+        now: i64,
+        rules: PruneRules,
+    ) -> Result<PrunePlan> {
+        let as_2026_9_2 = rules == PruneRules::OpenClaw2026_9_2;
         // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
         let mut counts = self.fixes_first()?;
         let PlanBuilder { conn, at } = self;
@@ -272,35 +318,43 @@ impl PlanBuilder {
         }
         // 2. Stale dashboards, by activity.
         if let Some(after) = settings.archive_dashboard_after_ms {
+            // 2026.9.2's `dashboard` already leaves out the pinned and the active one.
+            let open = if as_2026_9_2 {
+                "archived = 0 AND action IS NULL"
+            } else {
+                OPEN
+            };
             counts.archived += mark(
                 &format!(
                     "UPDATE planned SET step = 2, action = ?1 \
-                     WHERE {OPEN} AND dashboard = 1 AND activity_at > 0 AND activity_at < ?2"
+                     WHERE {open} AND dashboard = 1 AND activity_at > 0 AND activity_at < ?2"
                 ),
                 &[&PruneAction::ArchiveDashboard.code(), &(now - after)],
             )?;
         }
-        // 3. Age, by updatedAt: machine-made sessions are removed, the rest archived.
+        // 3. Age, by updatedAt: machine-made sessions are removed, the rest archived (by
+        // 2026.9.2, removed too).
         if let Some(after) = settings.prune_after_ms {
-            let sql = format!(
-                "UPDATE planned SET step = 3, action = ?1 \
-                 WHERE {OPEN} AND updated_at < ?2 AND synthetic = ?3"
-            );
             let cutoff = now - after;
-            counts.pruned = mark(&sql, &[&PruneAction::PruneStale.code(), &cutoff, &true])?;
-            counts.archived += mark(&sql, &[&PruneAction::ArchiveAge.code(), &cutoff, &false])?;
+            if as_2026_9_2 {
+                counts.pruned = mark(
+                    &format!(
+                        "UPDATE planned SET step = 3, action = ?1 WHERE {OPEN} AND updated_at < ?2"
+                    ),
+                    &[&PruneAction::PruneStale.code(), &cutoff],
+                )?;
+            } else {
+                let sql = format!(
+                    "UPDATE planned SET step = 3, action = ?1 \
+                     WHERE {OPEN} AND updated_at < ?2 AND synthetic = ?3"
+                );
+                counts.pruned = mark(&sql, &[&PruneAction::PruneStale.code(), &cutoff, &true])?;
+                counts.archived += mark(&sql, &[&PruneAction::ArchiveAge.code(), &cutoff, &false])?;
+            }
         }
-        // Steps 1 to 3 take OpenClaw's age candidates in its order (`readSessionMaintenance
-        // AgeCandidates`: `ORDER BY updated_at ASC`, read through the index on
-        // `(updated_at DESC, session_key)`, so ties go to the larger key). Removals are applied
-        // in this order, as OpenClaw's are: the search index's segments then end as OpenClaw's.
-        conn.execute_batch(
-            "UPDATE planned SET rank = aged.rank \
-             FROM (SELECT key, row_number() OVER (ORDER BY updated_at, key DESC) AS rank \
-                   FROM planned WHERE step IN (1, 2, 3)) AS aged \
-             WHERE planned.key = aged.key",
-        )
-        .at(&at)?;
+        // Steps 1 to 3 take OpenClaw's age candidates in its order. Removals are applied in
+        // this order, as OpenClaw's are: the search index's segments then end as OpenClaw's.
+        conn.execute_batch(AGE_ORDER).at(&at)?;
         // 4. Cap: oldest activity first, ties to the larger key.
         let live = count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
         let overflow = live as i64 - settings.max_entries.max(0);
@@ -344,6 +398,14 @@ impl PlanBuilder {
         })
     }
 }
+
+/// Steps 1 to 3 ranked in the order OpenClaw 2026.9.1 and later read their age candidates
+/// (`readSessionMaintenanceAgeCandidates`: `ORDER BY updated_at ASC`, read through the index
+/// on `(updated_at DESC, session_key)`, so ties go to the larger key).
+const AGE_ORDER: &str = "UPDATE planned SET rank = aged.rank \
+     FROM (SELECT key, row_number() OVER (ORDER BY updated_at, key DESC) AS rank \
+           FROM planned WHERE step IN (1, 2, 3)) AS aged \
+     WHERE planned.key = aged.key";
 
 /// A row the disk budget may delete once the plan is applied (the archive of the cap).
 fn evictable() -> String {
@@ -907,6 +969,135 @@ mod tests {
                 c.after_count
             ),
             (1, 1, 2, 0, 4)
+        );
+    }
+
+    fn plan_of(
+        rows: &[PlannerRow],
+        settings: &MaintenanceSettings,
+        rules: PruneRules,
+    ) -> Vec<(String, PruneAction)> {
+        let mut b = PlanBuilder::new().unwrap();
+        for row in rows {
+            b.push(row).unwrap();
+        }
+        listed(&b.plan(settings, 300, rules).unwrap(), ActionFilter::All)
+    }
+
+    fn ordinary(key: &str, updated_at: i64) -> PlannerRow {
+        PlannerRow {
+            key: key.into(),
+            updated_at,
+            activity_at: updated_at,
+            ..Default::default()
+        }
+    }
+
+    fn settings_of(max_entries: i64) -> MaintenanceSettings {
+        MaintenanceSettings {
+            mode: "enforce".into(),
+            prune_after_ms: Some(100),
+            archive_dashboard_after_ms: Some(50),
+            max_entries,
+            preserve_recent_ms: None,
+            reset_archive_retention_ms: None,
+            max_disk_bytes: None,
+            high_water_bytes: None,
+        }
+    }
+
+    /// 2026.9.1's rules select as 2026.8.2's but remove the stale entries oldest first, and its
+    /// cap reads its victims by `updatedAt`, then key: ties go to the earlier key, and a
+    /// dashboard the run archives takes a victim's place.
+    #[test]
+    fn the_rules_of_2026_9_1() {
+        use PruneAction::*;
+        let k = |v: &[(&str, PruneAction)]| -> Vec<(String, PruneAction)> {
+            v.iter().map(|(k, a)| (k.to_string(), *a)).collect()
+        };
+        let dash = PlannerRow {
+            dashboard: true,
+            ..ordinary("dash", 220)
+        };
+        let rows = [
+            ordinary("stale-a", 20),
+            ordinary("stale-b", 10),
+            dash,
+            ordinary("n", 240),
+            ordinary("p", 250),
+            ordinary("q", 250),
+        ];
+        // Left after age: dash (archived), n, p, q: one over 3.
+        assert_eq!(
+            plan_of(&rows, &settings_of(3), PruneRules::OpenClaw2026_8),
+            k(&[
+                ("dash", ArchiveDashboardUnreasoned),
+                ("stale-a", PruneStale),
+                ("stale-b", PruneStale),
+                ("n", PruneCap),
+            ])
+        );
+        assert_eq!(
+            plan_of(&rows, &settings_of(3), PruneRules::OpenClaw2026_9_1),
+            k(&[
+                ("dash", ArchiveDashboardUnreasoned),
+                ("stale-b", PruneStale),
+                ("stale-a", PruneStale),
+            ])
+        );
+        // Without the dashboard, two over 1: n and a tie at 250.
+        let rows = [ordinary("n", 240), ordinary("p", 250), ordinary("q", 250)];
+        assert_eq!(
+            plan_of(&rows, &settings_of(1), PruneRules::OpenClaw2026_8),
+            k(&[("q", PruneCap), ("n", PruneCap)])
+        );
+        assert_eq!(
+            plan_of(&rows, &settings_of(1), PruneRules::OpenClaw2026_9_1),
+            k(&[("p", PruneCap), ("n", PruneCap)])
+        );
+    }
+
+    /// 2026.9.2's rules: an ordinary stale entry removed (2026.9.5 archives it), a stale
+    /// dashboard archived with its reason even when another rule preserves it, and the cap
+    /// archives as 2026.9.5's.
+    #[test]
+    fn the_rules_of_2026_9_2() {
+        use PruneAction::*;
+        let rows = [
+            ordinary("cli", 10),
+            PlannerRow {
+                dashboard: true,
+                preserved: true,
+                ..ordinary("dash", 220)
+            },
+            ordinary("n", 240),
+            ordinary("p", 250),
+            PlannerRow {
+                synthetic: true,
+                ..ordinary("s", 245)
+            },
+        ];
+        let k = |v: &[(&str, PruneAction)]| -> Vec<(String, PruneAction)> {
+            v.iter().map(|(k, a)| (k.to_string(), *a)).collect()
+        };
+        assert_eq!(
+            plan_of(&rows, &settings_of(1), PruneRules::OpenClaw2026_9_2),
+            k(&[
+                ("dash", ArchiveDashboard),
+                ("cli", PruneStale),
+                ("n", ArchiveCap),
+                ("s", PruneCap),
+            ])
+        );
+        assert_eq!(
+            plan_of(&rows, &settings_of(1), PruneRules::Current),
+            // The dashboard stays unarchived and counts: one more over the cap.
+            k(&[
+                ("cli", ArchiveAge),
+                ("n", ArchiveCap),
+                ("s", PruneCap),
+                ("p", ArchiveCap),
+            ])
         );
     }
 }

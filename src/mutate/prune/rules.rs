@@ -174,15 +174,40 @@ fn is_protected(key: &str, e: &SessionEntry) -> bool {
 }
 
 /// Whose maintenance a plan follows: the release that owns the store (docs/openclaw/RELEASES.md
-/// §7). 2026.9.3 to 2026.9.6 share one set of rules; 2026.8.x's differ.
+/// §7). 2026.9.3 to 2026.9.6 share one set of rules; 2026.8.x's, 2026.9.1's and 2026.9.2's
+/// differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PruneRules {
     /// 2026.9.5's and 2026.9.6's (age archive, the cap archives by activity).
     #[default]
     Current,
     /// 2026.8.2's: every stale entry removed, dashboards archived without a reason, the cap
-    /// removes the oldest `updatedAt`, its own protection rules.
+    /// removes the oldest `updatedAt`, its own protection rules; the store read in key order.
     OpenClaw2026_8,
+    /// 2026.9.1's: 2026.8.2's rules, but the stale entries read oldest first (as 2026.9.5
+    /// reads its age candidates) and the cap's victims read by `updatedAt`, then key.
+    OpenClaw2026_9_1,
+    /// 2026.9.2's: 2026.8.2's preservation and age (every stale entry removed), dashboards
+    /// archived with their reason, and 2026.9.5's cap (unarchived entries, archived by
+    /// activity; machine-made ones removed).
+    OpenClaw2026_9_2,
+}
+
+impl PruneRules {
+    /// Whether the release preserves and protects entries as 2026.8.2 does.
+    fn preserves_as_2026_8(self) -> bool {
+        !matches!(self, PruneRules::Current)
+    }
+
+    /// The release whose cleanup these rules are, for the plan's words.
+    pub fn release(self) -> &'static str {
+        match self {
+            PruneRules::Current => "2026.9.5",
+            PruneRules::OpenClaw2026_8 => "2026.8.2",
+            PruneRules::OpenClaw2026_9_1 => "2026.9.1",
+            PruneRules::OpenClaw2026_9_2 => "2026.9.2",
+        }
+    }
 }
 
 /// 2026.8.2's `isProtectedExternalConversationSessionKey`: `<channel>:group|channel:<id>`, or
@@ -333,16 +358,26 @@ impl PlannerRow {
             return None;
         }
         let dashboard = rest.as_deref().is_some_and(|r| r.starts_with("dashboard:"));
-        let (kept, dashboard) = match rules {
-            PruneRules::Current => (preserved(&e.key, e, settings, now, active_key), dashboard),
-            // 2026.8.2's `archiveStaleDashboardEntries` skips a pinned or active dashboard
-            // only, whatever else would preserve it.
-            PruneRules::OpenClaw2026_8 => (
+        let (kept, dashboard, budget_kept) = if rules.preserves_as_2026_8() {
+            // 2026.8.2's `archiveStaleDashboardEntries` (also 2026.9.1's and 2026.9.2's) skips
+            // a pinned or active dashboard only, whatever else would preserve it.
+            (
                 preserved_2026_8(&e.key, e, settings, now, active_key),
                 dashboard
                     && !e.fields.contains_key("pinnedAt")
                     && active_key != Some(e.key.as_str()),
-            ),
+                // The budgets of 2026.8.2 and 2026.9.1 never delete an archived session; from
+                // 2026.9.2 one archived by the cap that no rule preserves (its
+                // `isSessionEntryDiskBudgetEvictable`).
+                rules != PruneRules::OpenClaw2026_9_2
+                    || preserved_2026_8(&e.key, e, settings, now, None),
+            )
+        } else {
+            (
+                preserved(&e.key, e, settings, now, active_key),
+                dashboard,
+                preserved(&e.key, e, settings, now, None),
+            )
         };
         Some(PlannerRow {
             key: e.key.as_str().into(),
@@ -362,7 +397,7 @@ impl PlannerRow {
             cap_archived: e.text("archiveReason") == Some("active-session-cap"),
             pinned: e.fields.get("pinnedAt").and_then(Value::as_f64).is_some(),
             recent: is_recent(&e.key, e, settings, now),
-            budget_kept: preserved(&e.key, e, settings, now, None),
+            budget_kept,
         })
     }
 
