@@ -44,7 +44,8 @@ pub struct PruneOp {
     /// (`--older-than`...): OpenClaw's `sessions.cleanup` has no parameter for them.
     pub overrides: Vec<String>,
     agents: Vec<AgentPaths>,
-    /// The state database's schema and creator, which tell 2026.8.x's store from later ones.
+    /// The state database's schema and the release that last opened it, which tell whose store it
+    /// is now.
     state: Option<SchemaInfo>,
 }
 
@@ -338,7 +339,8 @@ impl PruneOp {
 
 /// Whose cleanup a prune of this agent database reproduces: the release that owns the store
 /// (docs/openclaw/RELEASES.md §6, §7), told by the state database. On agent schema 19: beside
-/// state 15 (2026.8.1 to 2026.9.2), its creator (`schema_meta.app_version`): a 2026.8 release
+/// state 15 (2026.8.1 to 2026.9.2), the release named by its `schema_meta.app_version` (each
+/// release writes its own there when it opens the store, so it names the last one to run it): a 2026.8 release
 /// prunes by 2026.8.2's rules (`release_prune_19`), 2026.9.1 and 2026.9.2 by their own
 /// (`release_prune_19_of_2026_9_1`, `_9_2`); beside state 16 or 17, 2026.9.3's or 2026.9.4's
 /// prune as 2026.9.5's (`release_prune_19_of_2026_9_3`, `_9_4`). `None`: an owner of 19 whose
@@ -392,7 +394,7 @@ fn refuse_unproven(agent: &str, agent_schema: i64, state: Option<&SchemaInfo>) -
             user_version: 15,
             app_version: Some(v),
             ..
-        }) => format!("OpenClaw {v} (its state database's creator)"),
+        }) => format!("OpenClaw {v} (the release that last opened its state database)"),
         Some(s) => {
             let owners: Vec<&str> = crate::store::releases::RELEASES
                 .iter()
