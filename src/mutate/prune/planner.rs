@@ -46,17 +46,61 @@ pub struct PlanBuilder {
     at: PathBuf,
 }
 
+/// A row is left alone once archived (before or by this plan), removed, or preserved.
+const OPEN: &str = "archived = 0 AND action IS NULL AND preserved = 0";
+
 impl PlanBuilder {
+    fn count(&self, sql: &str) -> Result<usize> {
+        self.conn
+            .query_row(sql, [], |r| r.get::<_, i64>(0))
+            .map(|n| n as usize)
+            .at(&self.at)
+    }
+
+    /// Marks the rows `sql` selects; how many.
+    fn mark(&self, sql: &str, p: &[&dyn rusqlite::ToSql]) -> Result<usize> {
+        self.conn.execute(sql, p).at(&self.at)
+    }
+
+    /// Step 1 of every rule set: model-run probes older than their age, when the store counts
+    /// more than `maxEntries` (cleanup is forced: only then).
+    fn prune_model_runs(&self, counted: usize, max_entries: i64, now: i64) -> Result<usize> {
+        if counted as i64 <= max_entries {
+            return Ok(0);
+        }
+        self.mark(
+            &format!(
+                "UPDATE planned SET step = 1, action = ?1 \
+                 WHERE {OPEN} AND model_run = 1 AND updated_at < ?2"
+            ),
+            &[
+                &PruneAction::PruneModelRun.code(),
+                &(now - MODEL_RUN_PRUNE_AFTER_MS),
+            ],
+        )
+    }
+
+    /// The plan as marked, indexed in application order.
+    fn finish(self, counts: PruneCounts) -> Result<PrunePlan> {
+        self.conn
+            .execute_batch(
+                "CREATE INDEX planned_order ON planned (step, rank, key) WHERE step IS NOT NULL",
+            )
+            .at(&self.at)?;
+        let actions = self.count("SELECT count(*) FROM planned WHERE step IS NOT NULL")?;
+        let PlanBuilder { conn, at } = self;
+        Ok(PrunePlan {
+            conn,
+            at,
+            counts,
+            actions,
+        })
+    }
+
     /// Step 0 of every release's plan, the counts it starts from: every row counted, then the
     /// rows `--fix-missing` and `--fix-dm-scope` marked removed first.
     fn fixes_first(&self) -> Result<PruneCounts> {
-        let count = |sql: &str| -> Result<usize> {
-            self.conn
-                .query_row(sql, [], |r| r.get::<_, i64>(0))
-                .map(|n| n as usize)
-                .at(&self.at)
-        };
-        let before_count = count("SELECT count(*) FROM planned")?;
+        let before_count = self.count("SELECT count(*) FROM planned")?;
         self.conn
             .execute(
                 "UPDATE planned SET step = 0, action = fix WHERE fix IS NOT NULL",
@@ -64,7 +108,7 @@ impl PlanBuilder {
             )
             .at(&self.at)?;
         let fixed = |a: PruneAction| {
-            count(&format!(
+            self.count(&format!(
                 "SELECT count(*) FROM planned WHERE step = 0 AND action = {}",
                 a.code()
             ))
@@ -171,34 +215,12 @@ impl PlanBuilder {
     ) -> Result<PrunePlan> {
         // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
         let mut counts = self.fixes_first()?;
-        let PlanBuilder { conn, at } = self;
-        let count = |sql: &str| -> Result<usize> {
-            conn.query_row(sql, [], |r| r.get::<_, i64>(0))
-                .map(|n| n as usize)
-                .at(&at)
-        };
-        let mark = |sql: &str, p: &[&dyn rusqlite::ToSql]| -> Result<usize> {
-            conn.execute(sql, p).at(&at)
-        };
-        // A row is left alone once archived (before or by this plan), removed, or preserved.
-        const OPEN: &str = "archived = 0 AND action IS NULL AND preserved = 0";
         // Every entry left counts here, archived ones included.
-        let left = count("SELECT count(*) FROM planned WHERE action IS NULL")?;
-        if left as i64 > settings.max_entries {
-            counts.model_run_pruned = mark(
-                &format!(
-                    "UPDATE planned SET step = 1, action = ?1 \
-                     WHERE {OPEN} AND model_run = 1 AND updated_at < ?2"
-                ),
-                &[
-                    &PruneAction::PruneModelRun.code(),
-                    &(now - MODEL_RUN_PRUNE_AFTER_MS),
-                ],
-            )?;
-        }
+        let left = self.count("SELECT count(*) FROM planned WHERE action IS NULL")?;
+        counts.model_run_pruned = self.prune_model_runs(left, settings.max_entries, now)?;
         // `dashboard` already leaves out the pinned and the active one.
         if let Some(after) = settings.archive_dashboard_after_ms {
-            counts.archived += mark(
+            counts.archived += self.mark(
                 "UPDATE planned SET step = 2, action = ?1 \
                  WHERE archived = 0 AND action IS NULL AND dashboard = 1 \
                    AND activity_at > 0 AND activity_at < ?2",
@@ -209,7 +231,7 @@ impl PlanBuilder {
             )?;
         }
         if let Some(after) = settings.prune_after_ms {
-            counts.pruned = mark(
+            counts.pruned = self.mark(
                 &format!(
                     "UPDATE planned SET step = 3, action = ?1 WHERE {OPEN} AND updated_at < ?2"
                 ),
@@ -219,7 +241,7 @@ impl PlanBuilder {
         // The cap: the entries still in the store (archived ones and this plan's archives
         // count) over maxEntries; the victims are the oldest by updatedAt, ties to the later
         // key (a stable sort, newest first, then the tail), applied in that sorted order.
-        let live = count(&format!(
+        let live = self.count(&format!(
             "SELECT count(*) FROM planned WHERE action IS NULL OR action = {}",
             PruneAction::ArchiveDashboardUnreasoned.code()
         ))?;
@@ -227,7 +249,7 @@ impl PlanBuilder {
         if overflow > 0 && rules == PruneRules::OpenClaw2026_9_1 {
             // Read by `updatedAt`, then key, the archived dashboards of this run still
             // unarchived there; applied newest first, ties in key order (a stable sort).
-            counts.capped = mark(
+            counts.capped = self.mark(
                 "UPDATE planned SET step = 4, action = ?1, rank = capped.applied \
                  FROM (SELECT key, action, \
                          row_number() OVER (ORDER BY updated_at, key) AS read, \
@@ -243,7 +265,7 @@ impl PlanBuilder {
                 ],
             )?;
         } else if overflow > 0 {
-            counts.capped = mark(
+            counts.capped = self.mark(
                 &format!(
                     "UPDATE planned SET step = 4, action = ?1, rank = -capped.rank \
                      FROM (SELECT key, row_number() OVER (ORDER BY updated_at, key DESC) AS rank \
@@ -256,7 +278,7 @@ impl PlanBuilder {
         if rules == PruneRules::OpenClaw2026_9_1 {
             // Its stale entries are read oldest first, ties to the larger key (the index on
             // `(updated_at DESC, session_key)`, read backwards), and removed in that order.
-            conn.execute_batch(AGE_ORDER).at(&at)?;
+            self.conn.execute_batch(AGE_ORDER).at(&self.at)?;
         }
         let removed = counts.missing
             + counts.dm_scope_retired
@@ -264,17 +286,7 @@ impl PlanBuilder {
             + counts.pruned
             + counts.capped;
         counts.after_count = counts.before_count - removed;
-        conn.execute_batch(
-            "CREATE INDEX planned_order ON planned (step, rank, key) WHERE step IS NOT NULL",
-        )
-        .at(&at)?;
-        let actions = count("SELECT count(*) FROM planned WHERE step IS NOT NULL")?;
-        Ok(PrunePlan {
-            conn,
-            at,
-            counts,
-            actions,
-        })
+        self.finish(counts)
     }
 
     /// 2026.9.5's and 2026.9.6's plan; 2026.9.2's differs in its age step, which removes every
@@ -290,32 +302,10 @@ impl PlanBuilder {
         let as_2026_9_2 = rules == PruneRules::OpenClaw2026_9_2;
         // 0. `--fix-missing`, then `--fix-dm-scope`: removed before the plan sees the store.
         let mut counts = self.fixes_first()?;
-        let PlanBuilder { conn, at } = self;
-        let count = |sql: &str| -> Result<usize> {
-            conn.query_row(sql, [], |r| r.get::<_, i64>(0))
-                .map(|n| n as usize)
-                .at(&at)
-        };
-        let mark = |sql: &str, p: &[&dyn rusqlite::ToSql]| -> Result<usize> {
-            conn.execute(sql, p).at(&at)
-        };
-        // A row is left alone once archived (before or by this plan), removed, or preserved.
-        const OPEN: &str = "archived = 0 AND action IS NULL AND preserved = 0";
-        // 1. Model-run probes (cleanup is forced: only when over maxEntries).
+        // 1. Model-run probes, counting the unarchived entries.
         let unarchived =
-            count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
-        if unarchived as i64 > settings.max_entries {
-            counts.model_run_pruned = mark(
-                &format!(
-                    "UPDATE planned SET step = 1, action = ?1 \
-                     WHERE {OPEN} AND model_run = 1 AND updated_at < ?2"
-                ),
-                &[
-                    &PruneAction::PruneModelRun.code(),
-                    &(now - MODEL_RUN_PRUNE_AFTER_MS),
-                ],
-            )?;
-        }
+            self.count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
+        counts.model_run_pruned = self.prune_model_runs(unarchived, settings.max_entries, now)?;
         // 2. Stale dashboards, by activity.
         if let Some(after) = settings.archive_dashboard_after_ms {
             // 2026.9.2's `dashboard` already leaves out the pinned and the active one.
@@ -324,7 +314,7 @@ impl PlanBuilder {
             } else {
                 OPEN
             };
-            counts.archived += mark(
+            counts.archived += self.mark(
                 &format!(
                     "UPDATE planned SET step = 2, action = ?1 \
                      WHERE {open} AND dashboard = 1 AND activity_at > 0 AND activity_at < ?2"
@@ -337,7 +327,7 @@ impl PlanBuilder {
         if let Some(after) = settings.prune_after_ms {
             let cutoff = now - after;
             if as_2026_9_2 {
-                counts.pruned = mark(
+                counts.pruned = self.mark(
                     &format!(
                         "UPDATE planned SET step = 3, action = ?1 WHERE {OPEN} AND updated_at < ?2"
                     ),
@@ -348,18 +338,21 @@ impl PlanBuilder {
                     "UPDATE planned SET step = 3, action = ?1 \
                      WHERE {OPEN} AND updated_at < ?2 AND synthetic = ?3"
                 );
-                counts.pruned = mark(&sql, &[&PruneAction::PruneStale.code(), &cutoff, &true])?;
-                counts.archived += mark(&sql, &[&PruneAction::ArchiveAge.code(), &cutoff, &false])?;
+                counts.pruned =
+                    self.mark(&sql, &[&PruneAction::PruneStale.code(), &cutoff, &true])?;
+                counts.archived +=
+                    self.mark(&sql, &[&PruneAction::ArchiveAge.code(), &cutoff, &false])?;
             }
         }
         // Steps 1 to 3 take OpenClaw's age candidates in its order. Removals are applied in
         // this order, as OpenClaw's are: the search index's segments then end as OpenClaw's.
-        conn.execute_batch(AGE_ORDER).at(&at)?;
+        self.conn.execute_batch(AGE_ORDER).at(&self.at)?;
         // 4. Cap: oldest activity first, ties to the larger key.
-        let live = count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
+        let live =
+            self.count("SELECT count(*) FROM planned WHERE archived = 0 AND action IS NULL")?;
         let overflow = live as i64 - settings.max_entries.max(0);
         if overflow > 0 {
-            counts.capped = mark(
+            counts.capped = self.mark(
                 &format!(
                     "UPDATE planned SET step = 4, rank = capped.rank, \
                        action = CASE planned.synthetic WHEN 1 THEN ?1 ELSE ?2 END \
@@ -373,7 +366,7 @@ impl PlanBuilder {
                     &overflow,
                 ],
             )?;
-            counts.cap_archived = count(&format!(
+            counts.cap_archived = self.count(&format!(
                 "SELECT count(*) FROM planned WHERE action = {}",
                 PruneAction::ArchiveCap.code()
             ))?;
@@ -385,17 +378,7 @@ impl PlanBuilder {
             + counts.capped
             - counts.cap_archived;
         counts.after_count = counts.before_count - removed;
-        conn.execute_batch(
-            "CREATE INDEX planned_order ON planned (step, rank, key) WHERE step IS NOT NULL",
-        )
-        .at(&at)?;
-        let actions = count("SELECT count(*) FROM planned WHERE step IS NOT NULL")?;
-        Ok(PrunePlan {
-            conn,
-            at,
-            counts,
-            actions,
-        })
+        self.finish(counts)
     }
 }
 
