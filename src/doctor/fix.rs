@@ -178,7 +178,11 @@ fn rebuild_unreadable(
     // that is still there, never a changed entry without its record.
     let mut record =
         quarantine::QuarantinedEntry::new(agent, key, &row, &why, serde_json::Value::Null, now_ms);
-    let written = crate::writer::write_entry(tx, path, key, &entry, &previous)?;
+    let written = crate::writer::write_entry_uncertified(tx, path, key, &entry, &previous)?;
+    let schema = crate::writer::AgentSchema::of(tx).at(path)?;
+    if super::older_release::rebuild_certifies(schema.0) {
+        crate::writer::certify(tx, path, key)?;
+    }
     record.rebuilt_entry = serde_json::Value::Object(written);
     let file = quarantine::write(layout, &record)?;
     Ok(Some(format!(

@@ -4,12 +4,15 @@
 //!
 //! Both 2026.8.2's and 2026.9.5's doctors rewrite every entry through their entry writer,
 //! which projects the `session_nodes` columns from `entry_json` again: a lineage or label
-//! column out of step is re-projected, as ours does. While any agent database fails
+//! column out of step is re-projected, as ours does. Both rebuild an unreadable entry
+//! (`entry_json` not JSON, or not an object) from the row's columns in their canonical-key
+//! repair (`hydrateCanonicalRepairEntry`), as ours does; 2026.9.5's leaves the rebuilt key on
+//! the canonical-validation queue (`rebuild_certifies`). While any agent database fails
 //! `foreign_key_check`, neither repairs a column in any database: 2026.8.2 skips that
 //! database ("Skipped agent database migration") and its transcript and entry repairs fail
 //! for every agent; 2026.9.5 stops before any database repair ("Doctor stopped because a
-//! state migration refused to continue"). Our other repairs (orphans, unreadable entries,
-//! keys, archive files) those doctors do not make, or make otherwise: they stay findings there.
+//! state migration refused to continue"). Our other repairs (orphans, keys, archive files)
+//! are not compared with those doctors yet: they stay findings there.
 
 use super::{Finding, Repair};
 use crate::remedy::Remedy;
@@ -51,6 +54,22 @@ fn repairs_database(r: &Repair) -> bool {
     )
 }
 
+/// The repairs both releases' doctors make as ours does (compared row for row).
+fn made_by_release(r: &Repair) -> bool {
+    matches!(
+        r,
+        Repair::ReprojectColumns { .. } | Repair::RebuildUnreadableEntry { .. }
+    )
+}
+
+/// Whether the rebuild of an unreadable entry at `schema` takes its key off the
+/// canonical-validation queue: 2026.9.5's doctor writes the rebuilt row through its
+/// canonical-key repair, which never certifies (the row's triggers leave it queued); on 23
+/// the entry writer certifies it.
+pub(super) fn rebuild_certifies(schema: i64) -> bool {
+    !SCHEMAS.contains(&schema)
+}
+
 /// Turn every repair of `findings` (one agent database of `schema`) that its release's own
 /// doctor does not make into a finding left for a human, naming why and the upgrade.
 pub(super) fn restrict(findings: &mut [Finding], schema: i64, stop: &Stop) {
@@ -68,7 +87,7 @@ pub(super) fn restrict(findings: &mut [Finding], schema: i64, stop: &Stop) {
             Stop::OtherForeignKeys { agent } => format!(
                 "OpenClaw {release}'s own doctor repairs no database while the database of agent {agent} fails foreign_key_check, so this tool repairs none at its schema {schema} either"
             ),
-            Stop::None if matches!(repair, Repair::ReprojectColumns { .. }) => continue,
+            Stop::None if made_by_release(repair) => continue,
             Stop::None => format!(
                 "OpenClaw {release}'s own doctor does not make this repair, so this tool does not make it at its schema {schema}"
             ),
