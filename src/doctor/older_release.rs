@@ -6,13 +6,13 @@
 //! which projects the `session_nodes` columns from `entry_json` again: a lineage or label
 //! column out of step is re-projected, as ours does. Both rebuild an unreadable entry
 //! (`entry_json` not JSON, or not an object) from the row's columns in their canonical-key
-//! repair (`hydrateCanonicalRepairEntry`), as ours does; 2026.9.5's leaves the rebuilt key on
-//! the canonical-validation queue (`rebuild_certifies`). While any agent database fails
-//! `foreign_key_check`, neither repairs a column in any database: 2026.8.2 skips that
+//! repair (`hydrateCanonicalRepairEntry`), and move a row under a non-canonical key to its
+//! canonical one, as ours does, writing the row as that repair does (`as_canonical_repair`).
+//! While any agent database fails `foreign_key_check`, neither repairs a column in any database: 2026.8.2 skips that
 //! database ("Skipped agent database migration") and its transcript and entry repairs fail
 //! for every agent; 2026.9.5 stops before any database repair ("Doctor stopped because a
-//! state migration refused to continue"). Our other repairs (orphans, keys, archive files)
-//! are not compared with those doctors yet: they stay findings there.
+//! state migration refused to continue"); orphan rows always fail it on 19 and 21. Neither
+//! publishes a missing archive file again: that and the other repairs stay findings there.
 
 use super::{Finding, Repair};
 use crate::remedy::Remedy;
@@ -33,8 +33,8 @@ pub(super) enum Stop {
     },
 }
 
-/// The release whose doctor was compared, for each of `SCHEMAS` (2026.9.3 and 2026.9.4 also
-/// write schema 19, and were not).
+/// The release whose doctor was compared, for each of `SCHEMAS` (2026.9.1 to 2026.9.4 also
+/// write schema 19: their doctors act as 2026.8.2's, `release_doctor_fix_19_of_2026_9_*`).
 fn proven_release(schema: i64) -> &'static str {
     if schema == 21 {
         "2026.9.5"
@@ -58,16 +58,19 @@ fn repairs_database(r: &Repair) -> bool {
 fn made_by_release(r: &Repair) -> bool {
     matches!(
         r,
-        Repair::ReprojectColumns { .. } | Repair::RebuildUnreadableEntry { .. }
+        Repair::ReprojectColumns { .. }
+            | Repair::RebuildUnreadableEntry { .. }
+            | Repair::CanonicalizeKeys { .. }
     )
 }
 
-/// Whether the rebuild of an unreadable entry at `schema` takes its key off the
-/// canonical-validation queue: 2026.9.5's doctor writes the rebuilt row through its
-/// canonical-key repair, which never certifies (the row's triggers leave it queued); on 23
-/// the entry writer certifies it.
-pub(super) fn rebuild_certifies(schema: i64) -> bool {
-    !SCHEMAS.contains(&schema)
+/// Whether a repair that rewrites an entry at `schema` writes it as that release's doctor does,
+/// through its canonical-key repair (`repairCanonicalSessionKeys`): the entry upserted by its
+/// entry writer, so the window too (`retainWindow`), and the key never certified (it stays on
+/// the canonical-validation queue where 21 has one). 2026.9.6's doctor (23) certifies a
+/// rebuilt entry and moves a key without rewriting its window.
+pub(super) fn as_canonical_repair(schema: i64) -> bool {
+    SCHEMAS.contains(&schema)
 }
 
 /// Turn every repair of `findings` (one agent database of `schema`) that its release's own

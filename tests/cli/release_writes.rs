@@ -812,3 +812,79 @@ fn doctor_fix_rebuilds_an_unreadable_entry_on_an_older_release_store_as_that_rel
         );
     }
 }
+
+#[test]
+fn doctor_fix_moves_a_non_canonical_key_on_an_older_release_store_as_that_release_does() {
+    // The keys fault set of release_doctor_fix: both releases' doctors move the row back to
+    // its canonical key, writing it through their entry writer (the window upserted with it).
+    let (canonical, stored) = ("agent:work:scratch-1", "agent:work:Scratch-1");
+    for (release, schema) in OLDER {
+        let clean = Store::copy_release(release, "live");
+        let store = Store::copy_release(release, "live");
+        {
+            let work = store.writable("work");
+            work.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+            let children: Vec<(String, String)> = work
+                .prepare(
+                    "SELECT m.name, f.\"from\" FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f \
+                     WHERE m.type = 'table' AND f.\"table\" = 'session_nodes'",
+                )
+                .unwrap()
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            work.execute(
+                "UPDATE session_nodes SET session_key = ?1 WHERE session_key = ?2",
+                [stored, canonical],
+            )
+            .unwrap();
+            for (t, c) in children {
+                work.execute(
+                    &format!("UPDATE \"{t}\" SET \"{c}\" = ?1 WHERE \"{c}\" = ?2"),
+                    [stored, canonical],
+                )
+                .unwrap();
+            }
+        }
+        let doc = store.json_ok(["--json", "doctor", "--fix", "--yes"]);
+        assert!(
+            doc["data"]["fixed"]
+                .to_string()
+                .contains(&format!("moved it to its normalized key {canonical}")),
+            "{release}: {doc}"
+        );
+        let work = open(&store, "work");
+        let node = "SELECT entry_json FROM session_nodes WHERE session_key = ?1";
+        let entry = |conn: &Connection| -> String {
+            conn.query_row(node, [canonical], |r| r.get(0)).unwrap()
+        };
+        assert_eq!(entry(&work), entry(&open(&clean, "work")), "{release}");
+        assert_eq!(
+            count(
+                &work,
+                "SELECT count(*) FROM session_nodes WHERE session_key = ?1",
+                stored
+            ),
+            0
+        );
+        let (observed, transcript_updated): (i64, i64) = work
+            .query_row(
+                "SELECT transcript_observed_at, transcript_updated_at FROM session_windows WHERE session_key = ?1",
+                [canonical],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(observed, transcript_updated, "{release}");
+        if schema == 21 {
+            let queued =
+                "SELECT count(*) FROM session_canonical_validation_pending WHERE session_key = ?1";
+            assert_eq!(count(&work, queued, canonical), 1, "{release}");
+        }
+        let keys = [canonical, stored];
+        assert!(
+            rows_except_keys(&work, &keys) == rows_except_keys(&open(&clean, "work"), &keys),
+            "{release}: rows other than the moved session's changed"
+        );
+    }
+}
