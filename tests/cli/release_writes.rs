@@ -816,7 +816,8 @@ fn doctor_fix_rebuilds_an_unreadable_entry_on_an_older_release_store_as_that_rel
 #[test]
 fn doctor_fix_moves_a_non_canonical_key_on_an_older_release_store_as_that_release_does() {
     // The keys fault set of release_doctor_fix: both releases' doctors move the row back to
-    // its canonical key, writing it through their entry writer (the window upserted with it).
+    // its canonical key and rewrite a lineage value normalized, writing the entry through their
+    // entry writer (the window upserted with it).
     let (canonical, stored) = ("agent:work:scratch-1", "agent:work:Scratch-1");
     for (release, schema) in OLDER {
         let clean = Store::copy_release(release, "live");
@@ -847,11 +848,23 @@ fn doctor_fix_moves_a_non_canonical_key_on_an_older_release_store_as_that_releas
                 .unwrap();
             }
         }
+        // And a lineage value that is not canonical: rewritten normalized.
+        let (child, parent) = ("agent:work:scratch-2", "agent:work:Main");
+        store
+            .writable("work")
+            .execute_batch(&format!(
+                "UPDATE session_nodes SET entry_json = json_set(entry_json, '$.parentSessionKey', '{parent}'), \
+                 parent_session_key = '{parent}' WHERE session_key = '{child}'; \
+                 UPDATE session_nodes SET entry_valid = 1 WHERE session_key = '{child}';"
+            ))
+            .unwrap();
         let doc = store.json_ok(["--json", "doctor", "--fix", "--yes"]);
+        let fixed = doc["data"]["fixed"].to_string();
         assert!(
-            doc["data"]["fixed"]
-                .to_string()
-                .contains(&format!("moved it to its normalized key {canonical}")),
+            fixed.contains(&format!("moved it to its normalized key {canonical}"))
+                && fixed.contains(&format!(
+                    "session {child}: rewrote its lineage values normalized"
+                )),
             "{release}: {doc}"
         );
         let work = open(&store, "work");
@@ -881,10 +894,24 @@ fn doctor_fix_moves_a_non_canonical_key_on_an_older_release_store_as_that_releas
                 "SELECT count(*) FROM session_canonical_validation_pending WHERE session_key = ?1";
             assert_eq!(count(&work, queued, canonical), 1, "{release}");
         }
-        let keys = [canonical, stored];
+        let (lineage, column, window): (String, String, String) = work
+            .query_row(
+                "SELECT json_extract(n.entry_json, '$.parentSessionKey'), n.parent_session_key, w.parent_session_key \
+                 FROM session_nodes AS n JOIN session_windows AS w ON w.session_id = n.current_session_id \
+                 WHERE n.session_key = ?1",
+                [child],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            (lineage.as_str(), column.as_str(), window.as_str()),
+            ("agent:work:main", "agent:work:main", "agent:work:main"),
+            "{release}"
+        );
+        let keys = [canonical, stored, child];
         assert!(
             rows_except_keys(&work, &keys) == rows_except_keys(&open(&clean, "work"), &keys),
-            "{release}: rows other than the moved session's changed"
+            "{release}: rows other than the repaired sessions' changed"
         );
     }
 }
