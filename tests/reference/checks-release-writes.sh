@@ -305,7 +305,8 @@ CHECKS+=(release_doctor_fix_19_of_2026_9_3 release_doctor_fix_19_of_2026_9_4)
 
 # release_doctor_entries VER CLEAN BROKEN THEIRS OURS: the entries fault set of release_doctor_fix,
 # with the keys and archive-files ones in the same store (work): a session under a non-canonical
-# key, which the release moves to its canonical key (its rows compared as the rebuilt entries');
+# key, which the release moves to its canonical key, and a parent not canonical, which it
+# rewrites normalized (their rows compared as the rebuilt entries');
 # the archive files, which the release leaves as they are (a published file missing, a file
 # without its row), and so does ours, leaving findings.
 release_doctor_entries() {
@@ -314,10 +315,12 @@ release_doctor_entries() {
   keys="$(jsonq "faults-$ver-entries.json" "j.agents.work.join(',')")"
   q="SELECT count(*) FROM session_nodes WHERE session_key IN ('$(sed "s/,/','/g" <<< "$keys")') AND json_type(entry_json) = 'object' AND entry_valid = 1"
   [[ "$(node_check sql-rows.mjs "$theirs/$db" "$q")" == "[2]" ]] || check_error "$ver entries: openclaw@$ver no longer rebuilds both unreadable entries"
-  local moved; moved="$(jsonq "faults-$ver-keys.json" "j.agents.work.join(',')")"
+  local moved; moved="$(jsonq "faults-$ver-keys.json" "j.moved.join(',')")"
   q="SELECT group_concat(session_key) FROM session_nodes WHERE session_key IN ('$(sed "s/,/','/g" <<< "$moved")')"
   [[ "$(node_check sql-rows.mjs "$theirs/$db" "$q")" == "[\"${moved%%,*}\"]" ]] || check_error "$ver keys: openclaw@$ver no longer moves ${moved#*,} to ${moved%%,*}"
-  keys+=",$moved"
+  q="SELECT json_extract(entry_json, '$.parentSessionKey'), parent_session_key FROM session_nodes WHERE session_key = 'agent:work:scratch-2'"
+  [[ "$(node_check sql-rows.mjs "$theirs/$db" "$q")" == '["agent:work:main","agent:work:main"]' ]] || check_error "$ver keys: openclaw@$ver no longer normalizes scratch-2's parent"
+  keys+=",$(jsonq "faults-$ver-keys.json" "j.agents.work.join(',')")"
   node_check compare-all-rows.mjs "$theirs/$db" "$clean/$db" --except-keys "$keys" > "rel-$ver-entries.txt" 2>&1 ||
     { sed 's/^/  /' "rel-$ver-entries.txt" | head -n 8 >&2; check_error "$ver entries: openclaw@$ver changed more than the unreadable entries' rows"; }
   node_check compare-all-rows.mjs "$ours/$db" "$unbroken/$db" --except-keys "$keys" > "cmp-$ver-entries-rest.txt" 2>&1 ||

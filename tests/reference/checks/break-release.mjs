@@ -13,7 +13,10 @@
 //                                             ones the release's doctor otherwise leaves)
 //   break-release.mjs STATE_DIR keys          in work, a session moved to a non-canonical key
 //                                             (agent:work:scratch-1 as agent:work:Scratch-1,
-//                                             with every row that names it); both keys listed
+//                                             with every row that names it), and a parent that
+//                                             is not canonical (scratch-2's, agent:work:Main, in
+//                                             its entry and column); every key listed, the move
+//                                             as {moved: [canonical, stored]}
 //   break-release.mjs STATE_DIR archive-files in work's sessions/: a published archive file
 //                                             removed, and a copy of another under a name no
 //                                             row has
@@ -86,8 +89,14 @@ if (fault === "columns") {
   const children = work.prepare("SELECT m.name AS t, f.\"from\" AS c FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f WHERE m.type = 'table' AND f.\"table\" = 'session_nodes'").all();
   if (work.prepare("UPDATE session_nodes SET session_key = ? WHERE session_key = ?").run(to, from).changes !== 1) throw new Error(`no row for ${from}`);
   for (const { t, c } of children) work.prepare(`UPDATE "${t}" SET "${c}" = ? WHERE "${c}" = ?`).run(to, from);
+  const child = "agent:work:scratch-2";
+  if (work.prepare("UPDATE session_nodes SET entry_json = json_set(entry_json, '$.parentSessionKey', 'agent:work:Main'), parent_session_key = 'agent:work:Main' WHERE session_key = ?").run(child).changes !== 1) throw new Error(`no row for ${child}`);
+  work.prepare("UPDATE session_nodes SET entry_valid = 1 WHERE session_key = ?").run(child);
   work.close();
-  agents.work = [from, to];
+  agents.work = [from, to, child];
+  main.close();
+  console.log(JSON.stringify({ agents, moved: [from, to] }));
+  process.exit(0);
 } else if (fault === "entries") {
   const work = open("work");
   const keys = ["agent:work:discord:channel:987654324", "agent:work:pinned-notes"];
