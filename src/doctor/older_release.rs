@@ -2,17 +2,19 @@
 //! that release's own `openclaw doctor --fix` makes, the way it makes them
 //! (docs/openclaw/RELEASES.md §6, proven by the reference check `release_doctor_fix`).
 //!
-//! Both 2026.8.2's and 2026.9.5's doctors rewrite every entry through their entry writer,
-//! which projects the `session_nodes` columns from `entry_json` again: a lineage or label
-//! column out of step is re-projected, as ours does. Both rebuild an unreadable entry
-//! (`entry_json` not JSON, or not an object) from the row's columns in their canonical-key
-//! repair (`hydrateCanonicalRepairEntry`), and move a row under a non-canonical key to its
-//! canonical one, as ours does, writing the row as that repair does (`as_canonical_repair`).
-//! While any agent database fails `foreign_key_check`, neither repairs a column in any database: 2026.8.2 skips that
-//! database ("Skipped agent database migration") and its transcript and entry repairs fail
-//! for every agent; 2026.9.5 stops before any database repair ("Doctor stopped because a
-//! state migration refused to continue"); orphan rows always fail it on 19 and 21. Neither
-//! publishes a missing archive file again: that and the other repairs stay findings there.
+//! Both 2026.8.2's and 2026.9.5's doctors (and 2026.9.1 to 2026.9.4's, which act as
+//! 2026.8.2's) rewrite every entry through their entry writer, which projects the
+//! `session_nodes` columns from `entry_json` again: a lineage or label column out of step is
+//! re-projected, as ours does. Their canonical-key repair rebuilds an unreadable entry
+//! (`entry_json` not JSON, or not an object) from the row's columns
+//! (`hydrateCanonicalRepairEntry`), moves a row under a non-canonical key to its canonical
+//! one and rewrites a non-canonical lineage value normalized, as ours does, writing the row
+//! as that repair does (`as_canonical_repair`). While any agent database fails
+//! `foreign_key_check`, none repairs a column in any database: 2026.8.2 skips that database
+//! ("Skipped agent database migration") and its transcript and entry repairs fail for every
+//! agent; 2026.9.5 stops before any database repair ("Doctor stopped because a state
+//! migration refused to continue"); orphan rows always fail it on 19 and 21. None publishes
+//! a missing archive file again: that and the other repairs stay findings there.
 
 use super::{Finding, Repair};
 use crate::remedy::Remedy;
