@@ -128,6 +128,14 @@ fn canonicalize_keys(
         crate::store::db::nodes::set_entry_valid(tx, to).at(path)?;
         done.push(format!("moved it to its normalized key {to}"));
     }
+    let schema = crate::writer::AgentSchema::of(tx).at(path)?;
+    if !done.is_empty() && super::older_release::as_canonical_repair(schema.0) {
+        // The older releases' doctors upsert the entry under its key: the window with it.
+        let at = new_key.as_deref().unwrap_or(key);
+        let session_id = crate::json_value::text(fields.get("sessionId")).unwrap_or_default();
+        let updated_at = crate::json_value::finite(fields.get("updatedAt")).unwrap_or(0.0);
+        crate::writer::write_window(tx, path, at, &fields, &session_id, updated_at, None)?;
+    }
     Ok(Ok((!done.is_empty()).then(|| done.join(" and "))))
 }
 
@@ -178,7 +186,11 @@ fn rebuild_unreadable(
     // that is still there, never a changed entry without its record.
     let mut record =
         quarantine::QuarantinedEntry::new(agent, key, &row, &why, serde_json::Value::Null, now_ms);
-    let written = crate::writer::write_entry(tx, path, key, &entry, &previous)?;
+    let written = crate::writer::write_entry_uncertified(tx, path, key, &entry, &previous)?;
+    let schema = crate::writer::AgentSchema::of(tx).at(path)?;
+    if !super::older_release::as_canonical_repair(schema.0) {
+        crate::writer::certify(tx, path, key)?;
+    }
     record.rebuilt_entry = serde_json::Value::Object(written);
     let file = quarantine::write(layout, &record)?;
     Ok(Some(format!(

@@ -2,14 +2,19 @@
 //! that release's own `openclaw doctor --fix` makes, the way it makes them
 //! (docs/openclaw/RELEASES.md §6, proven by the reference check `release_doctor_fix`).
 //!
-//! Both 2026.8.2's and 2026.9.5's doctors rewrite every entry through their entry writer,
-//! which projects the `session_nodes` columns from `entry_json` again: a lineage or label
-//! column out of step is re-projected, as ours does. While any agent database fails
-//! `foreign_key_check`, neither repairs a column in any database: 2026.8.2 skips that
-//! database ("Skipped agent database migration") and its transcript and entry repairs fail
-//! for every agent; 2026.9.5 stops before any database repair ("Doctor stopped because a
-//! state migration refused to continue"). Our other repairs (orphans, unreadable entries,
-//! keys, archive files) those doctors do not make, or make otherwise: they stay findings there.
+//! Both 2026.8.2's and 2026.9.5's doctors (and 2026.9.1 to 2026.9.4's, which act as
+//! 2026.8.2's) rewrite every entry through their entry writer, which projects the
+//! `session_nodes` columns from `entry_json` again: a lineage or label column out of step is
+//! re-projected, as ours does. Their canonical-key repair rebuilds an unreadable entry
+//! (`entry_json` not JSON, or not an object) from the row's columns
+//! (`hydrateCanonicalRepairEntry`), moves a row under a non-canonical key to its canonical
+//! one and rewrites a non-canonical lineage value normalized, as ours does, writing the row
+//! as that repair does (`as_canonical_repair`). While any agent database fails
+//! `foreign_key_check`, none repairs a column in any database: 2026.8.2 skips that database
+//! ("Skipped agent database migration") and its transcript and entry repairs fail for every
+//! agent; 2026.9.5 stops before any database repair ("Doctor stopped because a state
+//! migration refused to continue"); orphan rows always fail it on 19 and 21. None publishes
+//! a missing archive file again: that and the other repairs stay findings there.
 
 use super::{Finding, Repair};
 use crate::remedy::Remedy;
@@ -30,13 +35,14 @@ pub(super) enum Stop {
     },
 }
 
-/// The release whose doctor was compared, for each of `SCHEMAS` (2026.9.3 and 2026.9.4 also
-/// write schema 19, and were not).
-fn proven_release(schema: i64) -> &'static str {
+/// The releases whose doctors were compared, for each of `SCHEMAS`: on 19 2026.8.2's and
+/// 2026.9.1 to 2026.9.4's act alike (`release_doctor_fix`, `release_doctor_fix_19_of_2026_9_*`),
+/// so a hint names them all, whichever owns the store.
+fn proven_releases(schema: i64) -> &'static str {
     if schema == 21 {
         "2026.9.5"
     } else {
-        "2026.8.2"
+        "2026.8.2 to 2026.9.4"
     }
 }
 
@@ -51,10 +57,29 @@ fn repairs_database(r: &Repair) -> bool {
     )
 }
 
+/// The repairs both releases' doctors make as ours does (compared row for row).
+fn made_by_release(r: &Repair) -> bool {
+    matches!(
+        r,
+        Repair::ReprojectColumns { .. }
+            | Repair::RebuildUnreadableEntry { .. }
+            | Repair::CanonicalizeKeys { .. }
+    )
+}
+
+/// Whether a repair that rewrites an entry at `schema` writes it as that release's doctor does,
+/// through its canonical-key repair (`repairCanonicalSessionKeys`): the entry upserted by its
+/// entry writer, so the window too (`retainWindow`), and the key never certified (it stays on
+/// the canonical-validation queue where 21 has one). 2026.9.6's doctor (23) certifies a
+/// rebuilt entry and moves a key without rewriting its window.
+pub(super) fn as_canonical_repair(schema: i64) -> bool {
+    SCHEMAS.contains(&schema)
+}
+
 /// Turn every repair of `findings` (one agent database of `schema`) that its release's own
 /// doctor does not make into a finding left for a human, naming why and the upgrade.
 pub(super) fn restrict(findings: &mut [Finding], schema: i64, stop: &Stop) {
-    let release = proven_release(schema);
+    let release = proven_releases(schema);
     let upgrade = crate::store::upgrade_hint(releases::written().version);
     for f in findings.iter_mut() {
         let Some(repair) = &f.repair else { continue };
@@ -63,14 +88,14 @@ pub(super) fn restrict(findings: &mut [Finding], schema: i64, stop: &Stop) {
         }
         let why = match stop {
             Stop::OwnForeignKeys => format!(
-                "OpenClaw {release}'s own doctor repairs no database while this one fails foreign_key_check, so this tool repairs none at its schema {schema} either"
+                "the doctor of OpenClaw {release} repairs no database while this one fails foreign_key_check, so this tool repairs none at its schema {schema} either"
             ),
             Stop::OtherForeignKeys { agent } => format!(
-                "OpenClaw {release}'s own doctor repairs no database while the database of agent {agent} fails foreign_key_check, so this tool repairs none at its schema {schema} either"
+                "the doctor of OpenClaw {release} repairs no database while the database of agent {agent} fails foreign_key_check, so this tool repairs none at its schema {schema} either"
             ),
-            Stop::None if matches!(repair, Repair::ReprojectColumns { .. }) => continue,
+            Stop::None if made_by_release(repair) => continue,
             Stop::None => format!(
-                "OpenClaw {release}'s own doctor does not make this repair, so this tool does not make it at its schema {schema}"
+                "the doctor of OpenClaw {release} does not make this repair, so this tool does not make it at its schema {schema}"
             ),
         };
         f.repair = None;

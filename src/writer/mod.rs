@@ -20,8 +20,8 @@ mod writable;
 pub use crate::store::AgentSchema;
 pub use crash::crash_point;
 pub use entry::{
-    canonical_entry, certify, project_node_columns, session_scope, write_entry, write_node,
-    write_window, ARCHIVE_REASONS, LINEAGE_COLUMNS,
+    canonical_entry, certify, project_node_columns, session_scope, write_entry,
+    write_entry_uncertified, write_node, write_window, ARCHIVE_REASONS, LINEAGE_COLUMNS,
 };
 pub use entry_fields::{field_type_error, is_known_field, suggest_field, LEGACY_DELIVERY_FIELDS};
 pub use legacy_entry::normalise_entry;

@@ -317,6 +317,11 @@ fn an_older_schema_without_a_writer_stays_refused() {
 /// Every row of every table (FTS5 shadow tables included) as text, sorted, for comparing a
 /// database before and after a change that must keep its rows.
 fn all_rows(conn: &Connection) -> Vec<String> {
+    rows_except_keys(conn, &[])
+}
+
+/// [`all_rows`] but for the rows whose `session_key` is one of `keys`.
+fn rows_except_keys(conn: &Connection, keys: &[&str]) -> Vec<String> {
     let tables: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%'")
         .unwrap()
@@ -326,7 +331,22 @@ fn all_rows(conn: &Connection) -> Vec<String> {
         .unwrap();
     let mut out = Vec::new();
     for t in tables {
-        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap();
+        let keyed: bool = conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = 'session_key')",
+                [&t],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let except = if keyed && !keys.is_empty() {
+            let list: Vec<String> = keys.iter().map(|k| format!("'{k}'")).collect();
+            format!(" WHERE session_key NOT IN ({})", list.join(", "))
+        } else {
+            String::new()
+        };
+        let mut stmt = conn
+            .prepare(&format!("SELECT * FROM \"{t}\"{except}"))
+            .unwrap();
         let n = stmt.column_count();
         let mut rows = stmt.query([]).unwrap();
         while let Some(r) = rows.next().unwrap() {
@@ -673,9 +693,9 @@ fn doctor_fix_on_an_older_release_store_repairs_only_what_that_release_repairs()
         ] {
             let hint = hint_of(key);
             assert!(
-                hint.contains(&format!(
-                    "OpenClaw {release}'s own doctor repairs no database"
-                )) && hint.contains(words)
+                hint.contains(&format!("the doctor of OpenClaw {release}"))
+                    && hint.contains("repairs no database")
+                    && hint.contains(words)
                     && hint.contains("`openclaw doctor --fix`")
                     && hint.contains(" migrate schema`"),
                 "{hint}"
@@ -686,4 +706,212 @@ fn doctor_fix_on_an_older_release_store_repairs_only_what_that_release_repairs()
 
 fn before_of(store: &Store, agent: &str) -> Schema {
     schema_of(&open(store, agent))
+}
+
+/// The two unreadable entries of the reference check release_doctor_fix (its `entries` fault
+/// set), in work: one `entry_json` not JSON, one a JSON array.
+const UNREADABLE: [(&str, &str); 2] = [
+    ("agent:work:discord:channel:987654324", "{not json"),
+    ("agent:work:pinned-notes", "[1,2]"),
+];
+
+/// The entries 2026.8.2's and 2026.9.5's own `openclaw doctor --fix` rebuilt from those rows'
+/// columns (their `hydrateCanonicalRepairEntry`, then `delivery` defaulted by their writer).
+const REBUILT: [&str; 2] = [
+    r#"{"chatType":"channel","modelProvider":"openai","model":"gpt-5","displayName":"discord:#general","lastInteractionAt":1780401620000,"sessionId":"e539b498-7087-42b5-84b2-533ca66f73aa","updatedAt":1780401620000,"delivery":{"kind":"none"}}"#,
+    r#"{"chatType":"direct","modelProvider":"openai","model":"gpt-5","label":"Pinned notes","pinnedAt":1780437617000,"lastInteractionAt":1780437615000,"sessionId":"874a035b-f171-430a-b073-e628ddd56eb9","updatedAt":1780437615000,"delivery":{"kind":"none"}}"#,
+];
+
+fn break_entries(store: &Store) {
+    let work = store.writable("work");
+    for (key, text) in UNREADABLE {
+        let n = work
+            .execute(
+                "UPDATE session_nodes SET entry_json = ?1 WHERE session_key = ?2",
+                [text, key],
+            )
+            .unwrap();
+        assert_eq!(n, 1, "{key}");
+    }
+}
+
+/// Every row but those of the unreadable entries' keys.
+fn rows_but_unreadable(conn: &Connection) -> Vec<String> {
+    rows_except_keys(conn, &UNREADABLE.map(|(k, _)| k))
+}
+
+#[test]
+fn doctor_fix_rebuilds_an_unreadable_entry_on_an_older_release_store_as_that_release_does() {
+    for (release, schema) in OLDER {
+        let clean = Store::copy_release(release, "live");
+        let store = Store::copy_release(release, "live");
+        break_entries(&store);
+        let before = schema_of(&open(&store, "work"));
+        let doc = if schema == 19 {
+            // The human output, once: what was rebuilt, and where the row as it was is kept.
+            let out = store.run_ok(["doctor", "--fix", "--yes", "entry-json"]);
+            let mut s = crate::common::settings(&store);
+            s.add_filter(r"\.\d{13}\.entry\.json", ".[NOW].entry.json");
+            s.bind(|| {
+                insta::assert_snapshot!(
+                    "doctor_fix_unreadable_entry_19",
+                    String::from_utf8_lossy(&out.stdout)
+                )
+            });
+            None
+        } else {
+            Some(store.json_ok(["--json", "doctor", "--fix", "--yes"]))
+        };
+        let work = open(&store, "work");
+        for ((key, _), rebuilt) in UNREADABLE.iter().zip(REBUILT) {
+            let (json, valid, updated, observed, transcript_updated): (String, i64, i64, i64, i64) = work
+                .query_row(
+                    "SELECT n.entry_json, n.entry_valid, n.updated_at, w.transcript_observed_at, w.transcript_updated_at \
+                     FROM session_nodes AS n JOIN session_windows AS w ON w.session_id = n.current_session_id \
+                     WHERE n.session_key = ?1",
+                    [key],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                )
+                .unwrap();
+            assert_eq!(json, rebuilt, "{release} {key}");
+            assert_eq!(valid, 1, "{release} {key}");
+            let entry: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(entry["updatedAt"], updated, "{release} {key}");
+            // The release's writer observes the transcript as of its last update.
+            assert_eq!(observed, transcript_updated, "{release} {key}");
+            if schema == 21 {
+                // 2026.9.5's canonical-key repair leaves the rebuilt key queued for validation.
+                let queued = "SELECT count(*) FROM session_canonical_validation_pending WHERE session_key = ?1";
+                assert_eq!(count(&work, queued, key), 1, "{release} {key}");
+            }
+            if let Some(doc) = &doc {
+                let fixed = doc["data"]["fixed"].to_string();
+                assert!(
+                    fixed.contains(&format!("rebuilt the unreadable entry of {key}")),
+                    "{release}: {doc}"
+                );
+            }
+        }
+        assert!(
+            rows_but_unreadable(&work) == rows_but_unreadable(&open(&clean, "work")),
+            "{release}: rows other than the unreadable entries' changed"
+        );
+        for agent in ["main", "research"] {
+            assert!(
+                all_rows(&open(&store, agent)) == all_rows(&open(&clean, agent)),
+                "{release} {agent}: changed"
+            );
+        }
+        assert_kept_schema(&store, "work", &before, release);
+        // Both entries read back.
+        let list = store.json_ok(["--json", "list", "--agent", "work", "--limit", "all"]);
+        let keys = list["data"].to_string();
+        assert!(
+            UNREADABLE.iter().all(|(k, _)| keys.contains(k)),
+            "{release}: {list}"
+        );
+    }
+}
+
+#[test]
+fn doctor_fix_moves_a_non_canonical_key_on_an_older_release_store_as_that_release_does() {
+    // The keys fault set of release_doctor_fix: both releases' doctors move the row back to
+    // its canonical key and rewrite a lineage value normalized, writing the entry through their
+    // entry writer (the window upserted with it).
+    let (canonical, stored) = ("agent:work:scratch-1", "agent:work:Scratch-1");
+    for (release, schema) in OLDER {
+        let clean = Store::copy_release(release, "live");
+        let store = Store::copy_release(release, "live");
+        {
+            let work = store.writable("work");
+            work.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+            let children: Vec<(String, String)> = work
+                .prepare(
+                    "SELECT m.name, f.\"from\" FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f \
+                     WHERE m.type = 'table' AND f.\"table\" = 'session_nodes'",
+                )
+                .unwrap()
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            work.execute(
+                "UPDATE session_nodes SET session_key = ?1 WHERE session_key = ?2",
+                [stored, canonical],
+            )
+            .unwrap();
+            for (t, c) in children {
+                work.execute(
+                    &format!("UPDATE \"{t}\" SET \"{c}\" = ?1 WHERE \"{c}\" = ?2"),
+                    [stored, canonical],
+                )
+                .unwrap();
+            }
+        }
+        // And a lineage value that is not canonical: rewritten normalized.
+        let (child, parent) = ("agent:work:scratch-2", "agent:work:Main");
+        store
+            .writable("work")
+            .execute_batch(&format!(
+                "UPDATE session_nodes SET entry_json = json_set(entry_json, '$.parentSessionKey', '{parent}'), \
+                 parent_session_key = '{parent}' WHERE session_key = '{child}'; \
+                 UPDATE session_nodes SET entry_valid = 1 WHERE session_key = '{child}';"
+            ))
+            .unwrap();
+        let doc = store.json_ok(["--json", "doctor", "--fix", "--yes"]);
+        let fixed = doc["data"]["fixed"].to_string();
+        assert!(
+            fixed.contains(&format!("moved it to its normalized key {canonical}"))
+                && fixed.contains(&format!(
+                    "session {child}: rewrote its lineage values normalized"
+                )),
+            "{release}: {doc}"
+        );
+        let work = open(&store, "work");
+        let node = "SELECT entry_json FROM session_nodes WHERE session_key = ?1";
+        let entry = |conn: &Connection| -> String {
+            conn.query_row(node, [canonical], |r| r.get(0)).unwrap()
+        };
+        assert_eq!(entry(&work), entry(&open(&clean, "work")), "{release}");
+        assert_eq!(
+            count(
+                &work,
+                "SELECT count(*) FROM session_nodes WHERE session_key = ?1",
+                stored
+            ),
+            0
+        );
+        let (observed, transcript_updated): (i64, i64) = work
+            .query_row(
+                "SELECT transcript_observed_at, transcript_updated_at FROM session_windows WHERE session_key = ?1",
+                [canonical],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(observed, transcript_updated, "{release}");
+        if schema == 21 {
+            let queued =
+                "SELECT count(*) FROM session_canonical_validation_pending WHERE session_key = ?1";
+            assert_eq!(count(&work, queued, canonical), 1, "{release}");
+        }
+        let (lineage, column, window): (String, String, String) = work
+            .query_row(
+                "SELECT json_extract(n.entry_json, '$.parentSessionKey'), n.parent_session_key, w.parent_session_key \
+                 FROM session_nodes AS n JOIN session_windows AS w ON w.session_id = n.current_session_id \
+                 WHERE n.session_key = ?1",
+                [child],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            (lineage.as_str(), column.as_str(), window.as_str()),
+            ("agent:work:main", "agent:work:main", "agent:work:main"),
+            "{release}"
+        );
+        let keys = [canonical, stored, child];
+        assert!(
+            rows_except_keys(&work, &keys) == rows_except_keys(&open(&clean, "work"), &keys),
+            "{release}: rows other than the repaired sessions' changed"
+        );
+    }
 }

@@ -211,8 +211,9 @@ CHECKS+=(release_prune_21)
 
 # release_doctor_fix: `doctor --fix` on each matrix release's store against that release's own
 # `openclaw doctor --fix --non-interactive`, fault set by fault set (checks/break-release.mjs:
-# a label and a lineage column out of step; a lineage column out of step beside an orphan row,
-# so that foreign_key_check fails). That doctor rewrites every entry and adds tables on any
+# a label and a lineage column out of step; a lineage column out of step beside orphan rows, an
+# identity in main, a window and events in work, so that foreign_key_check fails; unreadable
+# entries, a non-canonical key and archive files, below). That doctor rewrites every entry and adds tables on any
 # store, broken or not, so what it does about a fault is read off two runs of it: on a broken
 # copy and on an unbroken one. Every row of an agent database equal: it repaired the fault
 # there (its entry writer projects the columns again); not equal: it left the fault (while
@@ -221,72 +222,137 @@ CHECKS+=(release_prune_21)
 # of every key: ours takes the repaired keys off it, and neither leaves them on it) and every
 # row of the broken copy where the release left it; the release then lists, validates and
 # reads back our store.
-check_release_doctor_fix() {
-  local ver fault clean theirs ours broken db agent keys rc n=0 repaired left
-  for ver in $RELEASE_MATRIX; do
-    clean="$(copy_release "$ver" live "doctor-clean-$ver")"
-    rc=0; ocr_run "oc-clean-$ver.txt" "$ver" "$clean" doctor --fix --non-interactive || rc=$?
-    [[ $rc -eq 0 ]] || { check_error "$ver: openclaw doctor --fix exited $rc on its own unbroken store"; continue; }
-    for fault in columns foreign-keys; do
-      broken="$(copy_release "$ver" live "doctor-broken-$ver-$fault")"
-      node_check break-release.mjs "$broken" "$fault" > "faults-$ver-$fault.json" || { check_error "$ver $fault: could not break the store"; continue; }
-      theirs="$CHECK_DIR/stores/doctor-oc-$ver-$fault"; ours="$CHECK_DIR/stores/doctor-ours-$ver-$fault"
-      mkdir -p "$theirs" "$ours"; cp -a "$broken" "$theirs/.openclaw"; cp -a "$broken" "$ours/.openclaw"
-      theirs="$theirs/.openclaw"; ours="$ours/.openclaw"
-      rc=0; ocr_run "oc-$ver-$fault.txt" "$ver" "$theirs" doctor --fix --non-interactive || rc=$?
-      note "$ver $fault: openclaw doctor --fix exited $rc"
-      # Exit 3: findings left for a human (the foreign keys, and what they stop).
-      local want=0; [[ "$fault" == columns ]] || want=3
-      rc=0; ours_run "ours-$ver-$fault.json" "$ours" --json doctor --fix --yes || rc=$?
-      [[ $rc -eq $want ]] || { check_error "$ver $fault: ours doctor --fix exited $rc, not $want: $(head -c 300 "ours-$ver-$fault.json")"; continue; }
-      repaired=""; left=""
-      for db in "$ours"/agents/*/agent/openclaw-agent.sqlite; do
-        agent="$(basename "$(dirname "$(dirname "$db")")")"
-        if node_check compare-all-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "$clean/agents/$agent/agent/openclaw-agent.sqlite" > "rel-$ver-$fault-$agent.txt" 2>&1; then
-          repaired+=" $agent"
-          node_check compare-all-rows.mjs "$db" "$(release_store "$ver")/live/.openclaw/agents/$agent/agent/openclaw-agent.sqlite" --skip session_canonical_validation_pending > "cmp-$ver-$fault-$agent.txt" 2>&1 ||
-            { sed 's/^/  /' "cmp-$ver-$fault-$agent.txt" | head -n 8 >&2; check_error "$ver $fault: openclaw@$ver repaired $agent; ours does not leave the unbroken rows"; }
-          keys="$(jsonq "faults-$ver-$fault.json" "(j.agents['$agent'] || []).join(' ')")"
-          if [[ -n "$keys" ]] && node_check sql-rows.mjs "$db" "SELECT name FROM sqlite_master WHERE name = 'session_canonical_validation_pending'" | grep -q pending; then
-            for k in $keys; do
-              [[ -z "$(node_check sql-rows.mjs "$db" "SELECT session_key FROM session_canonical_validation_pending WHERE session_key = '$k'")" ]] || check_error "$ver $fault: ours left the repaired $k on the validation queue"
-              [[ -z "$(node_check sql-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "SELECT session_key FROM session_canonical_validation_pending WHERE session_key = '$k'")" ]] || check_error "$ver $fault: openclaw left the repaired $k on the validation queue"
-            done
-          fi
-        else
-          left+=" $agent"
-          # Left: the broken columns are still as broken in the release's doctor's copy.
-          for k in $(jsonq "faults-$ver-$fault.json" "(j.agents['$agent'] || []).join(' ')"); do
-            local q="SELECT label, parent_session_key FROM session_nodes WHERE session_key = '$k'"
-            [[ "$(node_check sql-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "$q")" == "$(node_check sql-rows.mjs "$broken/agents/$agent/agent/openclaw-agent.sqlite" "$q")" ]] ||
-              check_error "$ver $fault: openclaw@$ver changed $k's columns in $agent, which it otherwise left"
+# The entries fault set (two unreadable entries in work, whose rows that doctor otherwise leaves)
+# is compared in two parts: every row but the broken keys' must be as without the fault (the
+# release's: as its doctor leaves the unbroken store; ours: as the unbroken store), and the broken
+# keys' rows in every table (node, window, on 21 the validation queue) ours equal to the
+# release's, which rebuilt them from the row's columns.
+# 2026.9.1 to 2026.9.4 also write agent schema 19; their doctors act as 2026.8.2's on every fault
+# set here (release_doctor_fix_19_of_2026_9_1 to _9_4), so ours makes the same repairs there.
+release_doctor_fix() {
+  local ver="$1" fault clean theirs ours broken db agent keys rc n=0 repaired left
+  clean="$(copy_release "$ver" live "doctor-clean-$ver")"
+  rc=0; ocr_run "oc-clean-$ver.txt" "$ver" "$clean" doctor --fix --non-interactive || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "$ver: openclaw doctor --fix exited $rc on its own unbroken store"; return 0; }
+  for fault in columns foreign-keys entries; do
+    broken="$(copy_release "$ver" live "doctor-broken-$ver-$fault")"
+    node_check break-release.mjs "$broken" "$fault" > "faults-$ver-$fault.json" || { check_error "$ver $fault: could not break the store"; continue; }
+    if [[ "$fault" == entries ]]; then
+      node_check break-release.mjs "$broken" keys > "faults-$ver-keys.json" &&
+        node_check break-release.mjs "$broken" archive-files > "faults-$ver-archive-files.json" || { check_error "$ver keys, archive-files: could not break the store"; continue; }
+    fi
+    theirs="$CHECK_DIR/stores/doctor-oc-$ver-$fault"; ours="$CHECK_DIR/stores/doctor-ours-$ver-$fault"
+    mkdir -p "$theirs" "$ours"; cp -a "$broken" "$theirs/.openclaw"; cp -a "$broken" "$ours/.openclaw"
+    theirs="$theirs/.openclaw"; ours="$ours/.openclaw"
+    rc=0; ocr_run "oc-$ver-$fault.txt" "$ver" "$theirs" doctor --fix --non-interactive || rc=$?
+    note "$ver $fault: openclaw doctor --fix exited $rc"
+    # Exit 3: findings left for a human (the foreign keys, and what they stop).
+    local want=0; [[ "$fault" != foreign-keys ]] || want=3
+    rc=0; ours_run "ours-$ver-$fault.json" "$ours" --json doctor --fix --yes || rc=$?
+    [[ $rc -eq $want ]] || { check_error "$ver $fault: ours doctor --fix exited $rc, not $want: $(head -c 300 "ours-$ver-$fault.json")"; continue; }
+    if [[ "$fault" == entries ]]; then
+      release_doctor_entries "$ver" "$clean" "$broken" "$theirs" "$ours"
+      n=$((n + 3))
+      continue
+    fi
+    repaired=""; left=""
+    for db in "$ours"/agents/*/agent/openclaw-agent.sqlite; do
+      agent="$(basename "$(dirname "$(dirname "$db")")")"
+      if node_check compare-all-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "$clean/agents/$agent/agent/openclaw-agent.sqlite" > "rel-$ver-$fault-$agent.txt" 2>&1; then
+        repaired+=" $agent"
+        node_check compare-all-rows.mjs "$db" "$(release_store "$ver")/live/.openclaw/agents/$agent/agent/openclaw-agent.sqlite" --skip session_canonical_validation_pending > "cmp-$ver-$fault-$agent.txt" 2>&1 ||
+          { sed 's/^/  /' "cmp-$ver-$fault-$agent.txt" | head -n 8 >&2; check_error "$ver $fault: openclaw@$ver repaired $agent; ours does not leave the unbroken rows"; }
+        keys="$(jsonq "faults-$ver-$fault.json" "(j.agents['$agent'] || []).join(' ')")"
+        if [[ -n "$keys" ]] && node_check sql-rows.mjs "$db" "SELECT name FROM sqlite_master WHERE name = 'session_canonical_validation_pending'" | grep -q pending; then
+          for k in $keys; do
+            [[ -z "$(node_check sql-rows.mjs "$db" "SELECT session_key FROM session_canonical_validation_pending WHERE session_key = '$k'")" ]] || check_error "$ver $fault: ours left the repaired $k on the validation queue"
+            [[ -z "$(node_check sql-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "SELECT session_key FROM session_canonical_validation_pending WHERE session_key = '$k'")" ]] || check_error "$ver $fault: openclaw left the repaired $k on the validation queue"
           done
-          node_check compare-all-rows.mjs "$db" "$broken/agents/$agent/agent/openclaw-agent.sqlite" > "cmp-$ver-$fault-$agent.txt" 2>&1 ||
-            { sed 's/^/  /' "cmp-$ver-$fault-$agent.txt" | head -n 8 >&2; check_error "$ver $fault: openclaw@$ver left $agent as it was; ours changed it"; }
         fi
-        n=$((n + 1))
-      done
-      # The fault sets are built to be repaired (columns) and left (foreign keys): a release
-      # that did otherwise has changed, and this check no longer says what it did.
-      case "$fault" in
-        columns) [[ "$repaired" == *main* && "$repaired" == *research* ]] || check_error "$ver columns: openclaw@$ver no longer repairs main and research (repaired:$repaired; left:$left)" ;;
-        foreign-keys) [[ "$left" == *main* && "$left" == *research* ]] || check_error "$ver foreign-keys: openclaw@$ver repaired main or research despite main's failing foreign keys (repaired:$repaired; left:$left)" ;;
-      esac
-      note "$ver $fault: openclaw@$ver repaired [$repaired ] left [$left ]; ours the same, every row"
-      if [[ "$fault" == columns ]]; then
-        release_accepts "$ver" "$ours" "doctor-$ver-$fault"
       else
-        # The fault left: the release refuses to list its own doctor's store as it does ours.
-        local r1=0 r2=0
-        release_lists "$ver" "$theirs" "list-oc-$ver.json" || r1=$?
-        release_lists "$ver" "$ours" "list-ours-$ver.json" || r2=$?
-        [[ $r1 -ne 0 && $r1 -eq $r2 ]] || check_error "$ver $fault: openclaw@$ver lists its doctor's store with exit $r1, ours with $r2"
+        left+=" $agent"
+        # Left: the broken columns are still as broken in the release's doctor's copy.
+        for k in $(jsonq "faults-$ver-$fault.json" "(j.agents['$agent'] || []).join(' ')"); do
+          local q="SELECT label, parent_session_key FROM session_nodes WHERE session_key = '$k'"
+          [[ "$(node_check sql-rows.mjs "$theirs/agents/$agent/agent/openclaw-agent.sqlite" "$q")" == "$(node_check sql-rows.mjs "$broken/agents/$agent/agent/openclaw-agent.sqlite" "$q")" ]] ||
+            check_error "$ver $fault: openclaw@$ver changed $k's columns in $agent, which it otherwise left"
+        done
+        node_check compare-all-rows.mjs "$db" "$broken/agents/$agent/agent/openclaw-agent.sqlite" > "cmp-$ver-$fault-$agent.txt" 2>&1 ||
+          { sed 's/^/  /' "cmp-$ver-$fault-$agent.txt" | head -n 8 >&2; check_error "$ver $fault: openclaw@$ver left $agent as it was; ours changed it"; }
       fi
+      n=$((n + 1))
     done
+    # The fault sets are built to be repaired (columns) and left (foreign keys): a release
+    # that did otherwise has changed, and this check no longer says what it did.
+    case "$fault" in
+      columns) [[ "$repaired" == *main* && "$repaired" == *research* ]] || check_error "$ver columns: openclaw@$ver no longer repairs main and research (repaired:$repaired; left:$left)" ;;
+      foreign-keys) [[ "$left" == *main* && "$left" == *research* ]] || check_error "$ver foreign-keys: openclaw@$ver repaired main or research despite main's failing foreign keys (repaired:$repaired; left:$left)" ;;
+    esac
+    note "$ver $fault: openclaw@$ver repaired [$repaired ] left [$left ]; ours the same, every row"
+    if [[ "$fault" == columns ]]; then
+      release_accepts "$ver" "$ours" "doctor-$ver-$fault"
+    else
+      # The fault left: the release refuses to list its own doctor's store as it does ours.
+      local r1=0 r2=0
+      release_lists "$ver" "$theirs" "list-oc-$ver.json" || r1=$?
+      release_lists "$ver" "$ours" "list-ours-$ver.json" || r2=$?
+      [[ $r1 -ne 0 && $r1 -eq $r2 ]] || check_error "$ver $fault: openclaw@$ver lists its doctor's store with exit $r1, ours with $r2"
+    fi
   done
-  [[ $n -ge 12 ]] || check_error "only $n databases compared"
+  [[ $n -ge 9 ]] || check_error "$ver: only $n databases compared"
 }
-CHECKS+=(release_doctor_fix)
+check_release_doctor_fix() {
+  local ver
+  for ver in $RELEASE_MATRIX; do release_doctor_fix "$ver"; done
+}
+check_release_doctor_fix_19_of_2026_9_1() { release_doctor_fix 2026.9.1; }
+check_release_doctor_fix_19_of_2026_9_2() { release_doctor_fix 2026.9.2; }
+check_release_doctor_fix_19_of_2026_9_3() { release_doctor_fix 2026.9.3; }
+check_release_doctor_fix_19_of_2026_9_4() { release_doctor_fix 2026.9.4; }
+CHECKS+=(release_doctor_fix release_doctor_fix_19_of_2026_9_1 release_doctor_fix_19_of_2026_9_2)
+CHECKS+=(release_doctor_fix_19_of_2026_9_3 release_doctor_fix_19_of_2026_9_4)
+
+# release_doctor_entries VER CLEAN BROKEN THEIRS OURS: the entries fault set of release_doctor_fix,
+# with the keys and archive-files ones in the same store (work): a session under a non-canonical
+# key, which the release moves to its canonical key, and a parent not canonical, which it
+# rewrites normalized (their rows compared as the rebuilt entries');
+# the archive files, which the release leaves as they are (a published file missing, a file
+# without its row), and so does ours, leaving findings.
+release_doctor_entries() {
+  local ver="$1" clean="$2" broken="$3" theirs="$4" ours="$5" keys db="agents/work/agent/openclaw-agent.sqlite" agent q f
+  local unbroken; unbroken="$(release_store "$ver")/live/.openclaw"
+  keys="$(jsonq "faults-$ver-entries.json" "j.agents.work.join(',')")"
+  q="SELECT count(*) FROM session_nodes WHERE session_key IN ('$(sed "s/,/','/g" <<< "$keys")') AND json_type(entry_json) = 'object' AND entry_valid = 1"
+  [[ "$(node_check sql-rows.mjs "$theirs/$db" "$q")" == "[2]" ]] || check_error "$ver entries: openclaw@$ver no longer rebuilds both unreadable entries"
+  local moved; moved="$(jsonq "faults-$ver-keys.json" "j.moved.join(',')")"
+  q="SELECT group_concat(session_key) FROM session_nodes WHERE session_key IN ('$(sed "s/,/','/g" <<< "$moved")')"
+  [[ "$(node_check sql-rows.mjs "$theirs/$db" "$q")" == "[\"${moved%%,*}\"]" ]] || check_error "$ver keys: openclaw@$ver no longer moves ${moved#*,} to ${moved%%,*}"
+  q="SELECT json_extract(entry_json, '$.parentSessionKey'), parent_session_key FROM session_nodes WHERE session_key = 'agent:work:scratch-2'"
+  [[ "$(node_check sql-rows.mjs "$theirs/$db" "$q")" == '["agent:work:main","agent:work:main"]' ]] || check_error "$ver keys: openclaw@$ver no longer normalizes scratch-2's parent"
+  keys+=",$(jsonq "faults-$ver-keys.json" "j.agents.work.join(',')")"
+  node_check compare-all-rows.mjs "$theirs/$db" "$clean/$db" --except-keys "$keys" > "rel-$ver-entries.txt" 2>&1 ||
+    { sed 's/^/  /' "rel-$ver-entries.txt" | head -n 8 >&2; check_error "$ver entries: openclaw@$ver changed more than the unreadable entries' rows"; }
+  node_check compare-all-rows.mjs "$ours/$db" "$unbroken/$db" --except-keys "$keys" > "cmp-$ver-entries-rest.txt" 2>&1 ||
+    { sed 's/^/  /' "cmp-$ver-entries-rest.txt" | head -n 8 >&2; check_error "$ver entries: ours changed more than the unreadable entries' rows"; }
+  node_check compare-all-rows.mjs "$ours/$db" "$theirs/$db" --only-keys "$keys" > "cmp-$ver-entries-keys.txt" 2>&1 ||
+    { sed 's/^/  /' "cmp-$ver-entries-keys.txt" | head -n 8 >&2; check_error "$ver entries: the rebuilt rows differ from openclaw@$ver's"; }
+  for agent in main research; do
+    node_check compare-all-rows.mjs "$ours/agents/$agent/agent/openclaw-agent.sqlite" "$unbroken/agents/$agent/agent/openclaw-agent.sqlite" > "cmp-$ver-entries-$agent.txt" 2>&1 ||
+      { sed 's/^/  /' "cmp-$ver-entries-$agent.txt" | head -n 8 >&2; check_error "$ver entries: ours changed $agent, which has no fault"; }
+  done
+  for f in "$theirs" "$ours"; do
+    diff <(ls "$broken/agents/work/sessions") <(ls "$f/agents/work/sessions") > files.diff ||
+      check_error "$ver archive-files: $f: the archive files changed: $(head -n 4 files.diff | tr '\n' ' ')"
+  done
+  local removed unrowed
+  removed="$(jsonq "faults-$ver-archive-files.json" 'j.files.removed')"; unrowed="$(jsonq "faults-$ver-archive-files.json" 'j.files.unrowed')"
+  for f in "$removed" "$unrowed"; do
+    [[ "$(jsonq "ours-$ver-entries.json" "j.data.findings.filter(x => x.check === 'archive-files' && x.message.includes('$f') && !x.fixable).length")" == 1 ]] ||
+      check_error "$ver archive-files: ours does not leave a finding for $f"
+  done
+  note "$ver entries, keys: openclaw@$ver rebuilt and moved [${keys//,/ }]; ours the same rows ($(tail -n 1 "cmp-$ver-entries-keys.txt")), every other row untouched"
+  release_accepts "$ver" "$ours" "doctor-$ver-entries"
+}
 
 # release_prune_19: 2026.8.2's own rules (docs/openclaw/RELEASES.md §7): every stale entry
 # removed, a stale dashboard archived without a reason, the cap removing the oldest updatedAt.

@@ -2,6 +2,7 @@
 // by openclaw-sessions (A) and by an OpenClaw release's own SDK or CLI (B): the differential rule
 // of the release matrix (SPEC §9: same rows, modulo the clock and generated ids).
 //   compare-all-rows.mjs <dbA> <dbB> [--mask TABLE.COLUMN]... [--skip TABLE]... [--ours-run-archives N]
+//                        [--except-keys K1,K2 | --only-keys K1,K2]
 // Both must have the same schema (user_version and every sqlite_schema row). Each table's rows
 // (FTS5 shadow tables included, the virtual tables themselves through them) are compared as
 // multisets, rowids left out, storage classes kept. Left out, and only these:
@@ -16,17 +17,22 @@
 //   §3.3: ours keeps the archive of a session the run removes, OpenClaw's budget evicts it);
 // - an archive's stamp in its name (`.deleted.<ISO time>.`), and its blob when it is zstd: the
 //   decompressed bytes must be equal, the compression may differ.
+// With --except-keys, the rows whose `session_key` is one of the keys are left out of every table;
+// with --only-keys, only those rows are compared (tables without a `session_key` column skipped):
+// the two split one comparison in two, where a repair is compared with another store than the
+// rest of the rows (the schemas are compared by the --except-keys half).
 // Prints "N tables, M rows equal"; exit 1 with the first differences otherwise.
 import { DatabaseSync } from "node:sqlite";
 import { zstdDecompressSync } from "node:zlib";
 
 const [aPath, bPath, ...rest] = process.argv.slice(2);
 const masked = new Set(), skipped = new Set();
-let runArchives = null;
+let runArchives = null, keyFilter = null;
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === "--mask") masked.add(rest[++i]);
   else if (rest[i] === "--ours-run-archives") runArchives = Number(rest[++i]);
   else if (rest[i] === "--skip") skipped.add(rest[++i]);
+  else if (rest[i] === "--except-keys" || rest[i] === "--only-keys") keyFilter = { only: rest[i] === "--only-keys", keys: new Set(rest[++i].split(",")) };
   else { console.error(`unknown argument ${rest[i]}`); process.exit(2); }
 }
 const open = (p) => { const db = new DatabaseSync(p, { readOnly: true }); return db; };
@@ -38,7 +44,8 @@ const uv = (db) => db.prepare("PRAGMA user_version").get().user_version;
 if (uv(a) !== uv(b)) err(`user_version: ours ${uv(a)}, openclaw ${uv(b)}`);
 const schema = (db) => db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_stat%' ORDER BY rowid").all();
 const sa = schema(a), sb = schema(b);
-if (JSON.stringify(sa) !== JSON.stringify(sb)) err(`sqlite_schema differs (ours ${sa.length} objects, openclaw ${sb.length})`);
+// With --only-keys the schemas are not compared: the rest of the rows are, by another run.
+if (!keyFilter?.only && JSON.stringify(sa) !== JSON.stringify(sb)) err(`sqlite_schema differs (ours ${sa.length} objects, openclaw ${sb.length})`);
 
 const NOW_MS = Date.now();
 const isNow = (v) => {
@@ -74,8 +81,10 @@ function render(table, row) {
 let tables = 0, rows = 0, ourRunArchives = 0;
 for (const t of sa.filter((o) => o.type === "table" && !/^CREATE VIRTUAL/i.test(o.sql ?? "") && !o.name.startsWith("sqlite_") && !skipped.has(o.name))) {
   const cols = a.prepare("SELECT name FROM pragma_table_info(?)").all(t.name).map((c) => c.name);
+  if (keyFilter?.only && !cols.includes("session_key")) continue;
   const select = `SELECT ${cols.map((c) => `"${c}", typeof("${c}") AS "__type_${c}"`).join(", ")} FROM "${t.name}"`;
-  const read = (db) => { const s = db.prepare(select); s.setReadBigInts(true); return s.all().map((r) => render(t.name, r)).sort(); };
+  const kept = (r) => !keyFilter || !cols.includes("session_key") || keyFilter.keys.has(r.session_key) === keyFilter.only;
+  const read = (db) => { const s = db.prepare(select); s.setReadBigInts(true); return s.all().filter(kept).map((r) => render(t.name, r)).sort(); };
   const ra = read(a), rb = read(b);
   tables++; rows += ra.length;
   const count = new Map();
