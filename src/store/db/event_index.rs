@@ -98,10 +98,20 @@ pub fn insert_unkeyed_search_text(
     Ok(())
 }
 
+/// A session's search entries in a schema without `session_transcript_fts_rows` (before 23),
+/// as the older releases delete them (`DELETE FROM session_transcript_fts WHERE session_id = ?`),
+/// found in the FTS table's own content table (`_content`: `id` its rowid, `c1` its
+/// `session_id`) instead of through the FTS table, whose `session_id` is UNINDEXED: a scan of
+/// plain rows, not of the index (benchmarked in BENCHMARKS.md). The same rows go in the same
+/// order (rowid ascending), so the FTS5 shadow tables end byte-identical to the release's
+/// (`release_entry_writes_19`, `release_prune_19*`).
+const UNKEYED_SEARCH_ROWS_DELETE: &str = "DELETE FROM session_transcript_fts \
+     WHERE rowid IN (SELECT id FROM session_transcript_fts_content WHERE c1 = ?1)";
+
 /// [`clear_for_rebuild`] in a schema without `session_transcript_fts_rows` (before 23): the
 /// FTS rows go by session id, as the older releases delete them.
 pub fn clear_unkeyed_for_rebuild(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached("DELETE FROM session_transcript_fts WHERE session_id = ?1")?
+    conn.prepare_cached(UNKEYED_SEARCH_ROWS_DELETE)?
         .execute([session_id])?;
     conn.prepare_cached("DELETE FROM session_transcript_active_events WHERE session_id = ?1")?
         .execute([session_id])?;
@@ -147,7 +157,7 @@ pub fn delete_for_session(
     let search = if search_rows {
         "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1"
     } else {
-        "DELETE FROM session_transcript_fts WHERE session_id = ?1"
+        UNKEYED_SEARCH_ROWS_DELETE
     };
     conn.prepare_cached(search)?.execute([session_id])?;
     for sql in [
