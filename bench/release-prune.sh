@@ -30,21 +30,11 @@ log() { echo "[bench-release-prune] $*" >&2; }
 SCRATCH="$(mktemp -d "$DIR/run.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
-# one NAME STORE MAX CMD: a timed run on a fresh copy ($S) with the settings written first
-# (untimed), "seconds maxrss_kb" appended to $SCRATCH/NAME.
-one() {
-  local name="$1" store="$2" max="$3" cmd="$4" d
-  d="$(mktemp -d "$SCRATCH/s.XXXXXX")"; cp -a "$store" "$d/.openclaw"
-  python3 -c 'import json,sys; p=sys.argv[1]; c=json.load(open(p)); c.setdefault("session", {})["maintenance"]={"pruneAfter": "1h", "maxEntries": int(sys.argv[2])}; json.dump(c, open(p, "w"))' \
-    "$d/.openclaw/openclaw.json" "$max"
-  sync
-  S="$d/.openclaw" HOME_DIR="$d/home" OURS="$OURS" HARNESS="$HARNESS" RELEASE="$RELEASE" \
-    /usr/bin/time -f "%e %M" -o "$SCRATCH/t" bash -c "$cmd" > "$SCRATCH/out" 2>&1 ||
-    { log "$name failed:"; tail -n 5 "$SCRATCH/out" >&2; echo "nan nan" > "$SCRATCH/t"; }
-  cat "$SCRATCH/t" >> "$SCRATCH/$name"
-  rm -rf "$d"
-}
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# shellcheck source=timed.sh
+source "$ROOT/bench/timed.sh"
+export RELEASE
+# The same settings in each fresh copy, before the timed run (as bench/run.sh's MAINT).
+SETTINGS='python3 -c "import json,os,sys; p=sys.argv[1]; c=json.load(open(p)); c.setdefault(\"session\", {})[\"maintenance\"]={\"pruneAfter\": \"1h\", \"maxEntries\": int(os.environ[\"MAX_ENTRIES\"])}; json.dump(c, open(p, \"w\"))" "$S/openclaw.json"'
 
 echo "| store ($RELEASE, 3 agents) | ours \`prune --all-agents --enforce --yes\` | OpenClaw $RELEASE \`sessions cleanup --enforce\` per agent | ratio | ours peak RSS | OpenClaw peak RSS |"
 echo "|---|---|---|---|---|---|"
@@ -56,15 +46,15 @@ for spa in $SIZES; do
       --events-per-session "$EVENTS" --no-sdk-phase >&2
   fi
   store="$store_dir/imported/.openclaw"
-  max=$(( spa / 2 ))
+  export MAX_ENTRIES=$(( spa / 2 ))
   : > "$SCRATCH/ours-$spa"; : > "$SCRATCH/oc-$spa"
   for _ in $(seq "$REPEAT"); do
     # Alternately, so that a noisy moment of the machine hits both sides alike.
-    one "ours-$spa" "$store" "$max" '"$OURS" --state-dir "$S" prune --all-agents --enforce --yes'
-    one "oc-$spa" "$store" "$max" 'mkdir -p "$HOME_DIR"; for a in main work research; do
+    one "ours-$spa" "$store" '"$OURS" --state-dir "$S" prune --all-agents --enforce --yes' "$SETTINGS"
+    one "oc-$spa" "$store" 'mkdir -p "$HOME_DIR"; for a in main work research; do
         env HOME="$HOME_DIR" OPENCLAW_STATE_DIR="$S" OPENCLAW_NO_RESPAWN=1 "$HARNESS/oc-release" "$RELEASE" \
           sessions cleanup --enforce --agent "$a" --store "$S/agents/$a/agent/openclaw-agent.sqlite" --json || exit 1
-      done'
+      done' "$SETTINGS"
   done
   ot="$(cut -d' ' -f1 "$SCRATCH/ours-$spa" | median)"; om="$(cut -d' ' -f2 "$SCRATCH/ours-$spa" | median)"
   ct="$(cut -d' ' -f1 "$SCRATCH/oc-$spa" | median)"; cm="$(cut -d' ' -f2 "$SCRATCH/oc-$spa" | median)"

@@ -29,17 +29,8 @@ log() { echo "[bench-schema] $*" >&2; }
 SCRATCH="$(mktemp -d "$DIR/run.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
-# one NAME STORE CMD: a timed run on a fresh copy ($S), "seconds maxrss_kb" appended to $SCRATCH/NAME.
-one() {
-  local name="$1" store="$2" cmd="$3" d
-  d="$(mktemp -d "$SCRATCH/s.XXXXXX")"; cp -a "$store" "$d/.openclaw"; sync
-  S="$d/.openclaw" HOME_DIR="$d/home" OURS="$OURS" HARNESS="$HARNESS" \
-    /usr/bin/time -f "%e %M" -o "$SCRATCH/t" bash -c "$cmd" > "$SCRATCH/out" 2>&1 ||
-    { log "$name failed:"; tail -n 5 "$SCRATCH/out" >&2; echo "nan nan" > "$SCRATCH/t"; }
-  cat "$SCRATCH/t" >> "$SCRATCH/$name"
-  rm -rf "$d"
-}
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# shellcheck source=timed.sh
+source "$ROOT/bench/timed.sh"
 
 echo "| store ($RELEASE, 3 agents) | ours \`migrate schema\` | OpenClaw \`doctor --non-interactive\` | ratio | ours peak RSS | OpenClaw peak RSS |"
 echo "|---|---|---|---|---|---|"

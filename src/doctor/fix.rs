@@ -128,15 +128,18 @@ fn canonicalize_keys(
         crate::store::db::nodes::set_entry_valid(tx, to).at(path)?;
         done.push(format!("moved it to its normalized key {to}"));
     }
+    if done.is_empty() {
+        return Ok(Ok(None));
+    }
     let schema = crate::writer::AgentSchema::of(tx).at(path)?;
-    if !done.is_empty() && super::older_release::as_canonical_repair(schema.0) {
+    if super::older_release::as_canonical_repair(schema.0) {
         // The older releases' doctors upsert the entry under its key: the window with it.
         let at = new_key.as_deref().unwrap_or(key);
         let session_id = crate::json_value::text(fields.get("sessionId")).unwrap_or_default();
         let updated_at = crate::json_value::finite(fields.get("updatedAt")).unwrap_or(0.0);
         crate::writer::write_window(tx, path, at, &fields, &session_id, updated_at, None)?;
     }
-    Ok(Ok((!done.is_empty()).then(|| done.join(" and "))))
+    Ok(Ok(Some(done.join(" and "))))
 }
 
 /// Keep the unreadable row in our quarantine directory, then write the entry OpenClaw's
