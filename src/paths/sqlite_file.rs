@@ -13,12 +13,18 @@ pub fn sidecar(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// A `file:` URI for `path`, percent-encoding what such a URI cannot carry literally.
+/// A `file:` URI for `path`. SQLite decodes `%HH` escapes to bytes, so every byte that a URI
+/// cannot carry literally (`%`, `?`, `#`, controls, space and anything outside ASCII) is escaped:
+/// a path in any language, and even one that is not UTF-8, names the same file.
 pub fn uri_path(path: &Path) -> String {
+    use std::fmt::Write;
+    use std::os::unix::ffi::OsStrExt;
     let mut out = String::from("file:");
-    for b in path.to_string_lossy().bytes() {
+    for &b in path.as_os_str().as_bytes() {
         match b {
-            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
+            b'%' | b'?' | b'#' | b' ' | 0..=0x1f | 0x7f..=0xff => {
+                let _ = write!(out, "%{b:02X}");
+            }
             _ => out.push(b as char),
         }
     }
@@ -185,4 +191,20 @@ pub fn recover_in_place(db: &Path) -> Result<()> {
     }
     conn.close().map_err(|(_, e)| e).at(db)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn uri_path_escapes_every_byte_a_uri_cannot_carry() {
+        assert_eq!(
+            uri_path(Path::new("/home/jos\u{e9}/a b%?#.sqlite")),
+            "file:/home/jos%C3%A9/a%20b%25%3F%23.sqlite"
+        );
+        let raw = std::ffi::OsStr::from_bytes(b"/tmp/\xff\x01x");
+        assert_eq!(uri_path(Path::new(raw)), "file:/tmp/%FF%01x");
+    }
 }

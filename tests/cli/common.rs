@@ -42,6 +42,15 @@ impl Store {
         Store { dir }
     }
 
+    /// A private copy of a fixture store whose state dir sits under a directory named `name`
+    /// (a home directory in another language: `josé`, `用户`).
+    pub fn copy_under(which: &str, name: &str) -> (Self, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join(name).join(".openclaw");
+        copy_dir(&Path::new(FIXTURES).join(which).join(".openclaw"), &state);
+        (Store { dir }, state)
+    }
+
     /// A private copy of a store written by an older OpenClaw release's own code
     /// (`tests/fixtures/openclaw-<release>/<variant>`).
     pub fn copy_release(release: &str, variant: &str) -> Self {

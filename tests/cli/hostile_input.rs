@@ -807,3 +807,69 @@ fn damaged_bytes_in_any_text_column_never_panic_a_reader() {
         }
     }
 }
+
+/// A state dir under a home directory in another language (issue 55): every command opens its
+/// databases by a `file:` URI, and each of these names, composed (NFC) and decomposed (NFD),
+/// must name the same files OpenClaw opens. Before, each UTF-8 byte became one character of
+/// the URI, so `josé` opened `josÃ©` and every command failed or doctor called a healthy
+/// database damaged.
+#[test]
+fn a_state_dir_under_a_path_in_any_language_works() {
+    for name in [
+        "jos\u{e9}",
+        "jose\u{301}",
+        "\u{7528}\u{6237}",
+        "\u{41f}\u{43e}\u{43b}\u{44c}\u{437}\u{43e}\u{432}\u{430}\u{442}\u{435}\u{43b}\u{44c}",
+        "a b%3F?#",
+    ] {
+        let (store, state) = crate::common::Store::copy_under("live", name);
+        let run = |args: &[&str], code: i32| {
+            let mut c = crate::common::bin();
+            c.env("HOME", store.dir.path())
+                .arg("--state-dir")
+                .arg(&state);
+            let out = c.args(args).output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(code),
+                "{name}: {args:?}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            json(&out)
+        };
+        let list = run(&["--json", "list", "--all-agents", "--limit", "all"], 0);
+        assert!(
+            !list["data"].as_array().unwrap().is_empty(),
+            "{name}: {list}"
+        );
+        let doctor = run(&["--json", "doctor"], 0);
+        let errors: Vec<_> = doctor["data"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "error")
+            .collect();
+        assert!(errors.is_empty(), "{name}: doctor: {errors:?}");
+        run(&["--json", "show", KEY], 0);
+        run(&["--json", "search", "the"], 0);
+        run(&["--json", "du", "--all-agents"], 0);
+        run(
+            &[
+                "--json",
+                "patch",
+                KEY,
+                "--set",
+                "label=\"r\u{e9}sum\u{e9}\"",
+            ],
+            0,
+        );
+        run(&["--json", "prune", "-n"], 0);
+        let del = run(&["--json", "delete", KEY, "--yes"], 0);
+        assert_eq!(
+            del["data"]["results"][0]["result"], "deleted",
+            "{name}: {del}"
+        );
+        run(&["--json", "archives", "list"], 0);
+        run(&["--json", "backup", "create", "--yes"], 0);
+    }
+}
