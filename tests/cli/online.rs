@@ -160,3 +160,24 @@ fn without_a_live_gateway_the_online_flags_run_offline() {
     let doc = store.json_ok(["custody", "status", "--json"]);
     assert!(doc["data"].get("gateway").is_none(), "{doc}");
 }
+
+/// `status` names the live Gateway's start time as its lock gives it (issue 49): only the
+/// owner's state is our word, lowercased.
+#[test]
+fn status_prints_the_gateways_start_time_as_given() {
+    let store = Store::copy("live");
+    let gateway = fake_gateway(&store);
+    let out = store.run_ok(["status"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Custody:"))
+        .unwrap_or_else(|| panic!("no Custody line: {text}"));
+    assert_eq!(
+        line,
+        format!(
+            "Custody:    live owner role gateway pid {} since 2026-12-03T10:00:00.000Z",
+            gateway.process.id()
+        )
+    );
+}
