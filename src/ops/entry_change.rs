@@ -444,6 +444,23 @@ impl super::online::OnlineOperation for EntryChangeOp {
         hooks: &dyn Hooks,
     ) -> Result<EntryChangeReport> {
         let mut results = Vec::with_capacity(plan.items.len());
+        let mut calls = super::online::Calls::new(
+            plan.items
+                .iter()
+                .filter_map(|item| {
+                    let p = item.to_write()?;
+                    Some(super::online::CallTarget::session(
+                        item.target.agent.id.as_str(),
+                        &p.key,
+                    ))
+                })
+                .collect(),
+        );
+        let done_word = match &self.change {
+            EntryChange::Archive => "archived",
+            EntryChange::Unarchive => "unarchived",
+            EntryChange::Patch(_) => "patched",
+        };
         for item in &plan.items {
             let Some(p) = item.to_write() else {
                 results.push(item.left_alone());
@@ -473,12 +490,13 @@ impl super::online::OnlineOperation for EntryChangeOp {
                 }
             }
             match super::online::call(rpc, "sessions.patch", &p.key, params) {
-                Ok(_) => {}
+                Ok(_) => calls.answered(done_word),
                 Err(e) if super::online::is_refusal(&e) => {
+                    calls.answered("refused");
                     results.push(Applied::Refused(e));
                     continue;
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(calls.lost(e, hooks)),
             }
             // What the Gateway wrote, read back from its store.
             let store = AgentStore::open(item.target.agent.clone())?;

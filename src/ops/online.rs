@@ -75,16 +75,95 @@ pub fn is_refusal(e: &Error) -> bool {
 fn gateway_error(method: &str, key: &str, e: GatewayError) -> Error {
     match e {
         GatewayError::Rpc { error, .. } => refusal(method, key, &error),
-        GatewayError::Timeout { .. } | GatewayError::Closed { .. } => Error::OwnerUnavailable {
+        // The request may have reached the Gateway: lost, timed out or garbled, its outcome
+        // is unknown (docs/openclaw/GATEWAY.md §8).
+        other => Error::OwnerUnavailable {
             message: format!(
-                "{e}; whether the Gateway applied {method} for {key} is unknown; nothing after it was sent"
+                "{other}; whether the Gateway applied {method} for {key} is unknown; nothing after it was sent"
             ),
             hint: Some("look at the session, then run the command again".into()),
         },
-        other => Error::OwnerUnavailable {
-            message: other.to_string(),
-            hint: None,
-        },
+    }
+}
+
+/// One target of a run's calls, as the error of a lost connection lists it.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallTarget {
+    pub agent_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_key: Option<String>,
+}
+
+impl CallTarget {
+    pub fn session(agent_id: &str, session_key: &str) -> Self {
+        CallTarget {
+            agent_id: agent_id.to_owned(),
+            session_key: Some(session_key.to_owned()),
+        }
+    }
+}
+
+/// The calls of one run, in the order they are sent, and the answers so far: when the
+/// connection is lost, what was done, which call's outcome is unknown and what was never sent
+/// (the error document's `data`, through [`Hooks::stopped_with`]).
+pub struct Calls {
+    targets: Vec<CallTarget>,
+    answered: Vec<serde_json::Value>,
+}
+
+impl Calls {
+    /// `targets`: every call the run will make, in order.
+    pub fn new(targets: Vec<CallTarget>) -> Self {
+        Calls {
+            answered: Vec::with_capacity(targets.len()),
+            targets,
+        }
+    }
+
+    /// The next target was answered: `result` as the report words it (`deleted`, `refused`...).
+    pub fn answered(&mut self, result: &str) {
+        let target = self.targets.get(self.answered.len()).cloned();
+        let mut entry = serde_json::to_value(target).unwrap_or_default();
+        entry["result"] = result.into();
+        self.answered.push(entry);
+    }
+
+    /// The run ends on `e` (the connection lost during the next call): says how far it got,
+    /// in the message and as data.
+    pub fn lost(self, e: Error, hooks: &dyn Hooks) -> Error {
+        let done = self.answered.len();
+        let total = self.targets.len();
+        let unknown = self.targets.get(done).cloned();
+        let not_sent: Vec<CallTarget> = self.targets.iter().skip(done + 1).cloned().collect();
+        hooks.stopped_with(serde_json::json!({
+            "done": self.answered,
+            "outcomeUnknown": unknown,
+            "notSent": not_sent,
+        }));
+        let Error::OwnerUnavailable { message, hint } = e else {
+            return e;
+        };
+        let named: Vec<&str> = self
+            .answered
+            .iter()
+            .filter_map(|a| a.get("sessionKey").or_else(|| a.get("agentId")))
+            .filter_map(serde_json::Value::as_str)
+            .collect();
+        let list = if named.is_empty() {
+            String::new()
+        } else if named.len() <= 5 {
+            format!(": {}", named.join(", "))
+        } else {
+            " (listed in --json as data.done)".to_string()
+        };
+        Error::OwnerUnavailable {
+            message: format!(
+                "{message}; {done} of {total} had been answered before it{list}; {} not sent",
+                not_sent.len()
+            ),
+            hint,
+        }
     }
 }
 
