@@ -64,7 +64,7 @@ fn secret_file(path: &std::path::Path, kind: SecretKind) -> Result<Credential, E
     Ok(Credential::explicit(kind, &text))
 }
 
-/// `patch`, `archive`, `unarchive`, `delete`: through a live Gateway, or `--offline`.
+/// `patch`, `archive`, `unarchive`, `delete`, `prune`: through a live Gateway, or `--offline`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct OnlineArgs {
     /// Never go through a live Gateway: while one owns the state dir, refuse (exit 75) as the
@@ -76,7 +76,7 @@ pub struct OnlineArgs {
 }
 
 /// The commands that go through a live Gateway (the others have no RPC).
-pub const ONLINE_COMMANDS: [&str; 4] = ["patch", "archive", "unarchive", "delete"];
+pub const ONLINE_COMMANDS: [&str; 5] = ["patch", "archive", "unarchive", "delete", "prune"];
 
 /// The live owner, when it is a Gateway of this host.
 pub fn live_gateway(probe: &OwnershipProbe) -> bool {
@@ -241,8 +241,6 @@ pub fn explain_refusal(e: anyhow::Error, label: &str, layout: &StateLayout) -> a
     };
     let why = if ONLINE_COMMANDS.contains(&label) {
         format!("`{label} --offline` does not go through it")
-    } else if label == "prune" {
-        "`prune` goes through it only with --via-gateway (OpenClaw's own cleanup, which has no dry run; `prune --dry-run` shows the plan)".to_string()
     } else {
         format!("`{label}` has no Gateway RPC, so it runs only while no Gateway owns the state dir")
     };

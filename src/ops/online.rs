@@ -1,8 +1,9 @@
-//! The online route: `patch`, `archive`, `unarchive` and `delete` while a live Gateway owns the
-//! state dir, through its own RPC (`sessions.patch`, `sessions.delete`; docs/openclaw/GATEWAY.md
-//! §7) instead of a refusal. The same order as the pipeline's, without custody (the Gateway
-//! holds the store and writes it): resolve -> plan (read-only, on the live store, as a dry run
-//! reads it) -> check -> show -> confirm -> snapshot on request -> one RPC per target -> read
+//! The online route: `patch`, `archive`, `unarchive`, `delete` and `prune` while a live Gateway
+//! owns the state dir, through its own RPC (`sessions.patch`, `sessions.delete`,
+//! `sessions.cleanup`; docs/openclaw/GATEWAY.md §7) instead of a refusal. The same order as the
+//! pipeline's, without custody (the Gateway holds the store and writes it): resolve -> plan
+//! (read-only, on the live store, as a dry run reads it) -> check -> connect (only when there
+//! is something to do) -> show -> confirm -> snapshot on request -> one RPC per target -> read
 //! back. Every RPC names the session id the plan saw (`expectedSessionId`): without it
 //! `sessions.patch` of a key that went away would create a new session.
 
@@ -86,21 +87,40 @@ fn gateway_error(method: &str, key: &str, e: GatewayError) -> Error {
     }
 }
 
-/// One target of a run's calls, as the error of a lost connection lists it.
+/// One target of a run's calls, as the error of a lost connection lists it: `{agentId,
+/// sessionKey}` for a session, `{agentId}` for an agent, `{allAgents: true}`.
 #[derive(Debug, Clone, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CallTarget {
-    pub agent_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_key: Option<String>,
-}
+#[serde(transparent)]
+pub struct CallTarget(Value);
 
 impl CallTarget {
     pub fn session(agent_id: &str, session_key: &str) -> Self {
-        CallTarget {
-            agent_id: agent_id.to_owned(),
-            session_key: Some(session_key.to_owned()),
+        CallTarget(serde_json::json!({"agentId": agent_id, "sessionKey": session_key}))
+    }
+
+    pub fn agent(agent_id: &str) -> Self {
+        CallTarget(serde_json::json!({ "agentId": agent_id }))
+    }
+
+    pub fn all_agents() -> Self {
+        CallTarget(serde_json::json!({"allAgents": true}))
+    }
+
+    /// How a message names it: "agent:main:x", "agent main", "all agents".
+    pub fn describe(&self) -> String {
+        match (self.0.get("sessionKey"), self.0.get("agentId")) {
+            (Some(_), _) => self.name().to_owned(),
+            (None, Some(_)) => format!("agent {}", self.name()),
+            _ => self.name().to_owned(),
         }
+    }
+
+    /// The key, the agent, or "all agents".
+    fn name(&self) -> &str {
+        ["sessionKey", "agentId"]
+            .iter()
+            .find_map(|k| self.0.get(*k).and_then(Value::as_str))
+            .unwrap_or("all agents")
     }
 }
 
@@ -109,7 +129,7 @@ impl CallTarget {
 /// (the error document's `data`, through [`Hooks::stopped_with`]).
 pub struct Calls {
     targets: Vec<CallTarget>,
-    answered: Vec<serde_json::Value>,
+    answered: Vec<(CallTarget, String)>,
 }
 
 impl Calls {
@@ -123,10 +143,9 @@ impl Calls {
 
     /// The next target was answered: `result` as the report words it (`deleted`, `refused`...).
     pub fn answered(&mut self, result: &str) {
-        let target = self.targets.get(self.answered.len()).cloned();
-        let mut entry = serde_json::to_value(target).unwrap_or_default();
-        entry["result"] = result.into();
-        self.answered.push(entry);
+        if let Some(target) = self.targets.get(self.answered.len()) {
+            self.answered.push((target.clone(), result.to_owned()));
+        }
     }
 
     /// The run ends on `e` (the connection lost during the next call): says how far it got,
@@ -136,20 +155,24 @@ impl Calls {
         let total = self.targets.len();
         let unknown = self.targets.get(done).cloned();
         let not_sent: Vec<CallTarget> = self.targets.iter().skip(done + 1).cloned().collect();
+        let done_data: Vec<Value> = self
+            .answered
+            .iter()
+            .map(|(target, result)| {
+                let mut entry = target.0.clone();
+                entry["result"] = result.as_str().into();
+                entry
+            })
+            .collect();
         hooks.stopped_with(serde_json::json!({
-            "done": self.answered,
+            "done": done_data,
             "outcomeUnknown": unknown,
             "notSent": not_sent,
         }));
         let Error::OwnerUnavailable { message, hint } = e else {
             return e;
         };
-        let named: Vec<&str> = self
-            .answered
-            .iter()
-            .filter_map(|a| a.get("sessionKey").or_else(|| a.get("agentId")))
-            .filter_map(serde_json::Value::as_str)
-            .collect();
+        let named: Vec<&str> = self.answered.iter().map(|(t, _)| t.name()).collect();
         let list = if named.is_empty() {
             String::new()
         } else if named.len() <= 5 {
@@ -210,8 +233,8 @@ pub fn refusal(method: &str, key: &str, error: &RpcError) -> Error {
     }
 }
 
-/// Run `op` through a live Gateway: `connect` is called once, before the plan is read (a
-/// missing or refused credential is said before any question).
+/// Run `op` through a live Gateway: `connect` is called once, after the plan and before its
+/// question, when there is something to do.
 pub fn run_online<O: OnlineOperation>(
     op: &mut O,
     layout: &StateLayout,
@@ -227,22 +250,33 @@ pub fn run_online<O: OnlineOperation>(
     }
     hooks.step("resolve");
     op.resolve(layout)?;
-    // Before the plan, so that a missing or refused credential says so before any question.
-    let (mut rpc, route) = connect()?;
     hooks.step("plan");
     let plan = op.plan(layout, hooks)?;
     hooks.step("check");
     // The plan's own refusals only: the Gateway writes its store at its own schema.
     op.check(layout, &plan)?;
     let summary = op.summarize(&plan, options.summary_limit.max(1))?;
+    // Only a run with something to do connects, before its question (a missing or refused
+    // credential is said first): one with nothing due ends quietly, as offline (cron).
+    let (mut rpc, route) = if summary.changes == 0 {
+        (None, None)
+    } else {
+        let (rpc, route) = connect()?;
+        (Some(rpc), Some(route))
+    };
     super::pipeline::finish(
         op,
         layout,
         options,
         hooks,
         (plan, summary),
-        Some(route),
-        |op, plan| op.apply_online(layout, plan, rpc.as_mut(), hooks),
+        route,
+        |op, plan| {
+            let rpc = rpc.as_mut().ok_or_else(|| {
+                Error::Internal("the online route applied a plan without a Gateway".into())
+            })?;
+            op.apply_online(layout, plan, rpc.as_mut(), hooks)
+        },
         |op, plan, report| op.verify_online(layout, plan, report),
     )
 }

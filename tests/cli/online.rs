@@ -96,14 +96,14 @@ fn with_a_live_gateway_each_command_says_why_it_cannot_go_through_it() {
         err.contains(&format!("ws://127.0.0.1:{}", gateway.port)) && !err.contains("s3cret"),
         "{err}"
     );
-    // --offline, a command with no RPC, and prune without --via-gateway: 75, each saying so.
+    // --offline, a command with no RPC, and prune without a secret: 75, each saying so.
     for (args, said) in [
         (
             &["archive", "agent:main:scratch-1", "--offline"][..],
             "--offline",
         ),
         (&["reclaim", "--yes"], "`reclaim` has no Gateway RPC"),
-        (&["prune", "--enforce", "--yes"], "--via-gateway"),
+        (&["prune", "--enforce", "--yes"], "gateway.auth.token"),
     ] {
         let out = store.cmd().args(args).output().unwrap();
         expect_exit(&out, 75);
@@ -414,4 +414,172 @@ fn no_secret_goes_to_a_non_loopback_address_in_clear() {
         seen.lock().unwrap()
     );
     assert_eq!(checksums(&store.state()), before);
+}
+
+/// The README's cron line (Pruning from cron), after `--state-dir`.
+const CRON_PRUNE: [&str; 6] = [
+    "prune",
+    "--all-agents",
+    "--enforce",
+    "--yes",
+    "--wait",
+    "600",
+];
+
+/// `prune` goes through a live Gateway without a flag (issue 48): OpenClaw's own
+/// `sessions.cleanup`, in enforce mode, once for all agents or once per selected agent, with
+/// every setting that RPC takes (`activeKey`, `fixMissing`, `fixDmScope`); an option that
+/// repeats the config's value goes too, one that changes it is refused with 75 saying which
+/// setting, and so are `--reclaim`, `--artifacts` and `--offline`. `--via-gateway` is still
+/// accepted.
+#[test]
+fn prune_goes_through_the_live_gateway_with_every_setting_its_cleanup_takes() {
+    let store = Store::copy("live");
+    let (port, seen) = speaking_gateway(std::net::Ipv4Addr::LOCALHOST.into(), |req| {
+        assert_eq!(req["method"], "sessions.cleanup", "{req}");
+        let agent = req["params"]["agent"].as_str().unwrap_or("main");
+        Reply::Answer(serde_json::json!({
+            "agentId": agent, "storePath": "x", "mode": "enforce", "beforeCount": 16,
+            "afterCount": 12, "appliedCount": 12, "pruned": 4, "capped": 0, "archived": 1,
+            "capArchived": 0, "missing": 0, "wouldMutate": true}))
+    });
+    let _gateway = fake_gateway_at(&store, port);
+    let before = checksums(&store.state());
+    let token = store.dir.path().join("token");
+    std::fs::write(&token, "s3cret-token").unwrap();
+    let token = token.to_str().unwrap();
+    let requests = |from: usize| -> Vec<serde_json::Value> {
+        seen.lock().unwrap()[from..]
+            .iter()
+            .filter(|r| r["method"] != "connect")
+            .map(|r| r["params"].clone())
+            .collect()
+    };
+
+    // The README's cron line, and the same with the old flag.
+    for alias in [&[][..], &["--via-gateway"]] {
+        let from = seen.lock().unwrap().len();
+        let out = store
+            .cmd()
+            .args(CRON_PRUNE)
+            .arg("--json")
+            .args(alias)
+            .args(["--token-file", token])
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let doc = json(&out);
+        assert_eq!(doc["data"]["via"], "gateway", "{doc}");
+        assert_eq!(
+            doc["data"]["cleanup"]["stores"],
+            serde_json::Value::Null,
+            "{doc}"
+        );
+        assert_eq!(doc["data"]["cleanup"]["pruned"], 4, "{doc}");
+        assert_eq!(
+            requests(from),
+            vec![serde_json::json!({"enforce": true, "allAgents": true})]
+        );
+    }
+    // Two agents of three: one call each, with the settings the RPC takes; --older-than 30d
+    // is the config's own pruneAfter (OpenClaw's default).
+    let from = seen.lock().unwrap().len();
+    let out = store
+        .cmd()
+        .args([
+            "--agent",
+            "main",
+            "--agent",
+            "work",
+            "prune",
+            "--enforce",
+            "--yes",
+            "--json",
+            "--active-key",
+            "agent:main:main",
+            "--fix-missing",
+            "--fix-dm-scope",
+            "--older-than",
+            "30d",
+            "--token-file",
+            token,
+        ])
+        .output()
+        .unwrap();
+    expect_exit(&out, 0);
+    let doc = json(&out);
+    assert_eq!(
+        doc["data"]["cleanup"]["stores"].as_array().unwrap().len(),
+        2,
+        "{doc}"
+    );
+    let each = |agent: &str| {
+        serde_json::json!({"enforce": true, "activeKey": "agent:main:main", "fixMissing": true,
+            "fixDmScope": true, "agent": agent})
+    };
+    assert_eq!(requests(from), vec![each("main"), each("work")]);
+    // Human output: OpenClaw's own answer, per store.
+    let out = store
+        .cmd()
+        .args(["prune", "--enforce", "--yes", "--token-file", token])
+        .output()
+        .unwrap();
+    expect_exit(&out, 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("OpenClaw's own cleanup ran through the live Gateway")
+            && text.contains("agent main: 16 -> 12 sessions (pruned 4"),
+        "{text}"
+    );
+
+    // What the RPC cannot carry: 75, naming it, before any call.
+    let from = seen.lock().unwrap().len();
+    for (args, said) in [
+        (
+            &["--older-than", "1d"][..],
+            "--older-than (session.maintenance.pruneAfter)",
+        ),
+        (
+            &["--max-entries", "3"],
+            "--max-entries (session.maintenance.maxEntries)",
+        ),
+        (
+            &["--max-disk-bytes", "1gb"],
+            "--max-disk-bytes (session.maintenance.maxDiskBytes)",
+        ),
+        (&["--reclaim"], "--reclaim (reclaim has no Gateway RPC)"),
+        (&["--artifacts"], "--artifacts"),
+        (&["--offline"], "`prune --offline` does not go through it"),
+    ] {
+        let out = store
+            .cmd()
+            .args(["prune", "--enforce", "--yes", "--token-file", token])
+            .args(args)
+            .output()
+            .unwrap();
+        expect_exit(&out, 75);
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+    assert!(requests(from).is_empty());
+    store.run_code(["prune", "--offline", "--via-gateway"], 2);
+    assert_eq!(checksums(&store.state()), before, "something changed");
+}
+
+/// The README's cron line on a live host with nothing due prints nothing on either stream and
+/// exits 0, without even reaching the Gateway (so a host without the token is quiet too).
+#[test]
+fn the_cron_line_on_a_live_host_with_nothing_due_prints_nothing() {
+    let store = Store::copy("live");
+    store.run_ok(["prune", "--all-agents", "--enforce", "--yes"]);
+    let (port, seen) = speaking_gateway(std::net::Ipv4Addr::LOCALHOST.into(), |_| {
+        Reply::Answer(serde_json::json!({}))
+    });
+    let _gateway = fake_gateway_at(&store, port);
+    let out = store.cmd().args(CRON_PRUNE).output().unwrap();
+    expect_exit(&out, 0);
+    assert_eq!(
+        (String::from_utf8_lossy(&out.stdout), stderr(&out)),
+        (String::new().into(), String::new())
+    );
+    assert!(seen.lock().unwrap().is_empty(), "the Gateway was reached");
 }
