@@ -503,7 +503,14 @@ impl super::online::OnlineOperation for EntryChangeOp {
             let stored = store.entry_by_exact_key(&p.key)?.ok_or_else(|| {
                 Error::Internal(format!("session {} is gone after sessions.patch", p.key))
             })?;
-            for c in &p.changes {
+            // Only what the call asked for: around it each release writes its own way
+            // (2026.8.2's `sessions.patch` archives without an `archiveReason`, where its own
+            // offline archive and ours write "manual"; docs/openclaw/GATEWAY.md §8).
+            let asked = |field: &str| match &self.change {
+                EntryChange::Archive | EntryChange::Unarchive => field == "archivedAt",
+                EntryChange::Patch(_) => ONLINE_PATCH_FIELDS.contains(&field),
+            };
+            for c in p.changes.iter().filter(|c| asked(&c.field)) {
                 ensure(
                     stored.fields.contains_key(&c.field) == p.after.fields.contains_key(&c.field),
                     || {
