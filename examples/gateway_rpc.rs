@@ -52,6 +52,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             client_version: env!("CARGO_PKG_VERSION"),
             wait_until: Instant::now() + Duration::from_secs(wait),
             attempt_timeout: Duration::from_secs(15),
+            allow_private_ws: std::env::var(gateway::ALLOW_PRIVATE_WS).as_deref() == Ok("1"),
         },
     )?;
     let result = client.call(method, params)?;

@@ -398,9 +398,11 @@ pub fn run_online_op<O: OnlineOperation>(
     let hooks = CliHooks::new(ctx, label);
     let mut connect = || {
         let (client, route) = super::online::connect(&layout, &probe, &online.gateway, args.wait)?;
-        ctx.printer.info(format!(
-            "through the live Gateway at {} (OpenClaw {})",
-            route.url, route.version
+        ctx.printer.debug(format!(
+            "connected to the live Gateway at {} (OpenClaw {}), scopes {}",
+            route.url,
+            route.version,
+            route.scopes.join(", ")
         ));
         Ok((Box::new(client) as Box<dyn SessionRpc>, route))
     };

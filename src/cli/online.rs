@@ -23,15 +23,48 @@ pub struct GatewayArgs {
     #[arg(long, value_name = "URL")]
     pub gateway_url: Option<String>,
     /// The Gateway token (default: gateway.auth.token, then OPENCLAW_GATEWAY_TOKEN; the
-    /// password the same way).
-    #[arg(long, value_name = "TOKEN", conflicts_with = "password_file")]
+    /// password the same way). Other users can read it in `ps`: prefer --token-file or
+    /// OPENCLAW_GATEWAY_TOKEN.
+    #[arg(long, value_name = "TOKEN", conflicts_with_all = ["password_file", "token_file"])]
     pub token: Option<String>,
+    /// Read the Gateway token from FILE (its first 16 KiB, trimmed), as OpenClaw's --token-file.
+    #[arg(long, value_name = "FILE", conflicts_with = "password_file")]
+    pub token_file: Option<PathBuf>,
     /// Read the Gateway password from FILE.
     #[arg(long, value_name = "FILE")]
     pub password_file: Option<PathBuf>,
 }
 
-/// `patch`, `archive`, `unarchive`, `delete`: through a live Gateway, or `--offline`.
+/// OpenClaw's limit on a secret file (`DEFAULT_SECRET_FILE_MAX_BYTES`).
+const SECRET_FILE_MAX_BYTES: u64 = 16 * 1024;
+
+/// A token or password read from a file: at most 16 KiB, not empty once trimmed.
+fn secret_file(path: &std::path::Path, kind: SecretKind) -> Result<Credential, Error> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(SECRET_FILE_MAX_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| Error::io(path, e))?;
+    let what = match kind {
+        SecretKind::Token => "token",
+        SecretKind::Password => "password",
+    };
+    if text.len() as u64 > SECRET_FILE_MAX_BYTES {
+        return Err(Error::invalid(format!(
+            "the {what} file {} is larger than 16 KiB",
+            path.display()
+        )));
+    }
+    if text.trim().is_empty() {
+        return Err(Error::invalid(format!(
+            "the {what} file {} is empty",
+            path.display()
+        )));
+    }
+    Ok(Credential::explicit(kind, &text))
+}
+
+/// `patch`, `archive`, `unarchive`, `delete`, `prune`: through a live Gateway, or `--offline`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct OnlineArgs {
     /// Never go through a live Gateway: while one owns the state dir, refuse (exit 75) as the
@@ -43,7 +76,7 @@ pub struct OnlineArgs {
 }
 
 /// The commands that go through a live Gateway (the others have no RPC).
-pub const ONLINE_COMMANDS: [&str; 4] = ["patch", "archive", "unarchive", "delete"];
+pub const ONLINE_COMMANDS: [&str; 5] = ["patch", "archive", "unarchive", "delete", "prune"];
 
 /// The live owner, when it is a Gateway of this host.
 pub fn live_gateway(probe: &OwnershipProbe) -> bool {
@@ -66,9 +99,11 @@ fn credential(
     if let Some(token) = &args.token {
         return Ok(Credential::explicit(SecretKind::Token, token));
     }
+    if let Some(path) = &args.token_file {
+        return secret_file(path, SecretKind::Token);
+    }
     if let Some(path) = &args.password_file {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        return Ok(Credential::explicit(SecretKind::Password, &text));
+        return secret_file(path, SecretKind::Password);
     }
     gateway::credential(&layout.config, &ProcessEnv).map_err(|lookup| Error::OwnerUnavailable {
         message: format!(
@@ -77,7 +112,7 @@ fn credential(
             layout.state_dir.display()
         ),
         hint: Some(
-            "give --token TOKEN or --password-file FILE, or set OPENCLAW_GATEWAY_TOKEN; or stop the Gateway and run it offline"
+            "give --token-file FILE or --password-file FILE, or set OPENCLAW_GATEWAY_TOKEN; or stop the Gateway and run it offline"
                 .into(),
         ),
     })
@@ -102,11 +137,16 @@ pub fn connect(
         client_version: env!("CARGO_PKG_VERSION"),
         wait_until: Instant::now() + Duration::from_secs(wait.unwrap_or(0)),
         attempt_timeout: Duration::from_secs(15),
+        allow_private_ws: gateway::Env::var(&ProcessEnv, gateway::ALLOW_PRIVATE_WS).as_deref()
+            == Some("1"),
     };
     let client = GatewayClient::connect(&endpoint, &credential, &options).map_err(|e| {
         let hint = match &e {
             GatewayError::CredentialRejected { .. } => {
-                "give the Gateway's own secret (--token, --password-file, OPENCLAW_GATEWAY_TOKEN), or stop the Gateway and run it offline"
+                "give the Gateway's own secret (--token-file, --password-file, OPENCLAW_GATEWAY_TOKEN), or stop the Gateway and run it offline"
+            }
+            GatewayError::Insecure { .. } => {
+                "give a loopback --gateway-url (ws://127.0.0.1:PORT; a remote Gateway through `ssh -L PORT:127.0.0.1:PORT HOST`)"
             }
             GatewayError::Unavailable { .. } | GatewayError::Unreachable { .. } => {
                 "a Gateway that is starting needs up to a minute: pass --wait 60s; or give --gateway-url"
@@ -201,8 +241,6 @@ pub fn explain_refusal(e: anyhow::Error, label: &str, layout: &StateLayout) -> a
     };
     let why = if ONLINE_COMMANDS.contains(&label) {
         format!("`{label} --offline` does not go through it")
-    } else if label == "prune" {
-        "`prune` goes through it only with --via-gateway (OpenClaw's own cleanup, which has no dry run; `prune --dry-run` shows the plan)".to_string()
     } else {
         format!("`{label}` has no Gateway RPC, so it runs only while no Gateway owns the state dir")
     };

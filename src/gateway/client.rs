@@ -17,6 +17,9 @@ use super::protocol::{self, Frame, Hello, RpcError};
 pub enum GatewayError {
     #[error("the Gateway URL {url} is not usable: {reason}")]
     BadUrl { url: String, reason: String },
+    /// A secret would cross a network in clear (`plaintext.rs`): nothing was sent.
+    #[error("refusing to send the Gateway's secret to {url}: {reason}")]
+    Insecure { url: String, reason: String },
     #[error("cannot reach the Gateway at {url}: {source}")]
     Unreachable {
         url: String,
@@ -87,6 +90,9 @@ pub struct ConnectOptions<'a> {
     pub wait_until: Instant,
     /// The time allowed for one attempt (TCP, WebSocket handshake, challenge, `connect`).
     pub attempt_timeout: Duration,
+    /// OpenClaw's `OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1`: plaintext `ws://` also to private
+    /// addresses and names (`plaintext.rs`); otherwise to loopback only.
+    pub allow_private_ws: bool,
 }
 
 fn host_port(url: &str) -> Result<(String, u16), GatewayError> {
@@ -188,6 +194,13 @@ impl GatewayClient {
             }
             Err(e) => return Attempt::Failed(unreachable(e)),
         };
+        // Checked before any byte is sent: the secret goes with the first request.
+        if let Some(reason) = super::plaintext::refusal(&host, &addr, opts.allow_private_ws) {
+            return Attempt::Failed(GatewayError::Insecure {
+                url: url.to_owned(),
+                reason,
+            });
+        }
         let stream = match TcpStream::connect_timeout(&addr, opts.attempt_timeout) {
             Ok(s) => s,
             // Not listening yet: a Gateway binds its port well after writing its lock.
@@ -408,6 +421,30 @@ impl GatewayClient {
                     reason: None,
                 }
             }
+            // A Gateway that died (killed, crashed, its host gone) ends the stream without a
+            // close frame, or resets it: the connection was lost, not another protocol.
+            tungstenite::Error::Protocol(
+                tungstenite::error::ProtocolError::ResetWithoutClosingHandshake,
+            ) => GatewayError::Closed {
+                url: self.url.clone(),
+                what: what.to_owned(),
+                reason: Some("the connection ended without a close frame".into()),
+            },
+            tungstenite::Error::Io(io)
+                if matches!(
+                    io.kind(),
+                    io::ErrorKind::ConnectionReset
+                        | io::ErrorKind::ConnectionAborted
+                        | io::ErrorKind::BrokenPipe
+                        | io::ErrorKind::UnexpectedEof
+                ) =>
+            {
+                GatewayError::Closed {
+                    url: self.url.clone(),
+                    what: what.to_owned(),
+                    reason: Some(io.to_string()),
+                }
+            }
             tungstenite::Error::Io(io) => GatewayError::Unreachable {
                 url: self.url.clone(),
                 source: io,
@@ -517,6 +554,7 @@ mod tests {
             client_version: "0.1.0",
             wait_until: Instant::now() + wait,
             attempt_timeout: Duration::from_secs(5),
+            allow_private_ws: false,
         }
     }
 
@@ -658,6 +696,27 @@ mod tests {
         assert!(matches!(err, GatewayError::Timeout { .. }), "{err:?}");
     }
 
+    /// A Gateway that dies with a request in flight (no close frame, the socket dropped) is a
+    /// lost connection, never "another protocol" (issue 55).
+    #[test]
+    fn a_gateway_that_dies_mid_call_is_a_closed_connection() {
+        let dies: Script = Box::new(|ws, connect| {
+            send(ws, hello(&connect["id"], 4));
+            let _ = recv(ws);
+            // Dropped without a close frame, as a killed process's socket ends.
+            let stream = ws.get_mut().try_clone().unwrap();
+            stream.shutdown(std::net::Shutdown::Both).unwrap();
+        });
+        let (endpoint, _) = fake_gateway(vec![dies]);
+        let mut c =
+            GatewayClient::connect(&endpoint, &token(), &opts(Duration::from_secs(5))).unwrap();
+        let err = c.call("sessions.delete", json!({"key": "k"})).unwrap_err();
+        assert!(
+            matches!(&err, GatewayError::Closed { what, .. } if what == "sessions.delete"),
+            "{err:?}"
+        );
+    }
+
     #[test]
     fn a_listener_that_never_upgrades_times_out() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -696,6 +755,27 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, GatewayError::Unreachable { .. }), "{err:?}");
         assert!(started.elapsed() >= Duration::from_millis(250));
+    }
+
+    /// A private address is refused before any connection, so its listener never sees the
+    /// secret (issue 55); with OpenClaw's break-glass the client tries it.
+    #[test]
+    fn plaintext_to_another_host_is_refused_before_connecting() {
+        let endpoint = Endpoint {
+            url: "ws://10.255.255.1:18789".into(),
+            source: EndpointSource::Explicit,
+        };
+        let err = GatewayClient::connect(&endpoint, &token(), &opts(Duration::ZERO)).unwrap_err();
+        assert!(
+            matches!(&err, GatewayError::Insecure { reason, .. } if reason.contains("in clear")),
+            "{err:?}"
+        );
+        assert!(!err.to_string().contains("s3cret"), "{err}");
+        let mut o = opts(Duration::ZERO);
+        o.allow_private_ws = true;
+        o.attempt_timeout = Duration::from_millis(50);
+        let err = GatewayClient::connect(&endpoint, &token(), &o).unwrap_err();
+        assert!(!matches!(err, GatewayError::Insecure { .. }), "{err:?}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod client;
 mod discover;
+mod plaintext;
 mod protocol;
 
 pub use client::{ConnectOptions, GatewayClient, GatewayError};
@@ -11,6 +12,7 @@ pub use discover::{
     credential, endpoint, Credential, CredentialLookup, CredentialSource, Endpoint, EndpointSource,
     Env, ProcessEnv, DEFAULT_PORT,
 };
+pub use plaintext::ALLOW_PRIVATE_WS;
 pub use protocol::{RpcError, SecretKind, PROTOCOL_VERSION};
 
 /// The Gateway a run went through, for its report (`"via": "gateway"`).

@@ -372,6 +372,19 @@ impl super::online::OnlineOperation for DeleteOp {
         hooks: &dyn Hooks,
     ) -> Result<DeleteReport> {
         let mut report = DeleteReport { agents: Vec::new() };
+        let mut calls = super::online::Calls::new(
+            plan.agents
+                .iter()
+                .flat_map(|a| {
+                    a.plans
+                        .iter()
+                        .filter(|p| p.result == DeleteResult::Deleted)
+                        .map(|p| {
+                            super::online::CallTarget::session(a.paths.id.as_str(), &p.session_key)
+                        })
+                })
+                .collect(),
+        );
         for a in &plan.agents {
             let mut results = Vec::with_capacity(a.plans.len());
             for p in &a.plans {
@@ -402,12 +415,14 @@ impl super::online::OnlineOperation for DeleteOp {
                     match super::online::call(rpc, "sessions.delete", &p.session_key, params) {
                         Ok(answer) => answer,
                         Err(e) if super::online::is_refusal(&e) => {
+                            calls.answered("refused");
                             results.push(Deleted::Refused(e));
                             continue;
                         }
-                        Err(e) => return Err(e),
+                        Err(e) => return Err(calls.lost(e, hooks)),
                     };
                 if answer.get("deleted").and_then(serde_json::Value::as_bool) != Some(true) {
+                    calls.answered("gone");
                     results.push(Deleted::Refused(Error::not_found(
                         format!(
                             "session {} was gone when the Gateway came to delete it",
@@ -448,6 +463,7 @@ impl super::online::OnlineOperation for DeleteOp {
                         .collect();
                     write_kept_entries(&layout.state_dir, &kept)?;
                 }
+                calls.answered("deleted");
                 results.push(Deleted::ByGateway { archived });
             }
             report.agents.push(results);

@@ -444,6 +444,23 @@ impl super::online::OnlineOperation for EntryChangeOp {
         hooks: &dyn Hooks,
     ) -> Result<EntryChangeReport> {
         let mut results = Vec::with_capacity(plan.items.len());
+        let mut calls = super::online::Calls::new(
+            plan.items
+                .iter()
+                .filter_map(|item| {
+                    let p = item.to_write()?;
+                    Some(super::online::CallTarget::session(
+                        item.target.agent.id.as_str(),
+                        &p.key,
+                    ))
+                })
+                .collect(),
+        );
+        let done_word = match &self.change {
+            EntryChange::Archive => "archived",
+            EntryChange::Unarchive => "unarchived",
+            EntryChange::Patch(_) => "patched",
+        };
         for item in &plan.items {
             let Some(p) = item.to_write() else {
                 results.push(item.left_alone());
@@ -473,19 +490,27 @@ impl super::online::OnlineOperation for EntryChangeOp {
                 }
             }
             match super::online::call(rpc, "sessions.patch", &p.key, params) {
-                Ok(_) => {}
+                Ok(_) => calls.answered(done_word),
                 Err(e) if super::online::is_refusal(&e) => {
+                    calls.answered("refused");
                     results.push(Applied::Refused(e));
                     continue;
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(calls.lost(e, hooks)),
             }
             // What the Gateway wrote, read back from its store.
             let store = AgentStore::open(item.target.agent.clone())?;
             let stored = store.entry_by_exact_key(&p.key)?.ok_or_else(|| {
                 Error::Internal(format!("session {} is gone after sessions.patch", p.key))
             })?;
-            for c in &p.changes {
+            // Only what the call asked for: around it each release writes its own way
+            // (2026.8.2's `sessions.patch` archives without an `archiveReason`, where its own
+            // offline archive and ours write "manual"; docs/openclaw/GATEWAY.md §8).
+            let asked = |field: &str| match &self.change {
+                EntryChange::Archive | EntryChange::Unarchive => field == "archivedAt",
+                EntryChange::Patch(_) => ONLINE_PATCH_FIELDS.contains(&field),
+            };
+            for c in p.changes.iter().filter(|c| asked(&c.field)) {
                 ensure(
                     stored.fields.contains_key(&c.field) == p.after.fields.contains_key(&c.field),
                     || {

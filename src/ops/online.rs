@@ -1,8 +1,9 @@
-//! The online route: `patch`, `archive`, `unarchive` and `delete` while a live Gateway owns the
-//! state dir, through its own RPC (`sessions.patch`, `sessions.delete`; docs/openclaw/GATEWAY.md
-//! §7) instead of a refusal. The same order as the pipeline's, without custody (the Gateway
-//! holds the store and writes it): resolve -> plan (read-only, on the live store, as a dry run
-//! reads it) -> check -> show -> confirm -> snapshot on request -> one RPC per target -> read
+//! The online route: `patch`, `archive`, `unarchive`, `delete` and `prune` while a live Gateway
+//! owns the state dir, through its own RPC (`sessions.patch`, `sessions.delete`,
+//! `sessions.cleanup`; docs/openclaw/GATEWAY.md §7) instead of a refusal. The same order as the
+//! pipeline's, without custody (the Gateway holds the store and writes it): resolve -> plan
+//! (read-only, on the live store, as a dry run reads it) -> check -> connect (only when there
+//! is something to do) -> show -> confirm -> snapshot on request -> one RPC per target -> read
 //! back. Every RPC names the session id the plan saw (`expectedSessionId`): without it
 //! `sessions.patch` of a key that went away would create a new session.
 
@@ -75,16 +76,117 @@ pub fn is_refusal(e: &Error) -> bool {
 fn gateway_error(method: &str, key: &str, e: GatewayError) -> Error {
     match e {
         GatewayError::Rpc { error, .. } => refusal(method, key, &error),
-        GatewayError::Timeout { .. } | GatewayError::Closed { .. } => Error::OwnerUnavailable {
+        // The request may have reached the Gateway: lost, timed out or garbled, its outcome
+        // is unknown (docs/openclaw/GATEWAY.md §8).
+        other => Error::OwnerUnavailable {
             message: format!(
-                "{e}; whether the Gateway applied {method} for {key} is unknown; nothing after it was sent"
+                "{other}; whether the Gateway applied {method} for {key} is unknown; nothing after it was sent"
             ),
             hint: Some("look at the session, then run the command again".into()),
         },
-        other => Error::OwnerUnavailable {
-            message: other.to_string(),
-            hint: None,
-        },
+    }
+}
+
+/// One target of a run's calls, as the error of a lost connection lists it: `{agentId,
+/// sessionKey}` for a session, `{agentId}` for an agent, `{allAgents: true}`.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(transparent)]
+pub struct CallTarget(Value);
+
+impl CallTarget {
+    pub fn session(agent_id: &str, session_key: &str) -> Self {
+        CallTarget(serde_json::json!({"agentId": agent_id, "sessionKey": session_key}))
+    }
+
+    pub fn agent(agent_id: &str) -> Self {
+        CallTarget(serde_json::json!({ "agentId": agent_id }))
+    }
+
+    pub fn all_agents() -> Self {
+        CallTarget(serde_json::json!({"allAgents": true}))
+    }
+
+    /// How a message names it: "agent:main:x", "agent main", "all agents".
+    pub fn describe(&self) -> String {
+        match (self.0.get("sessionKey"), self.0.get("agentId")) {
+            (Some(_), _) => self.name().to_owned(),
+            (None, Some(_)) => format!("agent {}", self.name()),
+            _ => self.name().to_owned(),
+        }
+    }
+
+    /// The key, the agent, or "all agents".
+    fn name(&self) -> &str {
+        ["sessionKey", "agentId"]
+            .iter()
+            .find_map(|k| self.0.get(*k).and_then(Value::as_str))
+            .unwrap_or("all agents")
+    }
+}
+
+/// The calls of one run, in the order they are sent, and the answers so far: when the
+/// connection is lost, what was done, which call's outcome is unknown and what was never sent
+/// (the error document's `data`, through [`Hooks::stopped_with`]).
+pub struct Calls {
+    targets: Vec<CallTarget>,
+    answered: Vec<(CallTarget, String)>,
+}
+
+impl Calls {
+    /// `targets`: every call the run will make, in order.
+    pub fn new(targets: Vec<CallTarget>) -> Self {
+        Calls {
+            answered: Vec::with_capacity(targets.len()),
+            targets,
+        }
+    }
+
+    /// The next target was answered: `result` as the report words it (`deleted`, `refused`...).
+    pub fn answered(&mut self, result: &str) {
+        if let Some(target) = self.targets.get(self.answered.len()) {
+            self.answered.push((target.clone(), result.to_owned()));
+        }
+    }
+
+    /// The run ends on `e` (the connection lost during the next call): says how far it got,
+    /// in the message and as data.
+    pub fn lost(self, e: Error, hooks: &dyn Hooks) -> Error {
+        let done = self.answered.len();
+        let total = self.targets.len();
+        let unknown = self.targets.get(done).cloned();
+        let not_sent: Vec<CallTarget> = self.targets.iter().skip(done + 1).cloned().collect();
+        let done_data: Vec<Value> = self
+            .answered
+            .iter()
+            .map(|(target, result)| {
+                let mut entry = target.0.clone();
+                entry["result"] = result.as_str().into();
+                entry
+            })
+            .collect();
+        hooks.stopped_with(serde_json::json!({
+            "done": done_data,
+            "outcomeUnknown": unknown,
+            "notSent": not_sent,
+        }));
+        let Error::OwnerUnavailable { message, hint } = e else {
+            return e;
+        };
+        let named: Vec<&str> = self.answered.iter().map(|(t, _)| t.name()).collect();
+        let list = if named.is_empty() {
+            String::new()
+        } else if named.len() <= 5 {
+            format!(": {}", named.join(", "))
+        } else {
+            " (listed in --json as data.done)".to_string()
+        };
+        Error::OwnerUnavailable {
+            message: format!(
+                "{message}; {done} of {total} had been answered before it{list}; {} not sent",
+                not_sent.len()
+            ),
+            hint,
+        }
     }
 }
 
@@ -131,8 +233,8 @@ pub fn refusal(method: &str, key: &str, error: &RpcError) -> Error {
     }
 }
 
-/// Run `op` through a live Gateway: `connect` is called once, before the plan is read (a
-/// missing or refused credential is said before any question).
+/// Run `op` through a live Gateway: `connect` is called once, after the plan and before its
+/// question, when there is something to do.
 pub fn run_online<O: OnlineOperation>(
     op: &mut O,
     layout: &StateLayout,
@@ -148,22 +250,33 @@ pub fn run_online<O: OnlineOperation>(
     }
     hooks.step("resolve");
     op.resolve(layout)?;
-    // Before the plan, so that a missing or refused credential says so before any question.
-    let (mut rpc, route) = connect()?;
     hooks.step("plan");
     let plan = op.plan(layout, hooks)?;
     hooks.step("check");
     // The plan's own refusals only: the Gateway writes its store at its own schema.
     op.check(layout, &plan)?;
     let summary = op.summarize(&plan, options.summary_limit.max(1))?;
+    // Only a run with something to do connects, before its question (a missing or refused
+    // credential is said first): one with nothing due ends quietly, as offline (cron).
+    let (mut rpc, route) = if summary.changes == 0 {
+        (None, None)
+    } else {
+        let (rpc, route) = connect()?;
+        (Some(rpc), Some(route))
+    };
     super::pipeline::finish(
         op,
         layout,
         options,
         hooks,
         (plan, summary),
-        Some(route),
-        |op, plan| op.apply_online(layout, plan, rpc.as_mut(), hooks),
+        route,
+        |op, plan| {
+            let rpc = rpc.as_mut().ok_or_else(|| {
+                Error::Internal("the online route applied a plan without a Gateway".into())
+            })?;
+            op.apply_online(layout, plan, rpc.as_mut(), hooks)
+        },
         |op, plan, report| op.verify_online(layout, plan, report),
     )
 }

@@ -399,6 +399,13 @@ pub(super) fn finish<O: Operation>(
     if hooks.interruption().requested() {
         return Err(Error::Interrupted);
     }
+    // Said only when something is applied: a run with nothing due prints nothing (cron).
+    if let Some(route) = &gateway {
+        hooks.note(format!(
+            "through the live Gateway at {} (OpenClaw {})",
+            route.url, route.version
+        ));
+    }
     hooks.step("apply");
     // The points between which every write of the apply lands (the fault tests draw their
     // faults there).

@@ -1014,51 +1014,95 @@ impl Operation for PruneOp {
 }
 
 impl super::online::OnlineOperation for PruneOp {
-    /// `sessions.cleanup` takes the config's `session.maintenance` as it is, one agent or all.
+    /// `sessions.cleanup` takes `agent`/`allAgents`, `enforce`, `activeKey`, `fixMissing` and
+    /// `fixDmScope` (the same closed schema in 2026.8.2, 2026.9.5 and 2026.9.6) and applies the
+    /// config's `session.maintenance` as it is: an option that changes a setting has no
+    /// parameter there (docs/openclaw/GATEWAY.md §7).
     fn online_refusal(&self) -> Option<String> {
-        let mut options = self.overrides.clone();
+        let mut options: Vec<String> = self
+            .overrides
+            .iter()
+            .map(|flag| match flag.as_str() {
+                "--older-than" => "--older-than (session.maintenance.pruneAfter)".to_string(),
+                "--max-entries" => "--max-entries (session.maintenance.maxEntries)".to_string(),
+                "--max-disk-bytes" => {
+                    "--max-disk-bytes (session.maintenance.maxDiskBytes)".to_string()
+                }
+                "--reclaim" => "--reclaim (reclaim has no Gateway RPC)".to_string(),
+                other => other.to_string(),
+            })
+            .collect();
         if self.artifacts {
             options.push("--artifacts".into());
         }
         (!options.is_empty()).then(|| {
             format!(
-                "OpenClaw's sessions.cleanup has no parameter for {} (it applies the config's session.maintenance)",
+                "OpenClaw's sessions.cleanup has no parameter for {}: it applies the config's session.maintenance as it is",
                 options.join(", ")
             )
         })
     }
 
-    /// OpenClaw's own cleanup, once, in enforce mode (the binary goes online only for a run
-    /// that applies): it has no dry run and decides for itself what it removes, so the plan
-    /// shown before was our prediction of it and its answer is the report.
+    /// OpenClaw's own cleanup in enforce mode (the binary goes online only for a run that
+    /// applies), once for all agents or once per selected agent: it has no dry run and decides
+    /// for itself what it removes, so the plan shown before was our prediction of it and its
+    /// answer is the report (one store's summary, or `{allAgents, mode, stores}`).
     fn apply_online(
         &mut self,
         layout: &StateLayout,
         _plan: &mut PrunePlanSet,
         rpc: &mut dyn super::online::SessionRpc,
-        _hooks: &dyn Hooks,
+        hooks: &dyn Hooks,
     ) -> Result<PruneReport> {
-        let mut params = serde_json::json!({ "enforce": true });
-        let every = layout.select_agents(&[], true)?;
-        match self.agents.as_slice() {
-            [one] => params["agent"] = one.id.as_str().into(),
-            several if several.len() == every.len() => params["allAgents"] = true.into(),
-            _ => {
-                return Err(Error::invalid(
-                    "OpenClaw's sessions.cleanup works on one agent or on all: give one --agent, or --all-agents",
-                ))
-            }
-        }
+        use super::online::CallTarget;
+        let mut common = serde_json::json!({ "enforce": true });
         if let Some(key) = &self.active_key {
-            params["activeKey"] = key.as_str().into();
+            common["activeKey"] = key.as_str().into();
         }
         if self.fix_missing {
-            params["fixMissing"] = true.into();
+            common["fixMissing"] = true.into();
         }
         if self.fix_dm_scope {
-            params["fixDmScope"] = true.into();
+            common["fixDmScope"] = true.into();
         }
-        let answer = super::online::call(rpc, "sessions.cleanup", "the selected agents", params)?;
+        let every = layout.select_agents(&[], true)?;
+        let all = self.agents.len() > 1 && self.agents.len() == every.len();
+        let calls: Vec<(CallTarget, serde_json::Value)> = if all {
+            let mut params = common.clone();
+            params["allAgents"] = true.into();
+            vec![(CallTarget::all_agents(), params)]
+        } else {
+            self.agents
+                .iter()
+                .map(|a| {
+                    let mut params = common.clone();
+                    params["agent"] = a.id.as_str().into();
+                    (CallTarget::agent(a.id.as_str()), params)
+                })
+                .collect()
+        };
+        let mut record = super::online::Calls::new(calls.iter().map(|(t, _)| t.clone()).collect());
+        let mut answers = Vec::with_capacity(calls.len());
+        for (target, params) in calls {
+            if hooks.interruption().requested() {
+                return Err(Error::Interrupted);
+            }
+            match super::online::call(rpc, "sessions.cleanup", &target.describe(), params) {
+                Ok(answer) => {
+                    record.answered("cleaned");
+                    answers.push(answer);
+                }
+                Err(e) => return Err(record.lost(e, hooks)),
+            }
+        }
+        let answer = match <[_; 1]>::try_from(answers) {
+            Ok([one]) => one,
+            Err(several) => serde_json::json!({
+                "allAgents": false,
+                "mode": "enforce",
+                "stores": several,
+            }),
+        };
         Ok(PruneReport {
             gateway_cleanup: Some(answer),
         })

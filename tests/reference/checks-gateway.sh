@@ -21,14 +21,16 @@ gateway_rpc_bin() {
   echo "$bin"
 }
 
-# gateway_start STATE : starts `openclaw gateway run` on STATE (token auth from its config) on a
-# free loopback port, in its own session so the whole process tree can be stopped; sets GW_PID
-# and GW_PORT once its lock file names the port. Skips the check if it never does.
+# gateway_start STATE [RELEASE] : starts `openclaw gateway run` (of RELEASE, else the installed
+# 2026.9.6) on STATE (token auth from its config) on a free loopback port, in its own session so
+# the whole process tree can be stopped; sets GW_PID and GW_PORT once its lock file names the
+# port. Skips the check if it never does.
 gateway_start() {
-  local s="$1" i lock="$1/tmp/openclaw-$(id -u)/gateway.state.lock"
+  local s="$1" i lock="$1/tmp/openclaw-$(id -u)/gateway.state.lock" cli=("$HARNESS/oc")
+  [[ -z "${2:-}" ]] || cli=("$HARNESS/oc-release" "$2")
   GW_PORT="$(free_port)"
   setsid "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" OPENCLAW_STATE_DIR="$s" \
-    OPENCLAW_NO_RESPAWN=1 "$HARNESS/oc" gateway run --bind loopback --port "$GW_PORT" --allow-unconfigured \
+    OPENCLAW_NO_RESPAWN=1 "${cli[@]}" gateway run --bind loopback --port "$GW_PORT" --allow-unconfigured \
     > gw.out 2> gw.err < /dev/null & GW_PID=$!
   for i in $(seq 1 600); do
     grep -q "\"port\": $GW_PORT" "$lock" 2>/dev/null && return 0
@@ -123,6 +125,98 @@ gateway_token_config() {
     fs.writeFileSync(p, JSON.stringify(c, null, 2));' "$1/openclaw.json"
 }
 
+# gateway_list OUT STATE AGENT [RELEASE] : the live Gateway's own `sessions.list` of AGENT
+# (archived ones too), through the CLI of RELEASE (else the installed 2026.9.6).
+gateway_list() {
+  local out="$1" s="$2" agent="$3" ver="${4:-}"
+  local params="{\"agentId\":\"$agent\",\"limit\":1000,\"archived\":\"all\"}"
+  if [[ -n "$ver" ]]; then
+    ocr_run "$out" "$ver" "$s" gateway call sessions.list --port "$GW_PORT" --json --params "$params"
+  else
+    oc_run "$out" "$s" gateway call sessions.list --port "$GW_PORT" --json --params "$params"
+  fi
+}
+
+# The README's cron line (Pruning from cron), after --state-dir; keep it equal to the README's.
+CRON_PRUNE=(prune --all-agents --enforce --yes --wait 600)
+
+# gateway_cron_prune RELEASE STATE : with RELEASE's Gateway live on STATE (gateway_start), the
+# README's cron line, unchanged, prunes through it: exit 0, and every session our plan (a dry
+# run just before) deletes is gone from the Gateway's own list and every one it archives is
+# listed archived; a second run exits 0 and prints nothing on either stream. Sets CRON_PRUNED
+# (what was pruned, in words).
+gateway_cron_prune() {
+  local ver="$1" s="$2" rc agent gone=0 archived=0
+  grep -q -- "${CRON_PRUNE[*]}" "$REPO_ROOT/README.md" || check_error "the README's cron line is not '${CRON_PRUNE[*]}' any more"
+  ours_run cron-plan.json "$s" prune --all-agents --enforce --dry-run --json || check_error "$ver prune --dry-run while live"
+  rc=0; ours_run cron-1.txt "$s" "${CRON_PRUNE[@]}" || rc=$?
+  [[ $rc -eq 0 ]] || check_error "${ver:-2026.9.6}: the cron line on a live host exited $rc: $(head -c 300 cron-1.txt.err)"
+  grep -q "ran through the live Gateway (OpenClaw ${ver:-2026.9.6}" cron-1.txt || check_error "${ver:-2026.9.6}: the cron line did not report OpenClaw's cleanup: $(head -c 300 cron-1.txt)"
+  for agent in $(jsonq cron-plan.json 'j.data.agents.map(a => a.agentId).join(" ")'); do
+    gateway_list "cron-list-$agent.json" "$s" "$agent" "$ver" || { check_error "${ver:-2026.9.6}: the Gateway's sessions.list of $agent failed"; continue; }
+    local left
+    left="$(jsonq "cron-list-$agent.json" "(() => { const p = require('fs').readFileSync('cron-plan.json', 'utf8'); const a = JSON.parse(p).data.agents.find(a => a.agentId === '$agent');
+      const listed = new Map(j.sessions.map(s => [s.key, s])); return [...a.deleted.filter(k => listed.has(k)).map(k => 'still listed: ' + k),
+      ...a.archived.filter(k => listed.get(k)?.archived !== true).map(k => 'not archived: ' + k)].join('; '); })()")"
+    [[ -z "$left" ]] || check_error "${ver:-2026.9.6}: after the cron line, the Gateway's list of $agent: $left"
+    gone=$((gone + $(jsonq cron-plan.json "j.data.agents.find(a => a.agentId === '$agent').deleted.length")))
+    archived=$((archived + $(jsonq cron-plan.json "j.data.agents.find(a => a.agentId === '$agent').archived.length")))
+  done
+  [[ $gone -gt 0 ]] || check_error "${ver:-2026.9.6}: nothing was due: the cron check proves nothing"
+  rc=0; ours_run cron-2.txt "$s" "${CRON_PRUNE[@]}" || rc=$?
+  [[ $rc -eq 0 && ! -s cron-2.txt && ! -s cron-2.txt.err ]] ||
+    check_error "${ver:-2026.9.6}: the second cron run: exit $rc, stdout '$(head -c 200 cron-2.txt)', stderr '$(head -c 200 cron-2.txt.err)'"
+  CRON_PRUNED="$gone deleted, $archived archived"
+}
+
+# gateway_route_of RELEASE : the online route on RELEASE's own Gateway, started once on a copy of
+# RELEASE's store (make-release-store.sh): patch, archive, unarchive and delete go through it
+# without a flag ("via": "gateway", its version), its own list shows each change; the README's
+# cron line prunes through it and a second run prints nothing (gateway_cron_prune); --offline
+# and what has no RPC refuse with 75; after it stops, RELEASE reads the store back.
+gateway_route_of() {
+  local ver="$1" s rc k_patch k_archive k_delete
+  s="$(copy_release "$ver" live "gateway-$ver")" || { check_error "no $ver store"; return 0; }
+  gateway_token_config "$s"
+  # Sessions of main that the route may change: neither main nor archived nor locked.
+  ours_run rows.json "$s" list --json --limit all || check_error "$ver: list"
+  local free; free="$(jsonq rows.json 'j.data.filter(r => !r.archived && r.category !== "main" && !r.locked).map(r => r.sessionKey).join(" ")')"
+  read -r k_patch k_archive k_delete _ <<< "$free"
+  [[ -n "${k_delete:-}" ]] || { check_error "$ver: fewer than three sessions to change in main: '$free'"; return 0; }
+  gateway_start "$s" "$ver"
+  ours_run patch.json "$s" patch "$k_patch" --set 'label="Renamed online"' --json --wait 120 ||
+    check_error "$ver: patch through the Gateway failed: $(tail -n 3 patch.json.err 2>/dev/null)"
+  [[ "$(jsonq patch.json 'j.data?.via + " " + j.data?.gateway?.version')" == "gateway $ver" ]] ||
+    check_error "$ver: patch did not go through the $ver Gateway: $(jsonq patch.json 'JSON.stringify(j.data?.gateway ?? j.error)')"
+  ours_run archive.json "$s" archive "$k_archive" --json || check_error "$ver: archive through the Gateway failed: $(jsonq archive.json 'j.error?.message')"
+  gateway_list live-archived.json "$s" main "$ver" || check_error "$ver: the Gateway's sessions.list failed"
+  [[ "$(jsonq live-archived.json "j.sessions.find(s => s.key === '$k_archive')?.archived ?? null")" == true ]] || check_error "$ver: the Gateway does not list $k_archive archived"
+  ours_run unarchive.json "$s" unarchive "$k_archive" --json || check_error "$ver: unarchive through the Gateway failed: $(jsonq unarchive.json 'j.error?.message')"
+  ours_run delete.json "$s" delete "$k_delete" --yes --json || check_error "$ver: delete through the Gateway failed: $(jsonq delete.json 'j.error?.message')"
+  local f
+  for f in archive unarchive delete; do
+    [[ "$(jsonq $f.json 'j.data?.via + " " + j.data?.results?.map(r => r.result).join(",")')" =~ ^gateway\ (archived|unarchived|deleted)$ ]] ||
+      check_error "$ver: $f: $(jsonq $f.json 'JSON.stringify(j.data ?? j.error)')"
+  done
+  gateway_list live.json "$s" main "$ver" || check_error "$ver: the Gateway's sessions.list failed"
+  [[ "$(jsonq live.json "j.sessions.find(s => s.key === '$k_patch')?.label ?? null")" == "Renamed online" ]] || check_error "$ver: the Gateway does not list the new label"
+  [[ "$(jsonq live.json "j.sessions.find(s => s.key === '$k_archive')?.archived ?? null")" == false ]] || check_error "$ver: the Gateway does not list $k_archive active again"
+  [[ "$(jsonq live.json "j.sessions.some(s => s.key === '$k_delete')")" == false ]] || check_error "$ver: the Gateway still lists $k_delete"
+  gateway_cron_prune "$ver" "$s"
+  rc=0; ours_run offline.json "$s" prune --all-agents --enforce --yes --offline --json || rc=$?
+  [[ $rc -eq 75 ]] || check_error "$ver: prune --offline while live: exit $rc"
+  rc=0; ours_run reclaim.json "$s" reclaim --all-agents --json || rc=$?
+  [[ $rc -eq 75 ]] && grep -q 'no Gateway RPC' reclaim.json || check_error "$ver: reclaim while live: exit $rc"
+  ! grep -q 'reference-gateway-token-39' ./*.json ./*.err ./*.txt 2>/dev/null || check_error "$ver: a secret was printed"
+  gateway_stop
+  release_accepts "$ver" "$s" "after-gateway-$ver"
+  [[ $CHECK_ERRORS -ne 0 ]] ||
+    note "$ver: patch, archive, unarchive, delete and the cron line's prune ($CRON_PRUNED) through $ver's own Gateway without a flag, each seen in its own list; a second cron run prints nothing; --offline and reclaim refused with 75; $ver reads the store back"
+}
+check_gateway_route_of_2026_8_2() { gateway_route_of 2026.8.2; }
+check_gateway_route_of_2026_9_5() { gateway_route_of 2026.9.5; }
+CHECKS+=(gateway_route_of_2026_8_2 gateway_route_of_2026_9_5)
+
 # gateway_commands_online: with the real Gateway live on a store, our patch, archive, unarchive
 # and delete go through its RPC ("via": "gateway"), and its own sessions.list shows each change
 # while it runs; reads and dry runs work, reclaim and --offline are refused with 75, a config
@@ -177,25 +271,8 @@ check_gateway_commands_online() {
   ours_run status.json "$s" custody status --json || check_error "custody status while live"
   [[ "$(jsonq status.json 'j.data.gateway?.reachable + " " + j.data.gateway?.scopes?.includes("operator.admin")')" == "true true" ]] ||
     check_error "custody status: $(jsonq status.json 'JSON.stringify(j.data?.gateway)')"
-  # prune: refused without --via-gateway; with it, OpenClaw's own cleanup runs through the
-  # Gateway, and its counts are the ones our read-only plan predicted just before it ran (the
-  # plan of a separate dry run could be outdated: the Gateway reaps old cron runs on its own).
-  rc=0; ours_run prune-refused.json "$s" prune --enforce --all-agents --yes --json || rc=$?
-  [[ $rc -eq 75 ]] && grep -q -- '--via-gateway' prune-refused.json || check_error "prune while live without --via-gateway: exit $rc"
-  ours_run prune-plan.json "$s" prune --enforce --all-agents --dry-run --json || check_error "prune --dry-run while live"
-  [[ "$(jsonq prune-plan.json 'j.data.agents.length')" == 3 ]] || check_error "prune --dry-run while live: $(jsonq prune-plan.json 'JSON.stringify(j.error)')"
-  ours_run prune.json "$s" prune --via-gateway --enforce --all-agents --yes --json || check_error "prune --via-gateway failed"
-  [[ "$(jsonq prune.json 'j.data.via')" == gateway ]] || check_error "prune --via-gateway: via $(jsonq prune.json 'j.data.via')"
-  local agent pruned=0
-  for agent in main work research; do
-    for k in beforeCount afterCount pruned capped archived; do
-      [[ "$(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.$k ?? 0")" == \
-         "$(jsonq prune.json "j.data.predicted.find(a => a.agentId === '$agent')?.counts?.$k ?? 0")" ]] ||
-        check_error "prune of $agent: OpenClaw's cleanup $k $(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.$k") / our plan $(jsonq prune.json "j.data.predicted.find(a => a.agentId === '$agent')?.counts?.$k")"
-    done
-    pruned=$((pruned + $(jsonq prune.json "(j.data.cleanup.stores ?? [j.data.cleanup]).find(s => s.agentId === '$agent')?.pruned ?? 0")))
-  done
-  [[ $pruned -gt 0 ]] || check_error "OpenClaw's cleanup pruned nothing: the check proves nothing"
+  # prune: the README's cron line prunes through the live Gateway, and a second run prints nothing.
+  gateway_cron_prune "" "$s"
   ! grep -q 'reference-gateway-token-39' ./*.json ./*.err 2>/dev/null || check_error "a secret was printed"
   gateway_stop
   # Offline, on the untouched copy: the same commands, then the rows compared session by session.
@@ -222,7 +299,7 @@ check_gateway_commands_online() {
   [[ "$(jsonq after.json 'j.data.via')" == offline ]] || check_error "after the Gateway stopped: via $(jsonq after.json 'j.data.via')"
   openclaw_accepts "$s" after-gateway
   if [[ $CHECK_ERRORS -eq 0 ]]; then
-    note "patch, archive, unarchive, delete and prune --via-gateway ($pruned pruned) through the live Gateway: its own list shows each; rows equal the offline run's; reclaim, --offline and a missing token refused with 75"
+    note "patch, archive, unarchive, delete and the cron line's prune ($CRON_PRUNED) through the live Gateway without a flag: its own list shows each; rows equal the offline run's; a second cron run prints nothing; reclaim, --offline and a missing token refused with 75"
   fi
 }
 CHECKS+=(gateway_commands_online)

@@ -89,7 +89,7 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
                 (OwnerState::None, _) => "take custody".to_string(),
                 (OwnerState::Stale, _) => "reclaim the stale locks, then take custody".to_string(),
                 (OwnerState::Live, Some(g)) if g.reachable => format!(
-                    "{} (and prune --via-gateway) through the live Gateway's RPC; any other refuse with OWNER_UNAVAILABLE (exit 75)",
+                    "{} through the live Gateway's RPC; any other refuse with OWNER_UNAVAILABLE (exit 75)",
                     crate::cli::online::ONLINE_COMMANDS.join(", ")
                 ),
                 (OwnerState::Live, _) => "refuse with OWNER_UNAVAILABLE (exit 75)".to_string(),

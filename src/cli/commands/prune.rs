@@ -58,16 +58,19 @@ pub struct PruneArgs {
     /// Then give the databases' free pages back to the file system (as `reclaim` does).
     #[arg(long)]
     reclaim: bool,
-    /// While a live Gateway owns the state dir, run OpenClaw's own cleanup through it
-    /// (`sessions.cleanup`): it has no dry run and applies the config's session.maintenance
-    /// in enforce mode, so the plan shown first is this tool's prediction of it. Without this
-    /// flag a live Gateway refuses the run (exit 75); --dry-run works either way.
-    #[arg(long)]
+    /// Before: the flag that took the Gateway route, now the default; accepted, and does
+    /// nothing.
+    #[arg(long, hide = true, conflicts_with = "offline")]
     via_gateway: bool,
     #[command(flatten)]
     mutation: MutationArgs,
+    /// While a live Gateway owns the state dir, the run goes through OpenClaw's own cleanup
+    /// (`sessions.cleanup`, in enforce mode, with --agent/--all-agents, --active-key,
+    /// --fix-missing and --fix-dm-scope): it applies the config's session.maintenance, so an
+    /// option that changes a setting is refused there (exit 75), and the plan shown first is
+    /// this tool's prediction of it. --dry-run reads the live store either way.
     #[command(flatten)]
-    gateway: crate::cli::online::GatewayArgs,
+    online: OnlineArgs,
 }
 
 /// The JSON report of one agent.
@@ -336,13 +339,20 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
     op.artifacts = args.artifacts;
     op.fix_missing = args.fix_missing;
     op.fix_dm_scope = args.fix_dm_scope && layout.config.dm_scope_is_main();
-    for (given, flag) in [
-        (args.older_than.is_some(), "--older-than"),
-        (args.max_entries.is_some(), "--max-entries"),
-        (args.max_disk_bytes.is_some(), "--max-disk-bytes"),
+    // The options that change what the config sets: the Gateway's cleanup, which applies the
+    // config as it is, cannot carry them (an option that repeats the config's value can go).
+    let config = MaintenanceSettings::resolve(&layout.config.maintenance())?;
+    for (changed, flag) in [
+        (s.prune_after_ms != config.prune_after_ms, "--older-than"),
+        (s.max_entries != config.max_entries, "--max-entries"),
+        (
+            (s.max_disk_bytes, s.high_water_bytes)
+                != (config.max_disk_bytes, config.high_water_bytes),
+            "--max-disk-bytes",
+        ),
         (args.reclaim, "--reclaim"),
     ] {
-        if given {
+        if changed {
             op.overrides.push(flag.to_string());
         }
     }
@@ -358,11 +368,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         dry_run: args.mutation.dry_run || warn_only,
         ..args.mutation.clone()
     };
-    let online = OnlineArgs {
-        offline: !args.via_gateway,
-        gateway: args.gateway.clone(),
-    };
-    let Some(run) = run_online_op(ctx, &mut op, &mutation, &online, "prune")? else {
+    let Some(run) = run_online_op(ctx, &mut op, &mutation, &args.online, "prune")? else {
         return Ok(Outcome::Done);
     };
     if let (Some(route), Some(answer)) = (

@@ -158,9 +158,10 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
     let owner = &report.custody.owner;
     out.push_str(&match owner.state {
         OwnerState::None => "Custody:    free (no Gateway or maintenance owner)\n".to_string(),
+        // The state in our words, lowercased; the role and the start time as the lock gives them.
         state => format!(
-            "Custody:    {:?} owner{}{}{}\n",
-            state,
+            "Custody:    {} owner{}{}{}\n",
+            format!("{state:?}").to_lowercase(),
             owner
                 .role
                 .as_ref()
@@ -172,8 +173,7 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
                 .as_ref()
                 .map(|s| format!(" since {s}"))
                 .unwrap_or_default()
-        )
-        .to_lowercase(),
+        ),
     });
     out.push_str(&releases_lines(&report.releases));
     ctx.printer.out(&out)?;
