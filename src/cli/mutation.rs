@@ -114,7 +114,7 @@ pub const RESTORE_IN_PLACE: Runs = Runs {
     ..runs::<RestoreOp>("")
 };
 pub const DELETE: Runs = online::<DeleteOp>(ARCHIVES_FIRST);
-pub const PRUNE: Runs = runs::<PruneOp>(ARCHIVES_FIRST);
+pub const PRUNE: Runs = online::<PruneOp>(ARCHIVES_FIRST);
 pub const RESTORE_SESSION: Runs = runs::<RestoreSessionOp>("");
 pub const PATCH: Runs = online::<EntryChangeOp>(ONE_ROW);
 pub const ARCHIVE: Runs = online::<EntryChangeOp>(ONE_ROW);
