@@ -13,6 +13,7 @@ struct Expect {
 const fn ok(exit: i32) -> Expect {
     Expect { exit, code: None }
 }
+// Every exit but 0 (and a child's under `custody run`) comes with an error code.
 
 const fn err(exit: i32, code: &'static str) -> Expect {
     Expect {
@@ -52,6 +53,8 @@ fn check(store: &Store, args: &[&str], want: Expect) -> serde_json::Value {
         }
         None => assert_eq!(doc["ok"], true, "{args:?}: {stdout}"),
     }
+    // One rule: a document says ok exactly when the exit is 0.
+    assert_eq!(doc["ok"], want.exit == 0, "{args:?}: {stdout}");
     doc
 }
 
@@ -161,13 +164,33 @@ fn every_command_through_its_outcomes() {
     check(s, &["archive", key, "--yes"], ok(0));
     check(s, &["archive", key, "--yes"], ok(0));
     check(s, &["unarchive", key, "--yes"], ok(0));
-    check(s, &["archive", "no-such-session", "--yes"], ok(4));
-    check(s, &["archive", key, "no-such-session", "--yes"], ok(3));
+    check(
+        s,
+        &["archive", "no-such-session", "--yes"],
+        err(4, "NOT_FOUND"),
+    );
+    check(
+        s,
+        &["archive", key, "no-such-session", "--yes"],
+        err(3, "PARTIAL"),
+    );
+    // Refusals of a guard: ok false with the guard's code, the per-key results as data.
+    let refused = check(
+        s,
+        &["delete", "agent:main:scratch-1", "--yes"],
+        err(5, "LOCKED_SESSION"),
+    );
+    assert_eq!(refused["data"]["results"][0]["result"], "refused");
+    check(s, &["archive", "main", "--yes"], err(5, "LOCKED_SESSION"));
     // delete: without --yes and no terminal, success, gone, partial.
     check(s, &["delete", key], err(2, "CONFIRMATION_REQUIRED"));
     check(s, &["delete", key, "--yes"], ok(0));
-    check(s, &["delete", key, "--yes"], ok(4));
-    check(s, &["delete", "agent:main:sdk-made-0", key, "--yes"], ok(3));
+    check(s, &["delete", key, "--yes"], err(4, "NOT_FOUND"));
+    check(
+        s,
+        &["delete", "agent:main:sdk-made-0", key, "--yes"],
+        err(3, "PARTIAL"),
+    );
     // prune: success, then nothing to do.
     check(s, &["prune", "--yes"], ok(0));
     check(s, &["prune", "--yes"], ok(0));
@@ -180,7 +203,11 @@ fn every_command_through_its_outcomes() {
         .to_string();
     check(s, &["backup", "verify", &snapshot], ok(0));
     check(s, &["backup", "verify", gone], err(4, "NOT_FOUND"));
-    check(s, &["backup", "verify", &snapshot, gone], ok(3));
+    check(
+        s,
+        &["backup", "verify", &snapshot, gone],
+        err(3, "FINDINGS"),
+    );
     check(
         s,
         &["backup", "list", "--repository", gone],
@@ -219,7 +246,7 @@ fn every_command_through_its_outcomes() {
             [],
         )
         .unwrap();
-    check(s, &["doctor"], ok(3));
+    check(s, &["doctor"], err(3, "FINDINGS"));
 }
 
 #[test]

@@ -377,7 +377,17 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .into());
     }
     let reports: Vec<_> = snapshots.iter().map(|p| verify_snapshot(p)).collect();
-    let all_ok = reports.iter().all(|r| r.ok);
+    let failed = reports.iter().filter(|r| !r.ok).count();
+    if failed > 0 {
+        ctx.printer.fail(
+            crate::cli::exit::ErrorCode::Findings,
+            format!(
+                "{failed} of {} snapshot(s) failed verification",
+                reports.len()
+            ),
+            None,
+        );
+    }
     if ctx.printer.json {
         ctx.printer.json_data(&json!({ "results": reports }))?;
     } else {
@@ -394,11 +404,7 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
             }
         }
     }
-    Ok(if all_ok {
-        Outcome::Done
-    } else {
-        Outcome::Exit(crate::cli::exit::ErrorCode::Findings.exit_code())
-    })
+    Ok(Outcome::Done)
 }
 
 fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {

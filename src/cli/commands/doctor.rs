@@ -177,6 +177,21 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         .iter()
         .filter(|f| f.severity == Severity::Warning)
         .count();
+    let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
+    if problems {
+        let mut words = vec![format!("{errors} error(s)")];
+        if args.strict {
+            words.push(format!("{warnings} warning(s)"));
+        }
+        if !failed.is_empty() {
+            words.push(format!("{} repair(s) not made", failed.len()));
+        }
+        ctx.printer.fail(
+            crate::cli::exit::ErrorCode::Findings,
+            format!("doctor found problems: {}", words.join(", ")),
+            None,
+        );
+    }
     if ctx.printer.json {
         let mut doc = json!({ "findings": crate::cli::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
         if args.fix {
@@ -207,10 +222,5 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         }
         print_findings(ctx, &findings)?;
     }
-    let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
-    Ok(if problems {
-        Outcome::Exit(crate::cli::exit::ErrorCode::Findings.exit_code())
-    } else {
-        Outcome::Done
-    })
+    Ok(Outcome::Done)
 }
