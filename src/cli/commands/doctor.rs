@@ -37,7 +37,8 @@ pub struct DoctorArgs {
     /// Warnings also make the exit code 3.
     #[arg(long)]
     strict: bool,
-    /// Where --fix writes its snapshots (default: <state>/openclaw-sessions-snapshots).
+    /// Where --fix writes its snapshots (default: the safety repository outside the state
+    /// dir, see `backup --help`).
     #[arg(long, value_name = "DIR")]
     backup_dir: Option<PathBuf>,
     /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
