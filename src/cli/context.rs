@@ -110,6 +110,38 @@ impl Ctx {
         self.selection(layout)?.agents(layout)
     }
 
+    /// The agents a listing covers (`list`, `du`, `search`, `archives list`): the one rule,
+    /// OpenClaw's default agent unless `--agent`/`--all-agents`; when other agents exist and
+    /// none was named, a line on stderr says so and how to see them.
+    pub fn listed_agents(
+        &self,
+        layout: &StateLayout,
+    ) -> openclaw_sessions::Result<Vec<AgentPaths>> {
+        let agents = self.agents(layout)?;
+        if self.selection(layout)?.named().is_none() {
+            let others: Vec<String> = layout
+                .known_agents()
+                .0
+                .into_iter()
+                .filter(|id| !agents.iter().any(|a| &a.id == id))
+                .map(|id| id.to_string())
+                .collect();
+            if !others.is_empty() {
+                let shown = agents
+                    .iter()
+                    .map(|a| a.id.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.printer.info(format!(
+                    "agent {shown} only; {} other agent(s): {} (--all-agents shows all, --agent ID one)",
+                    others.len(),
+                    others.join(", ")
+                ));
+            }
+        }
+        Ok(agents)
+    }
+
     /// Open a store and pass its warnings on.
     pub fn open_store(&self, paths: AgentPaths) -> openclaw_sessions::Result<AgentStore> {
         let mut store = AgentStore::open(paths)?;

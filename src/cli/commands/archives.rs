@@ -141,7 +141,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     // failures (a store that cannot be opened) come before the first row; an error after
     // it is one more line after the rows (`Printer::json_rows`).
     let layout = ctx.layout()?;
-    let agents = ctx.agents(&layout)?;
+    let agents = ctx.listed_agents(&layout)?;
     for paths in &agents {
         drop(ctx.open_store(paths.clone())?);
     }

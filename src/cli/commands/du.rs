@@ -14,7 +14,7 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
     let maintenance = layout.config.maintenance();
     let mut agents = Vec::new();
-    for paths in ctx.agents(&layout)? {
+    for paths in ctx.listed_agents(&layout)? {
         let store = ctx.open_store(paths.clone())?;
         agents.push(agent_disk_use(&paths, &store, &maintenance)?);
     }

@@ -444,7 +444,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         needle: args.matches.as_ref().map(|m| m.to_lowercase()),
     };
     let layout = ctx.layout()?;
-    let agents = ctx.agents(&layout)?;
+    let agents = ctx.listed_agents(&layout)?;
     let newest_first = matches!(args.sort, SortKey::Updated);
     if args.after.is_some() && !newest_first {
         return Err(openclaw_sessions::Error::invalid(
