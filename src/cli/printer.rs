@@ -454,6 +454,12 @@ impl Printer {
         super::table::fit_prose(line, self.table_target, self.wide.get())
     }
 
+    /// Prose wrapped to the terminal's width, the first line after `first`, the others
+    /// indented by `rest` (src/cli/table.rs); one line when piped or `--wide`.
+    pub fn wrap(&self, text: &str, first: &str, rest: &str) -> String {
+        super::table::wrap(text, first, rest, self.table_target, self.wide.get())
+    }
+
     /// A column's value on one line, its controls escaped.
     pub fn value_line(&self, v: &Value) -> String {
         match v {

@@ -399,6 +399,59 @@ fn shorten(text: &str, width: usize, cut: Cut) -> String {
     }
 }
 
+/// Prose wrapped at word boundaries to the terminal's width (one line when piped or `wide`):
+/// the first line starts with `first`, the others with `rest` (an indent); a word wider than a
+/// line is broken. `text` is already escaped.
+pub fn wrap(text: &str, first: &str, rest: &str, target: Target, wide: bool) -> String {
+    let width = match target {
+        Target::Terminal { width } if !wide => width,
+        _ => return format!("{first}{text}\n"),
+    };
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let sep = if empty { 0 } else { 1 };
+        if !empty && line.width() + sep + word.width() > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        // A word longer than a whole line: broken where the line ends.
+        let mut word = word;
+        while line.width() + word.width() > width && width > rest.width() + 1 {
+            let room = width - line.width();
+            let cut = word
+                .char_indices()
+                .scan(0usize, |w, (i, c)| {
+                    *w += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+                    Some((i + c.len_utf8(), *w))
+                })
+                .take_while(|(_, w)| *w <= room)
+                .last()
+                .map(|(i, _)| i)
+                .unwrap_or(0);
+            if cut == 0 {
+                break;
+            }
+            line.push_str(&word[..cut]);
+            out.push_str(&line);
+            out.push('\n');
+            line = rest.to_string();
+            word = &word[cut..];
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
 /// One line of prose cut at its end to the terminal's width (whole when piped or `wide`);
 /// `line` is already escaped.
 pub fn fit_prose(line: &str, target: Target, wide: bool) -> String {
