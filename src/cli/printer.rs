@@ -11,6 +11,20 @@ use serde_json::{json, Value};
 use super::error_code::ErrorCode;
 use super::shown;
 
+/// How tables are printed (`-o`): for people, or as data for scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum TableFormat {
+    /// Aligned columns fitted to the terminal.
+    #[default]
+    Table,
+    /// Tab-separated values, every cell whole.
+    Tsv,
+    /// The command's one JSON document (as --json).
+    Json,
+    /// One JSON object a table row.
+    Jsonl,
+}
+
 /// Output stopped because the reader went away (`list | head`).
 #[derive(Debug, thiserror::Error)]
 #[error("broken pipe")]
@@ -132,6 +146,10 @@ pub struct Printer {
     /// Where tables go, and whether they keep every cell whole (`--wide`).
     table_target: super::table::Target,
     wide: std::cell::Cell<bool>,
+    /// `--no-headers`: tables without their heading line.
+    no_headers: std::cell::Cell<bool>,
+    /// `-o tsv|jsonl`: tables as data for scripts.
+    format: std::cell::Cell<TableFormat>,
     /// Whether the columns a narrow terminal left out were named already.
     dropped_said: std::cell::Cell<bool>,
     command: RefCell<String>,
@@ -186,6 +204,8 @@ impl Printer {
             stdout_tty: std::io::stdout().is_terminal(),
             table_target: super::table::Target::stdout(),
             wide: std::cell::Cell::new(false),
+            no_headers: std::cell::Cell::new(false),
+            format: std::cell::Cell::new(TableFormat::Table),
             dropped_said: std::cell::Cell::new(false),
             command: RefCell::new(String::new()),
             streaming: std::cell::Cell::new(false),
@@ -219,6 +239,12 @@ impl Printer {
     /// Whether the command's JSON document was (at least partly) written.
     pub fn documented(&self) -> bool {
         self.documented.get()
+    }
+
+    /// `--no-headers` and `-o`: how tables are printed.
+    pub fn set_table_format(&self, no_headers: bool, format: TableFormat) {
+        self.no_headers.set(no_headers);
+        self.format.set(format);
     }
 
     /// `--wide`: table cells are never shortened.
@@ -431,14 +457,31 @@ impl Printer {
     /// One line a row: fitted to the terminal's width unless piped or `--wide`; the columns
     /// left out are named once, on stderr, after the table.
     pub fn print_table(&self, table: &Table) -> anyhow::Result<()> {
-        let r = super::table::render(table, self.table_target, self.wide.get());
+        match self.format.get() {
+            TableFormat::Tsv => return self.out_raw(&table.tsv(!self.no_headers.get())),
+            TableFormat::Jsonl => return self.out_raw(&table.jsonl()),
+            TableFormat::Table | TableFormat::Json => {}
+        }
+        // An empty result is said in words (on stderr: stdout stays data).
+        if table.is_empty() {
+            self.info(table.empty_words());
+            return Ok(());
+        }
+        let r = super::table::render(
+            table,
+            self.table_target,
+            self.wide.get(),
+            !self.no_headers.get(),
+        );
         self.out(&format!("{}\n", r.text))?;
         if !r.dropped.is_empty() && !self.dropped_said.replace(true) {
-            self.info(format!(
-                "not shown at {} columns: {} (--wide shows every column)",
+            // One line, never wrapped: cut at the terminal's edge if the names run past it.
+            let line = format!(
+                "hidden at {} columns: {} (--wide shows all)",
                 r.width,
                 r.dropped.join(", ")
-            ));
+            );
+            self.info(self.fit_prose(&line));
         }
         Ok(())
     }

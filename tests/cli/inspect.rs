@@ -783,7 +783,7 @@ fn agent_scope_is_one_rule_and_a_state_dir_without_agents_lists_nothing() {
         let out = store.cmd().args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
-            stderr.contains("agent main only; 2 other agent(s): work, research (--all-agents"),
+            stderr.contains("showing agent main; other agents: work, research (--all-agents)"),
             "{args:?}: {stderr}"
         );
         // Named agents: nothing to say.

@@ -64,6 +64,8 @@ impl From<ReasonArg> for Reason {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
     /// Only archives of this session key (with or without `agent:<id>:`) or session id
     /// (or an 8+ character id prefix).
     #[arg(long, value_name = "KEY|SESSION_ID")]

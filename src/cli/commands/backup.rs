@@ -65,6 +65,8 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
     /// The snapshot repository to list (default: the admin's snapshots, the safety snapshots
     /// and those an earlier version left in <state>/openclaw-sessions-snapshots).
     #[arg(long, value_name = "DIR")]

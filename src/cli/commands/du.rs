@@ -8,7 +8,10 @@ use crate::cli::table::Column;
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
-pub struct DuArgs {}
+pub struct DuArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
+}
 
 pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
