@@ -52,8 +52,8 @@ pub struct StateLayout {
     /// `--store FILE`: one database named directly.
     pub store_override: Option<PathBuf>,
     /// Where this state dir's snapshot repositories live, outside the state dir
-    /// (docs/SNAPSHOTS.md): `OPENCLAW_SESSIONS_SNAPSHOTS/<name>`, else
-    /// `$XDG_DATA_HOME/openclaw-sessions/snapshots/<name>` (`~/.local/share` when unset).
+    /// (docs/SNAPSHOTS.md): `$XDG_DATA_HOME/openclaw-sessions/snapshots/<name>`
+    /// (`~/.local/share` when unset).
     pub snapshots_home: PathBuf,
 }
 
@@ -430,18 +430,17 @@ fn custom_partition(unsuffixed: &Path, id: &AgentId, default: &AgentId) -> PathB
 /// component and a digest of its whole path, so that two state dirs never share one and the
 /// name still says whose it is (`openclaw-3f2a9c1b7d04`).
 fn snapshots_home(state_dir: &Path, env: &Environment) -> PathBuf {
-    let base = match (&env.snapshots_dir, &env.xdg_data_home, &env.home) {
-        (Some(dir), _, _) => PathBuf::from(dir),
-        (None, Some(xdg), _) if Path::new(xdg).is_absolute() => PathBuf::from(xdg)
+    let base = match (&env.xdg_data_home, &env.home) {
+        (Some(xdg), _) if Path::new(xdg).is_absolute() => PathBuf::from(xdg)
             .join("openclaw-sessions")
             .join("snapshots"),
-        (None, _, Some(home)) => PathBuf::from(home)
+        (_, Some(home)) => PathBuf::from(home)
             .join(".local")
             .join("share")
             .join("openclaw-sessions")
             .join("snapshots"),
         // No home at all: beside the state dir, never inside it.
-        (None, _, None) => state_dir
+        (_, None) => state_dir
             .parent()
             .unwrap_or(state_dir)
             .join("openclaw-sessions-snapshots"),

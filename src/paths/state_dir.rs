@@ -13,8 +13,6 @@ pub struct Environment {
     pub config_path: Option<String>,
     /// `XDG_DATA_HOME`: where the snapshot repositories live (docs/SNAPSHOTS.md).
     pub xdg_data_home: Option<String>,
-    /// `OPENCLAW_SESSIONS_SNAPSHOTS`: the snapshot repositories' directory, named directly.
-    pub snapshots_dir: Option<String>,
 }
 
 impl Environment {
@@ -27,7 +25,6 @@ impl Environment {
             profile: get("OPENCLAW_PROFILE"),
             config_path: get("OPENCLAW_CONFIG_PATH"),
             xdg_data_home: get("XDG_DATA_HOME"),
-            snapshots_dir: get("OPENCLAW_SESSIONS_SNAPSHOTS"),
         }
     }
 }
