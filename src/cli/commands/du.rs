@@ -85,7 +85,7 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         Column::data("LEGACY").drop(6),
         Column::data("IMPORT ARCHIVE").drop(4),
         Column::data("TOTAL"),
-        Column::data("BUDGET").drop(8),
+        Column::data("BUDGET"),
     ]);
     let group = |g: &openclaw_sessions::du::FileGroup| {
         if g.files == 0 {
@@ -95,15 +95,14 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         }
     };
     for a in &agents {
+        // The bytes the disk budget counts (prune's diskBytes), beside its limit: not the
+        // TOTAL, which holds files the budget does not count.
+        let counted = format_bytes(a.budget_bytes);
         let budget = match (a.max_disk_bytes, a.over_budget, a.over_high_water) {
-            (None, _, _) => "off".to_string(),
-            (Some(m), true, _) => format!("OVER {}", format_bytes(m)),
-            (Some(m), false, true) => format!("high water ({})", format_bytes(m)),
-            (Some(m), false, false) => format!(
-                "{:.0}% of {}",
-                a.budget_bytes as f64 * 100.0 / m as f64,
-                format_bytes(m)
-            ),
+            (None, _, _) => format!("{counted} (no budget)"),
+            (Some(m), true, _) => format!("{counted} OVER {}", format_bytes(m)),
+            (Some(m), false, true) => format!("{counted} of {}, high water", format_bytes(m)),
+            (Some(m), false, false) => format!("{counted} of {}", format_bytes(m)),
         };
         t.add_row(vec![
             a.agent_id.clone(),
