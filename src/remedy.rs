@@ -46,6 +46,9 @@ pub enum Remedy {
     ReportBug,
     /// The state dir given holds `.openclaw`, the state dir itself.
     StateDirBelow,
+    /// A damaged session of a live key: delete it (its transcript archived), then restore
+    /// it from a snapshot taken before the damage.
+    ReplaceFromSnapshot,
 }
 
 impl Remedy {
@@ -74,6 +77,7 @@ impl Remedy {
             Remedy::UpgradeSchema => "the schema upgrade of this tool",
             Remedy::ReportBug => "a bug in this tool",
             Remedy::StateDirBelow => "use it as the state dir",
+            Remedy::ReplaceFromSnapshot => "delete it and restore it from a snapshot",
         }
     }
 }

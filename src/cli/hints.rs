@@ -126,6 +126,12 @@ fn command(remedy: Remedy) -> String {
         Remedy::UpgradeSchema => format!("`{}`", ours("migrate schema", false, false)),
         Remedy::ReportBug => "a bug in openclaw-sessions".into(),
         Remedy::StateDirBelow => "pass it as --state-dir (or OPENCLAW_STATE_DIR)".into(),
+        Remedy::ReplaceFromSnapshot => format!(
+            "delete it with `{}` (its transcript is archived), then restore it from a snapshot \
+taken before the damage with `{}` (`backup list` shows the snapshots)",
+            ours("delete KEY --yes", false, false),
+            ours("backup restore SNAPSHOT --session KEY --yes", false, false)
+        ),
     }
 }
 
@@ -151,7 +157,12 @@ pub fn warning(w: &Warning) -> String {
 
 /// A doctor finding's hint, as printed and in `--json`.
 pub fn finding_hint(f: &Finding) -> String {
-    render(&f.hint, f.remedy)
+    let hint = render(&f.hint, f.remedy);
+    // A command the finding's own session fills in.
+    match (f.remedy, &f.subject.session_key) {
+        (Some(Remedy::ReplaceFromSnapshot), Some(key)) => hint.replace("KEY", &shell_word(key)),
+        _ => hint,
+    }
 }
 
 /// Doctor findings with their hints as printed, for `--json`.

@@ -78,7 +78,7 @@ pub struct Runs {
 /// Where a required snapshot goes without --backup-dir.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DefaultDir {
-    /// `<state>/openclaw-sessions-snapshots`.
+    /// The safety repository (docs/SNAPSHOTS.md).
     Repository,
     /// The repository of the snapshot being restored.
     RestoredSnapshots,
@@ -179,7 +179,8 @@ and changes nothing."
 --backup-dir DIR (default {}), before the first write; one that does not verify stops the run \
 (SNAPSHOT_UNVERIFIED, nothing changed).",
                 match self.default_dir {
-                    DefaultDir::Repository => "<state>/openclaw-sessions-snapshots",
+                    DefaultDir::Repository =>
+                        "the safety repository, <data>/safety (see backup --help)",
                     DefaultDir::RestoredSnapshots => "the repository of SNAPSHOT",
                 }
             ),
@@ -517,7 +518,7 @@ mod tests {
             SnapshotPolicy::Required => format!(
                 "always, of each database the plan changes, into `--backup-dir DIR` (default {})",
                 match runs.default_dir {
-                    DefaultDir::Repository => "`<state>/openclaw-sessions-snapshots`",
+                    DefaultDir::Repository => "the safety repository `<data>/safety`",
                     DefaultDir::RestoredSnapshots => "the repository of the snapshot it restores",
                 }
             ),

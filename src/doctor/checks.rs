@@ -127,7 +127,7 @@ pub const CHECKS: &[CheckInfo] = &[
     c(
         "archive-files",
         Severity::Warning,
-        "archive files without rows and rows without files (.reset files are informational)",
+        "archive files without rows and rows without files (.reset files are normal: not reported)",
     ),
     c(
         "leftovers",
@@ -987,9 +987,18 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     key_text(key.as_deref()),
                     shown.join(", ")
                 ),
-                "restore the transcript from a snapshot or its archive",
+                // Both routes refuse a live key: the damaged session goes first (its
+                // transcript archived), then a snapshot from before the gap brings it back.
+                if key.is_some() {
+                    "delete it and restore it from a snapshot"
+                } else {
+                    "no session names this transcript; its archives are in the archive listing"
+                },
                 None,
             );
+            if key.is_some() {
+                cx.remedy(Remedy::ReplaceFromSnapshot);
+            }
         }
     }
     if cx.wants("zstd-rows") {
@@ -1200,19 +1209,8 @@ fn file_checks(
         {
             let name = ent.file_name().to_string_lossy().into_owned();
             match classify_session_file(&name) {
-                SessionFile::Archive {
-                    reason: ArchiveReason::Reset,
-                    ..
-                } => {
-                    cx.add(
-                        "archive-files",
-                        Severity::Info,
-                        Subject::agent(agent).path(&ent.path()),
-                        format!("{name} is a reset archive (normal)"),
-                        "kept until the disk budget needs the space",
-                        None,
-                    );
-                }
+                // A `.jsonl.reset.*` file is what OpenClaw's reset leaves: normal, kept until
+                // the disk budget needs the space, so a healthy store reports nothing.
                 SessionFile::Archive {
                     reason: ArchiveReason::Deleted,
                     generation: Some(_),

@@ -612,7 +612,9 @@ pub fn plan_session_from_snapshot(
     snapshot: &Path,
     words: &str,
 ) -> Result<SnapshotSessionPlan> {
-    use crate::store::db::session_copy::{find_in_snapshot, snapshot_window_ids};
+    use crate::store::db::session_copy::{
+        find_in_snapshot, find_in_snapshot_by_prefix, snapshot_window_ids,
+    };
     let agent_id = store.paths.id.to_string();
     let Some(db) = store.db() else {
         return Err(Error::not_found(
@@ -623,11 +625,22 @@ pub fn plan_session_from_snapshot(
     let snapshot_db = snapshot.join("database.sqlite");
     let words = words.trim();
     let qualified = format!("agent:{agent_id}:{}", words.to_lowercase());
+    // A key, a bare key, a session id, or a unique prefix of one (as every other command
+    // takes them, store::resolve).
+    let mut ambiguous = Vec::new();
     let (found, windows, events, lineage) = with_snapshot(&snapshot_db, |c| {
-        let found = match find_in_snapshot(c, words)? {
+        let mut found = match find_in_snapshot(c, words)? {
             Some(f) => Some(f),
             None => find_in_snapshot(c, &qualified)?,
         };
+        if found.is_none() && words.chars().count() >= crate::store::resolve::MIN_PREFIX_LEN {
+            let mut by_prefix = find_in_snapshot_by_prefix(c, words, 6)?;
+            if by_prefix.len() == 1 {
+                found = by_prefix.pop();
+            } else {
+                ambiguous = by_prefix;
+            }
+        }
         let Some((key, _)) = &found else {
             return Ok((None, Vec::new(), 0, Vec::new()));
         };
@@ -655,6 +668,22 @@ pub fn plan_session_from_snapshot(
         }
         Ok((found, windows, events, lineage))
     })?;
+    if found.is_none() && ambiguous.len() > 1 {
+        let names: Vec<String> = ambiguous
+            .iter()
+            .take(5)
+            .map(|(k, id)| format!("{k} ({id})"))
+            .collect();
+        return Err(Error::InvalidArgument {
+            message: format!(
+                "{words:?} is the start of several session ids in snapshot {}: {}{}",
+                snapshot.display(),
+                names.join(", "),
+                if ambiguous.len() > 5 { ", ..." } else { "" }
+            ),
+            hint: Some("give more of the id, or the session key".into()),
+        });
+    }
     let Some((key, sid)) = found else {
         return Err(Error::not_found(
             format!("snapshot {} holds no session {words:?}", snapshot.display()),

@@ -112,7 +112,7 @@ pub trait Operation {
 
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
-        layout.snapshot_repository()
+        layout.safety_repository()
     }
 
     /// Turn the user's words into targets (read-only, before custody).

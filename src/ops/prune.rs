@@ -912,9 +912,11 @@ impl Operation for PruneOp {
                         "disk budget: archived by the cap, transcript archived",
                     ),
                 };
+                // Every removal the budget makes is shown, whatever the limit: it is what the
+                // admin cannot guess from the sessions' ages.
                 group.push(
                     PlanItem::change(verb, r.name.clone(), Some(why.to_string())),
-                    limit,
+                    usize::MAX,
                 );
             }
             summary.add(group);

@@ -172,7 +172,7 @@ impl Operation for RestoreOp {
         self.snapshot
             .parent()
             .map(|p| p.to_path_buf())
-            .unwrap_or_else(|| layout.state_dir.join("openclaw-sessions-snapshots"))
+            .unwrap_or_else(|| layout.safety_repository())
     }
 
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {

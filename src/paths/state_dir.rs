@@ -11,6 +11,8 @@ pub struct Environment {
     pub state_dir: Option<String>,
     pub profile: Option<String>,
     pub config_path: Option<String>,
+    /// `XDG_DATA_HOME`: where the snapshot repositories live (docs/SNAPSHOTS.md).
+    pub xdg_data_home: Option<String>,
 }
 
 impl Environment {
@@ -22,6 +24,7 @@ impl Environment {
             state_dir: get("OPENCLAW_STATE_DIR"),
             profile: get("OPENCLAW_PROFILE"),
             config_path: get("OPENCLAW_CONFIG_PATH"),
+            xdg_data_home: get("XDG_DATA_HOME"),
         }
     }
 }

@@ -83,7 +83,15 @@ impl AgentSelection {
     pub fn agents(&self, layout: &StateLayout) -> crate::error::Result<Vec<AgentPaths>> {
         match &self.named {
             Some(agents) => Ok(agents.clone()),
-            None => Ok(vec![layout.select_default_agent()?]),
+            // OpenClaw's default agent; a state dir without any agent has nothing to list
+            // (an empty result, not an unknown agent: cron must not alert on a fresh host).
+            None => {
+                layout.require_exists()?;
+                if layout.known_agents().0.is_empty() {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![layout.select_default_agent()?])
+            }
         }
     }
 }

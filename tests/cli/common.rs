@@ -70,6 +70,27 @@ impl Store {
         self.dir.path().join(".openclaw")
     }
 
+    /// This store's snapshot repositories' directory, outside the state dir
+    /// (`$HOME/.local/share/openclaw-sessions/snapshots/<name>-<digest>`, docs/SNAPSHOTS.md).
+    pub fn snapshots_home(&self) -> PathBuf {
+        let state = self.state();
+        let digest = openclaw_sessions::digest::sha256_hex(state.as_os_str().as_encoded_bytes());
+        self.dir
+            .path()
+            .join(".local/share/openclaw-sessions/snapshots")
+            .join(format!("openclaw-{}", &digest[..12]))
+    }
+
+    /// The admin's default snapshot repository (`backup create` without `--repository`).
+    pub fn snapshot_repo(&self) -> PathBuf {
+        self.snapshots_home().join("manual")
+    }
+
+    /// Where `doctor --fix` and the mutations put their safety snapshots by default.
+    pub fn safety_repo(&self) -> PathBuf {
+        self.snapshots_home().join("safety")
+    }
+
     pub fn agent_db(&self, agent: &str) -> PathBuf {
         self.state()
             .join("agents")

@@ -203,7 +203,7 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
             let code = status
                 .code()
                 .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-            Ok(Outcome::Exit(code))
+            Ok(Outcome::Child(code))
         }
     }
 }

@@ -8,13 +8,16 @@ use crate::cli::table::Column;
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
-pub struct DuArgs {}
+pub struct DuArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
+}
 
 pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
     let maintenance = layout.config.maintenance();
     let mut agents = Vec::new();
-    for paths in ctx.agents(&layout)? {
+    for paths in ctx.listed_agents(&layout)? {
         let store = ctx.open_store(paths.clone())?;
         agents.push(agent_disk_use(&paths, &store, &maintenance)?);
     }
@@ -25,9 +28,25 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
             a.max_disk_bytes.unwrap_or(0),
         ));
     }
-    // The safety snapshots sit in the state dir too (README.md, snapshots before a change).
+    // The snapshot repositories: the admin's and the safety snapshots' outside the state dir,
+    // and the one earlier versions kept in it (docs/SNAPSHOTS.md).
+    let repositories = [
+        ("snapshot repository", layout.snapshot_repository()),
+        ("safety snapshots", layout.safety_repository()),
+        (
+            "old snapshot repository",
+            layout.legacy_snapshot_repository(),
+        ),
+    ];
+    let mut in_repositories = Vec::new();
+    for (what, dir) in &repositories {
+        in_repositories.push((*what, dir, repository_disk_use(dir)?));
+    }
     let repository = layout.snapshot_repository();
-    let snapshots = repository_disk_use(&repository)?;
+    let snapshots = openclaw_sessions::du::FileGroup {
+        files: in_repositories.iter().map(|(_, _, g)| g.files).sum(),
+        bytes: in_repositories.iter().map(|(_, _, g)| g.bytes).sum(),
+    };
     // So do the entries `delete` keeps beside its archives (for `undelete`).
     let kept_dir = layout
         .state_dir
@@ -40,6 +59,9 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
                 "repository": repository,
                 "files": snapshots.files,
                 "bytes": snapshots.bytes,
+                "repositories": in_repositories.iter().map(|(what, dir, g)| serde_json::json!({
+                    "what": what, "path": dir, "files": g.files, "bytes": g.bytes,
+                })).collect::<Vec<_>>(),
             },
             "keptEntries": {
                 "dir": kept_dir,
@@ -63,7 +85,7 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         Column::data("LEGACY").drop(6),
         Column::data("IMPORT ARCHIVE").drop(4),
         Column::data("TOTAL"),
-        Column::data("BUDGET").drop(8),
+        Column::data("BUDGET"),
     ]);
     let group = |g: &openclaw_sessions::du::FileGroup| {
         if g.files == 0 {
@@ -73,15 +95,14 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
         }
     };
     for a in &agents {
+        // The bytes the disk budget counts (prune's diskBytes), beside its limit: not the
+        // TOTAL, which holds files the budget does not count.
+        let counted = format_bytes(a.budget_bytes);
         let budget = match (a.max_disk_bytes, a.over_budget, a.over_high_water) {
-            (None, _, _) => "off".to_string(),
-            (Some(m), true, _) => format!("OVER {}", format_bytes(m)),
-            (Some(m), false, true) => format!("high water ({})", format_bytes(m)),
-            (Some(m), false, false) => format!(
-                "{:.0}% of {}",
-                a.budget_bytes as f64 * 100.0 / m as f64,
-                format_bytes(m)
-            ),
+            (None, _, _) => format!("{counted} (no budget)"),
+            (Some(m), true, _) => format!("{counted} OVER {}", format_bytes(m)),
+            (Some(m), false, true) => format!("{counted} of {}, high water", format_bytes(m)),
+            (Some(m), false, false) => format!("{counted} of {}", format_bytes(m)),
         };
         t.add_row(vec![
             a.agent_id.clone(),
@@ -104,20 +125,28 @@ pub fn run(ctx: &Ctx, _args: &DuArgs) -> anyhow::Result<Outcome> {
     }
     ctx.printer.print_table(&t)?;
     // What this tool keeps beside OpenClaw's files, a line each when there is any.
-    for (what, dir, group, why) in [
-        (
-            "snapshot repository",
-            &repository,
-            &snapshots,
-            "openclaw-sessions backup list; backup prune --keep N removes the older ones",
-        ),
-        (
-            "entries kept by delete",
-            &kept_dir,
-            &kept,
-            "undelete restores them; each goes with its archive",
-        ),
-    ] {
+    let mut lines: Vec<(
+        &str,
+        &std::path::PathBuf,
+        &openclaw_sessions::du::FileGroup,
+        &str,
+    )> = in_repositories
+        .iter()
+        .map(|(what, dir, g)| {
+            let why = match *what {
+                "safety snapshots" => "backup list; backup prune --safety keeps the newest 3",
+                _ => "backup list; backup prune --keep N removes the older ones",
+            };
+            (*what, *dir, g, why)
+        })
+        .collect();
+    lines.push((
+        "entries kept by delete",
+        &kept_dir,
+        &kept,
+        "undelete restores them; each goes with its archive",
+    ));
+    for (what, dir, group, why) in lines {
         if group.files > 0 {
             ctx.printer.out(&format!(
                 "{what} {}: {} in {} files ({why})\n",

@@ -54,6 +54,29 @@ pub fn finish_results<P, R>(
         .iter()
         .filter(|r| !done.contains(&r.result))
         .collect();
+    // All done 0; one key refused: that guard's code; several keys: 3 (README.md, Exit codes).
+    match (results.len(), failed.as_slice()) {
+        (_, []) => {}
+        (1, [first]) => ctx.printer.fail(
+            first.code.unwrap_or(ErrorCode::INTERNAL),
+            format!(
+                "{}: {}",
+                first.session_key,
+                first.reason.as_deref().unwrap_or(first.result)
+            ),
+            None,
+        ),
+        (n, failed) => ctx.printer.fail(
+            ErrorCode::Partial,
+            format!(
+                "{} of {n} keys not done (first: {}: {})",
+                failed.len(),
+                failed[0].session_key,
+                failed[0].reason.as_deref().unwrap_or(failed[0].result)
+            ),
+            None,
+        ),
+    }
     if ctx.printer.json {
         let mut data = crate::cli::mutation::via(run);
         data["results"] = serde_json::to_value(&results)?;
@@ -85,11 +108,7 @@ pub fn finish_results<P, R>(
         }
         ctx.printer.print_table(&t)?;
     }
-    Ok(exit_for(
-        results.len(),
-        failed.len(),
-        failed.first().and_then(|r| r.code),
-    ))
+    Ok(Outcome::Done)
 }
 
 pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Outcome> {
@@ -142,13 +161,4 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
         "would-unarchive",
     ];
     finish_results(ctx, &run, results, done)
-}
-
-/// The exit of a per-key command: all done 0; one key refused → that guard's code; several → 3.
-fn exit_for(keys: usize, failed: usize, first: Option<ErrorCode>) -> Outcome {
-    match (keys, failed) {
-        (_, 0) => Outcome::Done,
-        (1, _) => Outcome::Exit(first.map(|c| c.exit_code()).unwrap_or(1)),
-        _ => Outcome::Exit(ErrorCode::Partial.exit_code()),
-    }
 }

@@ -30,6 +30,8 @@ pub enum SortKey {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
     /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
     #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_active)]
     active: Option<u64>,
@@ -444,7 +446,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         needle: args.matches.as_ref().map(|m| m.to_lowercase()),
     };
     let layout = ctx.layout()?;
-    let agents = ctx.agents(&layout)?;
+    let agents = ctx.listed_agents(&layout)?;
     let newest_first = matches!(args.sort, SortKey::Updated);
     if args.after.is_some() && !newest_first {
         return Err(openclaw_sessions::Error::invalid(
@@ -544,19 +546,23 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     } else {
         Column::data("AGENT").drop(0)
     };
-    let mut t = ctx.printer.table(&[
-        agent_column,
-        Column::id("KEY"),
-        Column::id("SESSION ID"),
-        Column::data("UPDATED").drop(7),
-        Column::data("CATEGORY").drop(4),
-        Column::prose("LABEL").drop(8),
-        Column::data("FLAGS").drop(6),
-        Column::data("HARNESS").drop(1),
-        Column::data("MODEL").drop(2),
-        Column::data("EVENTS").drop(5),
-        Column::data("BYTES").drop(3),
-    ]);
+    // UPDATED is kept with the identifiers (README.md, Tables).
+    let mut t = ctx
+        .printer
+        .table(&[
+            agent_column,
+            Column::id("KEY"),
+            Column::id("SESSION ID"),
+            Column::data("UPDATED"),
+            Column::data("CATEGORY").drop(4),
+            Column::prose("LABEL").drop(8),
+            Column::data("FLAGS").drop(6),
+            Column::data("HARNESS").drop(1),
+            Column::data("MODEL").drop(2),
+            Column::data("EVENTS").drop(5),
+            Column::data("BYTES").drop(3),
+        ])
+        .when_empty("no sessions match");
     let layout_for_keys = short.then_some(&layout);
     let store_refs: Vec<&AgentStore> = stores.iter().collect();
     for Row {
@@ -604,8 +610,9 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     // The paging footer, after the table.
     if page.total > page.returned {
         ctx.printer.info(match &page.next {
+            // The cursor on a line of its own: the words above it never wrap.
             Some(c) => format!(
-                "showing {} of {} sessions; next page: --after {c} (or --limit all)",
+                "showing {} of {} sessions (--limit all for every one); next page:\n--after {c}",
                 page.returned, page.total
             ),
             None => format!(

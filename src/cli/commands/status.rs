@@ -10,7 +10,10 @@ use crate::cli::table::Column;
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
-pub struct StatusArgs {}
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
+}
 
 fn db_line(d: &DatabaseStatus) -> String {
     if !d.exists {
@@ -151,10 +154,13 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "(none)".into())
     ));
-    out.push_str(&format!(
-        "State DB:   {}\n",
-        db_line(&report.state_database)
-    ));
+    // The path on its line, what is known of the database on the next: neither wraps
+    // behind the other at 80 columns.
+    let db = db_line(&report.state_database);
+    match db.split_once(" (") {
+        Some((path, rest)) => out.push_str(&format!("State DB:   {path}\n            ({rest}\n")),
+        None => out.push_str(&format!("State DB:   {db}\n")),
+    }
     let owner = &report.custody.owner;
     out.push_str(&match owner.state {
         OwnerState::None => "Custody:    free (no Gateway or maintenance owner)\n".to_string(),
