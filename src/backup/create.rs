@@ -182,7 +182,7 @@ fn sanitize(conn: &Connection, path: &Path, global: bool) -> Result<()> {
     if meta::table_exists(conn, "exec_approvals_config") {
         let rows: Vec<(String, String)> = state::exec_approvals_configs(conn).at(path)?;
         for (key, raw) in rows {
-            if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&raw) {
+            if let Ok(mut v) = crate::json_value::from_str::<serde_json::Value>(&raw) {
                 if let Some(socket) = v.get_mut("socket").and_then(|s| s.as_object_mut()) {
                     if socket.shift_remove("token").is_some() {
                         let text =

@@ -88,7 +88,7 @@ pub fn read_kept_entry(
 ) -> Option<(PathBuf, KeptEntry)> {
     let path = kept_entry_path(state_dir, agent_id, archive_name);
     let text = fsutil::read_regular_to_string(&path).ok()?;
-    let kept: KeptEntry = serde_json::from_str(&text).ok()?;
+    let kept: KeptEntry = crate::json_value::from_str(&text).ok()?;
     (kept.format == FORMAT && kept.archive_name == archive_name && kept.agent_id == agent_id)
         .then_some((path, kept))
 }
