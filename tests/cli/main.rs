@@ -26,6 +26,7 @@ mod mutate;
 mod online;
 mod pipeline;
 mod prune;
+mod races;
 mod read_only;
 mod reclaim;
 mod release_writes;
