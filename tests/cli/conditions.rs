@@ -545,11 +545,10 @@ fn another_user_than_the_owner_is_refused() {
     assert!(store_files(&store) == before, "the store changed");
 }
 
-/// A lock in another uid's lock directory, owned by a live process (this test), is an owner.
-#[test]
-fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
-    let store = Store::copy("live");
-    let dir = store.state().join("tmp/openclaw-4242");
+/// A live lock (this test's pid) in `tmp/openclaw-<uid>/` for `uid`, the directory that
+/// uid's OpenClaw makes.
+fn plant_live_lock(store: &Store, uid: u32) -> PathBuf {
+    let dir = store.state().join(format!("tmp/openclaw-{uid}"));
     std::fs::create_dir_all(&dir).unwrap();
     let me = std::process::id();
     let stat = std::fs::read_to_string(format!("/proc/{me}/stat")).unwrap();
@@ -568,16 +567,89 @@ fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
         serde_json::to_string_pretty(&payload).unwrap(),
     )
     .unwrap();
+    std::os::unix::fs::chown(&dir, Some(uid), Some(uid)).unwrap();
+    dir
+}
+
+/// A lock in the lock directory of the uid that owns the store, held by a live process (this
+/// test), is an owner to root, which reads as itself and writes as that uid.
+#[test]
+fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
+    if !may_switch_users("a_live_lock_in_another_users_lock_directory_is_an_owner") {
+        return;
+    }
+    let store = service_store();
+    plant_live_lock(&store, SERVICE_UID);
     let status = store.json_ok(["--json", "custody", "status"]);
     assert_eq!(status["data"]["owner"]["state"], "live", "{status}");
-    assert_eq!(status["data"]["owner"]["uid"], 4242, "{status}");
-    refused(
-        &store,
-        &["delete", "agent:main:pinned-notes", "--yes"],
-        75,
-        "OWNER_UNAVAILABLE",
-        "of uid 4242",
+    assert_eq!(status["data"]["owner"]["uid"], SERVICE_UID, "{status}");
+    // Run as that uid, the delete meets the lock in its own directory (where it may leave a
+    // coordinator file beside it, as OpenClaw's own run would).
+    let out = store
+        .cmd()
+        .args(["--json", "delete", "agent:main:pinned-notes", "--yes"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(75), "{doc}");
+    assert_eq!(doc["error"]["code"], "OWNER_UNAVAILABLE", "{doc}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("pid {}", std::process::id())),
+        "{message}"
     );
+    assert!(store.entry("main", "agent:main:pinned-notes").is_some());
+}
+
+/// Locks of a uid that cannot write the store (4242 on root's store), in that uid's own
+/// directories, held by a live process: OpenClaw running as the store's owner looks only in
+/// its own uid's directories, so it runs; so do we (issue 55: before, every mutation exited
+/// 75, "owned by another process of uid 4242").
+#[test]
+fn a_lock_of_a_uid_that_cannot_own_the_store_is_ignored_as_openclaw_ignores_it() {
+    if !may_switch_users(
+        "a_lock_of_a_uid_that_cannot_own_the_store_is_ignored_as_openclaw_ignores_it",
+    ) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    const SQUATTER: u32 = 4242;
+    let store = Store::copy("live");
+    plant_live_lock(&store, SQUATTER);
+    // The lifecycle coordinator of this state database in 4242's own runtime directory, held
+    // as OpenClaw holds it (an open connection in `BEGIN EXCLUSIVE`).
+    let runtime = PathBuf::from(format!("/tmp/openclaw-state-locks-{SQUATTER}"));
+    if !runtime.exists() {
+        std::fs::create_dir(&runtime).unwrap();
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::os::unix::fs::chown(&runtime, Some(SQUATTER), Some(SQUATTER)).unwrap();
+    }
+    let state_db = std::fs::canonicalize(store.state())
+        .unwrap()
+        .join("state/openclaw.sqlite");
+    let hash = Sha256::digest(state_db.to_string_lossy().as_bytes());
+    let h8: String = hash[..4].iter().map(|b| format!("{b:02x}")).collect();
+    let coordinator = runtime.join(format!("gateway-lifecycle.{h8}.lock.sqlite"));
+    let held = rusqlite::Connection::open(&coordinator).unwrap();
+    held.execute_batch("PRAGMA journal_mode = MEMORY; BEGIN EXCLUSIVE;")
+        .unwrap();
+    let status = store.json_ok(["--json", "custody", "status"]);
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    drop(held);
+    let _ = std::fs::remove_file(&coordinator);
+    assert_ne!(status["data"]["owner"]["state"], "live", "{status}");
+    expect_exit(&out, 0);
 }
 
 /// A lock written a moment ago whose pid does not run here (another PID namespace, a
