@@ -353,6 +353,20 @@ fn build_copy(
     }
 }
 
+/// A repository that is a symbolic link is never written through: in a store another user
+/// owns, that user may have pointed it anywhere, a directory only root may write included
+/// (docs/openclaw/HOSTILE.md §13). Everything below it is created anew (`mkdir`, `O_EXCL`,
+/// hard links), which follows no link.
+fn refuse_symlinked_repository(repo: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(repo) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::unsafe_path(format!(
+            "the snapshot repository {} is a symbolic link; snapshots are never written through one",
+            repo.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Make one snapshot in `repository`; returns its directory and manifest.
 pub fn create_snapshot(
     source: &SnapshotSource,
@@ -367,6 +381,7 @@ pub fn create_snapshot(
         ));
     }
     let repo = &target.repository;
+    refuse_symlinked_repository(repo)?;
     ensure_private_dir(repo)?;
     remove_dead_staging(repo);
     let staging = repo.join(format!(".tmp-{}", uuid::Uuid::new_v4()));

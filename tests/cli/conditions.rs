@@ -515,6 +515,75 @@ fn root_runs_a_mutation_as_the_owner_of_the_state_dir() {
     assert_eq!(label, "by root");
 }
 
+/// Root's `backup create` runs as the owner of the state dir, as every mutation does: the
+/// repository and each snapshot are that user's (issue 55: they were root's, 0700, which then
+/// broke the user's `migrate schema`, `backup prune` and `backup verify`). A repository the
+/// user replaced by a symbolic link (to a directory only root may write) is never written
+/// through, by `backup create` or by a mutation's safety snapshot.
+#[test]
+fn root_writes_snapshots_as_the_owner_and_never_through_a_symlink() {
+    if !may_switch_users("root_writes_snapshots_as_the_owner_and_never_through_a_symlink") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let store = service_store();
+    let secret = store.dir.path().join("root-only");
+    std::fs::create_dir(&secret).unwrap();
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    std::os::unix::fs::symlink(&secret, &repo).unwrap();
+    std::os::unix::fs::lchown(&repo, Some(SERVICE_UID), Some(SERVICE_UID)).unwrap();
+    for args in [
+        &["backup", "create"][..],
+        &["backup", "create", "--global"],
+        &[
+            "delete",
+            "agent:main:pinned-notes",
+            "--yes",
+            "--backup-dir",
+            "DEFAULT",
+        ],
+    ] {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if *a == "DEFAULT" {
+                    repo.display().to_string()
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        let out = store.cmd().arg("--json").args(&args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(5), "{args:?}: {doc}");
+        assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{args:?}: {doc}");
+        assert_eq!(
+            std::fs::read_dir(&secret).unwrap().count(),
+            0,
+            "{args:?}: written through the link"
+        );
+    }
+    std::fs::remove_file(&repo).unwrap();
+    store.run_ok(["backup", "create"]);
+    store.run_ok(["backup", "create", "--global"]);
+    assert_eq!(not_owned_by(&store, SERVICE_UID), Vec::<PathBuf>::new());
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mut dirs = vec![repo.clone()];
+        dirs.extend(std::fs::read_dir(&repo).unwrap().map(|e| e.unwrap().path()));
+        for d in dirs {
+            assert_eq!(
+                std::fs::metadata(&d).unwrap().uid(),
+                SERVICE_UID,
+                "{}",
+                d.display()
+            );
+        }
+    }
+    store.run_ok(["backup", "verify"]);
+}
+
 #[test]
 fn another_user_than_the_owner_is_refused() {
     if !may_switch_users("another_user_than_the_owner_is_refused") {
