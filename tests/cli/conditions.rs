@@ -584,6 +584,43 @@ fn root_writes_snapshots_as_the_owner_and_never_through_a_symlink() {
     store.run_ok(["backup", "verify"]);
 }
 
+/// A root-owned state dir inside a directory another user owns: that user can swap it for
+/// their own store at any moment (`renameat2(RENAME_EXCHANGE)`), between the uid decision and
+/// the writes, so root refuses to write there as root (issue 55: 16 of 180 root runs worked
+/// as uid 0 inside the user's store). Reading stays allowed; the user's own store, swapped
+/// in, is written as that user.
+#[test]
+fn root_does_not_write_as_root_where_another_user_can_swap_the_state_dir() {
+    if !may_switch_users("root_does_not_write_as_root_where_another_user_can_swap_the_state_dir") {
+        return;
+    }
+    let store = Store::copy("live");
+    std::fs::set_permissions(
+        store.dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::os::unix::fs::chown(store.dir.path(), Some(SERVICE_UID), Some(SERVICE_UID)).unwrap();
+    let before = store_files(&store);
+    for args in [
+        &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"][..],
+        &["backup", "create"],
+        &["delete", "agent:main:pinned-notes", "--yes"],
+    ] {
+        let out = store.cmd().arg("--json").args(args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(5), "{args:?}: {doc}");
+        assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{args:?}: {doc}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("uid {SERVICE_UID} can replace it")),
+            "{message}"
+        );
+    }
+    assert!(store_files(&store) == before, "the store changed");
+    store.run_ok(["list"]);
+}
+
 #[test]
 fn another_user_than_the_owner_is_refused() {
     if !may_switch_users("another_user_than_the_owner_is_refused") {
