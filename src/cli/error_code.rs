@@ -57,6 +57,7 @@ impl ErrorCode {
             ErrorKind::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
             ErrorKind::Interrupted => "INTERRUPTED",
             ErrorKind::SnapshotUnverified => "SNAPSHOT_UNVERIFIED",
+            ErrorKind::Busy => "BUSY",
         }
     }
 
@@ -79,7 +80,9 @@ impl ErrorCode {
             | ErrorKind::TargetExists
             | ErrorKind::UnsafePath => 5,
             ErrorKind::UnsupportedSchema | ErrorKind::BadInput => 6,
-            ErrorKind::OwnerUnavailable | ErrorKind::GatewayStateOwnerRequired => 75,
+            ErrorKind::OwnerUnavailable
+            | ErrorKind::GatewayStateOwnerRequired
+            | ErrorKind::Busy => 75,
             ErrorKind::Interrupted => 130,
         }
     }

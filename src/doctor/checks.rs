@@ -784,7 +784,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         for (label, keys) in rows(db, nodes::DUPLICATE_LABELS_SQL, |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })? {
-            let keys: Vec<String> = serde_json::from_str(&keys).unwrap_or_default();
+            let keys: Vec<String> = crate::json_value::from_str(&keys).unwrap_or_default();
             cx.add(
                 "duplicate-labels",
                 Severity::Warning,
@@ -948,7 +948,7 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     crate::transcript::decode_event_row(&sid, seq, json, frame.as_deref(), len)
                         .map(|(t, _)| t)
                         .unwrap_or_default();
-                let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                let v: Value = crate::json_value::from_str(&text).unwrap_or(Value::Null);
                 let ok = seq == 0
                     && v.get("type").and_then(Value::as_str) == Some("session")
                     && v.get("id").and_then(Value::as_str) == Some(sid.as_str());

@@ -49,8 +49,8 @@ impl SessionEntry {
     /// Decode an entry; it must be an object with a string `sessionId` and a finite
     /// `updatedAt`, as OpenClaw's row validator requires.
     pub fn parse(key: &str, json: &str) -> Result<Self, String> {
-        let value: Value =
-            serde_json::from_str(json).map_err(|e| format!("entry_json is not valid JSON: {e}"))?;
+        let value: Value = crate::json_value::from_str(json)
+            .map_err(|e| format!("entry_json is not valid JSON: {e}"))?;
         let mut entry = Self::from_value(key, value)?;
         entry.stored_json = Some(json.to_string());
         Ok(entry)
@@ -65,8 +65,12 @@ impl SessionEntry {
         };
         let invalid = |e: serde_json::Error| format!("entry_json is not valid JSON: {e}");
         let mut de = serde_json::Deserializer::from_str(json);
-        let object = serde::Deserializer::deserialize_any(&mut de, SelectedFields(fields))
-            .map_err(invalid)?;
+        de.disable_recursion_limit();
+        let object = serde::Deserializer::deserialize_any(
+            serde_stacker::Deserializer::new(&mut de),
+            SelectedFields(fields),
+        )
+        .map_err(invalid)?;
         de.end().map_err(invalid)?;
         let Some(map) = object else {
             return Err("entry is not a JSON object".into());
@@ -253,7 +257,7 @@ impl SessionEntry {
         let text = self
             .stored_json
             .clone()
-            .unwrap_or_else(|| serde_json::to_string(&self.fields).unwrap_or_default());
+            .unwrap_or_else(|| crate::json_value::map_to_json(&self.fields));
         serde_json::value::RawValue::from_string(text).unwrap_or_else(|_| {
             serde_json::value::RawValue::from_string("{}".into()).expect("valid JSON")
         })

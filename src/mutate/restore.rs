@@ -202,7 +202,7 @@ fn verify_archive(store: &AgentStore, a: &ArchivedTranscript) -> Result<(u64, Op
     let mut last_time = None;
     let mut header_problem = None;
     for_each_archived(&a.body, a.encoding, conn, db, 0, &mut |ev| {
-        let v: Value = serde_json::from_str(&ev.json).unwrap_or(Value::Null);
+        let v: Value = crate::json_value::from_str(&ev.json).unwrap_or(Value::Null);
         if n == 0
             && (v.get("type").and_then(Value::as_str) != Some("session")
                 || v.get("id").and_then(Value::as_str) != Some(a.session_id.as_str()))
@@ -259,7 +259,7 @@ fn entry_from_snapshots(
         let Ok(Some(text)) = nodes::entry_json(db.conn(), key) else {
             continue;
         };
-        let Ok(Value::Object(e)) = serde_json::from_str::<Value>(&text) else {
+        let Ok(Value::Object(e)) = crate::json_value::from_str::<Value>(&text) else {
             continue;
         };
         if e.get("sessionId").and_then(Value::as_str) == Some(session_id) {
@@ -456,7 +456,7 @@ fn write_session(tx: &Transaction<'_>, path: &Path, plan: &UndeletePlan) -> Resu
     let key = plan.session_key.as_str();
     let sid = plan.session_id.as_str();
     let e = &plan.entry;
-    let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
+    let entry_json = crate::json_value::map_to_json(e);
     let updated_at = crate::json_value::finite(e.get("updatedAt")).unwrap_or(0.0);
     nodes::insert_if_absent(tx, key, sid, &entry_json, updated_at as i64).at(path)?;
     write_node(tx, path, key, e, Some(&entry_json))?;
@@ -536,7 +536,7 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
     let a = &plan.archived;
     let conn: &rusqlite::Connection = &tx;
     for_each_archived(&a.body, a.encoding, Some(conn), &path, 0, &mut |ev| {
-        let event: Value = serde_json::from_str(&ev.json)
+        let event: Value = crate::json_value::from_str(&ev.json)
             .map_err(|e| Error::bad_input(format!("archive {}: {e}", a.name), None))?;
         let seq = ev.seq;
         let created_at = event_time(&event, now_ms);

@@ -286,7 +286,7 @@ impl AgentStore {
     /// An immutable read that raced a writer is not trusted.
     pub(super) fn check_consistent(&self) -> Result<()> {
         match &self.db {
-            Some(db) if !db.still_consistent() => Err(Error::Conflict {
+            Some(db) if !db.still_consistent() => Err(Error::Busy {
                 message: format!("{} changed while it was being read", db.path().display()),
                 hint: Some("a writer started meanwhile; run the command again".into()),
             }),

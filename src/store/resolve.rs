@@ -1648,7 +1648,7 @@ mod tests {
     fn without_an_owner_every_agent_is_searched() {
         let f = Fixture::copy("live");
         let cfg = f.state().join("openclaw.json");
-        let mut doc: Value = serde_json::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
+        let mut doc: Value = crate::json_value::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
         doc["agents"].as_object_mut().unwrap().remove("defaults");
         std::fs::write(&cfg, serde_json::to_vec(&doc).unwrap()).unwrap();
         assert_eq!(unscoped_owner(&f.layout()), None);

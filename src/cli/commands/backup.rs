@@ -245,6 +245,9 @@ fn prune(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
 
 fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
+    // It writes (the repository, in the store by default): as every mutation, root runs it
+    // as the owner of the state dir, so that nothing it leaves is root's.
+    super::custody::run_as_state_dir_owner(ctx, &layout)?;
     let sources: Vec<SnapshotSource> = if args.global {
         layout.require_exists()?;
         vec![SnapshotSource::Global {
