@@ -362,10 +362,13 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                             Severity::Warning,
                             Subject::agent(agent).path(db.path()),
                             info.warning(db.path()).unwrap_or_default(),
-                            "upgrade this tool: this one reads what it knows of the schema and changes nothing",
+                            &format!(
+                                "this tool reads it and changes nothing; {}",
+                                crate::store::owner_routes_hint(info.app_version.as_deref())
+                            ),
                             None,
                         );
-                        cx.remedy(Remedy::Upgrade);
+                        cx.remedy(Remedy::OwnerWrites);
                     }
                     // Written as its release writes it: nothing to do, and an upgrade would
                     // cut that release off the store.

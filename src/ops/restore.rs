@@ -166,6 +166,7 @@ impl Operation for RestoreOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
     const DAMAGED_STORE: DamagedStore = DamagedStore::Replaced;
+    const CHECKS_STATE_DIR_RELEASE: bool = false;
 
     /// Beside the snapshot being restored, so the two are found together.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {

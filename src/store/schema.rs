@@ -181,9 +181,9 @@ impl SchemaInfo {
                     self.kind(),
                     written.version,
                 ),
-                hint: Some("upgrade this tool".into()),
+                hint: Some(owner_routes_hint(self.app_version.as_deref())),
             }
-            .with_remedy(Remedy::Upgrade)),
+            .with_remedy(Remedy::OwnerWrites)),
             SchemaStatus::Older => Err(Error::UnsupportedSchema {
                 // The schemas this command does write, so that a refusal after another
                 // command worked on the same store says why.
@@ -218,6 +218,23 @@ fn written_schemas(schemas: Vec<(i64, String)>) -> String {
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
         None => String::new(),
     }
+}
+
+/// The routes that change a store of a release this tool does not write (docs/openclaw/RELEASES.md,
+/// "The owner writes"): that release's own code, through its live Gateway or its own commands.
+/// `owner`: the release the database names, when it names one.
+pub fn owner_routes_hint(owner: Option<&str>) -> String {
+    // A database that names a release this table knows, at a schema newer than that release's,
+    // was relabelled or made by hand: its name says nothing of its owner.
+    let owner = owner.filter(|v| !super::releases::RELEASES.iter().any(|r| r.version == *v));
+    let release = match owner {
+        Some(v) => format!("OpenClaw {v}"),
+        None => "that release".into(),
+    };
+    format!(
+        "{}: with {release}'s Gateway running, the same command goes through it; offline, use {release}'s own `openclaw` commands",
+        Remedy::OwnerWrites.phrase()
+    )
 }
 
 /// The two upgrades that work on an older store, and what they cost.
