@@ -361,7 +361,7 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                             "schema",
                             Severity::Warning,
                             Subject::agent(agent).path(db.path()),
-                            info.warning(db.path()).unwrap_or_default(),
+                            info.warning().unwrap_or_default(),
                             &format!(
                                 "this tool reads it and changes nothing; {}",
                                 crate::store::owner_routes_hint(info.app_version.as_deref())
@@ -1304,6 +1304,11 @@ fn releases_check(cx: &mut Ctx, layout: &StateLayout) {
     let databases = crate::status::database_schemas(layout);
     let verdict = judge(&databases);
     if databases.is_empty() || verdict.agree() {
+        return;
+    }
+    // Every database of one newer release: its store, read as far as this tool knows it (each
+    // database's schema finding says so), not databases that disagree (issue 48 item 2).
+    if crate::store::releases::newer_owner(&databases).is_some() {
         return;
     }
     let mut what = vec![format!(

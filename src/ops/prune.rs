@@ -206,7 +206,8 @@ impl PruneOp {
     fn refuse_unproven_owners(&self, layout: &StateLayout) -> Result<()> {
         for d in crate::status::database_schemas(layout) {
             if let Some(a) = self.agents.iter().find(|a| {
-                d == crate::store::releases::DatabaseSchema::agent(a.id.as_str(), d.schema)
+                d.label
+                    == crate::store::releases::DatabaseSchema::agent(a.id.as_str(), d.schema).label
             }) {
                 refuse_unproven(a.id.as_str(), d.schema, self.state.as_ref())?;
             }

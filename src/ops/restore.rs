@@ -126,6 +126,7 @@ pub fn check_schema_change(
         label,
         role,
         schema: snap.user_version,
+        app_version: None,
     });
     let verdict = releases::judge(&after);
     let opens = if verdict.agree() {

@@ -136,15 +136,27 @@ impl SchemaInfo {
         )
     }
 
-    /// The warning readers print for a database they can only partly vouch for.
-    pub fn warning(&self, path: &Path) -> Option<String> {
+    /// The warning readers print for a database they can only partly vouch for. It names no
+    /// path: every database of one newer release gives the same words, and a run says them once
+    /// (issue 48 item 2; the printer drops a warning already given).
+    pub fn warning(&self) -> Option<String> {
         match self.status {
             SchemaStatus::Known => None,
-            SchemaStatus::Newer => Some(format!(
-                "{} has {}, newer than this tool knows; reading it anyway, changes are refused",
-                path.display(),
-                self.provenance(),
-            )),
+            SchemaStatus::Newer => {
+                let written = super::releases::written();
+                let by = match &self.app_version {
+                    Some(v) => format!("written by OpenClaw {v}"),
+                    None => "written by a newer release".into(),
+                };
+                let what = match self.database {
+                    DatabaseRole::Agent => "agent databases",
+                    DatabaseRole::Global => "a state database",
+                };
+                Some(format!(
+                    "this state dir has {what} at schema {} ({by}), newer than the releases this tool knows (up to OpenClaw {}): reading what it knows of them; changes go through that release's own code",
+                    self.user_version, written.version,
+                ))
+            }
             // Reads of an older schema are complete (what that release holds is read), so
             // only a change is worth a word, and that is said when one is asked for.
             SchemaStatus::Older => None,

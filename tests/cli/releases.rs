@@ -1155,3 +1155,147 @@ fn a_schema_changing_restore_session_into_an_older_release_store_leaves_no_trace
         .contains("installing it changes the schema"));
     assert!(checksums(&store.state()) == before);
 }
+
+/// The 2026.9.6 fixture relabelled as a store of OpenClaw 2026.9.8 (schema 24 / state 19, with
+/// its added column, table, triggers and moved entry fields: tests/fixtures/openclaw-2026.9.8).
+pub(crate) fn newer_release_store() -> Store {
+    let store = Store::copy("live");
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/openclaw-2026.9.8");
+    let agent_sql = std::fs::read_to_string(fixture.join("agent-24.sql")).unwrap();
+    for agent in ["main", "work", "research"] {
+        store.writable(agent).execute_batch(&agent_sql).unwrap();
+    }
+    let state_sql = std::fs::read_to_string(fixture.join("state-19.sql")).unwrap();
+    rusqlite::Connection::open(store.state().join("state/openclaw.sqlite"))
+        .unwrap()
+        .execute_batch(&state_sql)
+        .unwrap();
+    store
+}
+
+/// Issue 48 item 2: reads of a newer release's store are first-class. One warning per run (not
+/// one per database), `status` names the release instead of "the databases disagree", the
+/// doctor finds no release error, `show` merges the fields schema 24 moved out of
+/// `entry_json` as OpenClaw's full read does (the listing leaves them out, as OpenClaw's
+/// does), and dry runs are reads; a change is refused naming the owner's routes.
+#[test]
+fn a_store_of_a_newer_release_reads_first_class() {
+    let store = newer_release_store();
+    let before = checksums(&store.state());
+
+    let doc = store.json_ok(["--json", "list", "--all-agents"]);
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].as_str().unwrap().contains("OpenClaw 2026.9.8"),
+        "{warnings:?}"
+    );
+    let main = doc["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["sessionKey"] == "agent:main:main")
+        .unwrap();
+    assert!(main["entry"].get("skillsSnapshot").is_none(), "{main}");
+
+    let status = store.run_ok(["status"]);
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(!text.contains("disagree"), "{text}");
+    assert!(
+        text.contains("Releases:   OpenClaw 2026.9.8, newer than this tool knows"),
+        "{text}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&status.stderr)
+            .matches("warning:")
+            .count(),
+        1
+    );
+    let doc = store.json_ok(["--json", "status"]);
+    assert_eq!(doc["data"]["releases"]["agree"], true, "{doc}");
+    assert_eq!(
+        doc["data"]["releases"]["newerRelease"], "OpenClaw 2026.9.8",
+        "{doc}"
+    );
+
+    let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
+    let doc = json(&out);
+    let findings = doc["data"]["findings"].as_array().unwrap();
+    assert!(
+        !findings
+            .iter()
+            .any(|f| f["check"] == "releases" || f["severity"] == "error"),
+        "{doc}"
+    );
+
+    let doc = store.json_ok(["--json", "show", "agent:main:main"]);
+    assert_eq!(
+        doc["data"]["entry"]["skillsSnapshot"]["version"], 3,
+        "{doc}"
+    );
+    assert_eq!(
+        doc["data"]["entry"]["systemPromptReport"]["source"], "run",
+        "{doc}"
+    );
+    assert_eq!(doc["data"]["columns"]["snapshot_revision"], 2, "{doc}");
+    let doc = store.json_ok(["--json", "show", "agent:main:pinned-notes"]);
+    assert_eq!(
+        doc["data"]["entry"]["sessionDiffBaseline"]["files"]["notes.md"], "a1b2c3",
+        "{doc}"
+    );
+    let human = store.run_ok(["show", "agent:main:main"]);
+    assert!(String::from_utf8_lossy(&human.stdout).contains("\"systemPromptReport\""));
+
+    for dry in [
+        &["prune", "-n"][..],
+        &["--agent", "main", "prune", "-n", "--older-than", "1d"],
+        &["delete", "agent:main:pinned-notes", "--dry-run"],
+        &[
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--dry-run",
+        ],
+    ] {
+        let out = store.cmd().arg("--json").args(dry).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(0), "{dry:?}: {doc}");
+        assert!(
+            doc["warnings"]
+                .to_string()
+                .contains("the real run would be refused"),
+            "{dry:?}: {doc}"
+        );
+    }
+
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    expect_exit(&out, 6);
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("belongs to OpenClaw 2026.9.8"),
+        "{message}"
+    );
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("OpenClaw 2026.9.8's Gateway") && !hint.contains("upgrade"),
+        "{hint}"
+    );
+    assert!(
+        checksums(&store.state()) == before,
+        "a read or a refused change wrote the store"
+    );
+}
