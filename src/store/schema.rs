@@ -5,8 +5,9 @@ use super::sqlite_header::{not_a_database, require_sqlite_file};
 use super::ReadOnlyDb;
 use crate::error::{Error, Remedy, Result, ResultExt};
 
-pub const KNOWN_AGENT_SCHEMA: i64 = 23;
-pub const KNOWN_STATE_SCHEMA: i64 = 18;
+/// The schemas of the newest release of the table (`store::releases`).
+pub const KNOWN_AGENT_SCHEMA: i64 = super::releases::NEWEST_AGENT_SCHEMA;
+pub const KNOWN_STATE_SCHEMA: i64 = super::releases::NEWEST_STATE_SCHEMA;
 
 pub use super::releases::DatabaseRole;
 

@@ -1,5 +1,6 @@
 //! Which OpenClaw release writes which schema, and which releases open a database of a given
-//! schema (docs/openclaw/RELEASES.md, verified against each release's package).
+//! schema (docs/openclaw/RELEASES.md, verified against each release's package). The releases
+//! themselves are one table (`table.rs`): everything here is derived from its rows.
 
 /// The two kinds of OpenClaw database: an agent's, and the state database (`global` in its
 /// `schema_meta`).
@@ -10,15 +11,12 @@ pub enum DatabaseRole {
     Global,
 }
 
-/// One OpenClaw release and the schemas its own code creates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Release {
-    pub version: &'static str,
-    /// `PRAGMA user_version` of the agent databases it creates (1: no sessions in SQLite).
-    pub agent_schema: i64,
-    /// `PRAGMA user_version` of the state database it creates.
-    pub state_schema: i64,
-}
+mod table;
+
+pub use table::{
+    markdown_table, Release, NEWEST_AGENT_SCHEMA, NEWEST_STATE_SCHEMA, OLDER_AGENT_SCHEMAS_WRITTEN,
+    RELEASES,
+};
 
 impl Release {
     /// Whether the release keeps sessions in SQLite (2026.8.1-beta.1 and later); before,
@@ -32,28 +30,6 @@ impl Release {
             DatabaseRole::Agent => self.agent_schema,
             DatabaseRole::Global => self.state_schema,
         }
-    }
-}
-
-/// The releases, oldest first. 2026.7.35 stands for every release before SQLite sessions.
-pub const RELEASES: &[Release] = &[
-    rel("2026.7.35", 1, 1),
-    rel("2026.8.1-beta.1", 16, 6),
-    rel("2026.8.1", 19, 15),
-    rel("2026.8.2", 19, 15),
-    rel("2026.9.1", 19, 15),
-    rel("2026.9.2", 19, 15),
-    rel("2026.9.3", 19, 16),
-    rel("2026.9.4", 19, 17),
-    rel("2026.9.5", 21, 17),
-    rel("2026.9.6", 23, 18),
-];
-
-const fn rel(version: &'static str, agent_schema: i64, state_schema: i64) -> Release {
-    Release {
-        version,
-        agent_schema,
-        state_schema,
     }
 }
 
