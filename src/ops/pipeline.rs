@@ -232,6 +232,8 @@ pub struct Run<P, R> {
     pub custody: Option<AcquireReport>,
     /// The live Gateway the run went through (`ops::online`); `None` offline.
     pub gateway: Option<GatewayRoute>,
+    /// The installed OpenClaw package whose own code wrote the changes (`ops::owner`).
+    pub owner: Option<super::owner::OpenClawPackage>,
 }
 
 impl<P, R> Run<P, R> {
@@ -380,6 +382,7 @@ impl<P, R> Run<P, R> {
             snapshots: Vec::new(),
             custody: None,
             gateway,
+            owner: None,
         }
     }
 }
@@ -447,6 +450,7 @@ pub(super) fn finish<O: Operation>(
         snapshots,
         custody: None,
         gateway,
+        owner: None,
     })
 }
 

@@ -1270,8 +1270,12 @@ fn a_store_of_a_newer_release_reads_first_class() {
         );
     }
 
+    // A change goes to the owner's code, refused here where none is installed (the owner
+    // route's own test: the_owner_route_is_refused_before_any_change_without_the_owner_s_package);
+    // a command the owner route does not carry is refused by the release check.
     let out = store
         .cmd()
+        .env("PATH", "/nonexistent")
         .args([
             "--json",
             "patch",
@@ -1280,6 +1284,18 @@ fn a_store_of_a_newer_release_reads_first_class() {
             "label=\"x\"",
             "--yes",
         ])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    expect_exit(&out, 6);
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("openclaw@2026.9.8") && !hint.contains("upgrade openclaw-sessions"),
+        "{hint}"
+    );
+    let out = store
+        .cmd()
+        .args(["--json", "delete", "agent:main:pinned-notes", "--yes"])
         .output()
         .unwrap();
     let doc = json(&out);
@@ -1297,5 +1313,108 @@ fn a_store_of_a_newer_release_reads_first_class() {
     assert!(
         checksums(&store.state()) == before,
         "a read or a refused change wrote the store"
+    );
+}
+
+/// A fake installed package of `version` under `<dir>/lib/node_modules/openclaw`, linked as npm
+/// links it from `<dir>/bin/openclaw`, with a `node` beside it when `node` (a script that fails
+/// loudly: no test here may reach it).
+fn fake_package(dir: &std::path::Path, version: &str, node: bool) -> std::path::PathBuf {
+    let root = dir.join("lib/node_modules/openclaw");
+    std::fs::create_dir_all(root.join("dist/plugin-sdk")).unwrap();
+    std::fs::write(
+        root.join("package.json"),
+        format!("{{\"name\":\"openclaw\",\"version\":\"{version}\"}}"),
+    )
+    .unwrap();
+    std::fs::write(root.join("openclaw.mjs"), "").unwrap();
+    std::fs::write(root.join("dist/plugin-sdk/session-store-runtime.js"), "").unwrap();
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::os::unix::fs::symlink(root.join("openclaw.mjs"), dir.join("bin/openclaw")).unwrap();
+    if node {
+        let n = dir.join("bin/node");
+        std::fs::write(&n, "#!/bin/sh\necho 'node must not run' >&2\nexit 99\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&n, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    root
+}
+
+/// Issue 48 item 3: offline, a change to a newer release's store goes to the installed package
+/// of that release; no package, one of another release, or no `node` is refused (exit 6)
+/// before anything changes, naming what works; `--via-openclaw` on a store this tool writes
+/// asks for the same route and is refused the same way.
+#[test]
+fn the_owner_route_is_refused_before_any_change_without_the_owner_s_package() {
+    let store = newer_release_store();
+    let before = checksums(&store.state());
+    let bins = tempfile::tempdir().unwrap();
+    let other = bins.path().join("other");
+    fake_package(&other, "2026.9.6", true);
+    let nodeless = bins.path().join("nodeless");
+    fake_package(&nodeless, "2026.9.8", false);
+    let patch = [
+        "--json",
+        "patch",
+        "agent:main:main",
+        "--set",
+        "label=\"x\"",
+        "--yes",
+    ];
+    for (path, says) in [
+        (None, "`openclaw` is not on PATH"),
+        (Some(other.join("bin")), "the installed OpenClaw 2026.9.6 ("),
+        (Some(nodeless.join("bin")), "no `node` is on PATH"),
+    ] {
+        let mut cmd = store.cmd();
+        cmd.env(
+            "PATH",
+            path.as_deref()
+                .unwrap_or(std::path::Path::new("/nonexistent")),
+        );
+        let out = cmd.args(patch).output().unwrap();
+        let doc = json(&out);
+        expect_exit(&out, 6);
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(says) && message.contains("nothing was changed"),
+            "{message}"
+        );
+        let hint = doc["error"]["hint"].as_str().unwrap();
+        assert!(
+            hint.contains("OpenClaw 2026.9.8")
+                && hint.contains("--openclaw PATH")
+                && hint.contains("Gateway"),
+            "{hint}"
+        );
+    }
+    assert!(
+        checksums(&store.state()) == before,
+        "a refused change wrote the store"
+    );
+
+    // On a 2026.9.6 store, asked for: a 2026.9.5 package is not its owner.
+    let known = Store::copy("live");
+    let before = checksums(&known.state());
+    let old = bins.path().join("old");
+    let root = fake_package(&old, "2026.9.5", true);
+    let out = known
+        .cmd()
+        .args(patch)
+        .arg("--openclaw")
+        .arg(&root)
+        .env("PATH", old.join("bin"))
+        .output()
+        .unwrap();
+    expect_exit(&out, 6);
+    let doc = json(&out);
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("OpenClaw 2026.9.5") && message.contains("(OpenClaw 2026.9.6)"),
+        "{message}"
+    );
+    assert!(
+        checksums(&known.state()) == before,
+        "a refused change wrote the store"
     );
 }
