@@ -122,7 +122,7 @@ fn command(remedy: Remedy) -> String {
         Remedy::MigrateAcpx => format!("run `{}`", ours("migrate acpx", false, false)),
         Remedy::TranscriptCat => format!("`{}`", ours("transcript cat", false, false)),
         Remedy::PatchLabel => format!("`{}`", ours("patch KEY --set label=...", false, false)),
-        Remedy::Upgrade => "upgrade openclaw-sessions".into(),
+        Remedy::OwnerWrites => Remedy::OwnerWrites.phrase().into(),
         Remedy::UpgradeSchema => format!("`{}`", ours("migrate schema", false, false)),
         Remedy::ReportBug => "a bug in openclaw-sessions".into(),
         Remedy::StateDirBelow => "pass it as --state-dir (or OPENCLAW_STATE_DIR)".into(),
@@ -271,9 +271,9 @@ mod tests {
                 "`doctor --fix` (or `custody clear-stale`) removes it",
             ),
             (
-                "upgrade this tool",
-                Remedy::Upgrade,
-                "upgrade openclaw-sessions",
+                "let the release that owns it write it",
+                Remedy::OwnerWrites,
+                "let the release that owns it write it",
             ),
             (
                 "this is a bug in this tool; please report it",

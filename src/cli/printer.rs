@@ -269,8 +269,12 @@ impl Printer {
     }
 
     /// A warning: on stderr, and collected into the JSON document's `warnings`.
+    /// The same words twice in one run are said once (every database of a newer release).
     pub fn warn(&self, msg: impl Into<String>) {
         let msg = msg.into();
+        if self.warnings.borrow().contains(&msg) {
+            return;
+        }
         if !self.json && !self.quiet {
             let shown = shown::lines(&msg);
             self.stderr_raw(&format!("{} {shown}\n", self.paint("33", "warning:")));

@@ -361,11 +361,14 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                             "schema",
                             Severity::Warning,
                             Subject::agent(agent).path(db.path()),
-                            info.warning(db.path()).unwrap_or_default(),
-                            "upgrade this tool: this one reads what it knows of the schema and changes nothing",
+                            info.warning().unwrap_or_default(),
+                            &format!(
+                                "this tool reads it and changes nothing; {}",
+                                crate::store::owner_routes_hint(info.app_version.as_deref())
+                            ),
                             None,
                         );
-                        cx.remedy(Remedy::Upgrade);
+                        cx.remedy(Remedy::OwnerWrites);
                     }
                     // Written as its release writes it: nothing to do, and an upgrade would
                     // cut that release off the store.
@@ -1299,6 +1302,11 @@ fn releases_check(cx: &mut Ctx, layout: &StateLayout) {
     let databases = crate::status::database_schemas(layout);
     let verdict = judge(&databases);
     if databases.is_empty() || verdict.agree() {
+        return;
+    }
+    // Every database of one newer release: its store, read as far as this tool knows it (each
+    // database's schema finding says so), not databases that disagree (issue 48 item 2).
+    if crate::store::releases::newer_owner(&databases).is_some() {
         return;
     }
     let mut what = vec![format!(

@@ -320,7 +320,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
         let mut db = WritableDb::open_accepting(
             &layout.state_dir,
             &paths.db,
-            &super::older_release::SCHEMAS,
+            super::older_release::SCHEMAS,
         )?;
         let path = db.path.clone();
         let mut publish = false;

@@ -162,7 +162,8 @@ impl Operation for DeleteOp {
     type Report = DeleteReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         agents_of(&self.targets)

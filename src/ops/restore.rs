@@ -126,6 +126,7 @@ pub fn check_schema_change(
         label,
         role,
         schema: snap.user_version,
+        app_version: None,
     });
     let verdict = releases::judge(&after);
     let opens = if verdict.agree() {
@@ -166,6 +167,7 @@ impl Operation for RestoreOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
     const DAMAGED_STORE: DamagedStore = DamagedStore::Replaced;
+    const CHECKS_STATE_DIR_RELEASE: bool = false;
 
     /// Beside the snapshot being restored, so the two are found together.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {

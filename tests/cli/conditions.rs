@@ -264,15 +264,83 @@ fn a_newer_schema_is_refused_before_any_change() {
         .writable("main")
         .execute_batch("PRAGMA user_version = 24")
         .unwrap();
-    for args in MUTATIONS {
+    // A dry run is a read (issue 48 item 2): it shows its plan and says the run is refused.
+    let (dry, changes): (Vec<&[&str]>, Vec<&[&str]>) =
+        MUTATIONS.iter().partition(|a| a.contains(&"--dry-run"));
+    for args in changes {
         refused(
             &store,
             args,
             6,
             "UNSUPPORTED_SCHEMA",
-            "has agent schema 24 (created by OpenClaw 2026.9.6; the schema of a release newer than OpenClaw 2026.9.6), newer than the agent schema 23 (OpenClaw 2026.9.6) this tool writes",
+            "has agent schema 24 (created by OpenClaw 2026.9.6; the schema of a release newer than OpenClaw 2026.9.6)",
         );
     }
+    for args in dry {
+        let out = store.cmd().arg("--json").args(args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {doc}");
+        assert!(
+            doc["warnings"]
+                .to_string()
+                .contains("the real run would be refused"),
+            "{doc}"
+        );
+    }
+}
+
+/// A 2026.9.6 store whose state database a newer release upgraded (user_version 19, the
+/// agents still at 23): that release owns the whole state dir, and 2026.9.6 itself refuses it.
+/// Every change is refused before anything changes, whichever database it would write (issue
+/// 55 item 5: prune, patch and archive wrote through it), and no hint sends the admin to
+/// upgrade this tool (issue 48 item 6); a dry run still shows its plan.
+#[test]
+fn a_newer_state_database_refuses_every_change_before_any_change() {
+    let store = Store::copy("live");
+    rusqlite::Connection::open(store.state().join("state/openclaw.sqlite"))
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 19")
+        .unwrap();
+    let changes: [&[&str]; 6] = [
+        &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"],
+        &["archive", "agent:main:scratch-1", "--yes"],
+        &["unarchive", "agent:main:scratch-1", "--yes"],
+        &["delete", "agent:main:pinned-notes", "--yes"],
+        &["prune", "--agent", "main", "--older-than", "1d", "--yes"],
+        &["prune", "--all-agents", "--enforce", "--yes"],
+    ];
+    for args in changes {
+        let doc = refused(
+            &store,
+            args,
+            6,
+            "UNSUPPORTED_SCHEMA",
+            "has state schema 19 (created by OpenClaw 2026.9.6; the schema of a release newer than OpenClaw 2026.9.6)",
+        );
+        let hint = doc["error"]["hint"].as_str().unwrap();
+        assert!(!hint.contains("upgrade"), "{args:?}: {hint}");
+        assert!(hint.contains("Gateway"), "{args:?}: {hint}");
+    }
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{doc}");
+    assert!(
+        doc["warnings"]
+            .to_string()
+            .contains("the real run would be refused"),
+        "{doc}"
+    );
 }
 
 /// A verified snapshot of `agent` in `<tmp>/repo`.

@@ -10,8 +10,8 @@ use openclaw_sessions::ops::{Run, RunState};
 use openclaw_sessions::units::now_ms;
 
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{print_dry_run, run_online_op, selection, MutationArgs};
-use crate::cli::online::OnlineArgs;
+use crate::cli::mutation::{print_dry_run, run_owned_op, selection, MutationArgs};
+use crate::cli::online::{OnlineArgs, OwnerArgs};
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
@@ -23,6 +23,8 @@ pub struct LifecycleArgs {
     mutation: MutationArgs,
     #[command(flatten)]
     online: OnlineArgs,
+    #[command(flatten)]
+    owner: OwnerArgs,
 }
 
 #[derive(Serialize)]
@@ -119,7 +121,15 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     };
     let mut op = EntryChangeOp::new(change, selection(ctx)?, args.keys.clone(), now_ms());
     let label = if archive { "archive" } else { "unarchive" };
-    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, label)? else {
+    let Some(run) = run_owned_op(
+        ctx,
+        &mut op,
+        &args.mutation,
+        &args.online,
+        &args.owner,
+        label,
+    )?
+    else {
         return Ok(Outcome::Done);
     };
     let applied = run.report.as_ref().map(|r| &r.results);

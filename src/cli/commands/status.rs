@@ -83,6 +83,24 @@ fn releases_lines(r: &ReleasesStatus) -> String {
         return String::new();
     }
     let mut out = String::new();
+    if let Some(newer) = &r.newer_release {
+        // One release's store, newer than this tool knows: said in full, not as a disagreement.
+        out.push_str(&format!(
+            "Releases:   {newer}, newer than this tool knows: {}\n",
+            r.databases
+                .iter()
+                .map(|d| format!("{} at {}", d.database, d.schema))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        out.push_str(
+            "            read as far as this tool knows it; changes go through that release's own code (its Gateway, or its own commands)\n",
+        );
+        for line in &r.refusing {
+            out.push_str(&format!("            {line}\n"));
+        }
+        return out;
+    }
     if r.agree {
         out.push_str(&format!(
             "Releases:   opened as is by {}",
