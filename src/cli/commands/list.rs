@@ -410,6 +410,86 @@ fn stream_rows(
     Ok(Outcome::Done)
 }
 
+/// The first `limit` rows in the order of `--sort` (its value newest/largest first; ties in
+/// agent order, then key byte order, as OpenClaw lists them), held in a heap of at most
+/// `limit` rows, so that a page of 100 costs the same at 1,000 or 1,000,000 sessions.
+struct TopRows {
+    limit: Option<usize>,
+    heap: std::collections::BinaryHeap<Ranked>,
+    /// Every row offered (the matching sessions).
+    total: usize,
+}
+
+/// A row and its place: greater is later in the listing.
+struct Ranked {
+    value: i128,
+    row: Row,
+}
+
+impl Ranked {
+    fn rank(&self) -> (std::cmp::Reverse<i128>, usize, &str) {
+        (
+            std::cmp::Reverse(self.value),
+            self.row.store,
+            self.row.entry.key.as_str(),
+        )
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank() == other.rank()
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl TopRows {
+    fn new(limit: Option<usize>) -> Self {
+        TopRows {
+            limit,
+            heap: std::collections::BinaryHeap::new(),
+            total: 0,
+        }
+    }
+
+    fn offer(&mut self, value: i128, row: Row) {
+        self.total += 1;
+        let ranked = Ranked { value, row };
+        match self.limit {
+            Some(n) if self.heap.len() >= n => {
+                // The heap's greatest is the last row of the page so far.
+                if self.heap.peek().is_some_and(|last| ranked < *last) {
+                    self.heap.pop();
+                    self.heap.push(ranked);
+                }
+            }
+            _ => self.heap.push(ranked),
+        }
+    }
+
+    /// The page, in listing order.
+    fn into_rows(self) -> Vec<Row> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|r| r.row)
+            .collect()
+    }
+}
+
 fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
     if raw.eq_ignore_ascii_case("all") {
         return Ok(None);
@@ -452,7 +532,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         )
         .into());
     }
-    let mut stores = open_stores(ctx, agents)?;
+    let stores = open_stores(ctx, agents)?;
     let after = args
         .after
         .as_deref()
@@ -461,47 +541,52 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     if ctx.printer.json && newest_first {
         return stream_json(ctx, &stores, &filter, limit, after.as_ref(), args.bytes);
     }
-    let mut rows: Vec<Row> = Vec::new();
-    for (index, store) in stores.iter_mut().enumerate() {
-        let sessions = store.sessions()?;
-        ctx.flush_warnings(store);
-        let mut selected: Vec<_> = sessions
-            .into_iter()
-            .filter(|e| filter.keeps(e))
-            .filter(|e| {
-                after
-                    .as_ref()
-                    .is_none_or(|p| p.precedes(index, e.updated_at(), &e.key))
-            })
-            .collect();
-        // OpenClaw's order within an agent: session key (byte order).
-        selected.sort_by(|a, b| a.key.cmp(&b.key));
-        rows.extend(selected.into_iter().map(|entry| Row {
-            store: index,
-            entry,
-            events: None,
-            bytes: None,
-        }));
-    }
     let want_bytes = args.bytes || !ctx.printer.json || matches!(args.sort, SortKey::Bytes);
-    if matches!(args.sort, SortKey::Events | SortKey::Bytes) {
-        for row in rows.iter_mut() {
-            fill(&stores, &[], row, matches!(args.sort, SortKey::Bytes))?;
+    // The table reads only the fields it shows; `--json` prints each whole entry.
+    let fields = (!ctx.printer.json).then_some(SessionEntry::LISTING_FIELDS);
+    // Only the page is held (a bounded heap in the order of --sort), whatever the store's
+    // size; the rest is counted for the footer.
+    let mut top = TopRows::new(limit);
+    for (index, store) in stores.iter().enumerate() {
+        let warnings = store.for_each_session(fields, |mut entry| {
+            if !filter.keeps(&entry)
+                || !after
+                    .as_ref()
+                    .is_none_or(|p| p.precedes(index, entry.updated_at(), &entry.key))
+            {
+                return Ok(ControlFlow::Continue(()));
+            }
+            if fields.is_some() {
+                // The table never prints the stored text.
+                entry.stored_json = None;
+            }
+            let mut row = Row {
+                store: index,
+                entry,
+                events: None,
+                bytes: None,
+            };
+            let value = match args.sort {
+                SortKey::Updated => i128::from(row.entry.updated_at()),
+                SortKey::Created => i128::from(row.entry.created_at().unwrap_or(0)),
+                SortKey::Events => {
+                    fill(&stores, &[], &mut row, false)?;
+                    i128::from(row.events.unwrap_or(0))
+                }
+                SortKey::Bytes => {
+                    fill(&stores, &[], &mut row, true)?;
+                    i128::from(row.bytes.unwrap_or(0))
+                }
+            };
+            top.offer(value, row);
+            Ok(ControlFlow::Continue(()))
+        })?;
+        for w in warnings {
+            ctx.printer.warn(crate::cli::hints::warning(&w));
         }
     }
-    // Stable sort, newest first; ties keep agent order then key order (as OpenClaw).
-    match args.sort {
-        SortKey::Updated => rows.sort_by_key(|r| std::cmp::Reverse(r.entry.updated_at())),
-        SortKey::Created => {
-            rows.sort_by_key(|r| std::cmp::Reverse(r.entry.created_at().unwrap_or(0)))
-        }
-        SortKey::Events => rows.sort_by_key(|r| std::cmp::Reverse(r.events)),
-        SortKey::Bytes => rows.sort_by_key(|r| std::cmp::Reverse(r.bytes)),
-    }
-    let total = rows.len();
-    if let Some(n) = limit {
-        rows.truncate(n);
-    }
+    let total = top.total;
+    let mut rows = top.into_rows();
     for row in rows.iter_mut() {
         fill(&stores, &[], row, want_bytes)?;
     }
