@@ -110,24 +110,24 @@ impl clap::ValueEnum for CategoryArg {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ListRow {
-    agent_id: String,
-    session_key: String,
-    session_id: String,
+struct ListRow<'a> {
+    agent_id: &'a str,
+    session_key: &'a str,
+    session_id: &'a str,
     updated_at: i64,
     /// OpenClaw's `kind` (`openclaw sessions --json`).
     kind: OpenClawKind,
     /// Our own classification by key shape.
     category: SessionKind,
-    label: Option<String>,
-    display_name: Option<String>,
+    label: Option<&'a str>,
+    display_name: Option<&'a str>,
     archived: bool,
     pinned: bool,
     locked: bool,
-    harness: Option<String>,
+    harness: Option<&'a str>,
     model: Option<String>,
     transcript: Transcript,
-    entry: Box<serde_json::value::RawValue>,
+    entry: &'a serde_json::value::RawValue,
 }
 
 struct Row {
@@ -190,33 +190,48 @@ impl Filter<'_> {
     }
 }
 
-fn list_row(stores: &[AgentStore], row: Row) -> ListRow {
-    let Row {
-        store,
-        entry: e,
-        events,
-        bytes,
-    } = row;
-    ListRow {
-        agent_id: stores[store].paths.id.to_string(),
-        session_id: e.session_id().to_string(),
+/// Writes the `--json` row of `row`, its fields borrowed from the entry and the entry itself
+/// passed through as stored.
+fn push_row(
+    out: &mut crate::cli::printer::JsonRows<'_, impl std::io::Write>,
+    stores: &[AgentStore],
+    row: &Row,
+) -> anyhow::Result<()> {
+    let e = &row.entry;
+    // The stored text as it is (checked as JSON without building anything); an entry with
+    // none (a legacy index's) is serialized from its fields.
+    let owned;
+    let entry = match e
+        .stored_json
+        .as_deref()
+        .and_then(|t| serde_json::from_str::<&serde_json::value::RawValue>(t).ok())
+    {
+        Some(raw) => raw,
+        None => {
+            owned = e.to_raw();
+            &*owned
+        }
+    };
+    out.push(&ListRow {
+        agent_id: stores[row.store].paths.id.as_str(),
+        session_key: &e.key,
+        session_id: e.session_id(),
         updated_at: e.updated_at(),
         kind: e.openclaw_kind(),
         category: e.kind(),
-        label: e.label().map(String::from),
-        display_name: e.display_name().map(String::from),
+        label: e.label(),
+        display_name: e.display_name(),
         archived: e.archived(),
         pinned: e.pinned(),
         locked: e.locked(),
-        harness: e.harness().map(String::from),
+        harness: e.harness(),
         model: e.model(),
         transcript: Transcript {
-            events: events.unwrap_or(0),
-            bytes,
+            events: row.events.unwrap_or(0),
+            bytes: row.bytes,
         },
-        entry: e.to_raw(),
-        session_key: e.key,
-    }
+        entry,
+    })
 }
 
 /// A page's place in the whole listing, for `--json` (`page`) and the table's footer.
@@ -375,11 +390,6 @@ fn stream_rows(
             beyond += 1;
             return Ok(ControlFlow::Continue(()));
         }
-        let position = Position {
-            updated_at: entry.updated_at(),
-            store,
-            key: entry.key.clone(),
-        };
         let mut row = Row {
             store,
             entry,
@@ -387,12 +397,19 @@ fn stream_rows(
             bytes: None,
         };
         fill(stores, counts, &mut row, bytes)?;
-        if let Err(e) = out.push(&list_row(stores, row)) {
+        if let Err(e) = push_row(&mut out, stores, &row) {
             failed = Some(e);
             return Ok(ControlFlow::Break(()));
         }
         written += 1;
-        last = Some(position);
+        // The cursor names the page's last row, the only one whose place is kept.
+        if limit == Some(written) {
+            last = Some(Position {
+                updated_at: row.entry.updated_at(),
+                store,
+                key: row.entry.key,
+            });
+        }
         Ok(ControlFlow::Continue(()))
     })?;
     if let Some(e) = failed {
@@ -611,8 +628,8 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     };
     if ctx.printer.json {
         let mut out = ctx.printer.json_rows()?;
-        for r in rows {
-            out.push(&list_row(&stores, r))?;
+        for r in &rows {
+            push_row(&mut out, &stores, r)?;
         }
         out.finish_with(&[("page", page.json())])?;
         return Ok(Outcome::Done);
