@@ -95,14 +95,18 @@ impl<'p, W: Write> JsonRows<'p, W> {
 
     pub fn push<T: Serialize>(&mut self, row: &T) -> anyhow::Result<()> {
         let separator = if self.rows > 0 { "," } else { "" };
-        let text = if self.pretty {
-            let row = serde_json::to_string_pretty(row)?;
-            format!("{separator}\n    {}", row.replace('\n', "\n    "))
-        } else {
-            format!("{separator}{}", serde_json::to_string(row)?)
-        };
         self.rows += 1;
-        self.out.write_all(text.as_bytes()).map_err(map_io)
+        if self.pretty {
+            let row = serde_json::to_string_pretty(row)?;
+            let text = format!("{separator}\n    {}", row.replace('\n', "\n    "));
+            return self.out.write_all(text.as_bytes()).map_err(map_io);
+        }
+        // Compact rows (programs, long lists) go straight into the buffered output.
+        self.out.write_all(separator.as_bytes()).map_err(map_io)?;
+        serde_json::to_writer(&mut self.out, row).map_err(|e| match e.io_error_kind() {
+            Some(kind) => map_io(std::io::Error::from(kind)),
+            None => e.into(),
+        })
     }
 
     /// Close the array, add more top-level fields (`list`'s `page`) and the warnings, end the

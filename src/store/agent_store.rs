@@ -250,7 +250,7 @@ impl AgentStore {
             return Ok(None);
         }
         Ok(Some(
-            SessionEntry::parse_fields(&key, &json, fields).map_err(|reason| {
+            SessionEntry::parse_fields_owned(key.clone(), json, fields).map_err(|reason| {
                 Warning::with_remedy(
                     format!(
                         "agent {}: session {key} skipped: {reason} (run the doctor)",

@@ -120,6 +120,22 @@ impl Store {
     }
 }
 
+/// Limits a run's address space to `bytes` (RLIMIT_AS): a run that tried to hold a decoded
+/// bomb would fail to allocate and abort.
+pub fn limit_address_space(cmd: &mut std::process::Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            Ok(())
+        });
+    }
+}
+
 /// Limit the files the child may write to `bytes`: writes past it fail with EFBIG, as on a
 /// full disk (SIGXFSZ ignored so the write fails instead of killing the process).
 pub fn limit_file_size(cmd: &mut std::process::Command, bytes: u64) {
