@@ -7,6 +7,7 @@ mod conditions;
 mod content;
 mod crash_states;
 mod custody;
+mod disk_use;
 mod docs;
 mod doctor;
 mod errors;
