@@ -90,7 +90,7 @@ pub enum Command {
     /// Migrate old layouts: a legacy file store into SQLite, ACPX state adoption.
     #[command(subcommand)]
     Migrate(migrate::MigrateCommand),
-    /// Disk use per agent against the maintenance budget.
+    /// Disk use per agent against the maintenance budget; per session, content and table.
     Du(du::DuArgs),
     /// Format or parse the SQLite session file marker.
     #[command(subcommand)]

@@ -8,6 +8,7 @@ mod content;
 mod crash_states;
 mod custody;
 mod deep_json;
+mod disk_use;
 mod docs;
 mod doctor;
 mod errors;

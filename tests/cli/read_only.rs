@@ -22,6 +22,19 @@ fn commands(key: &str) -> Vec<Vec<String>> {
         s(&["transcript", "export", key, "--format", "markdown"]),
         s(&["du", "--all-agents"]),
         s(&["du", "--all-agents", "--json"]),
+        s(&["du", "--all-agents", "--sessions", "--sort", "stored"]),
+        s(&[
+            "du",
+            "--all-agents",
+            "--sessions",
+            "--json",
+            "--limit",
+            "all",
+        ]),
+        s(&["du", "--all-agents", "--content"]),
+        s(&["du", "--content", key, "--json"]),
+        s(&["du", "--all-agents", "--database"]),
+        s(&["du", "--all-agents", "--database", "--json"]),
         s(&["marker", "format", "--session-id", "abc"]),
     ]
 }
@@ -182,6 +195,9 @@ fn read_only_mount() {
         vec!["show", "agent:main:main"],
         vec!["transcript", "cat", "agent:main:main"],
         vec!["du", "--all-agents"],
+        vec!["du", "--all-agents", "--sessions"],
+        vec!["du", "--all-agents", "--content"],
+        vec!["du", "--all-agents", "--database"],
         vec!["doctor"],
     ] {
         let out = crate::common::bin()
