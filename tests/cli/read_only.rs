@@ -23,6 +23,8 @@ fn commands(key: &str) -> Vec<Vec<String>> {
         s(&["du", "--all-agents"]),
         s(&["du", "--all-agents", "--json"]),
         s(&["marker", "format", "--session-id", "abc"]),
+        s(&["secrets", "scan"]),
+        s(&["secrets", "scan", "--json", "--all-agents"]),
     ]
 }
 
