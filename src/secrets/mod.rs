@@ -5,6 +5,7 @@
 //! as OpenClaw masks a token, a masked excerpt and where it is; never the secret.
 
 pub mod host_values;
+pub mod redact;
 pub mod rules;
 mod scan;
 mod stream;
@@ -41,6 +42,10 @@ pub fn fingerprint(secret: &[u8]) -> String {
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
+fn has_escape(stored: &[u8]) -> bool {
+    stored.iter().any(|&b| b == b'\\' || b == b'"')
+}
+
 /// One secret found in a text: which detector, and where in the text.
 #[derive(Debug, Clone)]
 pub struct Hit {
@@ -54,6 +59,8 @@ pub struct Hit {
     /// found JSON-escaped).
     pub fingerprint: String,
     pub masked: String,
+    /// The stored secret holds a `\\` or a `"` (it sits JSON-escaped in the text).
+    pub escaped: bool,
 }
 
 /// What the scan looks for.
@@ -123,6 +130,7 @@ impl Detectors {
                     end: m.end(),
                     fingerprint: fingerprint(v.value.as_bytes()),
                     masked: mask(&v.value),
+                    escaped: has_escape(&text[m.start()..m.end()]),
                 });
             }
         }
@@ -158,6 +166,7 @@ impl Detectors {
                     end: m.end,
                     fingerprint: fingerprint(secret),
                     masked: mask(&String::from_utf8_lossy(secret)),
+                    escaped: has_escape(secret),
                 });
             }
         }
