@@ -243,12 +243,16 @@ fn a_secret_in_every_place_is_found_there_and_never_printed() {
             .unwrap();
         assert_eq!(out.status.code(), Some(1));
         assert_no_secret("secrets scan", &out);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
         for s in all() {
             assert!(
                 text.contains(&fp(s)),
                 "{s} not listed at {cols} columns:\n{text}"
             );
+        }
+        if cols == "80" {
+            crate::common::settings(&store)
+                .bind(|| insta::assert_snapshot!("secrets_scan_seeded", text));
         }
     }
 }
