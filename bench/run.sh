@@ -180,6 +180,10 @@ SEARCH_SQL="for f in \"\$S\"/agents/*/agent/openclaw-agent.sqlite; do sqlite3 \"
 SHARED=1 measure search_ours "\"$OURS\" --state-dir \"\$S\" --all-agents search '$SEARCH_QUERY' --limit 20 --json"
 SHARED=1 measure search_sqlite3 "$SEARCH_SQL"
 SHARED=1 measure search_archived_ours "\"$OURS\" --state-dir \"\$S\" --all-agents search '$SEARCH_QUERY' --archived --limit 20 --json"
+# secrets scan: every row (zstd rows decoded), archive, import archive and snapshot of the state
+# dir read once, the gitleaks rules and the host's values looked for (the generated store holds
+# no secret: exit 0).
+SHARED=1 measure secrets_scan_ours "\"$OURS\" --state-dir \"\$S\" secrets scan --json"
 
 # The legacy variant of the same store, imported by both tools.
 VARIANT=legacy measure_pair migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes" \
@@ -225,6 +229,7 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo "| \`reclaim\` vs \`VACUUM\` + checkpoint (same SQLite; 64 MiB freed first in both) | $(wall reclaim_ours) s | $(wall reclaim_sqlite3) s | $(ratio reclaim_ours reclaim_sqlite3) | | $(rss reclaim_ours) kB | $(rss reclaim_sqlite3) kB |"
   echo "| \`search QUERY --all-agents\` vs the same FTS5 \`MATCH\` in \`sqlite3\` | $(wall search_ours) s | $(wall search_sqlite3) s | $(ratio search_ours search_sqlite3) | | $(rss search_ours) kB | $(rss search_sqlite3) kB |"
   echo "| \`search QUERY --all-agents --archived\` (live index and every archive) vs the live \`MATCH\` | $(wall search_archived_ours) s | $(wall search_sqlite3) s | $(ratio search_archived_ours search_sqlite3) | | $(rss search_archived_ours) kB | $(rss search_sqlite3) kB |"
+  echo "| \`secrets scan --json\` (every row, archive and snapshot) | $(wall secrets_scan_ours) s | | | | $(rss secrets_scan_ours) kB | |"
   echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | $(wall migrate_ours) s | $(wall migrate_openclaw) s | $(ratio migrate_ours migrate_openclaw) | ≤ 0.04 | $(rss migrate_ours) kB | $(rss migrate_openclaw) kB |"
   echo "| \`migrate legacy\` vs SQLite alone writing the same rows, one statement a table | $(wall migrate_ours) s | $(wall migrate_floor_bulk) s | $(ratio migrate_ours migrate_floor_bulk) | | $(rss migrate_ours) kB | $(rss migrate_floor_bulk) kB |"
   echo "| \`migrate legacy\` vs SQLite alone writing the same rows, one at a time | $(wall migrate_ours) s | $(wall migrate_floor_rows) s | $(ratio migrate_ours migrate_floor_rows) | | $(rss migrate_ours) kB | $(rss migrate_floor_rows) kB |"

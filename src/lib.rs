@@ -29,6 +29,7 @@ pub mod parallel;
 pub mod paths;
 pub mod progress;
 pub mod remedy;
+pub mod secrets;
 pub mod status;
 pub mod store;
 pub mod streamed;

@@ -223,6 +223,18 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "secrets",
+        &["openclaw-sessions secrets scan || echo 'secrets stored in conversations'"],
+    ),
+    (
+        "secrets scan",
+        &[
+            "openclaw-sessions secrets scan",
+            "openclaw-sessions secrets scan --value-from old-tokens.txt --json",
+            "openclaw-sessions secrets scan --value-from - --rule none < revoked.txt",
+        ],
+    ),
+    (
         "marker",
         &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/srv/oc/agents/main/agent/openclaw-agent.sqlite'"],
     ),

@@ -18,7 +18,7 @@ mod table;
 
 use commands::{
     archives, backup, completions, custody, delete, doctor, du, lifecycle, list, man, marker,
-    migrate, patch, prune, reclaim, search, show, status, transcript, undelete,
+    migrate, patch, prune, reclaim, search, secrets, show, status, transcript, undelete,
 };
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -92,6 +92,9 @@ pub enum Command {
     Migrate(migrate::MigrateCommand),
     /// Disk use per agent against the maintenance budget; per session, content and table.
     Du(du::DuArgs),
+    /// Credentials stored in conversations: found everywhere they are kept, never printed.
+    #[command(subcommand)]
+    Secrets(secrets::SecretsCommand),
     /// Format or parse the SQLite session file marker.
     #[command(subcommand)]
     Marker(marker::MarkerCommand),
@@ -138,6 +141,7 @@ impl Command {
             Command::Doctor(_) => "doctor",
             Command::Migrate(m) => m.name(),
             Command::Du(_) => "du",
+            Command::Secrets(s) => s.name(),
             Command::Marker(m) => m.name(),
             Command::Custody(c) => c.name(),
             Command::Completions(_) => "completions",
@@ -165,6 +169,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Migrate(cmd) => migrate::run(ctx, cmd),
         Command::Du(args) => du::run(ctx, args),
+        Command::Secrets(cmd) => secrets::run(ctx, cmd),
         Command::Marker(cmd) => marker::run(ctx, cmd),
         Command::Custody(cmd) => custody::run(ctx, cmd),
         Command::Completions(args) => completions::run(ctx, args),

@@ -31,6 +31,7 @@ const RANKS: &[(&str, u8)] = &[
     ("du", 5),
     ("status", 5),
     ("history", 5),
+    ("secrets", 5),
     // Reading stores, transcripts and who holds a store; the Gateway that holds one, reached
     // through its RPC.
     ("transcript", 4),

@@ -33,6 +33,7 @@ mod reclaim;
 mod release_writes;
 mod releases;
 mod repairs;
+mod secrets;
 mod surface;
 mod transcript;
 mod undelete;

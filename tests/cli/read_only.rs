@@ -36,6 +36,8 @@ fn commands(key: &str) -> Vec<Vec<String>> {
         s(&["du", "--all-agents", "--database"]),
         s(&["du", "--all-agents", "--database", "--json"]),
         s(&["marker", "format", "--session-id", "abc"]),
+        s(&["secrets", "scan"]),
+        s(&["secrets", "scan", "--json", "--all-agents"]),
     ]
 }
 

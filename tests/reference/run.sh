@@ -196,6 +196,8 @@ source "$REF_ROOT/checks-releases.sh"
 source "$REF_ROOT/checks-release-writes.sh"
 # shellcheck source=checks-gateway.sh
 source "$REF_ROOT/checks-gateway.sh"
+# shellcheck source=checks-secrets.sh
+source "$REF_ROOT/checks-secrets.sh"
 
 # ============================================================================================
 main() {

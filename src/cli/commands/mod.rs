@@ -19,6 +19,7 @@ pub mod patch;
 pub mod prune;
 pub mod reclaim;
 pub mod search;
+pub mod secrets;
 pub mod show;
 pub mod status;
 pub mod transcript;

@@ -8,6 +8,7 @@
 //!
 //! `create` makes new databases with OpenClaw's schema (`schema/*.sql`).
 
+pub mod all_values;
 pub mod archives;
 pub mod conversations;
 pub mod create;
