@@ -12,6 +12,9 @@ pub enum ErrorCode {
     Usage,
     ConfirmationRequired,
     Findings,
+    /// `secrets scan` found stored secrets (exit 1, as `grep` finding a match; issue 53 asks
+    /// cron's "found" to be 1). An error of the scan itself is told apart by this code.
+    SecretsFound,
     Partial,
     /// `custody run`'s command is not there (exit 127, as `env` exits).
     CommandNotFound,
@@ -36,6 +39,7 @@ impl ErrorCode {
             ErrorCode::Usage => return "USAGE",
             ErrorCode::ConfirmationRequired => return "CONFIRMATION_REQUIRED",
             ErrorCode::Findings => return "FINDINGS",
+            ErrorCode::SecretsFound => return "SECRETS_FOUND",
             ErrorCode::Partial => return "PARTIAL",
             ErrorCode::CommandNotFound => return "COMMAND_NOT_FOUND",
             ErrorCode::CommandNotExecutable => return "COMMAND_NOT_EXECUTABLE",
@@ -66,6 +70,7 @@ impl ErrorCode {
         let kind = match self {
             ErrorCode::Usage | ErrorCode::ConfirmationRequired => return 2,
             ErrorCode::Findings | ErrorCode::Partial => return 3,
+            ErrorCode::SecretsFound => return 1,
             ErrorCode::CommandNotFound => return 127,
             ErrorCode::CommandNotExecutable => return 126,
             ErrorCode::Library(kind) => kind,

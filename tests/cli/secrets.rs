@@ -163,6 +163,9 @@ fn a_secret_in_every_place_is_found_there_and_never_printed() {
     );
     assert_no_secret("secrets scan --json", &out);
     let doc = json(&out);
+    // A non-zero exit is `ok: false` on every command (README, Exit codes), with its own code.
+    assert_eq!(doc["ok"], false);
+    assert_eq!(doc["error"]["code"], "SECRETS_FOUND");
     let findings = doc["data"].as_array().unwrap();
     let fp = |s: &str| {
         use sha2::Digest;

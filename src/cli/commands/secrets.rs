@@ -158,7 +158,7 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
             .map(|a| a.id.to_string())
             .collect()
     };
-    let mut snapshot_dirs = vec![layout.snapshot_repository()];
+    let mut snapshot_dirs = layout.snapshot_repositories();
     snapshot_dirs.extend(args.snapshots.iter().cloned());
     let options = ScanOptions {
         snapshot_dirs,
@@ -171,21 +171,37 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
         "rulesRef": detectors.rules_ref(),
     });
     if ctx.printer.json {
-        // One row a finding, written as found: memory does not grow with them.
-        let mut rows = ctx.printer.json_rows()?;
+        // The listed rows (at most --limit) are kept until the scan ends: the document's `ok`
+        // comes first and says whether anything was found.
+        let mut listed: Vec<serde_json::Value> = Vec::new();
         let mut failed = None;
-        let mut listed = 0usize;
         let summary = scan(&layout.state_dir, &detectors, &options, &mut |f| {
-            if failed.is_none() && listed < args.limit {
-                listed += 1;
-                if let Err(e) = rows.push(f) {
-                    failed = Some(e);
+            if failed.is_none() && listed.len() < args.limit {
+                match serde_json::to_value(f) {
+                    Ok(v) => listed.push(v),
+                    Err(e) => failed = Some(e),
                 }
             }
         })?;
         if let Some(e) = failed {
-            return Err(e);
+            return Err(e.into());
         }
+        if summary.findings > 0 {
+            ctx.printer.fail(
+                crate::cli::exit::ErrorCode::SecretsFound,
+                format!(
+                    "{} findings of {} secrets",
+                    summary.findings,
+                    summary.secrets.len()
+                ),
+                None,
+            );
+        }
+        let mut rows = ctx.printer.json_rows()?;
+        for row in &listed {
+            rows.push(row)?;
+        }
+        let listed = listed.len();
         let found = summary.findings;
         rows.finish_with(&[
             ("truncated", serde_json::json!(found > listed as u64)),
@@ -203,11 +219,7 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
             ),
             ("detectors", detected),
         ])?;
-        return Ok(if found > 0 {
-            Outcome::Exit(1)
-        } else {
-            Outcome::Done
-        });
+        return Ok(Outcome::Done);
     }
     let summary = scan(&layout.state_dir, &detectors, &options, &mut |_| {})?;
     for u in &summary.unreadable {
@@ -266,5 +278,14 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
         summary.findings,
         summary.secrets.len()
     ))?;
-    Ok(Outcome::Exit(1))
+    ctx.printer.fail(
+        crate::cli::exit::ErrorCode::SecretsFound,
+        format!(
+            "{} findings of {} secrets",
+            summary.findings,
+            summary.secrets.len()
+        ),
+        None,
+    );
+    Ok(Outcome::Done)
 }
