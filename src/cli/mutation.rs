@@ -48,6 +48,60 @@ pub struct MutationArgs {
     pub backup_dir: Option<PathBuf>,
 }
 
+/// Which sessions a command that changes many acts on, besides the keys given: the filters
+/// of `list` over the sessions in scope (the default agent unless `--agent`/`--all-agents`),
+/// and keys read from a file or stdin.
+#[derive(Debug, Clone, Args)]
+pub struct Selectors {
+    #[command(flatten)]
+    pub filters: super::commands::list::SessionFilters,
+    /// Also act on the keys in FILE (`-`: stdin), one a line; blank lines and lines
+    /// starting with # are skipped.
+    #[arg(long, value_name = "FILE|-")]
+    pub keys_from: Option<PathBuf>,
+}
+
+impl Selectors {
+    /// The keys given, then those read with --keys-from, then those the filters match; each
+    /// once. Err when nothing names any session at all; an empty Vec when selectors were
+    /// given and matched nothing. With a selector the plan is shown whole before the question.
+    pub fn keys(&self, ctx: &Ctx, given: &[String]) -> anyhow::Result<Vec<String>> {
+        if given.is_empty() && self.keys_from.is_none() && !self.filters.any() {
+            return Err(openclaw_sessions::Error::invalid(
+                "name the sessions: KEY..., --keys-from FILE|-, or a filter (--kind, --match, --updated-before, ...)",
+            )
+            .into());
+        }
+        let mut keys: Vec<String> = given.to_vec();
+        if let Some(from) = &self.keys_from {
+            let text = if from.as_os_str() == "-" {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                    .map_err(|e| openclaw_sessions::Error::io("<stdin>", e))?;
+                text
+            } else {
+                openclaw_sessions::fsutil::read_regular_to_string(from)?
+            };
+            keys.extend(
+                text.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(String::from),
+            );
+        }
+        if self.filters.any() {
+            let layout = ctx.layout()?;
+            keys.extend(self.filters.matching_keys(ctx, ctx.agents(&layout)?)?);
+        }
+        if self.filters.any() || self.keys_from.is_some() {
+            ctx.printer.set_whole_plan();
+        }
+        let mut seen = std::collections::HashSet::new();
+        keys.retain(|k| seen.insert(k.clone()));
+        Ok(keys)
+    }
+}
+
 impl MutationArgs {
     /// For commands whose flags say more than the common ones (`doctor --fix`,
     /// `backup restore --in-place`).
@@ -349,7 +403,7 @@ fn run_options(ctx: &Ctx, args: &MutationArgs) -> RunOptions {
         wait: args.wait.map(Duration::from_secs),
         inherit_custody: std::env::var(CUSTODY_ENV).ok(),
         snapshot_dir: args.backup_dir.clone(),
-        summary_limit: if ctx.printer.verbose {
+        summary_limit: if ctx.printer.verbose || ctx.printer.whole_plan() {
             usize::MAX
         } else {
             SHOWN_ITEMS

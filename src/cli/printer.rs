@@ -154,6 +154,8 @@ pub struct Printer {
     no_headers: std::cell::Cell<bool>,
     /// `-o tsv|jsonl`: tables as data for scripts.
     format: std::cell::Cell<TableFormat>,
+    /// Plans shown whole (every item), as `-v` shows them: a run on selected sessions.
+    whole_plan: std::cell::Cell<bool>,
     /// Whether the columns a narrow terminal left out were named already.
     dropped_said: std::cell::Cell<bool>,
     command: RefCell<String>,
@@ -209,6 +211,7 @@ impl Printer {
             table_target: super::table::Target::stdout(),
             wide: std::cell::Cell::new(false),
             no_headers: std::cell::Cell::new(false),
+            whole_plan: std::cell::Cell::new(false),
             format: std::cell::Cell::new(TableFormat::Table),
             dropped_said: std::cell::Cell::new(false),
             command: RefCell::new(String::new()),
@@ -249,6 +252,15 @@ impl Printer {
     pub fn set_table_format(&self, no_headers: bool, format: TableFormat) {
         self.no_headers.set(no_headers);
         self.format.set(format);
+    }
+
+    /// Show plans whole: every session a selector matched is listed before the question.
+    pub fn set_whole_plan(&self) {
+        self.whole_plan.set(true);
+    }
+
+    pub fn whole_plan(&self) -> bool {
+        self.whole_plan.get()
     }
 
     /// `--wide`: table cells are never shortened.

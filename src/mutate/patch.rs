@@ -166,6 +166,20 @@ pub fn plan_patch(
         set_path(&mut new, path, v.clone())?;
     }
     for path in &ops.unset {
+        // A field the entry does not hold and OpenClaw does not know is a typo (`lable`),
+        // said as `--set` says it, not an "unchanged" that hides it.
+        let top = segments(path)?[0];
+        if !new.contains_key(top) && !is_known_field(top) && !ops.allow_unknown_fields {
+            return Err(Error::InvalidArgument {
+                message: format!(
+                    "{top} is not a field of OpenClaw's session entry, nor of this one: nothing to unset"
+                ),
+                hint: Some(match suggest_field(top) {
+                    Some(s) => format!("did you mean {s}?"),
+                    None => "`show KEY --json` shows the entry's fields".to_string(),
+                }),
+            });
+        }
         unset_path(&mut new, path)?;
     }
     check_fields(old, &new, ops.allow_unknown_fields)?;

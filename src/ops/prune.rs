@@ -321,6 +321,7 @@ impl PruneOp {
                     max_bytes: max,
                     high_water_bytes: s.high_water_bytes.unwrap_or(max),
                     now,
+                    refuse_below_schema: s.max_disk_bytes_given,
                 })?)
             }
         };

@@ -763,3 +763,24 @@ fn the_readmes_snapshot_cron_line_keeps_the_newest_three() {
     }
     assert_eq!(snapshots(&home.join("openclaw-snapshots")).len(), 9);
 }
+
+/// `backup create` on a state dir without agents says there was nothing to snapshot (was:
+/// nothing printed at all, exit 0, as if a snapshot had been made).
+#[test]
+fn backup_create_without_agents_says_nothing_was_snapshotted() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".openclaw");
+    std::fs::create_dir_all(&state).unwrap();
+    let out = crate::common::bin()
+        .env("HOME", dir.path())
+        .arg("--state-dir")
+        .arg(&state)
+        .args(["--all-agents", "backup", "create"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nothing to snapshot"),
+        "{out:?}"
+    );
+}

@@ -845,3 +845,43 @@ fn findings_read_at_80_columns_and_a_healthy_store_reports_nothing() {
     let after = json(&store.run_code(["doctor", "seq-gaps", "--json"], 0));
     assert_eq!(after["data"]["findings"], serde_json::json!([]), "{after}");
 }
+
+/// Typos are said with the nearest name: `doctor integrty` (was: no suggestion) and
+/// `patch --unset lable` (was: "unchanged", exit 0), as `--set lable=` already was.
+#[test]
+fn a_mistyped_check_or_unset_field_gets_a_suggestion() {
+    let store = Store::copy("live");
+    let doc = json(
+        &store
+            .cmd()
+            .args(["doctor", "integrty", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(doc["error"]["code"], "USAGE", "{doc}");
+    assert!(
+        doc["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean integrity?"),
+        "{doc}"
+    );
+    let before = store.entry("main", KEY).unwrap();
+    let out = store
+        .cmd()
+        .args(["patch", KEY, "--unset", "lable", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let doc = json(&out);
+    assert!(
+        doc["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean label?"),
+        "{doc}"
+    );
+    assert_eq!(store.entry("main", KEY).unwrap(), before);
+    // A known field the entry does not hold is still nothing to do.
+    store.run_ok(["patch", KEY, "--unset", "pinnedAt"]);
+}

@@ -775,3 +775,87 @@ fn delete_removes_the_state_database_rows_of_the_session() {
     );
     assert_eq!(count("SELECT count(*) FROM session_watch_cursors"), 1);
 }
+
+/// Selectors on the commands that change sessions: `list`'s filters (`--kind`,
+/// `--updated-before`, `--match`, ...) over the sessions in scope and `--keys-from FILE|-`;
+/// the plan names every match before anything changes; nothing matching changes nothing
+/// (exit 0); naming nothing at all is a usage error.
+#[test]
+fn archive_and_delete_take_lists_filters_and_keys_from_stdin() {
+    let store = Store::copy("live");
+    let listed = store.json_ok([
+        "--all-agents",
+        "list",
+        "--kind",
+        "cron",
+        "--updated-before",
+        "1d",
+        "--limit",
+        "all",
+        "--json",
+    ]);
+    let expected: Vec<String> = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect();
+    assert!(expected.len() >= 2, "{listed}");
+    let plan = store.run_ok([
+        "--all-agents",
+        "delete",
+        "--kind",
+        "cron",
+        "--updated-before",
+        "1d",
+        "--dry-run",
+    ]);
+    let plan = String::from_utf8_lossy(&plan.stdout).to_string();
+    for key in &expected {
+        assert!(
+            plan.contains(key.as_str()),
+            "{key} not in the plan:\n{plan}"
+        );
+    }
+    let done = store.json_ok([
+        "--all-agents",
+        "delete",
+        "--kind",
+        "cron",
+        "--updated-before",
+        "1d",
+        "--yes",
+        "--json",
+    ]);
+    let mut deleted: Vec<String> = done["data"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect();
+    deleted.sort();
+    let mut expected = expected;
+    expected.sort();
+    assert_eq!(deleted, expected, "{done}");
+    // Keys from stdin, comments and blank lines skipped.
+    let out = store
+        .cmd()
+        .args(["archive", "--keys-from", "-", "--yes", "--json"])
+        .write_stdin("agent:main:sdk-made-0\n# a comment\n\nagent:main:sdk-made-1\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let doc = json(&out);
+    let results: Vec<&str> = doc["data"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["archived", "archived"], "{doc}");
+    // Nothing matching: nothing changed, exit 0; nothing named: a usage error.
+    let sums = checksums(&store.state());
+    store.run_ok(["delete", "--match", "no-such-session-text", "--yes"]);
+    assert_eq!(checksums(&store.state()), sums);
+    store.run_code(["delete", "--yes"], 2);
+}

@@ -1193,3 +1193,37 @@ fn du_shows_what_the_budget_counts_and_the_budget_plan_shows_every_removal() {
         );
     }
 }
+
+/// A disk budget from the config below what the schema alone takes (`maxDiskBytes: "500kb"`)
+/// is acted on as OpenClaw's cleanup acts on it (exit 0, what can go goes), so a nightly cron
+/// run does not fail; only a budget typed on the command line is refused (exit 2).
+#[test]
+fn a_config_budget_below_the_schema_size_is_acted_on_and_only_the_flag_is_refused() {
+    let store = Store::copy("live");
+    let config = store.state().join("openclaw.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    doc["session"] = serde_json::json!({"maintenance": {"maxDiskBytes": "500kb"}});
+    std::fs::write(&config, doc.to_string()).unwrap();
+    let (code, done, _) = prune(&store, &["--agent", "research", "--yes", "--json"]);
+    assert_eq!(code, 0, "{done}");
+    assert!(
+        !done["data"]["agents"][0]["budget"]["removed"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{done}"
+    );
+    let out = store
+        .cmd()
+        .args([
+            "--agent",
+            "research",
+            "prune",
+            "--yes",
+            "--max-disk-bytes",
+            "500kb",
+        ])
+        .output()
+        .unwrap();
+    expect_exit(&out, 2);
+}

@@ -260,6 +260,11 @@ fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
             .collect()
     };
     let repository = repository(ctx, &args.repository)?;
+    if sources.is_empty() {
+        // A state dir without agents: said, not a silent success that reads like a snapshot.
+        ctx.printer
+            .warn("no agent database in this state dir: nothing to snapshot (--global snapshots the state database)");
+    }
     let mut made = Vec::new();
     for source in &sources {
         let bar = Bar::new(ctx, &source.db().display().to_string());

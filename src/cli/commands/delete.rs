@@ -14,9 +14,11 @@ use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
-    /// Session keys.
-    #[arg(required = true, value_name = "KEY")]
+    /// Session keys (or select them: --keys-from, the filters of `list`).
+    #[arg(value_name = "KEY")]
     keys: Vec<String>,
+    #[command(flatten)]
+    select: crate::cli::mutation::Selectors,
     /// Keep the transcripts (the node becomes a tombstone) instead of archiving them.
     #[arg(long)]
     no_archive: bool,
@@ -47,7 +49,12 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
         expect_updated_at: args.expect_updated_at,
         expect_session_id: expect_session_id(&args.expect_session_id),
     };
-    let mut op = DeleteOp::new(selection(ctx)?, args.keys.clone(), options);
+    let keys = args.select.keys(ctx, &args.keys)?;
+    if keys.is_empty() {
+        ctx.printer.info("no sessions match: nothing to delete");
+        return Ok(Outcome::Done);
+    }
+    let mut op = DeleteOp::new(selection(ctx)?, keys, options);
     let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, "delete")? else {
         return Ok(Outcome::Done);
     };

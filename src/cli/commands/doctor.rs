@@ -96,9 +96,21 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
     }
     for c in &args.checks {
         if !CHECKS.iter().any(|k| k.id == c) {
-            return Err(Error::invalid(format!(
-                "unknown check {c:?}; `openclaw-sessions doctor --list-checks` lists them"
-            ))
+            // The nearest check's name, as clap offers for a mistyped command.
+            let nearest = CHECKS
+                .iter()
+                .map(|k| (strsim::levenshtein(c, k.id), k.id))
+                .filter(|(d, id)| *d <= 3.max(id.len() / 3))
+                .min();
+            return Err(Error::InvalidArgument {
+                message: format!("unknown check {c:?}"),
+                hint: Some(match nearest {
+                    Some((_, id)) => {
+                        format!("did you mean {id}? (`doctor --list-checks` lists them)")
+                    }
+                    None => "`openclaw-sessions doctor --list-checks` lists them".to_string(),
+                }),
+            }
             .into());
         }
     }

@@ -16,9 +16,11 @@ use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct LifecycleArgs {
-    /// Session keys.
-    #[arg(required = true, value_name = "KEY")]
+    /// Session keys (or select them: --keys-from, the filters of `list`).
+    #[arg(value_name = "KEY")]
     keys: Vec<String>,
+    #[command(flatten)]
+    select: crate::cli::mutation::Selectors,
     #[command(flatten)]
     mutation: MutationArgs,
     #[command(flatten)]
@@ -119,7 +121,12 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     } else {
         EntryChange::Unarchive
     };
-    let mut op = EntryChangeOp::new(change, selection(ctx)?, args.keys.clone(), now_ms());
+    let keys = args.select.keys(ctx, &args.keys)?;
+    if keys.is_empty() {
+        ctx.printer.info("no sessions match: nothing to change");
+        return Ok(Outcome::Done);
+    }
+    let mut op = EntryChangeOp::new(change, selection(ctx)?, keys, now_ms());
     let label = if archive { "archive" } else { "unarchive" };
     let Some(run) = run_owned_op(
         ctx,

@@ -32,34 +32,8 @@ pub enum SortKey {
 pub struct ListArgs {
     #[command(flatten)]
     pub output: crate::cli::context::TableOutput,
-    /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
-    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_active)]
-    active: Option<u64>,
-    /// Only archived sessions.
-    #[arg(long, conflicts_with = "no_archived")]
-    archived: bool,
-    /// Leave archived sessions out.
-    #[arg(long)]
-    no_archived: bool,
-    /// Only sessions of this kind, as OpenClaw's `openclaw sessions --json` names it and
-    /// `--json`'s `kind` says (repeatable).
-    #[arg(long, value_enum, value_name = "KIND")]
-    kind: Vec<KindArg>,
-    /// Only sessions of this category: our finer classification by key shape, `--json`'s
-    /// `category` and the table's CATEGORY column (repeatable).
-    #[arg(long, value_enum, value_name = "CATEGORY")]
-    category: Vec<CategoryArg>,
-    /// Only sessions whose key, label or display name contains TEXT (case-insensitive).
-    #[arg(long = "match", value_name = "TEXT")]
-    matches: Option<String>,
-    /// Only sessions updated before TIME: an age (7d, 1w2d12h), a date (2026-06-01, UTC), an
-    /// RFC 3339 instant (2026-06-01T08:00:00Z), or epoch time with its unit (@1780351215s,
-    /// @1780351215000ms).
-    #[arg(long, value_name = "TIME")]
-    updated_before: Option<String>,
-    /// Only sessions updated after TIME (the same forms as --updated-before).
-    #[arg(long, value_name = "TIME")]
-    updated_after: Option<String>,
+    #[command(flatten)]
+    pub filters: SessionFilters,
     /// At most N rows, or `all`. Under --json, `page` says how many matched and gives the
     /// cursor of the next page.
     #[arg(long, default_value = "100", value_name = "N|all")]
@@ -78,9 +52,86 @@ pub struct ListArgs {
     bytes: bool,
 }
 
+/// The filters of `list`, also the selectors of the commands that change sessions
+/// (`archive`, `unarchive`, `delete`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct SessionFilters {
+    /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_active)]
+    pub active: Option<u64>,
+    /// Only archived sessions.
+    #[arg(long, conflicts_with = "no_archived")]
+    pub archived: bool,
+    /// Leave archived sessions out.
+    #[arg(long)]
+    pub no_archived: bool,
+    /// Only sessions of this kind, as OpenClaw's `openclaw sessions --json` names it and
+    /// `--json`'s `kind` says (repeatable).
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Vec<KindArg>,
+    /// Only sessions of this category: our finer classification by key shape, `--json`'s
+    /// `category` and the table's CATEGORY column (repeatable).
+    #[arg(long, value_enum, value_name = "CATEGORY")]
+    pub category: Vec<CategoryArg>,
+    /// Only sessions whose key, label or display name contains TEXT (case-insensitive).
+    #[arg(long = "match", value_name = "TEXT")]
+    pub matches: Option<String>,
+    /// Only sessions updated before TIME: an age (7d, 1w2d12h), a date (2026-06-01, UTC), an
+    /// RFC 3339 instant (2026-06-01T08:00:00Z), or epoch time with its unit (@1780351215s,
+    /// @1780351215000ms).
+    #[arg(long, value_name = "TIME")]
+    pub updated_before: Option<String>,
+    /// Only sessions updated after TIME (the same forms as --updated-before).
+    #[arg(long, value_name = "TIME")]
+    pub updated_after: Option<String>,
+}
+
+impl SessionFilters {
+    /// Whether any filter was given.
+    pub fn any(&self) -> bool {
+        self.active.is_some()
+            || self.archived
+            || self.no_archived
+            || !self.kind.is_empty()
+            || !self.category.is_empty()
+            || self.matches.is_some()
+            || self.updated_before.is_some()
+            || self.updated_after.is_some()
+    }
+
+    /// The full keys of the sessions of `agents` these filters keep, in each store's order.
+    pub fn matching_keys(
+        &self,
+        ctx: &Ctx,
+        agents: Vec<openclaw_sessions::paths::AgentPaths>,
+    ) -> anyhow::Result<Vec<String>> {
+        let now = openclaw_sessions::test_hooks::now_ms();
+        let parse = |t: &Option<String>| t.as_deref().map(|t| parse_time_arg(t, now)).transpose();
+        let filter = Filter {
+            args: self,
+            now,
+            before: parse(&self.updated_before)?,
+            after: parse(&self.updated_after)?,
+            needle: self.matches.as_ref().map(|m| m.to_lowercase()),
+        };
+        let mut keys = Vec::new();
+        for mut store in open_stores(ctx, agents)? {
+            let sessions = store.sessions()?;
+            ctx.flush_warnings(&mut store);
+            keys.extend(
+                sessions
+                    .into_iter()
+                    .filter(|e| filter.keeps(e))
+                    .map(|e| e.key),
+            );
+        }
+        Ok(keys)
+    }
+}
+
 /// `--kind`: the parser's side of the library's [`OpenClawKind`], which knows no clap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct KindArg(OpenClawKind);
+pub struct KindArg(OpenClawKind);
 
 impl clap::ValueEnum for KindArg {
     fn value_variants<'a>() -> &'a [Self] {
@@ -96,7 +147,7 @@ impl clap::ValueEnum for KindArg {
 
 /// `--category`: the parser's side of the library's [`SessionKind`], which knows no clap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct CategoryArg(SessionKind);
+pub struct CategoryArg(SessionKind);
 
 impl clap::ValueEnum for CategoryArg {
     fn value_variants<'a>() -> &'a [Self] {
@@ -170,7 +221,7 @@ fn fill(
 
 /// The row filters of the command line.
 struct Filter<'a> {
-    args: &'a ListArgs,
+    args: &'a SessionFilters,
     now: i64,
     before: Option<i64>,
     after: Option<i64>,
@@ -526,21 +577,23 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     let now = openclaw_sessions::test_hooks::now_ms();
     let limit = parse_limit(&args.limit)?;
     let before = args
+        .filters
         .updated_before
         .as_deref()
         .map(|t| parse_time_arg(t, now))
         .transpose()?;
     let after = args
+        .filters
         .updated_after
         .as_deref()
         .map(|t| parse_time_arg(t, now))
         .transpose()?;
     let filter = Filter {
-        args,
+        args: &args.filters,
         now,
         before,
         after,
-        needle: args.matches.as_ref().map(|m| m.to_lowercase()),
+        needle: args.filters.matches.as_ref().map(|m| m.to_lowercase()),
     };
     let layout = ctx.layout()?;
     let agents = ctx.listed_agents(&layout)?;

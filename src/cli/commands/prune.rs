@@ -315,6 +315,7 @@ fn settings(
     if let Some(b) = &args.max_disk_bytes {
         let v = parse_size(b)?;
         s.max_disk_bytes = (v > 0).then_some(v);
+        s.max_disk_bytes_given = true;
         s.high_water_bytes = s
             .max_disk_bytes
             .map(|m| ((m as f64) * 0.8).floor().max(1.0) as u64);

@@ -269,6 +269,8 @@ pub struct BudgetInput<'a> {
     pub max_bytes: u64,
     pub high_water_bytes: u64,
     pub now: i64,
+    /// A budget given on the command line: refused below the schema's own size.
+    pub refuse_below_schema: bool,
 }
 
 fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
@@ -289,11 +291,12 @@ pub fn plan_budget(input: &BudgetInput<'_>) -> Result<BudgetPlan> {
     let db = store.db().expect("sqlite store");
     let (conn, path) = (db.conn(), db.path());
     // A budget the schema alone exceeds could only be met by removing everything, and not
-    // even then: refused, naming what the least budget is.
+    // even then: refused when typed on the command line, naming what the least budget is; one
+    // from the config is acted on as OpenClaw's cleanup acts on it (everything it can go goes).
     let schema = vacuum::schema_bytes(conn).at(path)?;
-    if input.max_bytes < schema {
+    if input.max_bytes < schema && input.refuse_below_schema {
         return Err(Error::invalid(format!(
-            "the disk budget of {} (--max-disk-bytes or session.maintenance.maxDiskBytes) is below the {} agent {}'s database takes for its schema alone; give at least {schema} bytes, or a budget its sessions fit in",
+            "the disk budget of {} (--max-disk-bytes) is below the {} agent {}'s database takes for its schema alone; give at least {schema} bytes, or a budget its sessions fit in",
             crate::units::format_bytes(input.max_bytes),
             crate::units::format_bytes(schema),
             paths.id,

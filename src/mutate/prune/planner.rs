@@ -764,6 +764,7 @@ mod tests {
                 reset_archive_retention_ms: None,
                 max_disk_bytes: None,
                 high_water_bytes: None,
+                max_disk_bytes_given: false,
             })
     }
 
@@ -823,6 +824,7 @@ mod tests {
             reset_archive_retention_ms: None,
             max_disk_bytes: None,
             high_water_bytes: None,
+            max_disk_bytes_given: false,
         };
         let now = 2 * DAY;
         let plan = planned(&rows, &settings, now);
@@ -863,6 +865,7 @@ mod tests {
             reset_archive_retention_ms: None,
             max_disk_bytes: None,
             high_water_bytes: None,
+            max_disk_bytes_given: false,
         };
         let plan = planned(
             &[
@@ -917,6 +920,7 @@ mod tests {
             reset_archive_retention_ms: None,
             max_disk_bytes: None,
             high_water_bytes: None,
+            max_disk_bytes_given: false,
         };
         let mut b = PlanBuilder::new().unwrap();
         for row in [
@@ -986,6 +990,7 @@ mod tests {
             reset_archive_retention_ms: None,
             max_disk_bytes: None,
             high_water_bytes: None,
+            max_disk_bytes_given: false,
         }
     }
 

@@ -19,6 +19,11 @@ pub struct MaintenanceSettings {
     pub reset_archive_retention_ms: Option<i64>,
     pub max_disk_bytes: Option<u64>,
     pub high_water_bytes: Option<u64>,
+    /// Whether the disk budget was given on the command line (`--max-disk-bytes`): only then
+    /// is a budget below the schema's own size refused; one from the config is acted on as
+    /// OpenClaw's cleanup acts on it (removing what it can), so a nightly run keeps working.
+    #[serde(skip)]
+    pub max_disk_bytes_given: bool,
 }
 
 /// OpenClaw's duration syntax: `30d`, `1d20h`, `90m`, `500ms`, a bare number in days; no `w`.
@@ -114,6 +119,7 @@ impl MaintenanceSettings {
             high_water_bytes: cfg
                 .high_water_bytes()
                 .map(|h| h.min(cfg.max_disk_bytes().unwrap_or(u64::MAX)).max(1)),
+            max_disk_bytes_given: false,
         })
     }
 }
