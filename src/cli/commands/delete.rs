@@ -8,8 +8,8 @@ use openclaw_sessions::ops::RunState;
 use super::lifecycle::{finish_results, KeyResult};
 use super::patch::expect_session_id;
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{run_online_op, selection, MutationArgs};
-use crate::cli::online::OnlineArgs;
+use crate::cli::mutation::{run_owned_op, selection, MutationArgs};
+use crate::cli::online::{OnlineArgs, OwnerArgs};
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
@@ -30,6 +30,8 @@ pub struct DeleteArgs {
     mutation: MutationArgs,
     #[command(flatten)]
     online: OnlineArgs,
+    #[command(flatten)]
+    owner: OwnerArgs,
 }
 
 fn code_of(plan: &DeletePlan) -> Option<ErrorCode> {
@@ -48,7 +50,15 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
         expect_session_id: expect_session_id(&args.expect_session_id),
     };
     let mut op = DeleteOp::new(selection(ctx)?, args.keys.clone(), options);
-    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, "delete")? else {
+    let Some(run) = run_owned_op(
+        ctx,
+        &mut op,
+        &args.mutation,
+        &args.online,
+        &args.owner,
+        "delete",
+    )?
+    else {
         return Ok(Outcome::Done);
     };
     let dry_run = run.state == RunState::DryRun;

@@ -181,12 +181,13 @@ pub enum OwnerCall {
         expected_session_id: String,
         entry: Value,
     },
-    /// The session removed, its transcript archived (`deleteSessionEntry`).
+    /// The session removed, its transcript archived or not (`deleteSessionEntry`).
     #[serde(rename_all = "camelCase")]
     Delete {
         agent_id: String,
         session_key: String,
         expected_session_id: String,
+        archive_transcript: bool,
     },
 }
 
