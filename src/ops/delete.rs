@@ -483,3 +483,116 @@ impl super::online::OnlineOperation for DeleteOp {
         Ok(report)
     }
 }
+
+impl super::owner::OwnerOperation for DeleteOp {
+    /// Every planned deletion by the owner's code (`deleteSessionEntry` with the session id
+    /// the plan saw, archiving the transcript unless `--no-archive`), in one run; the archive
+    /// files it wrote are the new files of the agent's sessions directory named by the
+    /// session id, and the entry is kept beside them as the offline delete keeps it.
+    fn apply_by_owner(
+        &mut self,
+        layout: &StateLayout,
+        plan: &mut DeletePlanSet,
+        owner: &super::owner::OwnerWriter,
+        hooks: &dyn Hooks,
+    ) -> Result<DeleteReport> {
+        if hooks.interruption().requested() {
+            return Err(Error::Interrupted);
+        }
+        let listing = |dir: &std::path::Path| -> std::collections::BTreeSet<std::path::PathBuf> {
+            std::fs::read_dir(dir)
+                .map(|rd| rd.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default()
+        };
+        let before: Vec<_> = plan
+            .agents
+            .iter()
+            .map(|a| listing(&a.paths.sessions_dir))
+            .collect();
+        let mut calls = Vec::new();
+        let mut entries = Vec::new();
+        for a in &plan.agents {
+            for p in a.plans.iter().filter(|p| p.result == DeleteResult::Deleted) {
+                let entry = p.entry.as_ref().map(|e| e.entry()).transpose()?;
+                calls.push(super::owner::OwnerCall::Delete {
+                    agent_id: a.paths.id.to_string(),
+                    session_key: p.session_key.clone(),
+                    expected_session_id: entry
+                        .as_ref()
+                        .map(|e| e.session_id().to_string())
+                        .unwrap_or_default(),
+                    archive_transcript: self.options.archive,
+                });
+                entries.push(entry);
+            }
+        }
+        let mut answers = owner.write(&calls)?.into_iter();
+        let mut entries = entries.into_iter();
+        let mut report = DeleteReport { agents: Vec::new() };
+        for (a, before) in plan.agents.iter().zip(before) {
+            let new: Vec<std::path::PathBuf> = listing(&a.paths.sessions_dir)
+                .difference(&before)
+                .cloned()
+                .collect();
+            let mut results = Vec::with_capacity(a.plans.len());
+            for p in &a.plans {
+                if p.result != DeleteResult::Deleted {
+                    results.push(Deleted::Skipped);
+                    continue;
+                }
+                let entry = entries.next().flatten();
+                match answers.next() {
+                    Some(Ok(())) => {}
+                    Some(Err(said)) => {
+                        results.push(Deleted::Refused(Error::Conflict {
+                            message: format!(
+                                "OpenClaw {} refused to delete {}: {said}",
+                                owner.package.version, p.session_key
+                            ),
+                            hint: Some("look at the session, then run the command again".into()),
+                        }));
+                        continue;
+                    }
+                    None => {
+                        return Err(Error::Internal(
+                            "the owner's code answered fewer calls".into(),
+                        ))
+                    }
+                }
+                let archived: Vec<std::path::PathBuf> = match &entry {
+                    Some(e) if !e.session_id().is_empty() => new
+                        .iter()
+                        .filter(|f| {
+                            f.file_name()
+                                .and_then(|n| n.to_str())
+                                .is_some_and(|n| n.starts_with(&format!("{}.", e.session_id())))
+                        })
+                        .cloned()
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                if let Some(e) = entry.as_ref().filter(|e| e.unreadable.is_none()) {
+                    let kept: Vec<KeptEntry> = archived
+                        .iter()
+                        .filter_map(|f| f.file_name()?.to_str())
+                        .map(|name| {
+                            KeptEntry::new(
+                                a.paths.id.as_str(),
+                                &p.session_key,
+                                e.session_id(),
+                                name,
+                                crate::units::now_ms(),
+                                false,
+                                e.fields.clone(),
+                            )
+                        })
+                        .collect();
+                    write_kept_entries(&layout.state_dir, &kept)?;
+                }
+                results.push(Deleted::ByGateway { archived });
+            }
+            report.agents.push(results);
+        }
+        Ok(report)
+    }
+}

@@ -1295,7 +1295,7 @@ fn a_store_of_a_newer_release_reads_first_class() {
     );
     let out = store
         .cmd()
-        .args(["--json", "delete", "agent:main:pinned-notes", "--yes"])
+        .args(["--json", "prune", "--all-agents", "--enforce", "--yes"])
         .output()
         .unwrap();
     let doc = json(&out);

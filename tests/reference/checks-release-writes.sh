@@ -98,8 +98,8 @@ release_entry_writes() {
   note "$ver: $n requests, the same rows as openclaw@$ver's SDK after each; openclaw@$ver lists, validates and reads back our store"
 }
 # owner_route_of VER : the owner route (docs/openclaw/RELEASES.md §8) on VER's own store, with
-# VER's installed package named by --openclaw and the reference `node` on PATH: patch, archive
-# and unarchive through VER's own code ("via": "openclaw") and through this tool's writer, on two
+# VER's installed package named by --openclaw and the reference `node` on PATH: patch, archive,
+# unarchive and delete (its archive files and kept entries too) through VER's own code ("via": "openclaw") and through this tool's writer, on two
 # copies of the store, leave the same rows in every table of the agent database after each
 # request (compare-all-rows.mjs); VER then reads the routed store back. A package of another
 # release is refused before anything changes.
@@ -127,6 +127,14 @@ owner_route_of() {
       same_release_rows "$ver" "$a" "$b" work "$op $key through the owner route"
       n=$((n + 1))
     done
+  done
+  for key in agent:work:sdk-made-1 agent:main:sdk-made-0; do
+    local agent="${key#agent:}"; agent="${agent%%:*}"
+    ours_run d.json "$a" delete "$key" --agent "$agent" --yes || { check_error "$ver: ours delete $key: $(head -c 300 d.json.err)"; continue; }
+    PATH="$path" ours_run o.json "$b" delete "$key" --agent "$agent" --yes --openclaw "$pkg" --json ||
+      { check_error "$ver: the owner route's delete $key: $(head -c 300 o.json.err)"; continue; }
+    same_release_rows "$ver" "$a" "$b" "$agent" "delete $key through the owner route"
+    n=$((n + 1))
   done
   cp -a "$b" "$CHECK_DIR/stores/owner-before-refusal"
   rc=0; PATH="$path" ours_run w.json "$b" patch agent:work:pinned-notes --agent work --set 'label="x"' --openclaw "$other" --json || rc=$?

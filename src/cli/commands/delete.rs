@@ -8,8 +8,8 @@ use openclaw_sessions::ops::RunState;
 use super::lifecycle::{finish_results, KeyResult};
 use super::patch::expect_session_id;
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{run_online_op, selection, MutationArgs};
-use crate::cli::online::OnlineArgs;
+use crate::cli::mutation::{run_owned_op, selection, MutationArgs};
+use crate::cli::online::{OnlineArgs, OwnerArgs};
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
@@ -32,6 +32,8 @@ pub struct DeleteArgs {
     mutation: MutationArgs,
     #[command(flatten)]
     online: OnlineArgs,
+    #[command(flatten)]
+    owner: OwnerArgs,
 }
 
 fn code_of(plan: &DeletePlan) -> Option<ErrorCode> {
@@ -55,7 +57,15 @@ pub fn run(ctx: &Ctx, args: &DeleteArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     }
     let mut op = DeleteOp::new(selection(ctx)?, keys, options);
-    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, "delete")? else {
+    let Some(run) = run_owned_op(
+        ctx,
+        &mut op,
+        &args.mutation,
+        &args.online,
+        &args.owner,
+        "delete",
+    )?
+    else {
         return Ok(Outcome::Done);
     };
     let dry_run = run.state == RunState::DryRun;

@@ -181,12 +181,13 @@ pub enum OwnerCall {
         expected_session_id: String,
         entry: Value,
     },
-    /// The session removed, its transcript archived (`deleteSessionEntry`).
+    /// The session removed, its transcript archived or not (`deleteSessionEntry`).
     #[serde(rename_all = "camelCase")]
     Delete {
         agent_id: String,
         session_key: String,
         expected_session_id: String,
+        archive_transcript: bool,
     },
 }
 
@@ -214,10 +215,13 @@ impl OwnerWriter {
             calls.len()
         ))
         };
+        // The script runs from a file of its own: the package's code starts workers with the
+        // options of this process, and `--input-type` (for a script given with `-e`) makes
+        // every one of them fail (2026.8.2's and 2026.9.5's deleteSessionEntry).
+        let script = ScriptFile::write()
+            .map_err(|e| unknown(format!("could not be given its script ({e})")))?;
         let mut child = std::process::Command::new(&self.package.node)
-            .arg("--input-type=module")
-            .arg("-e")
-            .arg(WRITE_SCRIPT)
+            .arg(&script.0)
             .env("OPENCLAW_STATE_DIR", &self.state_dir)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -273,6 +277,37 @@ impl OwnerWriter {
             self.package.version,
             self.package.root.display()
         )
+    }
+}
+
+/// The script in a private file of its own (`.mjs`: an ES module), removed when dropped.
+struct ScriptFile(PathBuf);
+
+impl ScriptFile {
+    fn write() -> std::io::Result<Self> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "openclaw-sessions-owner-{}-{nanos}.mjs",
+            std::process::id()
+        ));
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+            .open(&path)?;
+        let file_path = ScriptFile(path);
+        file.write_all(WRITE_SCRIPT.as_bytes())?;
+        Ok(file_path)
+    }
+}
+
+impl Drop for ScriptFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
     }
 }
 

@@ -4,7 +4,7 @@
 // OPENCLAW_STATE_DIR set; the request (JSON) on stdin: `{package, calls: [...]}`, each call
 // `{op: "replace", agentId, sessionKey, expectedSessionId, entry}` (the whole planned entry,
 // written with `patchSessionEntry` replacing it) or `{op: "delete", agentId, sessionKey,
-// expectedSessionId}` (`deleteSessionEntry`, its transcript archived). The answer (JSON) on
+// expectedSessionId, archiveTranscript}` (`deleteSessionEntry`). The answer (JSON) on
 // stdout: one `{ok, error?}` per call, in order; a call after a failed one still runs.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -41,7 +41,7 @@ for (const call of request.calls) {
       const ok = await sdk.deleteSessionEntry({
         agentId: call.agentId,
         sessionKey: call.sessionKey,
-        archiveTranscript: true,
+        archiveTranscript: call.archiveTranscript,
         expectedSessionId: call.expectedSessionId,
       });
       answers.push(ok ? { ok: true } : { ok: false, error: "not found" });
