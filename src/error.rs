@@ -27,6 +27,8 @@ pub enum ErrorKind {
     GatewayStateOwnerRequired,
     Interrupted,
     SnapshotUnverified,
+    /// A database stayed busy with another writer past the wait: nothing was wrong with it.
+    Busy,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +86,13 @@ pub enum Error {
         message: String,
         hint: Option<String>,
     },
+    /// A database another process kept writing while this one read or waited for it
+    /// (docs/openclaw/HOSTILE.md §12): the next run tries again.
+    #[error("{message}")]
+    Busy {
+        message: String,
+        hint: Option<String>,
+    },
     #[error("interrupted")]
     Interrupted,
     #[error("{path}: {source}")]
@@ -127,6 +136,7 @@ impl Error {
             Error::BadInput { .. } => ErrorKind::BadInput,
             Error::OwnerUnavailable { .. } => ErrorKind::OwnerUnavailable,
             Error::GatewayStateOwnerRequired { .. } => ErrorKind::GatewayStateOwnerRequired,
+            Error::Busy { .. } => ErrorKind::Busy,
             Error::Interrupted => ErrorKind::Interrupted,
             Error::Io { .. } => ErrorKind::Io,
             Error::Sqlite { .. } => ErrorKind::Sqlite,
@@ -147,7 +157,8 @@ impl Error {
             | Error::UnsupportedSchema { hint, .. }
             | Error::BadInput { hint, .. }
             | Error::OwnerUnavailable { hint, .. }
-            | Error::GatewayStateOwnerRequired { hint, .. } => hint.as_deref(),
+            | Error::GatewayStateOwnerRequired { hint, .. }
+            | Error::Busy { hint, .. } => hint.as_deref(),
             Error::Interrupted => Some(
                 "what finished before the signal stays done and the rest is untouched; run the same command again to finish",
             ),

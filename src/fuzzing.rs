@@ -22,7 +22,7 @@ pub fn jsonl_transcript(data: &[u8], scratch: &Path) {
     let mut converter =
         TranscriptConverter::new("/home/user/.openclaw/agents/main/sessions/x.jsonl", "sid");
     for line in text.split('\n') {
-        let Ok(value) = serde_json::from_str::<Value>(line.trim()) else {
+        let Ok(value) = crate::json_value::from_str::<Value>(line.trim()) else {
             continue;
         };
         if let Some(event) = converter.convert(value) {
@@ -71,7 +71,7 @@ pub fn cursor(data: &[u8]) {
 pub fn entry(data: &[u8]) {
     let s = String::from_utf8_lossy(data);
     let _ = SessionEntry::parse("agent:main:x", &s);
-    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&s) {
+    if let Ok(Value::Object(obj)) = crate::json_value::from_str::<Value>(&s) {
         let _ = normalise_entry("agent:main:x", &obj, 0);
     }
 }

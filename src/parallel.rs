@@ -5,6 +5,12 @@
 
 use std::sync::Mutex;
 
+/// A worker's stack: the main thread's usual 8 MiB. Store JSON can nest as deep as
+/// OpenClaw writes it (docs/openclaw/HOSTILE.md §10); parsing grows its own stack, but a
+/// parsed tree is dropped and cloned one frame per level, which a 2 MiB thread default would
+/// not hold. Reserved address space, touched only as deep as a run goes.
+const WORKER_STACK: usize = 8 << 20;
+
 /// How many threads run at once on this machine (at least 1).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -28,12 +34,15 @@ pub fn map_in_order<T: Send, R: Send>(
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
-                scope.spawn(|| {
-                    while let Some((i, item)) = next() {
-                        let r = f(item);
-                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                    }
-                })
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, || {
+                        while let Some((i, item)) = next() {
+                            let r = f(item);
+                            *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                        }
+                    })
+                    .expect("a thread could not be started")
             })
             .collect();
         let panics: Vec<_> = workers.into_iter().filter_map(|w| w.join().err()).collect();

@@ -38,14 +38,17 @@ pub enum Remedy {
     TranscriptCat,
     /// Set a session's label.
     PatchLabel,
-    /// A newer version of this tool.
-    Upgrade,
+    /// A store of a release this tool does not write: that release's own code changes it.
+    OwnerWrites,
     /// Upgrade an older release's databases to the schema this tool writes.
     UpgradeSchema,
     /// Report a bug in this tool.
     ReportBug,
     /// The state dir given holds `.openclaw`, the state dir itself.
     StateDirBelow,
+    /// A damaged session of a live key: delete it (its transcript archived), then restore
+    /// it from a snapshot taken before the damage.
+    ReplaceFromSnapshot,
 }
 
 impl Remedy {
@@ -70,10 +73,11 @@ impl Remedy {
             Remedy::MigrateAcpx => "adopt it with the ACPX migration",
             Remedy::TranscriptCat => "the raw transcript reader",
             Remedy::PatchLabel => "a label patch",
-            Remedy::Upgrade => "upgrade this tool",
+            Remedy::OwnerWrites => "let the release that owns it write it",
             Remedy::UpgradeSchema => "the schema upgrade of this tool",
             Remedy::ReportBug => "a bug in this tool",
             Remedy::StateDirBelow => "use it as the state dir",
+            Remedy::ReplaceFromSnapshot => "delete it and restore it from a snapshot",
         }
     }
 }

@@ -262,8 +262,12 @@ pub struct ReleasesStatus {
     pub open_after_doctor_fix: Vec<String>,
     /// Releases that refuse it, in words, grouped by the database they refuse.
     pub refusing: Vec<String>,
-    /// Whether one release opens every database as it is (false for a store of no database).
+    /// Whether one release opens every database as it is, or every database is of one release
+    /// newer than this tool knows (false for a store of no database).
     pub agree: bool,
+    /// The newer release the store belongs to ("OpenClaw 2026.9.8"), when it belongs to one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub newer_release: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -281,12 +285,15 @@ pub fn database_schemas(layout: &StateLayout) -> Vec<releases::DatabaseSchema> {
     let mut out = Vec::new();
     let state = database_status(&layout.state_db(), DatabaseRole::Global);
     if let Some(s) = &state.schema {
-        out.push(releases::DatabaseSchema::state(s.user_version));
+        out.push(releases::DatabaseSchema::state(s.user_version).named(s.app_version.clone()));
     }
     for id in layout.known_agents().0 {
         let db = database_status(&layout.agent(&id).db, DatabaseRole::Agent);
         if let Some(s) = &db.schema {
-            out.push(releases::DatabaseSchema::agent(id.as_str(), s.user_version));
+            out.push(
+                releases::DatabaseSchema::agent(id.as_str(), s.user_version)
+                    .named(s.app_version.clone()),
+            );
         }
     }
     out
@@ -295,6 +302,7 @@ pub fn database_schemas(layout: &StateLayout) -> Vec<releases::DatabaseSchema> {
 /// [`releases::judge`] of these databases, for `status`.
 pub fn releases_status(databases: &[releases::DatabaseSchema]) -> ReleasesStatus {
     let verdict = releases::judge(databases);
+    let newer = releases::newer_owner(databases);
     let names = |rs: &[&releases::Release]| rs.iter().map(|r| r.version.to_string()).collect();
     ReleasesStatus {
         databases: databases
@@ -309,7 +317,8 @@ pub fn releases_status(databases: &[releases::DatabaseSchema]) -> ReleasesStatus
         open_after_state_upgrade: names(&verdict.after_state_upgrade),
         open_after_doctor_fix: names(&verdict.after_doctor_fix),
         refusing: releases::describe_refusals(&verdict.refusing),
-        agree: verdict.agree(),
+        agree: verdict.agree() || newer.is_some(),
+        newer_release: newer.map(|n| n.words()),
     }
 }
 
@@ -421,11 +430,14 @@ pub fn gather_agents(layout: &StateLayout, named: Option<&[AgentPaths]>) -> Resu
     let state_database = database_status(&layout.state_db(), DatabaseRole::Global);
     let mut schemas: Vec<releases::DatabaseSchema> = Vec::new();
     if let Some(s) = &state_database.schema {
-        schemas.push(releases::DatabaseSchema::state(s.user_version));
+        schemas.push(releases::DatabaseSchema::state(s.user_version).named(s.app_version.clone()));
     }
     for a in &agents {
         if let Some(s) = &a.database.schema {
-            schemas.push(releases::DatabaseSchema::agent(&a.agent_id, s.user_version));
+            schemas.push(
+                releases::DatabaseSchema::agent(&a.agent_id, s.user_version)
+                    .named(s.app_version.clone()),
+            );
         }
     }
     // The releases that open the store are the whole state dir's, whichever agents are shown.

@@ -182,7 +182,7 @@ fn sanitize(conn: &Connection, path: &Path, global: bool) -> Result<()> {
     if meta::table_exists(conn, "exec_approvals_config") {
         let rows: Vec<(String, String)> = state::exec_approvals_configs(conn).at(path)?;
         for (key, raw) in rows {
-            if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&raw) {
+            if let Ok(mut v) = crate::json_value::from_str::<serde_json::Value>(&raw) {
                 if let Some(socket) = v.get_mut("socket").and_then(|s| s.as_object_mut()) {
                     if socket.shift_remove("token").is_some() {
                         let text =
@@ -353,6 +353,20 @@ fn build_copy(
     }
 }
 
+/// A repository that is a symbolic link is never written through: in a store another user
+/// owns, that user may have pointed it anywhere, a directory only root may write included
+/// (docs/openclaw/HOSTILE.md §13). Everything below it is created anew (`mkdir`, `O_EXCL`,
+/// hard links), which follows no link.
+fn refuse_symlinked_repository(repo: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(repo) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::unsafe_path(format!(
+            "the snapshot repository {} is a symbolic link; snapshots are never written through one",
+            repo.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Make one snapshot in `repository`; returns its directory and manifest.
 pub fn create_snapshot(
     source: &SnapshotSource,
@@ -367,6 +381,7 @@ pub fn create_snapshot(
         ));
     }
     let repo = &target.repository;
+    refuse_symlinked_repository(repo)?;
     ensure_private_dir(repo)?;
     remove_dead_staging(repo);
     let staging = repo.join(format!(".tmp-{}", uuid::Uuid::new_v4()));

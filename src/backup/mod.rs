@@ -12,7 +12,9 @@ pub use create::{
 };
 pub use manifest::{ArtifactManifest, DatabaseManifest, SnapshotManifest};
 pub use restore::{check_restorable, restore_fresh, restore_in_place, verified};
-pub use verify::{list_snapshots, verify_snapshot, ListedSnapshot, SnapshotState, VerifyReport};
+pub use verify::{
+    find_snapshot, list_snapshots, verify_snapshot, ListedSnapshot, SnapshotState, VerifyReport,
+};
 
 pub const SNAPSHOT_DB: &str = "database.sqlite";
 pub const MANIFEST: &str = "manifest.json";

@@ -211,3 +211,100 @@ pub fn list_snapshots(repo: &Path) -> Result<Vec<ListedSnapshot>> {
     });
     Ok(out)
 }
+
+/// The snapshot the user's words name (docs/SNAPSHOTS.md): a snapshot directory's path; else,
+/// looked up in `repositories` (the first that holds a match wins): `latest` (the newest
+/// complete snapshot), a snapshot id as `backup list` prints it (the directory's name, or the
+/// manifest's `snapshotId`), or a unique prefix of one or of its uuid part. Neither found nor
+/// unique is an error naming what is there.
+pub fn find_snapshot(words: &Path, repositories: &[PathBuf]) -> Result<PathBuf> {
+    if words.is_dir() && words.join(MANIFEST).exists() {
+        return Ok(words.to_path_buf());
+    }
+    let text = words.to_string_lossy();
+    let bare = words.components().count() == 1 && !text.is_empty();
+    if !bare {
+        return Err(Error::not_found(
+            format!("no snapshot at {}", words.display()),
+            Some(
+                "name a snapshot by its id as `backup list` shows it, `latest`, or its directory"
+                    .into(),
+            ),
+        ));
+    }
+    let mut searched = Vec::new();
+    for repo in repositories {
+        let listed = match list_snapshots(repo) {
+            Ok(l) => l,
+            Err(e) if e.kind() == crate::error::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        searched.push(repo.display().to_string());
+        let complete: Vec<&ListedSnapshot> = listed
+            .iter()
+            .filter(|s| s.state == SnapshotState::Complete)
+            .collect();
+        if text == "latest" {
+            // Newest first (list_snapshots' order).
+            if let Some(s) = complete.first() {
+                return Ok(s.path.clone());
+            }
+            continue;
+        }
+        let name = |s: &ListedSnapshot| {
+            s.path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let id = |s: &ListedSnapshot| s.manifest.as_ref().map(|m| m.snapshot_id.clone());
+        if let Some(s) = listed
+            .iter()
+            .find(|s| name(s) == text || id(s).as_deref() == Some(&*text))
+        {
+            return Ok(s.path.clone());
+        }
+        // A prefix of the name (the time it was made) or of its uuid (the last 36 characters).
+        let matches: Vec<&ListedSnapshot> = complete
+            .iter()
+            .copied()
+            .filter(|s| {
+                let n = name(s);
+                let uuid = n.get(n.len().saturating_sub(36)..).unwrap_or_default();
+                n.starts_with(&*text) || uuid.starts_with(&*text)
+            })
+            .collect();
+        match matches.as_slice() {
+            [] => continue,
+            [one] => return Ok(one.path.clone()),
+            many => {
+                let names: Vec<String> = many.iter().take(5).map(|s| name(s)).collect();
+                return Err(Error::InvalidArgument {
+                    message: format!(
+                        "snapshot {text} is ambiguous in {}: {} match ({}{})",
+                        repo.display(),
+                        many.len(),
+                        names.join(", "),
+                        if many.len() > 5 { ", ..." } else { "" }
+                    ),
+                    hint: Some("give more of the id".into()),
+                });
+            }
+        }
+    }
+    Err(Error::not_found(
+        if text == "latest" {
+            format!("no snapshot to be the latest in {}", searched.join(", "))
+        } else {
+            format!(
+                "no snapshot {text} in {}",
+                if searched.is_empty() {
+                    "any repository (none exists yet)".to_string()
+                } else {
+                    searched.join(", ")
+                }
+            )
+        },
+        Some("`openclaw-sessions backup list` shows the snapshots and their ids".into()),
+    ))
+}

@@ -7,7 +7,18 @@ use openclaw_sessions::paths::{AgentPaths, DiscoverOptions, Environment, StateLa
 use openclaw_sessions::store::resolve::AgentSelection;
 use openclaw_sessions::store::{AgentStore, OpenMode};
 
-use super::printer::{ColorChoice, Printer};
+use super::printer::{ColorChoice, Printer, TableFormat};
+
+/// `-o FORMAT` of the commands that print a table (`list`, `du`, `archives list`,
+/// `backup list`, `status`).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct TableOutput {
+    /// Print the table as tsv (tab-separated, cells whole), jsonl (a JSON object a row) or
+    /// json (the command's JSON document, as --json); table is the default.
+    #[arg(short = 'o', long = "output-format", value_enum, value_name = "FORMAT",
+          default_value_t = TableFormat::Table, hide_default_value = true)]
+    pub format: TableFormat,
+}
 
 /// Options every command accepts (README.md, Commands), shown apart from each command's own
 /// under one heading in `--help`.
@@ -49,6 +60,9 @@ pub struct GlobalArgs {
     /// in the middle to keep one line a row; piped output is always whole).
     #[arg(long, global = true)]
     pub wide: bool,
+    /// Print tables without their heading line.
+    #[arg(long, global = true)]
+    pub no_headers: bool,
     /// Never draw progress bars.
     #[arg(long, global = true)]
     pub no_progress: bool,
@@ -108,6 +122,37 @@ impl Ctx {
     /// The agents selected by `--agent`/`--all-agents` (default agent otherwise).
     pub fn agents(&self, layout: &StateLayout) -> openclaw_sessions::Result<Vec<AgentPaths>> {
         self.selection(layout)?.agents(layout)
+    }
+
+    /// The agents a listing covers (`list`, `du`, `search`, `archives list`): the one rule,
+    /// OpenClaw's default agent unless `--agent`/`--all-agents`; when other agents exist and
+    /// none was named, a line on stderr says so and how to see them.
+    pub fn listed_agents(
+        &self,
+        layout: &StateLayout,
+    ) -> openclaw_sessions::Result<Vec<AgentPaths>> {
+        let agents = self.agents(layout)?;
+        if self.selection(layout)?.named().is_none() {
+            let others: Vec<String> = layout
+                .known_agents()
+                .0
+                .into_iter()
+                .filter(|id| !agents.iter().any(|a| &a.id == id))
+                .map(|id| id.to_string())
+                .collect();
+            if !others.is_empty() {
+                let shown = agents
+                    .iter()
+                    .map(|a| a.id.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.printer.info(self.printer.fit_prose(&format!(
+                    "showing agent {shown}; other agents: {} (--all-agents)",
+                    others.join(", ")
+                )));
+            }
+        }
+        Ok(agents)
     }
 
     /// Open a store and pass its warnings on.

@@ -13,6 +13,9 @@ pub enum ErrorCode {
     ConfirmationRequired,
     Findings,
     Partial,
+    /// `secrets scan` found a secret (exit 1, as its issue asks for cron, and as `grep` exits
+    /// when it finds nothing the other way round).
+    SecretsFound,
     /// `custody run`'s command is not there (exit 127, as `env` exits).
     CommandNotFound,
     /// `custody run`'s command is there but cannot be executed (exit 126, as `env` exits).
@@ -37,6 +40,7 @@ impl ErrorCode {
             ErrorCode::ConfirmationRequired => return "CONFIRMATION_REQUIRED",
             ErrorCode::Findings => return "FINDINGS",
             ErrorCode::Partial => return "PARTIAL",
+            ErrorCode::SecretsFound => return "SECRETS_FOUND",
             ErrorCode::CommandNotFound => return "COMMAND_NOT_FOUND",
             ErrorCode::CommandNotExecutable => return "COMMAND_NOT_EXECUTABLE",
             ErrorCode::Library(kind) => kind,
@@ -57,6 +61,7 @@ impl ErrorCode {
             ErrorKind::GatewayStateOwnerRequired => "GATEWAY_STATE_OWNER_REQUIRED",
             ErrorKind::Interrupted => "INTERRUPTED",
             ErrorKind::SnapshotUnverified => "SNAPSHOT_UNVERIFIED",
+            ErrorKind::Busy => "BUSY",
         }
     }
 
@@ -65,6 +70,7 @@ impl ErrorCode {
         let kind = match self {
             ErrorCode::Usage | ErrorCode::ConfirmationRequired => return 2,
             ErrorCode::Findings | ErrorCode::Partial => return 3,
+            ErrorCode::SecretsFound => return 1,
             ErrorCode::CommandNotFound => return 127,
             ErrorCode::CommandNotExecutable => return 126,
             ErrorCode::Library(kind) => kind,
@@ -79,7 +85,9 @@ impl ErrorCode {
             | ErrorKind::TargetExists
             | ErrorKind::UnsafePath => 5,
             ErrorKind::UnsupportedSchema | ErrorKind::BadInput => 6,
-            ErrorKind::OwnerUnavailable | ErrorKind::GatewayStateOwnerRequired => 75,
+            ErrorKind::OwnerUnavailable
+            | ErrorKind::GatewayStateOwnerRequired
+            | ErrorKind::Busy => 75,
             ErrorKind::Interrupted => 130,
         }
     }

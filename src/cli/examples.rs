@@ -213,7 +213,15 @@ const EXAMPLES: &[(&str, &[&str])] = &[
             "openclaw-sessions migrate schema --all-agents --yes",
         ],
     ),
-    ("du", &["openclaw-sessions --all-agents du", "openclaw-sessions du --json"]),
+    (
+        "du",
+        &[
+            "openclaw-sessions --all-agents du",
+            "openclaw-sessions du --sessions --limit 10",
+            "openclaw-sessions du --content agent:main:main",
+            "openclaw-sessions du --database --json",
+        ],
+    ),
     (
         "secrets",
         &["openclaw-sessions secrets scan || echo 'secrets stored in conversations'"],

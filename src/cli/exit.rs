@@ -43,12 +43,15 @@ impl CliError {
     }
 }
 
-/// How a command that ran to its end went.
+/// How a command that ran to its end went. A command that did not do all it was asked
+/// (a refused key, findings) records it with [`Printer::fail`] before its document is
+/// written and still ends `Done`: [`finish`] reads the exit status from that record, so
+/// that `--json`'s `ok` and the exit status cannot disagree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     Done,
-    /// Exit with a child's code (`custody run`).
-    Exit(i32),
+    /// Exit with a child's code (`custody run`: the child's output is the output).
+    Child(i32),
 }
 
 pub fn clap_error(e: clap::Error) -> i32 {
@@ -210,8 +213,17 @@ fn classify(err: &anyhow::Error) -> (ErrorCode, String, Option<String>) {
 
 pub fn finish(printer: &Printer, result: anyhow::Result<Outcome>) -> i32 {
     match result {
-        Ok(Outcome::Done) => 0,
-        Ok(Outcome::Exit(code)) => code,
+        Ok(Outcome::Done) => match printer.failure() {
+            None => 0,
+            Some(f) => {
+                // A failure recorded before any document: the error document says it.
+                if printer.json && !printer.documented() {
+                    printer.json_error(f.code, &f.message, f.hint.as_deref());
+                }
+                f.code.exit_code()
+            }
+        },
+        Ok(Outcome::Child(code)) => code,
         Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
             let (code, message, hint) = classify(&e);

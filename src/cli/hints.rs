@@ -122,10 +122,16 @@ fn command(remedy: Remedy) -> String {
         Remedy::MigrateAcpx => format!("run `{}`", ours("migrate acpx", false, false)),
         Remedy::TranscriptCat => format!("`{}`", ours("transcript cat", false, false)),
         Remedy::PatchLabel => format!("`{}`", ours("patch KEY --set label=...", false, false)),
-        Remedy::Upgrade => "upgrade openclaw-sessions".into(),
+        Remedy::OwnerWrites => Remedy::OwnerWrites.phrase().into(),
         Remedy::UpgradeSchema => format!("`{}`", ours("migrate schema", false, false)),
         Remedy::ReportBug => "a bug in openclaw-sessions".into(),
         Remedy::StateDirBelow => "pass it as --state-dir (or OPENCLAW_STATE_DIR)".into(),
+        Remedy::ReplaceFromSnapshot => format!(
+            "delete it with `{}` (its transcript is archived), then restore it from a snapshot \
+taken before the damage with `{}` (`backup list` shows the snapshots)",
+            ours("delete KEY --yes", false, false),
+            ours("backup restore SNAPSHOT --session KEY --yes", false, false)
+        ),
     }
 }
 
@@ -151,7 +157,12 @@ pub fn warning(w: &Warning) -> String {
 
 /// A doctor finding's hint, as printed and in `--json`.
 pub fn finding_hint(f: &Finding) -> String {
-    render(&f.hint, f.remedy)
+    let hint = render(&f.hint, f.remedy);
+    // A command the finding's own session fills in.
+    match (f.remedy, &f.subject.session_key) {
+        (Some(Remedy::ReplaceFromSnapshot), Some(key)) => hint.replace("KEY", &shell_word(key)),
+        _ => hint,
+    }
 }
 
 /// Doctor findings with their hints as printed, for `--json`.
@@ -260,9 +271,9 @@ mod tests {
                 "`doctor --fix` (or `custody clear-stale`) removes it",
             ),
             (
-                "upgrade this tool",
-                Remedy::Upgrade,
-                "upgrade openclaw-sessions",
+                "let the release that owns it write it",
+                Remedy::OwnerWrites,
+                "let the release that owns it write it",
             ),
             (
                 "this is a bug in this tool; please report it",

@@ -90,7 +90,7 @@ pub enum Command {
     /// Migrate old layouts: a legacy file store into SQLite, ACPX state adoption.
     #[command(subcommand)]
     Migrate(migrate::MigrateCommand),
-    /// Disk use per agent against the maintenance budget.
+    /// Disk use per agent against the maintenance budget; per session, content and table.
     Du(du::DuArgs),
     /// Credentials stored in conversations: found everywhere they are kept, never printed.
     #[command(subcommand)]
@@ -109,6 +109,19 @@ pub enum Command {
 }
 
 impl Command {
+    /// `-o FORMAT` of the commands that print a table.
+    fn table_format(&self) -> printer::TableFormat {
+        let output = match self {
+            Command::Status(a) => Some(&a.output),
+            Command::List(a) => Some(&a.output),
+            Command::Du(a) => Some(&a.output),
+            Command::Archives(archives::ArchivesCommand::List(a)) => Some(&a.output),
+            Command::Backup(backup::BackupCommand::List(a)) => Some(&a.output),
+            _ => None,
+        };
+        output.map(|o| o.format).unwrap_or_default()
+    }
+
     fn name(&self) -> &'static str {
         match self {
             Command::Status(_) => "status",
@@ -172,13 +185,17 @@ pub fn command() -> clap::Command {
 
 pub fn main() -> i32 {
     completions::answer_if_asked();
-    let cli = match command()
+    let mut cli = match command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
     {
         Ok(cli) => cli,
         Err(e) => return exit::clap_error(e),
     };
+    let format = cli.command.table_format();
+    if format == printer::TableFormat::Json {
+        cli.global.json = true;
+    }
     let printer = Printer::new(
         cli.global.json,
         cli.global.quiet,
@@ -187,6 +204,7 @@ pub fn main() -> i32 {
     );
     printer.set_command(cli.command.name());
     printer.set_wide(cli.global.wide);
+    printer.set_table_format(cli.global.no_headers, format);
     let g = &cli.global;
     hints::remember(
         g.state_dir.as_deref(),

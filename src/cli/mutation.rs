@@ -78,7 +78,7 @@ pub struct Runs {
 /// Where a required snapshot goes without --backup-dir.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DefaultDir {
-    /// `<state>/openclaw-sessions-snapshots`.
+    /// The safety repository (docs/SNAPSHOTS.md).
     Repository,
     /// The repository of the snapshot being restored.
     RestoredSnapshots,
@@ -179,7 +179,8 @@ and changes nothing."
 --backup-dir DIR (default {}), before the first write; one that does not verify stops the run \
 (SNAPSHOT_UNVERIFIED, nothing changed).",
                 match self.default_dir {
-                    DefaultDir::Repository => "<state>/openclaw-sessions-snapshots",
+                    DefaultDir::Repository =>
+                        "the safety repository, <data>/safety (see backup --help)",
                     DefaultDir::RestoredSnapshots => "the repository of SNAPSHOT",
                 }
             ),
@@ -410,6 +411,69 @@ pub fn run_online_op<O: OnlineOperation>(
     finish_run(ctx, run)
 }
 
+/// [`run_online_op`] for the commands the owner route carries too (`ops::owner`): offline, on
+/// a store of a release this tool does not write, or with `--via-openclaw`/`--openclaw`, the
+/// installed OpenClaw package's own code writes the plan. A live Gateway still goes first on
+/// a newer store (it is the owner); with `--via-openclaw` it is refused (75), as any offline
+/// change is. Dry runs are this tool's own reads.
+pub fn run_owned_op<O: OnlineOperation + ops::owner::OwnerOperation>(
+    ctx: &Ctx,
+    op: &mut O,
+    args: &MutationArgs,
+    online: &OnlineArgs,
+    owner: &super::online::OwnerArgs,
+    label: &str,
+) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
+    let asked = owner.via_openclaw || owner.openclaw.is_some();
+    if args.dry_run {
+        return run_op(ctx, op, args, label);
+    }
+    let layout = ctx.layout()?;
+    // A store that is one newer release's (every database of it): its package writes it. A
+    // state dir of mixed releases stays refused by the release check, whose refusal names
+    // the routes.
+    let newer = openclaw_sessions::store::releases::newer_owner(
+        &openclaw_sessions::status::database_schemas(&layout),
+    )
+    .is_some();
+    if !asked && !newer {
+        return run_online_op(ctx, op, args, online, label);
+    }
+    let probe = openclaw_sessions::custody::probe(&layout);
+    if super::online::live_gateway(&probe) && !asked && !online.offline {
+        return run_online_op(ctx, op, args, online, label);
+    }
+    if probe.owner.state == openclaw_sessions::custody::OwnerState::Live {
+        return Err(openclaw_sessions::Error::OwnerUnavailable {
+            message: format!(
+                "the state dir has a live owner ({}), and the installed OpenClaw's code writes offline only",
+                probe.owner.role.as_deref().unwrap_or("unknown role")
+            ),
+            hint: Some("leave out --via-openclaw (a live Gateway then writes the change), or stop the owner and run it again".into()),
+        }
+        .into());
+    }
+    let owner_words = match openclaw_sessions::store::releases::newer_owner(
+        &openclaw_sessions::status::database_schemas(&layout),
+    ) {
+        Some(n) => n.words(),
+        None => "the OpenClaw release that owns it".to_string(),
+    };
+    let path = std::env::var_os("PATH");
+    let package =
+        ops::owner::find_package(owner.openclaw.as_deref(), path.as_deref(), &owner_words)?;
+    ops::owner::require_owner(&package, &layout)?;
+    super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
+    signals::install();
+    let writer = ops::owner::OwnerWriter {
+        package,
+        state_dir: layout.state_dir.clone(),
+    };
+    let hooks = CliHooks::new(ctx, label);
+    let run = ops::owner::run_owner(op, &layout, &run_options(ctx, args), &hooks, &writer)?;
+    finish_run(ctx, run)
+}
+
 /// A declined question is reported here (nothing changed, exit 0) and gives `None`; a
 /// question nobody could answer is `CONFIRMATION_REQUIRED`.
 fn finish_run<P, R>(ctx: &Ctx, run: Run<P, R>) -> anyhow::Result<Option<Run<P, R>>> {
@@ -434,9 +498,10 @@ fn finish_run<P, R>(ctx: &Ctx, run: Run<P, R>) -> anyhow::Result<Option<Run<P, R
 /// How the run reached the store, for JSON data: `"offline"`, or `"gateway"` with the
 /// Gateway's URL, version and scopes.
 pub fn via<P, R>(run: &Run<P, R>) -> serde_json::Value {
-    match &run.gateway {
-        None => serde_json::json!({"via": "offline"}),
-        Some(route) => serde_json::json!({"via": "gateway", "gateway": route}),
+    match (&run.gateway, &run.owner) {
+        (Some(route), _) => serde_json::json!({"via": "gateway", "gateway": route}),
+        (None, Some(package)) => serde_json::json!({"via": "openclaw", "openclaw": package}),
+        (None, None) => serde_json::json!({"via": "offline"}),
     }
 }
 
@@ -517,7 +582,7 @@ mod tests {
             SnapshotPolicy::Required => format!(
                 "always, of each database the plan changes, into `--backup-dir DIR` (default {})",
                 match runs.default_dir {
-                    DefaultDir::Repository => "`<state>/openclaw-sessions-snapshots`",
+                    DefaultDir::Repository => "the safety repository `<data>/safety`",
                     DefaultDir::RestoredSnapshots => "the repository of the snapshot it restores",
                 }
             ),

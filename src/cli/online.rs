@@ -75,6 +75,21 @@ pub struct OnlineArgs {
     pub gateway: GatewayArgs,
 }
 
+/// The owner route (docs/openclaw/RELEASES.md §8): a change written by the installed OpenClaw
+/// package's own code. Taken by itself offline on a store of a release this tool does not
+/// write; these options take it on any store.
+#[derive(Debug, Clone, Args)]
+pub struct OwnerArgs {
+    /// Write through the installed OpenClaw package's own code (its plugin SDK) instead of this
+    /// tool's writer, offline; it must be the release that owns the store.
+    #[arg(long)]
+    pub via_openclaw: bool,
+    /// The OpenClaw package to write through: its directory or its `openclaw.mjs` (default:
+    /// `openclaw` on PATH, as npm links it). Implies --via-openclaw.
+    #[arg(long, value_name = "PATH")]
+    pub openclaw: Option<std::path::PathBuf>,
+}
+
 /// The commands that go through a live Gateway (the others have no RPC).
 pub const ONLINE_COMMANDS: [&str; 5] = ["patch", "archive", "unarchive", "delete", "prune"];
 

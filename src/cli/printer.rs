@@ -11,6 +11,20 @@ use serde_json::{json, Value};
 use super::error_code::ErrorCode;
 use super::shown;
 
+/// How tables are printed (`-o`): for people, or as data for scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum TableFormat {
+    /// Aligned columns fitted to the terminal.
+    #[default]
+    Table,
+    /// Tab-separated values, every cell whole.
+    Tsv,
+    /// The command's one JSON document (as --json).
+    Json,
+    /// One JSON object a table row.
+    Jsonl,
+}
+
 /// Output stopped because the reader went away (`list | head`).
 #[derive(Debug, thiserror::Error)]
 #[error("broken pipe")]
@@ -32,6 +46,8 @@ struct Envelope<'a, T> {
     schema_version: u32,
     command: String,
     ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Value>,
     data: &'a T,
     warnings: Vec<String>,
 }
@@ -50,13 +66,23 @@ impl<'p, W: Write> JsonRows<'p, W> {
         mut out: W,
         pretty: bool,
         command: &str,
+        error: Option<&Value>,
         warnings: &'p RefCell<Vec<String>>,
     ) -> anyhow::Result<Self> {
         let command = serde_json::to_string(command)?;
+        let ok = error.is_none();
+        let error = match error {
+            Some(e) if pretty => format!(
+                "\n  \"error\": {},",
+                serde_json::to_string_pretty(e)?.replace('\n', "\n  ")
+            ),
+            Some(e) => format!("\"error\":{},", serde_json::to_string(e)?),
+            None => String::new(),
+        };
         let head = if pretty {
-            format!("{{\n  \"schemaVersion\": 1,\n  \"command\": {command},\n  \"ok\": true,\n  \"data\": [")
+            format!("{{\n  \"schemaVersion\": 1,\n  \"command\": {command},\n  \"ok\": {ok},{error}\n  \"data\": [")
         } else {
-            format!("{{\"schemaVersion\":1,\"command\":{command},\"ok\":true,\"data\":[")
+            format!("{{\"schemaVersion\":1,\"command\":{command},\"ok\":{ok},{error}\"data\":[")
         };
         out.write_all(head.as_bytes()).map_err(map_io)?;
         Ok(JsonRows {
@@ -69,14 +95,18 @@ impl<'p, W: Write> JsonRows<'p, W> {
 
     pub fn push<T: Serialize>(&mut self, row: &T) -> anyhow::Result<()> {
         let separator = if self.rows > 0 { "," } else { "" };
-        let text = if self.pretty {
-            let row = serde_json::to_string_pretty(row)?;
-            format!("{separator}\n    {}", row.replace('\n', "\n    "))
-        } else {
-            format!("{separator}{}", serde_json::to_string(row)?)
-        };
         self.rows += 1;
-        self.out.write_all(text.as_bytes()).map_err(map_io)
+        if self.pretty {
+            let row = serde_json::to_string_pretty(row)?;
+            let text = format!("{separator}\n    {}", row.replace('\n', "\n    "));
+            return self.out.write_all(text.as_bytes()).map_err(map_io);
+        }
+        // Compact rows (programs, long lists) go straight into the buffered output.
+        self.out.write_all(separator.as_bytes()).map_err(map_io)?;
+        serde_json::to_writer(&mut self.out, row).map_err(|e| match e.io_error_kind() {
+            Some(kind) => map_io(std::io::Error::from(kind)),
+            None => e.into(),
+        })
     }
 
     /// Close the array, add more top-level fields (`list`'s `page`) and the warnings, end the
@@ -120,6 +150,10 @@ pub struct Printer {
     /// Where tables go, and whether they keep every cell whole (`--wide`).
     table_target: super::table::Target,
     wide: std::cell::Cell<bool>,
+    /// `--no-headers`: tables without their heading line.
+    no_headers: std::cell::Cell<bool>,
+    /// `-o tsv|jsonl`: tables as data for scripts.
+    format: std::cell::Cell<TableFormat>,
     /// Whether the columns a narrow terminal left out were named already.
     dropped_said: std::cell::Cell<bool>,
     command: RefCell<String>,
@@ -127,6 +161,25 @@ pub struct Printer {
     warnings: RefCell<Vec<String>>,
     /// The `data` of the error document (what an interrupted run had done).
     error_data: RefCell<Option<serde_json::Value>>,
+    /// How a command that ran to its end failed (refusals, findings, partly done): the one
+    /// state both the document's `ok` and the exit status are read from (src/cli/exit.rs).
+    failure: RefCell<Option<Failure>>,
+    /// Whether the command's one JSON document was started.
+    documented: std::cell::Cell<bool>,
+}
+
+/// A command that ran to its end but did not do all it was asked: its error code and words.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub code: ErrorCode,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl Failure {
+    fn json(&self) -> Value {
+        json!({"code": self.code.as_str(), "message": self.message, "hint": self.hint})
+    }
 }
 
 fn map_io(e: std::io::Error) -> anyhow::Error {
@@ -155,12 +208,47 @@ impl Printer {
             stdout_tty: std::io::stdout().is_terminal(),
             table_target: super::table::Target::stdout(),
             wide: std::cell::Cell::new(false),
+            no_headers: std::cell::Cell::new(false),
+            format: std::cell::Cell::new(TableFormat::Table),
             dropped_said: std::cell::Cell::new(false),
             command: RefCell::new(String::new()),
             streaming: std::cell::Cell::new(false),
             warnings: RefCell::new(Vec::new()),
             error_data: RefCell::new(None),
+            failure: RefCell::new(None),
+            documented: std::cell::Cell::new(false),
         }
+    }
+
+    /// Record that the command ends without having done all it was asked (a refused key,
+    /// findings, a failed verification). Call it before the command's document is written:
+    /// the document then says `ok: false` with this error beside its `data`, and the exit
+    /// status is the code's. The first failure recorded is the one reported.
+    pub fn fail(&self, code: ErrorCode, message: impl Into<String>, hint: Option<String>) {
+        let mut failure = self.failure.borrow_mut();
+        if failure.is_none() {
+            *failure = Some(Failure {
+                code,
+                message: message.into(),
+                hint,
+            });
+        }
+    }
+
+    /// The failure recorded by [`Self::fail`], if any.
+    pub fn failure(&self) -> Option<Failure> {
+        self.failure.borrow().clone()
+    }
+
+    /// Whether the command's JSON document was (at least partly) written.
+    pub fn documented(&self) -> bool {
+        self.documented.get()
+    }
+
+    /// `--no-headers` and `-o`: how tables are printed.
+    pub fn set_table_format(&self, no_headers: bool, format: TableFormat) {
+        self.no_headers.set(no_headers);
+        self.format.set(format);
     }
 
     /// `--wide`: table cells are never shortened.
@@ -185,8 +273,12 @@ impl Printer {
     }
 
     /// A warning: on stderr, and collected into the JSON document's `warnings`.
+    /// The same words twice in one run are said once (every database of a newer release).
     pub fn warn(&self, msg: impl Into<String>) {
         let msg = msg.into();
+        if self.warnings.borrow().contains(&msg) {
+            return;
+        }
         if !self.json && !self.quiet {
             let shown = shown::lines(&msg);
             self.stderr_raw(&format!("{} {shown}\n", self.paint("33", "warning:")));
@@ -278,13 +370,16 @@ impl Printer {
 
     /// The one JSON document of a successful command.
     pub fn json_data<T: Serialize>(&self, data: &T) -> anyhow::Result<()> {
+        let error = self.failure.borrow().as_ref().map(Failure::json);
         let doc = Envelope {
             schema_version: 1,
             command: self.command(),
-            ok: true,
+            ok: error.is_none(),
+            error,
             data,
             warnings: self.warnings.borrow().clone(),
         };
+        self.documented.set(true);
         // Written as it is serialized: some data (prune's plans) is read back from disk while
         // it is written. An error after the first byte is one more compact line, as after
         // [`Self::stream`].
@@ -309,8 +404,16 @@ impl Printer {
     /// an error after the first row is one more compact line, as after [`Self::stream`].
     pub fn json_rows(&self) -> anyhow::Result<JsonRows<'_, impl Write>> {
         self.streaming.set(true);
+        self.documented.set(true);
         let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        JsonRows::start(out, self.stdout_tty, &self.command(), &self.warnings)
+        let error = self.failure.borrow().as_ref().map(Failure::json);
+        JsonRows::start(
+            out,
+            self.stdout_tty,
+            &self.command(),
+            error.as_ref(),
+            &self.warnings,
+        )
     }
 
     /// What the failed (interrupted) command had done, as the error document's `data`.
@@ -329,6 +432,7 @@ impl Printer {
         if let Some(data) = self.error_data.borrow_mut().take() {
             doc["data"] = data;
         }
+        self.documented.set(true);
         // One line, as every success document a script reads.
         let text = serde_json::to_string(&doc);
         let _ = self.out_raw(&format!("{}\n", text.unwrap_or_default()));
@@ -361,14 +465,31 @@ impl Printer {
     /// One line a row: fitted to the terminal's width unless piped or `--wide`; the columns
     /// left out are named once, on stderr, after the table.
     pub fn print_table(&self, table: &Table) -> anyhow::Result<()> {
-        let r = super::table::render(table, self.table_target, self.wide.get());
+        match self.format.get() {
+            TableFormat::Tsv => return self.out_raw(&table.tsv(!self.no_headers.get())),
+            TableFormat::Jsonl => return self.out_raw(&table.jsonl()),
+            TableFormat::Table | TableFormat::Json => {}
+        }
+        // An empty result is said in words (on stderr: stdout stays data).
+        if table.is_empty() {
+            self.info(table.empty_words());
+            return Ok(());
+        }
+        let r = super::table::render(
+            table,
+            self.table_target,
+            self.wide.get(),
+            !self.no_headers.get(),
+        );
         self.out(&format!("{}\n", r.text))?;
         if !r.dropped.is_empty() && !self.dropped_said.replace(true) {
-            self.info(format!(
-                "not shown at {} columns: {} (--wide shows every column)",
+            // One line, never wrapped: cut at the terminal's edge if the names run past it.
+            let line = format!(
+                "hidden at {} columns: {} (--wide shows all)",
                 r.width,
                 r.dropped.join(", ")
-            ));
+            );
+            self.info(self.fit_prose(&line));
         }
         Ok(())
     }
@@ -382,6 +503,12 @@ impl Printer {
     /// when piped or `--wide`.
     pub fn fit_prose(&self, line: &str) -> String {
         super::table::fit_prose(line, self.table_target, self.wide.get())
+    }
+
+    /// Prose wrapped to the terminal's width, the first line after `first`, the others
+    /// indented by `rest` (src/cli/table.rs); one line when piped or `--wide`.
+    pub fn wrap(&self, text: &str, first: &str, rest: &str) -> String {
+        super::table::wrap(text, first, rest, self.table_target, self.wide.get())
     }
 
     /// A column's value on one line, its controls escaped.
@@ -440,6 +567,7 @@ mod tests {
                     schema_version: 1,
                     command: "list".into(),
                     ok: true,
+                    error: None,
                     data: &data,
                     warnings: warnings.clone(),
                 };
@@ -451,7 +579,7 @@ mod tests {
                 expected.push('\n');
                 let cell = RefCell::new(warnings.clone());
                 let mut out = Vec::new();
-                let mut w = JsonRows::start(&mut out, pretty, "list", &cell).unwrap();
+                let mut w = JsonRows::start(&mut out, pretty, "list", None, &cell).unwrap();
                 for row in data {
                     w.push(row).unwrap();
                 }

@@ -154,6 +154,8 @@ impl From<&str> for Column {
 pub struct Table {
     columns: Vec<Column>,
     rows: Vec<Vec<String>>,
+    /// What an empty table says in words, instead of a heading alone.
+    empty: String,
 }
 
 impl Table {
@@ -161,7 +163,56 @@ impl Table {
         Table {
             columns,
             rows: Vec::new(),
+            empty: "nothing to show".into(),
         }
+    }
+
+    /// The words an empty result is said in (`no sessions match`).
+    pub fn when_empty(mut self, words: impl Into<String>) -> Table {
+        self.empty = words.into();
+        self
+    }
+
+    pub fn empty_words(&self) -> &str {
+        &self.empty
+    }
+
+    /// Tab-separated values for scripts: every cell whole, tabs and newlines in a cell shown
+    /// escaped; the heading first unless `headers` is false.
+    pub fn tsv(&self, headers: bool) -> String {
+        let cell = |c: &str| escaped(c).replace('\t', "\\t");
+        let mut out = String::new();
+        if headers {
+            let h: Vec<String> = self.columns.iter().map(|c| cell(&c.header)).collect();
+            out.push_str(&h.join("\t"));
+            out.push('\n');
+        }
+        for row in &self.rows {
+            let r: Vec<String> = row.iter().map(|c| cell(c)).collect();
+            out.push_str(&r.join("\t"));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// One JSON object a row (JSON Lines), keyed by the headings in lower case with `_`
+    /// for spaces (`SESSION ID` -> `session_id`), every cell whole.
+    pub fn jsonl(&self) -> String {
+        let keys: Vec<String> = self
+            .columns
+            .iter()
+            .map(|c| c.header.to_lowercase().replace([' ', '/'], "_"))
+            .collect();
+        let mut out = String::new();
+        for row in &self.rows {
+            let mut obj = serde_json::Map::new();
+            for (k, v) in keys.iter().zip(row) {
+                obj.insert(k.clone(), serde_json::Value::String(v.clone()));
+            }
+            out.push_str(&serde_json::Value::Object(obj).to_string());
+            out.push('\n');
+        }
+        out
     }
 
     pub fn add_row<S: Into<String>>(&mut self, row: impl IntoIterator<Item = S>) {
@@ -181,13 +232,6 @@ pub struct Rendered {
     pub width: usize,
 }
 
-/// How a table is drawn: with borders (a terminal) or plain (a pipe).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Style {
-    Borders,
-    Plain,
-}
-
 /// One line a row, and nothing a terminal would obey: every control in a cell is shown
 /// escaped (src/cli/shown.rs) before the cell is measured and cut, so a cut falls between
 /// characters of the escaped text, never inside an escape sequence.
@@ -197,27 +241,26 @@ fn escaped(text: &str) -> String {
 
 /// The text of the table: the `visible` columns, each cut to its width.
 fn build(
-    style: Style,
     table: &Table,
     visible: &[usize],
     widths: &[usize],
-    header: &[String],
+    header: Option<&[String]>,
     rows: &[Vec<String>],
 ) -> String {
     let fit = |i: usize, text: &str| shorten(text, widths[i], table.columns[i].cut);
     let mut t = comfy_table::Table::new();
-    if style == Style::Borders {
-        t.load_preset(presets::UTF8_FULL_CONDENSED);
-    } else {
-        t.load_preset(presets::NOTHING);
-    }
+    // No borders, as gh and kubectl print: columns apart by two spaces, a border would only
+    // spend columns a narrow terminal needs.
+    t.load_preset(presets::NOTHING);
     t.set_content_arrangement(ContentArrangement::Disabled);
-    t.set_header(
-        visible
-            .iter()
-            .map(|&i| header[i].clone())
-            .collect::<Vec<_>>(),
-    );
+    if let Some(header) = header {
+        t.set_header(
+            visible
+                .iter()
+                .map(|&i| header[i].clone())
+                .collect::<Vec<_>>(),
+        );
+    }
     for row in rows {
         t.add_row(
             visible
@@ -226,22 +269,18 @@ fn build(
                 .collect::<Vec<_>>(),
         );
     }
-    let text = t.to_string();
-    if style == Style::Borders {
-        text
-    } else {
-        // Plain tables: no padding at line ends.
-        text.lines()
-            .map(str::trim_end)
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
+    // No padding at line ends, nor the cells' one column of padding at line starts.
+    t.to_string()
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The table's text: whole when piped or `wide`; on a narrower terminal, the least useful
 /// columns dropped first and prose and paths cut last; identifiers whole in every case (a
 /// terminal narrower than the identifiers alone wraps them rather than lose them).
-pub fn render(table: &Table, target: Target, wide: bool) -> Rendered {
+pub fn render(table: &Table, target: Target, wide: bool, headers: bool) -> Rendered {
     let header: Vec<String> = table.columns.iter().map(|c| escaped(&c.header)).collect();
     let rows: Vec<Vec<String>> = table
         .rows
@@ -260,23 +299,23 @@ pub fn render(table: &Table, target: Target, wide: bool) -> Rendered {
         })
         .collect();
     let all: Vec<usize> = (0..n).collect();
-    let whole = |style| Rendered {
-        text: build(style, table, &all, &natural, &header, &rows),
+    let shown_header = headers.then_some(header.as_slice());
+    let whole = || Rendered {
+        text: build(table, &all, &natural, shown_header, &rows),
         dropped: Vec::new(),
         width: 0,
     };
     let width = match target {
-        Target::Pipe => return whole(Style::Plain),
+        Target::Pipe => return whole(),
         Target::Terminal { width } => width,
     };
-    // Borders: one column of border between columns and at each end, one of padding on
-    // either side of each cell.
-    let overhead = |k: usize| 3 * k + 1;
+    // Two spaces between columns.
+    let overhead = |k: usize| (2 * k).saturating_sub(2);
     let total = |visible: &[usize], widths: &[usize]| -> usize {
         visible.iter().map(|&i| widths[i]).sum::<usize>() + overhead(visible.len())
     };
     if wide || total(&all, &natural) <= width {
-        return whole(Style::Borders);
+        return whole();
     }
     // A path cut shorter than twice a prose cell says nothing of where it leads: dropped
     // rather than cut to a stub.
@@ -335,33 +374,12 @@ pub fn render(table: &Table, target: Target, wide: bool) -> Rendered {
         dropped.push(i);
     }
     dropped.sort_unstable();
-    let mut text = build(Style::Borders, table, &visible, &widths, &header, &rows);
-    if total(&visible, &widths) > width {
-        text = open_right_edge(&text, width);
-    }
+    let text = build(table, &visible, &widths, shown_header, &rows);
     Rendered {
         text,
         dropped: dropped.iter().map(|&i| header[i].clone()).collect(),
         width,
     }
-}
-
-/// A table whose identifiers alone are wider than the terminal (an archive's long name at
-/// 80 columns): its last column is left open on the right, so that a row is as long as its
-/// own cell and only a long cell runs past the edge (the terminal wraps that one cell, whole
-/// for copying), instead of every line padded past the edge and broken by the terminal in the
-/// middle of the borders. Rules stop at the terminal's edge.
-fn open_right_edge(text: &str, width: usize) -> String {
-    text.lines()
-        .map(|line| {
-            if line.starts_with(['┌', '╞', '├', '└']) {
-                line.chars().take(width).collect::<String>()
-            } else {
-                line.trim_end_matches('│').trim_end().to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// `text` in at most `width` columns, shortened the column's way.
@@ -397,6 +415,59 @@ fn shorten(text: &str, width: usize, cut: Cut) -> String {
             format!("{head}{ELLIPSIS}{tail}")
         }
     }
+}
+
+/// Prose wrapped at word boundaries to the terminal's width (one line when piped or `wide`):
+/// the first line starts with `first`, the others with `rest` (an indent); a word wider than a
+/// line is broken. `text` is already escaped.
+pub fn wrap(text: &str, first: &str, rest: &str, target: Target, wide: bool) -> String {
+    let width = match target {
+        Target::Terminal { width } if !wide => width,
+        _ => return format!("{first}{text}\n"),
+    };
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let sep = if empty { 0 } else { 1 };
+        if !empty && line.width() + sep + word.width() > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        // A word longer than a whole line: broken where the line ends.
+        let mut word = word;
+        while line.width() + word.width() > width && width > rest.width() + 1 {
+            let room = width - line.width();
+            let cut = word
+                .char_indices()
+                .scan(0usize, |w, (i, c)| {
+                    *w += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+                    Some((i + c.len_utf8(), *w))
+                })
+                .take_while(|(_, w)| *w <= room)
+                .last()
+                .map(|(i, _)| i)
+                .unwrap_or(0);
+            if cut == 0 {
+                break;
+            }
+            line.push_str(&word[..cut]);
+            out.push_str(&line);
+            out.push('\n');
+            line = rest.to_string();
+            word = &word[cut..];
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
 }
 
 /// One line of prose cut at its end to the terminal's width (whole when piped or `wide`);
@@ -504,35 +575,37 @@ mod tests {
     fn identifiers_stay_whole_and_the_least_useful_columns_go_first() {
         let t = sample();
         for width in [80, 100, 120, 200] {
-            let r = render(&t, Target::Terminal { width }, false);
+            let r = render(&t, Target::Terminal { width }, false, true);
             assert!(r.text.lines().all(|l| l.width() <= width), "{}", r.text);
-            assert_eq!(r.text.lines().count(), 4 + 3, "{}", r.text);
+            assert_eq!(r.text.lines().count(), 1 + 3, "{}", r.text);
             assert!(r
                 .text
                 .contains("slack:direct:u08abcdef:thread:1777244748.777292"));
             assert!(r.text.contains("c3635632"));
-            assert!(r.text.starts_with('┌'), "one style: {}", r.text);
+            // One style, gh's: no borders, the heading first.
+            assert!(r.text.starts_with("AGENT "), "one style: {}", r.text);
+            assert!(!r.text.contains(['│', '┌', '┆']), "{}", r.text);
         }
-        let at80 = render(&t, Target::Terminal { width: 80 }, false);
-        assert_eq!(
-            at80.dropped,
-            ["UPDATED", "EVENTS", "LABEL"],
-            "{}",
-            at80.text
-        );
-        let at100 = render(&t, Target::Terminal { width: 100 }, false);
+        let at80 = render(&t, Target::Terminal { width: 80 }, false, true);
+        // Without borders the label keeps a few columns at 80.
+        assert_eq!(at80.dropped, ["UPDATED", "EVENTS"], "{}", at80.text);
+        let at100 = render(&t, Target::Terminal { width: 100 }, false, true);
         // Data goes whole before any prose is cut.
         assert_eq!(at100.dropped, ["UPDATED", "EVENTS"], "{}", at100.text);
         assert!(at100.text.contains("a label\\nover"), "{}", at100.text);
         assert!(at100.text.contains('…'), "prose cut last: {}", at100.text);
         // Narrower than the identifiers: they stay whole (the terminal wraps them).
-        let at40 = render(&t, Target::Terminal { width: 40 }, false);
+        let at40 = render(&t, Target::Terminal { width: 40 }, false, true);
         assert!(at40
             .text
             .contains("slack:direct:u08abcdef:thread:1777244748.777292"));
-        let piped = render(&t, Target::Pipe, false);
+        let piped = render(&t, Target::Pipe, false, true);
         assert!(piped.dropped.is_empty() && !piped.text.contains('│'));
-        let wide = render(&t, Target::Terminal { width: 40 }, true);
+        let wide = render(&t, Target::Terminal { width: 40 }, true, true);
         assert!(wide.dropped.is_empty() && wide.text.contains("more words"));
+        // --no-headers: the rows alone.
+        let bare = render(&t, Target::Terminal { width: 80 }, false, false);
+        assert_eq!(bare.text.lines().count(), 3, "{}", bare.text);
+        assert!(bare.text.starts_with("research"), "{}", bare.text);
     }
 }

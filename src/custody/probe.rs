@@ -223,15 +223,38 @@ fn uid_of_dir(dir: &Path, prefix: &str) -> Option<u32> {
         .ok()
 }
 
-/// The per-user directories `<parent>/<prefix><uid>` other than our own uid's, sorted.
-fn other_users_dirs(parent: &Path, prefix: &str) -> Vec<PathBuf> {
+/// The per-user directories `<parent>/<prefix><uid>` other than our own uid's where an
+/// OpenClaw process that may own this store keeps its locks, sorted. OpenClaw itself looks
+/// only in its own uid's directory; it makes `tmp/openclaw-<uid>/` as that uid and uses a
+/// lifecycle directory only when it is a real directory of that uid with no access for
+/// others (`ensurePrivateSqliteCoordinatorDirectory`, `private` here). So a directory counts
+/// when it is what OpenClaw running as its uid would have made or accepted, and that uid is
+/// one that can write the store:
+/// root or the owner of the state dir. Any other user's locks are ignored, as OpenClaw
+/// ignores them: a user who cannot write the store cannot own it, and must not be able to
+/// stop every mutation by holding a lock in a directory of its own
+/// (docs/openclaw/HOSTILE.md §1).
+fn other_users_dirs(
+    parent: &Path,
+    prefix: &str,
+    private: bool,
+    store_owner: Option<u32>,
+) -> Vec<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
     let me = rustix::process::getuid().as_raw();
+    let may_own = |uid: u32| uid != me && (uid == 0 || Some(uid) == store_owner);
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(parent)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| uid_of_dir(p, prefix).is_some_and(|uid| uid != me) && p.is_dir())
+        .filter(|p| {
+            let Some(uid) = uid_of_dir(p, prefix).filter(|u| may_own(*u)) else {
+                return false;
+            };
+            std::fs::symlink_metadata(p)
+                .is_ok_and(|m| m.is_dir() && m.uid() == uid && (!private || m.mode() & 0o077 == 0))
+        })
         .collect();
     dirs.sort();
     dirs
@@ -268,11 +291,13 @@ fn lifecycle_report(path: PathBuf) -> LockReport {
 /// The locks of this state dir that other uids' OpenClaw processes take: their lifecycle
 /// coordinators and every lock file in their lock directories.
 pub(crate) fn other_users_locks(layout: &StateLayout, now_ms: i64) -> Vec<LockReport> {
+    use std::os::unix::fs::MetadataExt;
     let mut locks = Vec::new();
+    let store_owner = std::fs::metadata(&layout.state_dir).ok().map(|m| m.uid());
     let ours = lifecycle_coordinator(layout);
     if let (Some(runtime), Some(name)) = (ours.parent().and_then(|p| p.parent()), ours.file_name())
     {
-        for dir in other_users_dirs(runtime, "openclaw-state-locks-") {
+        for dir in other_users_dirs(runtime, "openclaw-state-locks-", true, store_owner) {
             let path = dir.join(name);
             if path.exists() {
                 locks.push(lifecycle_report(path));
@@ -281,7 +306,7 @@ pub(crate) fn other_users_locks(layout: &StateLayout, now_ms: i64) -> Vec<LockRe
     }
     let lock_dir = layout.lock_dir();
     if let Some(tmp) = lock_dir.parent() {
-        for dir in other_users_dirs(tmp, "openclaw-") {
+        for dir in other_users_dirs(tmp, "openclaw-", false, store_owner) {
             for path in lock_files(&dir) {
                 locks.push(judge_lock(&path, lock_kind(&path), now_ms));
             }

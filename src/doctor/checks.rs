@@ -127,7 +127,7 @@ pub const CHECKS: &[CheckInfo] = &[
     c(
         "archive-files",
         Severity::Warning,
-        "archive files without rows and rows without files (.reset files are informational)",
+        "archive files without rows and rows without files (.reset files are normal: not reported)",
     ),
     c(
         "leftovers",
@@ -361,11 +361,14 @@ fn sqlite_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<bool> {
                             "schema",
                             Severity::Warning,
                             Subject::agent(agent).path(db.path()),
-                            info.warning(db.path()).unwrap_or_default(),
-                            "upgrade this tool: this one reads what it knows of the schema and changes nothing",
+                            info.warning().unwrap_or_default(),
+                            &format!(
+                                "this tool reads it and changes nothing; {}",
+                                crate::store::owner_routes_hint(info.app_version.as_deref())
+                            ),
                             None,
                         );
-                        cx.remedy(Remedy::Upgrade);
+                        cx.remedy(Remedy::OwnerWrites);
                     }
                     // Written as its release writes it: nothing to do, and an upgrade would
                     // cut that release off the store.
@@ -784,7 +787,7 @@ fn entry_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
         for (label, keys) in rows(db, nodes::DUPLICATE_LABELS_SQL, |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })? {
-            let keys: Vec<String> = serde_json::from_str(&keys).unwrap_or_default();
+            let keys: Vec<String> = crate::json_value::from_str(&keys).unwrap_or_default();
             cx.add(
                 "duplicate-labels",
                 Severity::Warning,
@@ -948,7 +951,7 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     crate::transcript::decode_event_row(&sid, seq, json, frame.as_deref(), len)
                         .map(|(t, _)| t)
                         .unwrap_or_default();
-                let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                let v: Value = crate::json_value::from_str(&text).unwrap_or(Value::Null);
                 let ok = seq == 0
                     && v.get("type").and_then(Value::as_str) == Some("session")
                     && v.get("id").and_then(Value::as_str) == Some(sid.as_str());
@@ -987,9 +990,18 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     key_text(key.as_deref()),
                     shown.join(", ")
                 ),
-                "restore the transcript from a snapshot or its archive",
+                // Both routes refuse a live key: the damaged session goes first (its
+                // transcript archived), then a snapshot from before the gap brings it back.
+                if key.is_some() {
+                    "delete it and restore it from a snapshot"
+                } else {
+                    "no session names this transcript; its archives are in the archive listing"
+                },
                 None,
             );
+            if key.is_some() {
+                cx.remedy(Remedy::ReplaceFromSnapshot);
+            }
         }
     }
     if cx.wants("zstd-rows") {
@@ -1200,19 +1212,8 @@ fn file_checks(
         {
             let name = ent.file_name().to_string_lossy().into_owned();
             match classify_session_file(&name) {
-                SessionFile::Archive {
-                    reason: ArchiveReason::Reset,
-                    ..
-                } => {
-                    cx.add(
-                        "archive-files",
-                        Severity::Info,
-                        Subject::agent(agent).path(&ent.path()),
-                        format!("{name} is a reset archive (normal)"),
-                        "kept until the disk budget needs the space",
-                        None,
-                    );
-                }
+                // A `.jsonl.reset.*` file is what OpenClaw's reset leaves: normal, kept until
+                // the disk budget needs the space, so a healthy store reports nothing.
                 SessionFile::Archive {
                     reason: ArchiveReason::Deleted,
                     generation: Some(_),
@@ -1301,6 +1302,11 @@ fn releases_check(cx: &mut Ctx, layout: &StateLayout) {
     let databases = crate::status::database_schemas(layout);
     let verdict = judge(&databases);
     if databases.is_empty() || verdict.agree() {
+        return;
+    }
+    // Every database of one newer release: its store, read as far as this tool knows it (each
+    // database's schema finding says so), not databases that disagree (issue 48 item 2).
+    if crate::store::releases::newer_owner(&databases).is_some() {
         return;
     }
     let mut what = vec![format!(

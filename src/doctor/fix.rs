@@ -76,10 +76,7 @@ fn canonicalize_keys(
         )));
     };
     let mut done = Vec::new();
-    let json = changed
-        .then(|| serde_json::to_string(&fields))
-        .transpose()
-        .map_err(|e| Error::bad_input(format!("session {key}: {e}"), None))?;
+    let json = changed.then(|| crate::json_value::map_to_json(&fields));
     write_node(tx, path, key, &fields, json.as_deref())?;
     if changed {
         tx.execute(
@@ -323,7 +320,7 @@ pub fn apply_fixes(layout: &StateLayout, findings: &[Finding], now_ms: i64) -> R
         let mut db = WritableDb::open_accepting(
             &layout.state_dir,
             &paths.db,
-            &super::older_release::SCHEMAS,
+            super::older_release::SCHEMAS,
         )?;
         let path = db.path.clone();
         let mut publish = false;

@@ -21,7 +21,7 @@ use crate::remedy::Remedy;
 use crate::store::releases;
 
 /// The older agent schemas whose release's doctor repairs are mirrored (2026.8.2's, 2026.9.5's).
-pub const SCHEMAS: [i64; 2] = [19, 21];
+pub const SCHEMAS: &[i64] = crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
 /// Why no repair of a database is made: its foreign keys, or another database's, which stop
 /// its release's repairs everywhere.

@@ -94,7 +94,7 @@ fn actor(row: &RepairRow, ty: &str, id: &str) -> Option<Value> {
 /// OpenClaw's `hydrateCanonicalRepairEntry` for a row whose entry does not parse: what the
 /// stored text still says when it is an object, overlaid with every projected column.
 pub fn hydrate_entry(row: &RepairRow) -> Map<String, Value> {
-    let mut e: Map<String, Value> = serde_json::from_slice::<Value>(&row.raw_entry)
+    let mut e: Map<String, Value> = crate::json_value::from_slice::<Value>(&row.raw_entry)
         .ok()
         .and_then(|v| v.as_object().cloned())
         .unwrap_or_default();
@@ -313,7 +313,7 @@ fn read(path: &Path) -> Result<Option<QuarantinedEntry>> {
         Err(e @ Error::UnsafePath { .. }) => return Err(e),
         Err(_) => return Ok(None),
     };
-    let Ok(q) = serde_json::from_str::<QuarantinedEntry>(&text) else {
+    let Ok(q) = crate::json_value::from_str::<QuarantinedEntry>(&text) else {
         return Ok(None);
     };
     Ok((q.format == FORMAT).then_some(q))

@@ -49,8 +49,8 @@ impl SessionEntry {
     /// Decode an entry; it must be an object with a string `sessionId` and a finite
     /// `updatedAt`, as OpenClaw's row validator requires.
     pub fn parse(key: &str, json: &str) -> Result<Self, String> {
-        let value: Value =
-            serde_json::from_str(json).map_err(|e| format!("entry_json is not valid JSON: {e}"))?;
+        let value: Value = crate::json_value::from_str(json)
+            .map_err(|e| format!("entry_json is not valid JSON: {e}"))?;
         let mut entry = Self::from_value(key, value)?;
         entry.stored_json = Some(json.to_string());
         Ok(entry)
@@ -60,23 +60,44 @@ impl SessionEntry {
     /// checked as JSON and skipped, never built. A listing of every session parses faster
     /// and holds less that way.
     pub fn parse_fields(key: &str, json: &str, fields: Option<&[&str]>) -> Result<Self, String> {
-        let Some(fields) = fields else {
-            return Self::parse(key, json);
-        };
+        Self::parse_fields_owned(key.to_string(), json.to_string(), fields)
+    }
+
+    /// [`Self::parse_fields`] of a key and text the caller gives up (a listing's rows, read
+    /// as their own strings): kept as they are, not copied again.
+    pub fn parse_fields_owned(
+        key: String,
+        json: String,
+        fields: Option<&[&str]>,
+    ) -> Result<Self, String> {
         let invalid = |e: serde_json::Error| format!("entry_json is not valid JSON: {e}");
-        let mut de = serde_json::Deserializer::from_str(json);
-        let object = serde::Deserializer::deserialize_any(&mut de, SelectedFields(fields))
-            .map_err(invalid)?;
-        de.end().map_err(invalid)?;
-        let Some(map) = object else {
-            return Err("entry is not a JSON object".into());
+        let value = match fields {
+            None => crate::json_value::from_str(&json).map_err(invalid)?,
+            Some(fields) => {
+                let mut de = serde_json::Deserializer::from_str(&json);
+                de.disable_recursion_limit();
+                let object = serde::Deserializer::deserialize_any(
+                    serde_stacker::Deserializer::new(&mut de),
+                    SelectedFields(fields),
+                )
+                .map_err(invalid)?;
+                de.end().map_err(invalid)?;
+                let Some(map) = object else {
+                    return Err("entry is not a JSON object".into());
+                };
+                Value::Object(map)
+            }
         };
-        let mut entry = Self::from_value(key, Value::Object(map))?;
-        entry.stored_json = Some(json.to_string());
+        let mut entry = Self::from_value_owned(key, value)?;
+        entry.stored_json = Some(json);
         Ok(entry)
     }
 
     pub fn from_value(key: &str, value: Value) -> Result<Self, String> {
+        Self::from_value_owned(key.to_string(), value)
+    }
+
+    fn from_value_owned(key: String, value: Value) -> Result<Self, String> {
         let Value::Object(fields) = value else {
             return Err("entry is not a JSON object".into());
         };
@@ -89,7 +110,7 @@ impl SessionEntry {
             _ => return Err("entry has no finite updatedAt".into()),
         }
         Ok(SessionEntry {
-            key: key.to_string(),
+            key,
             fields,
             stored_json: None,
             unreadable: None,
@@ -253,7 +274,7 @@ impl SessionEntry {
         let text = self
             .stored_json
             .clone()
-            .unwrap_or_else(|| serde_json::to_string(&self.fields).unwrap_or_default());
+            .unwrap_or_else(|| crate::json_value::map_to_json(&self.fields));
         serde_json::value::RawValue::from_string(text).unwrap_or_else(|_| {
             serde_json::value::RawValue::from_string("{}".into()).expect("valid JSON")
         })

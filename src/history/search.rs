@@ -233,7 +233,7 @@ impl<'r> ArchiveSearch<'r> {
         let mut current: Option<i64> = None;
         let mut fatal: Option<Error> = None;
         let read = archive.source().for_each(store, 0, &mut |ev| {
-            let Ok(value) = serde_json::from_str::<serde_json::Value>(&ev.json) else {
+            let Ok(value) = crate::json_value::from_str::<serde_json::Value>(&ev.json) else {
                 return Ok(ControlFlow::Continue(()));
             };
             let Some((id, role, text, ts)) = searchable_text(&value, fallback) else {

@@ -149,7 +149,7 @@ impl<'a> JsonlReader<'a> {
                     None,
                 )
             })?;
-            if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            if let Err(e) = crate::json_value::from_str::<serde::de::IgnoredAny>(text) {
                 return Err(Error::bad_input(
                     format!(
                         "{} line {line_no} is not valid JSON ({e})",

@@ -195,9 +195,51 @@ pub fn plan_delete(
     Ok(plan)
 }
 
-fn delete_generation(tx: &Transaction<'_>, path: &Path, session_id: &str) -> Result<()> {
+/// The search rows of the transcripts some planned deletions remove, in a schema before 23
+/// (no `session_transcript_fts_rows` to find them by): found in one pass for all of them
+/// ([`event_index::unkeyed_search_rows`]) instead of one scan of the FTS content table a
+/// transcript. Empty (each found as it is deleted) from 23 on, or when nothing is planned.
+#[derive(Debug, Default)]
+pub struct FoundSearchRows(Option<HashMap<String, Vec<i64>>>);
+
+impl FoundSearchRows {
+    pub fn find<'p>(
+        conn: &rusqlite::Connection,
+        path: &Path,
+        plans: impl IntoIterator<Item = &'p DeletePlan>,
+    ) -> Result<Self> {
+        if AgentSchema::of(conn).at(path)?.has_search_rows() {
+            return Ok(Self(None));
+        }
+        let ids: Vec<&str> = plans
+            .into_iter()
+            .filter(|p| p.entry.is_some())
+            .flat_map(|p| p.generations.iter().map(|g| g.session_id.as_str()))
+            .collect();
+        if ids.is_empty() {
+            return Ok(Self(None));
+        }
+        let found = event_index::unkeyed_search_rows(conn, &ids).at(path)?;
+        Ok(Self(Some(found)))
+    }
+
+    /// The rows found for `session_id` (none: `&[]`), or `None` when none were looked for.
+    fn of(&self, session_id: &str) -> Option<&[i64]> {
+        self.0
+            .as_ref()
+            .map(|m| m.get(session_id).map_or(&[][..], Vec::as_slice))
+    }
+}
+
+fn delete_generation(
+    tx: &Transaction<'_>,
+    path: &Path,
+    session_id: &str,
+    found: &FoundSearchRows,
+) -> Result<()> {
     let search_rows = AgentSchema::of(tx).at(path)?.has_search_rows();
-    event_index::delete_for_session(tx, session_id, search_rows).at(path)?;
+    event_index::delete_for_session_found(tx, session_id, search_rows, found.of(session_id))
+        .at(path)?;
     windows::delete(tx, session_id).at(path)?;
     Ok(())
 }
@@ -224,6 +266,7 @@ fn tombstone(tx: &Transaction<'_>, path: &Path, key: &str) -> Result<bool> {
 /// One planned deletion inside the caller's transaction: archive rows for the generations it
 /// owns, then its rows. Returns the archives written (not yet published); the entry, with the
 /// archive of its current transcript, goes to `kept` (written before the commit).
+#[allow(clippy::too_many_arguments)]
 fn delete_in_tx(
     tx: &Transaction<'_>,
     path: &Path,
@@ -232,6 +275,7 @@ fn delete_in_tx(
     refs: ReferenceView<'_>,
     now: i64,
     kept: &mut Vec<KeptEntry>,
+    found: &FoundSearchRows,
 ) -> Result<Vec<ArchivedFile>> {
     let key = plan.session_key.as_str();
     let current: Option<String> = nodes::entry_json(tx, key).at(path)?;
@@ -260,7 +304,7 @@ fn delete_in_tx(
             archived.push(a);
             crate::writer::crash_point("delete-archive-row");
         }
-        delete_generation(tx, path, &g.session_id)?;
+        delete_generation(tx, path, &g.session_id, found)?;
         crate::writer::crash_point("delete-generation");
     }
     // Generations another session still refers to move to that session.
@@ -296,6 +340,7 @@ pub fn apply_delete(
     refs: ReferenceView<'_>,
     sessions_dir: &Path,
     now: i64,
+    found: &FoundSearchRows,
 ) -> Result<Vec<ArchivedFile>> {
     let Some(expected) = &plan.entry else {
         return Ok(Vec::new());
@@ -304,7 +349,7 @@ pub fn apply_delete(
     let (path, state_dir) = before_deleting(db, sessions_dir)?;
     let tx = db.transaction()?;
     let mut kept = Vec::new();
-    let mut archived = delete_in_tx(&tx, &path, plan, &expected, refs, now, &mut kept)?;
+    let mut archived = delete_in_tx(&tx, &path, plan, &expected, refs, now, &mut kept, found)?;
     write_kept_entries(&state_dir, &kept)?;
     crate::writer::crash_point("delete-entries-kept");
     crate::writer::crash_point("delete-before-commit");
@@ -337,13 +382,23 @@ pub fn apply_delete_batch(
     }
     let (path, state_dir) = before_deleting(db, sessions_dir)?;
     let tx = db.transaction()?;
+    let found = FoundSearchRows::find(&tx, &path, plans)?;
     let mut kept = Vec::new();
     for plan in plans {
         let Some(expected) = &plan.entry else {
             continue;
         };
         let expected = expected.entry()?;
-        delete_in_tx(&tx, &path, plan, &expected, refs.now(), now, &mut kept)?;
+        delete_in_tx(
+            &tx,
+            &path,
+            plan,
+            &expected,
+            refs.now(),
+            now,
+            &mut kept,
+            &found,
+        )?;
         refs.forget(&plan.session_key)?;
         crate::writer::crash_point("delete-before-commit");
         if stop() {

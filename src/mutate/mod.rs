@@ -11,7 +11,7 @@ pub mod restore;
 
 pub use delete::{
     apply_delete, apply_delete_batch, delete_state_rows, plan_delete, ArchivePlan, DeleteOptions,
-    DeletePlan, DeleteResult,
+    DeletePlan, DeleteResult, FoundSearchRows,
 };
 pub use patch::{
     apply_patch, apply_patch_batch, plan_archive, plan_maintenance_archive, plan_patch,

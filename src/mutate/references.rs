@@ -73,7 +73,7 @@ impl References {
             .at(&at)?;
         crate::store::db::nodes::for_each_reference(conn, path, |key, current, json| {
             insert.execute(params![current, key]).at(&at)?;
-            if let Ok(Value::Object(e)) = serde_json::from_str::<Value>(&json) {
+            if let Ok(Value::Object(e)) = crate::json_value::from_str::<Value>(&json) {
                 for id in state_ids(&e) {
                     insert.execute(params![id, key]).at(&at)?;
                 }

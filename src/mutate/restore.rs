@@ -202,7 +202,7 @@ fn verify_archive(store: &AgentStore, a: &ArchivedTranscript) -> Result<(u64, Op
     let mut last_time = None;
     let mut header_problem = None;
     for_each_archived(&a.body, a.encoding, conn, db, 0, &mut |ev| {
-        let v: Value = serde_json::from_str(&ev.json).unwrap_or(Value::Null);
+        let v: Value = crate::json_value::from_str(&ev.json).unwrap_or(Value::Null);
         if n == 0
             && (v.get("type").and_then(Value::as_str) != Some("session")
                 || v.get("id").and_then(Value::as_str) != Some(a.session_id.as_str()))
@@ -259,7 +259,7 @@ fn entry_from_snapshots(
         let Ok(Some(text)) = nodes::entry_json(db.conn(), key) else {
             continue;
         };
-        let Ok(Value::Object(e)) = serde_json::from_str::<Value>(&text) else {
+        let Ok(Value::Object(e)) = crate::json_value::from_str::<Value>(&text) else {
             continue;
         };
         if e.get("sessionId").and_then(Value::as_str) == Some(session_id) {
@@ -456,7 +456,7 @@ fn write_session(tx: &Transaction<'_>, path: &Path, plan: &UndeletePlan) -> Resu
     let key = plan.session_key.as_str();
     let sid = plan.session_id.as_str();
     let e = &plan.entry;
-    let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
+    let entry_json = crate::json_value::map_to_json(e);
     let updated_at = crate::json_value::finite(e.get("updatedAt")).unwrap_or(0.0);
     nodes::insert_if_absent(tx, key, sid, &entry_json, updated_at as i64).at(path)?;
     write_node(tx, path, key, e, Some(&entry_json))?;
@@ -536,7 +536,7 @@ fn write_undelete(db: &mut WritableDb, plan: &UndeletePlan, now_ms: i64) -> Resu
     let a = &plan.archived;
     let conn: &rusqlite::Connection = &tx;
     for_each_archived(&a.body, a.encoding, Some(conn), &path, 0, &mut |ev| {
-        let event: Value = serde_json::from_str(&ev.json)
+        let event: Value = crate::json_value::from_str(&ev.json)
             .map_err(|e| Error::bad_input(format!("archive {}: {e}", a.name), None))?;
         let seq = ev.seq;
         let created_at = event_time(&event, now_ms);
@@ -612,7 +612,9 @@ pub fn plan_session_from_snapshot(
     snapshot: &Path,
     words: &str,
 ) -> Result<SnapshotSessionPlan> {
-    use crate::store::db::session_copy::{find_in_snapshot, snapshot_window_ids};
+    use crate::store::db::session_copy::{
+        find_in_snapshot, find_in_snapshot_by_prefix, snapshot_window_ids,
+    };
     let agent_id = store.paths.id.to_string();
     let Some(db) = store.db() else {
         return Err(Error::not_found(
@@ -623,11 +625,22 @@ pub fn plan_session_from_snapshot(
     let snapshot_db = snapshot.join("database.sqlite");
     let words = words.trim();
     let qualified = format!("agent:{agent_id}:{}", words.to_lowercase());
+    // A key, a bare key, a session id, or a unique prefix of one (as every other command
+    // takes them, store::resolve).
+    let mut ambiguous = Vec::new();
     let (found, windows, events, lineage) = with_snapshot(&snapshot_db, |c| {
-        let found = match find_in_snapshot(c, words)? {
+        let mut found = match find_in_snapshot(c, words)? {
             Some(f) => Some(f),
             None => find_in_snapshot(c, &qualified)?,
         };
+        if found.is_none() && words.chars().count() >= crate::store::resolve::MIN_PREFIX_LEN {
+            let mut by_prefix = find_in_snapshot_by_prefix(c, words, 6)?;
+            if by_prefix.len() == 1 {
+                found = by_prefix.pop();
+            } else {
+                ambiguous = by_prefix;
+            }
+        }
         let Some((key, _)) = &found else {
             return Ok((None, Vec::new(), 0, Vec::new()));
         };
@@ -655,6 +668,22 @@ pub fn plan_session_from_snapshot(
         }
         Ok((found, windows, events, lineage))
     })?;
+    if found.is_none() && ambiguous.len() > 1 {
+        let names: Vec<String> = ambiguous
+            .iter()
+            .take(5)
+            .map(|(k, id)| format!("{k} ({id})"))
+            .collect();
+        return Err(Error::InvalidArgument {
+            message: format!(
+                "{words:?} is the start of several session ids in snapshot {}: {}{}",
+                snapshot.display(),
+                names.join(", "),
+                if ambiguous.len() > 5 { ", ..." } else { "" }
+            ),
+            hint: Some("give more of the id, or the session key".into()),
+        });
+    }
     let Some((key, sid)) = found else {
         return Err(Error::not_found(
             format!("snapshot {} holds no session {words:?}", snapshot.display()),

@@ -155,6 +155,7 @@ impl Operation for BackupPruneOp {
 
     /// It removes snapshots only: no database changes.
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Never;
+    const CHECKS_STATE_DIR_RELEASE: bool = false;
 
     /// It touches no agent's files.
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {

@@ -10,7 +10,7 @@ use crate::backup::SnapshotSource;
 use crate::error::{Error, ErrorKind, Result};
 use crate::mutate::{
     apply_delete, delete_state_rows, plan_delete, DeleteOptions, DeletePlan, DeleteResult,
-    References,
+    FoundSearchRows, References,
 };
 use crate::paths::{AgentPaths, StateLayout};
 use crate::remedy::Remedy;
@@ -162,7 +162,8 @@ impl Operation for DeleteOp {
     type Report = DeleteReport;
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         agents_of(&self.targets)
@@ -292,6 +293,10 @@ impl Operation for DeleteOp {
                 &a.paths.db,
                 Self::OLDER_SCHEMAS_WRITTEN,
             )?;
+            // Before schema 23, the search rows of every transcript to delete are found in
+            // one pass, not one scan a key.
+            let deleted = a.plans.iter().filter(|p| p.result == DeleteResult::Deleted);
+            let found = FoundSearchRows::find(&db.conn, &db.path, deleted)?;
             for p in &a.plans {
                 if p.result != DeleteResult::Deleted {
                     results.push(Deleted::Skipped);
@@ -300,7 +305,14 @@ impl Operation for DeleteOp {
                 let applied = if hooks.interruption().requested() {
                     Err(Error::Interrupted)
                 } else {
-                    apply_delete(&mut db, p, a.refs.now(), &a.paths.sessions_dir, now())
+                    apply_delete(
+                        &mut db,
+                        p,
+                        a.refs.now(),
+                        &a.paths.sessions_dir,
+                        now(),
+                        &found,
+                    )
                 };
                 match applied {
                     Ok(archived) => {

@@ -43,7 +43,8 @@ impl Operation for DoctorFixOp {
     const KEEPS_BROKEN_FOREIGN_KEYS: bool = true;
     /// There only the repairs that release's own doctor makes are offered
     /// (`doctor::older_release`; the reference check `release_doctor_fix`).
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     /// `--agent`'s agents, else every known agent (as the checks).
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {

@@ -244,7 +244,8 @@ impl Operation for EntryChangeOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::OnRequest;
     const ASKS_FIRST: bool = false;
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         agents_of(&self.targets)
@@ -521,6 +522,74 @@ impl super::online::OnlineOperation for EntryChangeOp {
                     },
                 )?;
             }
+            results.push(Applied::Written(stored));
+        }
+        Ok(EntryChangeReport { results })
+    }
+}
+
+impl super::owner::OwnerOperation for EntryChangeOp {
+    /// Every planned entry written whole by the owner's code (`patchSessionEntry` replacing the
+    /// entry of the session id the plan saw), in one run, then read back: it must be the entry
+    /// planned, as this tool's own writer would have left it.
+    fn apply_by_owner(
+        &mut self,
+        _layout: &StateLayout,
+        plan: &mut EntryChangePlan,
+        owner: &super::owner::OwnerWriter,
+        hooks: &dyn Hooks,
+    ) -> Result<EntryChangeReport> {
+        if hooks.interruption().requested() {
+            return Err(Error::Interrupted);
+        }
+        let calls: Vec<super::owner::OwnerCall> = plan
+            .items
+            .iter()
+            .filter_map(|item| {
+                let p = item.to_write()?;
+                Some(super::owner::OwnerCall::Replace {
+                    agent_id: item.target.agent.id.to_string(),
+                    session_key: p.key.clone(),
+                    expected_session_id: p.before.session_id().to_string(),
+                    entry: p.after.to_value(),
+                })
+            })
+            .collect();
+        let mut answers = owner.write(&calls)?.into_iter();
+        let mut results = Vec::with_capacity(plan.items.len());
+        for item in &plan.items {
+            let Some(p) = item.to_write() else {
+                results.push(item.left_alone());
+                continue;
+            };
+            match answers.next() {
+                Some(Ok(())) => {}
+                Some(Err(said)) => {
+                    results.push(Applied::Refused(Error::Conflict {
+                        message: format!(
+                            "OpenClaw {} refused to write {}: {said}",
+                            owner.package.version, p.key
+                        ),
+                        hint: Some("look at the session, then run the command again".into()),
+                    }));
+                    continue;
+                }
+                None => {
+                    return Err(Error::Internal(
+                        "the owner's code answered fewer calls".into(),
+                    ))
+                }
+            }
+            let store = AgentStore::open(item.target.agent.clone())?;
+            let stored = store.entry_by_exact_key(&p.key)?.ok_or_else(|| {
+                Error::Internal(format!("session {} is gone after the owner's write", p.key))
+            })?;
+            ensure(stored.fields == p.after.fields, || {
+                format!(
+                    "OpenClaw {}'s write of {} differs from the plan",
+                    owner.package.version, p.key
+                )
+            })?;
             results.push(Applied::Written(stored));
         }
         Ok(EntryChangeReport { results })

@@ -6,6 +6,7 @@
 
 use crate::backup::SnapshotSource;
 use crate::error::{Error, Remedy, Result, ResultExt};
+use crate::paths::StateLayout;
 use crate::store::db::meta;
 use crate::store::{require_sqlite_file, DatabaseRole, ReadOnlyDb, SchemaInfo, SchemaStatus};
 
@@ -47,6 +48,63 @@ pub fn check_schemas(agents: &[crate::paths::AgentPaths], also: &[i64]) -> Resul
         }
     }
     Ok(())
+}
+
+/// The release check of the whole state dir, before any change (issue 55 item 5): an OpenClaw
+/// release refuses a whole store when one of its databases is newer than it knows
+/// (docs/openclaw/RELEASES.md), so a state dir with any database newer than this tool writes,
+/// the state database or any agent's (in the run's scope or not), belongs to a newer release,
+/// and nothing of it is written by this tool. A file that is not a readable database is left
+/// to the later guards and the doctor.
+pub fn check_state_dir_release(layout: &StateLayout) -> Result<()> {
+    let mut newer: Vec<(std::path::PathBuf, SchemaInfo)> = Vec::new();
+    let mut consider = |db: std::path::PathBuf, role: DatabaseRole| {
+        if !db.is_file() {
+            return;
+        }
+        let Ok(ro) = require_sqlite_file(&db).and_then(|()| ReadOnlyDb::open(&db)) else {
+            return;
+        };
+        if let Ok(info) = SchemaInfo::read(&ro, role) {
+            if info.status == SchemaStatus::Newer {
+                newer.push((db, info));
+            }
+        }
+    };
+    consider(layout.state_db(), DatabaseRole::Global);
+    for id in layout.known_agents().0 {
+        consider(layout.agent(&id).db, DatabaseRole::Agent);
+    }
+    let Some((_, first)) = newer.first() else {
+        return Ok(());
+    };
+    let written = crate::store::releases::written();
+    // The release the database names, unless it names one this tool knows (whose schema is
+    // not this one: a relabelled or hand-made file).
+    let owner = first.app_version.clone().filter(|v| {
+        !crate::store::releases::RELEASES
+            .iter()
+            .any(|r| r.version == v)
+    });
+    Err(Error::UnsupportedSchema {
+        message: format!(
+            "this state dir belongs to {}: {}; this tool writes the stores of the releases it has proven, up to OpenClaw {} (state schema {}, agent schema {}), and that release refuses the whole store; nothing was changed",
+            match &owner {
+                Some(v) => format!("OpenClaw {v}"),
+                None => "a release newer than this tool knows".into(),
+            },
+            newer
+                .iter()
+                .map(|(db, info)| format!("{} has {}", db.display(), info.provenance()))
+                .collect::<Vec<_>>()
+                .join("; "),
+            written.version,
+            written.state_schema,
+            written.agent_schema,
+        ),
+        hint: Some(crate::store::owner_routes_hint(owner.as_deref())),
+    }
+    .with_remedy(Remedy::OwnerWrites))
 }
 
 /// Check every existing database of `sources`; the first refusal in their order is returned.

@@ -127,7 +127,8 @@ impl Operation for MigrateLegacyOp {
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
     /// An agent database of the release that owns the state dir is imported into as that
     /// release's own import does (`release_guard::import_release` says which release).
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()

@@ -186,7 +186,7 @@ fn plan_database(
 
 /// The stored event's payload by the importer's rule (OpenClaw's `prepareTranscriptPayload`).
 fn event_payload(conn: &Connection, text: &str) -> rusqlite::Result<EventPayload> {
-    let Ok(event) = serde_json::from_str::<serde_json::Value>(text) else {
+    let Ok(event) = crate::json_value::from_str::<serde_json::Value>(text) else {
         return Ok(EventPayload::Plain);
     };
     Ok(

@@ -13,6 +13,7 @@ pub mod migrate_acpx;
 pub mod migrate_legacy;
 pub mod migrate_schema;
 pub mod online;
+pub mod owner;
 mod pending;
 pub mod pipeline;
 pub mod prune;

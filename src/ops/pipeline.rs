@@ -110,9 +110,15 @@ pub trait Operation {
     /// (docs/openclaw/RELEASES.md); any other older schema is refused before any change.
     const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[];
 
+    /// Whether the run writes the store's databases, so that every database of the state dir
+    /// must pass the release check first (`ops::guard::check_state_dir_release`): all but the
+    /// operations that touch only snapshots, or replace a database whole with a verified
+    /// snapshot (the remedy that must stay open on any store).
+    const CHECKS_STATE_DIR_RELEASE: bool = true;
+
     /// Where a required snapshot goes when the caller names no directory.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
-        layout.snapshot_repository()
+        layout.safety_repository()
     }
 
     /// Turn the user's words into targets (read-only, before custody).
@@ -226,6 +232,8 @@ pub struct Run<P, R> {
     pub custody: Option<AcquireReport>,
     /// The live Gateway the run went through (`ops::online`); `None` offline.
     pub gateway: Option<GatewayRoute>,
+    /// The installed OpenClaw package whose own code wrote the changes (`ops::owner`).
+    pub owner: Option<super::owner::OpenClawPackage>,
 }
 
 impl<P, R> Run<P, R> {
@@ -248,6 +256,9 @@ pub fn run<O: Operation>(
     hooks.step("resolve");
     op.resolve(layout)?;
     if !options.dry_run {
+        if O::CHECKS_STATE_DIR_RELEASE {
+            super::guard::check_state_dir_release(layout)?;
+        }
         op.check_early(layout)?;
     }
     let custody = if options.dry_run {
@@ -304,15 +315,30 @@ fn run_held<O: Operation>(
     // dry run shows its plan, and says that the real run would be refused and what to do (a
     // newer schema, read only in part, is refused as the real run is).
     let sources = op.snapshot_sources(layout, &plan);
-    let checked = check_databases(
-        &sources,
-        O::DAMAGED_STORE,
-        O::TAKES_OLDER_SCHEMA,
-        O::OLDER_SCHEMAS_WRITTEN,
-    )
-    .and_then(|()| op.check(layout, &plan));
+    let whole = if O::CHECKS_STATE_DIR_RELEASE {
+        super::guard::check_state_dir_release(layout)
+    } else {
+        Ok(())
+    };
+    let checked = whole
+        .and_then(|()| {
+            check_databases(
+                &sources,
+                O::DAMAGED_STORE,
+                O::TAKES_OLDER_SCHEMA,
+                O::OLDER_SCHEMAS_WRITTEN,
+            )
+        })
+        .and_then(|()| op.check(layout, &plan));
     match checked {
-        Err(e) if options.dry_run && e.remedy() == Some(crate::remedy::Remedy::UpgradeSchema) => {
+        // A dry run is a read: it shows its plan, and says the real run would be refused.
+        Err(e)
+            if options.dry_run
+                && matches!(
+                    e.remedy(),
+                    Some(crate::remedy::Remedy::UpgradeSchema | crate::remedy::Remedy::OwnerWrites)
+                ) =>
+        {
             let message = match e.hint() {
                 Some(hint) => format!("the real run would be refused: {e}; {hint}"),
                 None => format!("the real run would be refused: {e}"),
@@ -356,6 +382,7 @@ impl<P, R> Run<P, R> {
             snapshots: Vec::new(),
             custody: None,
             gateway,
+            owner: None,
         }
     }
 }
@@ -423,6 +450,7 @@ pub(super) fn finish<O: Operation>(
         snapshots,
         custody: None,
         gateway,
+        owner: None,
     })
 }
 

@@ -206,7 +206,8 @@ impl PruneOp {
     fn refuse_unproven_owners(&self, layout: &StateLayout) -> Result<()> {
         for d in crate::status::database_schemas(layout) {
             if let Some(a) = self.agents.iter().find(|a| {
-                d == crate::store::releases::DatabaseSchema::agent(a.id.as_str(), d.schema)
+                d.label
+                    == crate::store::releases::DatabaseSchema::agent(a.id.as_str(), d.schema).label
             }) {
                 refuse_unproven(a.id.as_str(), d.schema, self.state.as_ref())?;
             }
@@ -346,36 +347,49 @@ impl PruneOp {
 /// prune as 2026.9.5's (`release_prune_19_of_2026_9_3`, `_9_4`). `None`: an owner of 19 whose
 /// cleanup is not reproduced, refused by [`refuse_unproven`].
 fn owner_rules(agent_schema: i64, state: Option<&SchemaInfo>) -> Option<PruneRules> {
+    use crate::store::releases::RELEASES;
     if agent_schema != 19 {
         return Some(PruneRules::Current);
     }
+    let state = state?;
     // `2026.9.1`, or a build of it (`2026.9.1-beta.1`), not `2026.9.10`.
     let is = |v: &str, release: &str| {
         v.strip_prefix(release)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '+']))
     };
-    match state? {
-        SchemaInfo {
-            user_version: 15,
-            app_version: Some(v),
-            ..
-        } => {
-            if v.starts_with("2026.8.") {
-                Some(PruneRules::OpenClaw2026_8)
-            } else if is(v, "2026.9.1") {
-                Some(PruneRules::OpenClaw2026_9_1)
-            } else if is(v, "2026.9.2") {
-                Some(PruneRules::OpenClaw2026_9_2)
-            } else {
-                None
-            }
+    // The rows of the release table that create this store (agent 19 beside this state schema).
+    let rows: Vec<_> = RELEASES
+        .iter()
+        .filter(|r| r.agent_schema == 19 && r.state_schema == state.user_version)
+        .collect();
+    let row = match state.app_version.as_deref() {
+        // The release the state database names, among them; a 2026.8 release the table does
+        // not list prunes as 2026.8.2 (the 2026.8 releases share their cleanup, RELEASES.md §7).
+        Some(v) => rows
+            .iter()
+            .find(|r| is(v, r.version))
+            .or_else(|| {
+                v.starts_with("2026.8.")
+                    .then(|| rows.iter().find(|r| r.version == "2026.8.2"))
+                    .flatten()
+            })
+            .copied(),
+        None => None,
+    };
+    // Unnamed (or named otherwise): the rows' rules when they all prune alike (state 16, 17).
+    let rules_of = match row {
+        Some(r) => r.prune_rules_of,
+        None if !rows.is_empty()
+            && state.user_version != 15
+            && rows
+                .iter()
+                .all(|r| r.prune_rules_of == rows[0].prune_rules_of) =>
+        {
+            rows[0].prune_rules_of
         }
-        SchemaInfo {
-            user_version: 16 | 17,
-            ..
-        } => Some(PruneRules::Current),
-        _ => None,
-    }
+        None => None,
+    };
+    PruneRules::of_release(rules_of?)
 }
 
 /// The rules a plan follows: the owner's; where it is unproven (refused before a real run),
@@ -791,7 +805,8 @@ impl Operation for PruneOp {
     /// 2026.9.1's and 2026.9.2's own (`release_prune_19_of_2026_9_1`, `_9_2`), 2026.9.3/9.4's as
     /// 2026.9.5's (`release_prune_19_of_2026_9_3`, `_9_4`); a store of another owner of 19 is
     /// refused in `check_early` and `check` (docs/openclaw/RELEASES.md §6).
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()
@@ -912,9 +927,11 @@ impl Operation for PruneOp {
                         "disk budget: archived by the cap, transcript archived",
                     ),
                 };
+                // Every removal the budget makes is shown, whatever the limit: it is what the
+                // admin cannot guess from the sessions' ages.
                 group.push(
                     PlanItem::change(verb, r.name.clone(), Some(why.to_string())),
-                    limit,
+                    usize::MAX,
                 );
             }
             summary.add(group);

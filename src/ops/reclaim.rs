@@ -334,7 +334,8 @@ impl Operation for ReclaimOp {
     /// It writes no row, only gives pages back (incremental vacuum, as 2026.8.2 and 2026.9.5
     /// also do, or a VACUUM), so every schema keeps its rows and objects: proven on both
     /// releases' stores by the reference check `release_reclaim`.
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         self.agents.clone()

@@ -126,6 +126,7 @@ pub fn check_schema_change(
         label,
         role,
         schema: snap.user_version,
+        app_version: None,
     });
     let verdict = releases::judge(&after);
     let opens = if verdict.agree() {
@@ -166,13 +167,14 @@ impl Operation for RestoreOp {
 
     const SNAPSHOT: SnapshotPolicy = SnapshotPolicy::Required;
     const DAMAGED_STORE: DamagedStore = DamagedStore::Replaced;
+    const CHECKS_STATE_DIR_RELEASE: bool = false;
 
     /// Beside the snapshot being restored, so the two are found together.
     fn default_snapshot_dir(&self, layout: &StateLayout) -> PathBuf {
         self.snapshot
             .parent()
             .map(|p| p.to_path_buf())
-            .unwrap_or_else(|| layout.state_dir.join("openclaw-sessions-snapshots"))
+            .unwrap_or_else(|| layout.safety_repository())
     }
 
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {

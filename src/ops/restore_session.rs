@@ -41,7 +41,8 @@ impl Operation for RestoreSessionOp {
     /// The rows are copied from a snapshot of the same schema (a snapshot of another is
     /// refused), proven against 2026.8.2, 2026.9.1, 2026.9.4 and 2026.9.5 (reference checks
     /// `restore_session_on_release_stores`, `release_restores_of_2026_9_1`, `_9_4`).
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     fn agents_in_scope(&self, layout: &StateLayout) -> Vec<AgentPaths> {
         super::restore::snapshot_agent_scope(&self.snapshot, layout)

@@ -60,7 +60,8 @@ impl Operation for UndeleteOp {
     /// The events are appended as each release stores them (`writer::AgentSchema`),
     /// proven against 2026.8.2, 2026.9.1, 2026.9.4 and 2026.9.5 (reference checks
     /// `undelete_on_release_stores`, `release_writes_of_2026_9_1`, `_9_4`).
-    const OLDER_SCHEMAS_WRITTEN: &'static [i64] = &[19, 21];
+    const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
+        crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     /// The archive the words name, among the selected agents' archives.
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {

@@ -51,6 +51,10 @@ pub struct StateLayout {
     pub config: Config,
     /// `--store FILE`: one database named directly.
     pub store_override: Option<PathBuf>,
+    /// Where this state dir's snapshot repositories live, outside the state dir
+    /// (docs/SNAPSHOTS.md): `$XDG_DATA_HOME/openclaw-sessions/snapshots/<name>`
+    /// (`~/.local/share` when unset).
+    pub snapshots_home: PathBuf,
 }
 
 /// What the user asked for on the command line.
@@ -96,12 +100,14 @@ impl StateLayout {
             .store
             .as_ref()
             .map(|p| expand(&p.to_string_lossy(), home.as_deref()));
+        let snapshots_home = snapshots_home(&state_dir, env);
         Ok(StateLayout {
             home,
             state_dir,
             state_dir_choice,
             config,
             store_override,
+            snapshots_home,
         })
     }
 
@@ -185,10 +191,31 @@ impl StateLayout {
         Ok(())
     }
 
-    /// `<state>/openclaw-sessions-snapshots`: where the safety snapshots go, and the default
-    /// repository of `backup create|list|verify`.
+    /// The admin's snapshot repository (`backup create`, `list`, `prune` without
+    /// `--repository`), outside the state dir so that it outlives it (docs/SNAPSHOTS.md).
     pub fn snapshot_repository(&self) -> PathBuf {
+        self.snapshots_home.join("manual")
+    }
+
+    /// The automatic safety snapshots of `doctor --fix` and the mutations, apart from the
+    /// admin's and pruned by their own rule (docs/SNAPSHOTS.md).
+    pub fn safety_repository(&self) -> PathBuf {
+        self.snapshots_home.join("safety")
+    }
+
+    /// The repository earlier versions kept inside the state dir: still read (listed,
+    /// verified, restored from), never written.
+    pub fn legacy_snapshot_repository(&self) -> PathBuf {
         self.state_dir.join("openclaw-sessions-snapshots")
+    }
+
+    /// Every repository a snapshot named by id or `latest` is looked up in, the admin's first.
+    pub fn snapshot_repositories(&self) -> Vec<PathBuf> {
+        vec![
+            self.snapshot_repository(),
+            self.safety_repository(),
+            self.legacy_snapshot_repository(),
+        ]
     }
 
     pub fn state_db(&self) -> PathBuf {
@@ -397,4 +424,46 @@ fn custom_partition(unsuffixed: &Path, id: &AgentId, default: &AgentId) -> PathB
         }
     }
     first
+}
+
+/// The directory of one state dir's snapshot repositories: named by the state dir's last
+/// component and a digest of its whole path, so that two state dirs never share one and the
+/// name still says whose it is (`openclaw-3f2a9c1b7d04`).
+fn snapshots_home(state_dir: &Path, env: &Environment) -> PathBuf {
+    let base = match (&env.xdg_data_home, &env.home) {
+        (Some(xdg), _) if Path::new(xdg).is_absolute() => PathBuf::from(xdg)
+            .join("openclaw-sessions")
+            .join("snapshots"),
+        (_, Some(home)) => PathBuf::from(home)
+            .join(".local")
+            .join("share")
+            .join("openclaw-sessions")
+            .join("snapshots"),
+        // No home at all: beside the state dir, never inside it.
+        (_, None) => state_dir
+            .parent()
+            .unwrap_or(state_dir)
+            .join("openclaw-sessions-snapshots"),
+    };
+    let last = state_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut name: String = last
+        .trim_start_matches('.')
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    if name.is_empty() {
+        name.push_str("state");
+    }
+    let digest = crate::digest::sha256_hex(state_dir.as_os_str().as_encoded_bytes());
+    base.join(format!("{name}-{}", &digest[..12]))
 }

@@ -14,4 +14,7 @@ pub use config::{Config, MaintenanceConfig};
 pub use db_owner::read_owner;
 pub use layout::{AgentPaths, DiscoverOptions, StateLayout};
 pub use selector::{sqlite_target_for_selector, SelectorTarget};
-pub use state_dir::{resolve_home, resolve_state_dir, Environment, StateDirChoice};
+pub use state_dir::{
+    changeable_by_another_user, resolve_home, resolve_state_dir, DirOwner, Environment,
+    StateDirChoice,
+};

@@ -11,6 +11,8 @@ pub struct Environment {
     pub state_dir: Option<String>,
     pub profile: Option<String>,
     pub config_path: Option<String>,
+    /// `XDG_DATA_HOME`: where the snapshot repositories live (docs/SNAPSHOTS.md).
+    pub xdg_data_home: Option<String>,
 }
 
 impl Environment {
@@ -22,6 +24,7 @@ impl Environment {
             state_dir: get("OPENCLAW_STATE_DIR"),
             profile: get("OPENCLAW_PROFILE"),
             config_path: get("OPENCLAW_CONFIG_PATH"),
+            xdg_data_home: get("XDG_DATA_HOME"),
         }
     }
 }
@@ -178,4 +181,63 @@ mod tests {
         };
         assert_eq!(resolve_home(&env).unwrap(), PathBuf::from("/home/user/oc"));
     }
+}
+
+/// The owner of a state dir as one opened directory gives it, and that directory's identity,
+/// so that a caller can check the path still names it after acting on the owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirOwner {
+    pub uid: u32,
+    pub gid: u32,
+    dev: u64,
+    ino: u64,
+}
+
+impl DirOwner {
+    /// Open `dir` (a directory, by its path) and read its owner from the open descriptor.
+    pub fn of(dir: &Path) -> std::io::Result<Self> {
+        use rustix::fs::{Mode, OFlags};
+        let fd = rustix::fs::open(
+            dir,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let st = rustix::fs::fstat(&fd)?;
+        Ok(DirOwner {
+            uid: st.st_uid,
+            gid: st.st_gid,
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
+        })
+    }
+
+    /// Whether `dir` still names the directory this owner was read from. One that cannot be
+    /// opened any more (gone, or not this user's to search) is not called replaced: every
+    /// later use of it fails the same way, and says why.
+    pub fn still_names(&self, dir: &Path) -> bool {
+        DirOwner::of(dir).map_or(true, |now| now == *self)
+    }
+}
+
+/// The first directory on the way to `state_dir` (its parents, by the path as given and by its
+/// resolved form) that a user other than root can change: one such a user owns, or one group
+/// or others may write without the sticky bit. That user could swap the state dir for another
+/// directory at any moment, so root must not act in it as root (docs/openclaw/HOSTILE.md §13).
+pub fn changeable_by_another_user(state_dir: &Path) -> Option<(PathBuf, u32)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut dirs: Vec<PathBuf> = state_dir
+        .ancestors()
+        .skip(1)
+        .map(Path::to_path_buf)
+        .collect();
+    if let Ok(real) = std::fs::canonicalize(state_dir) {
+        dirs.extend(real.ancestors().skip(1).map(Path::to_path_buf));
+    }
+    dirs.into_iter()
+        .filter(|d| !d.as_os_str().is_empty())
+        .find_map(|d| {
+            let m = std::fs::metadata(&d).ok()?;
+            let sticky = m.mode() & 0o1000 != 0;
+            (m.uid() != 0 || (m.mode() & 0o022 != 0 && !sticky)).then_some((d, m.uid()))
+        })
 }

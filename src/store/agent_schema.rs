@@ -15,7 +15,7 @@ impl AgentSchema {
 
     /// The older agent schemas this tool writes as their releases do (each operation names
     /// which of them it writes: `Operation::OLDER_SCHEMAS_WRITTEN`; docs/openclaw/RELEASES.md §6).
-    pub const OLDER_WRITTEN: [i64; 2] = [19, 21];
+    pub const OLDER_WRITTEN: &'static [i64] = super::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
 
     pub fn of(conn: &Connection) -> rusqlite::Result<Self> {
         conn.query_row("PRAGMA user_version", [], |r| r.get(0))

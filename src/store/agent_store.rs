@@ -99,7 +99,7 @@ impl AgentStore {
             false => None,
         };
         if let Some((db, schema)) = db {
-            if let Some(w) = schema.warning(&paths.db) {
+            if let Some(w) = schema.warning() {
                 warnings.push(w.into());
             }
             if let (Some(owner), false) = (&schema.agent_id, paths.db.to_string_lossy().is_empty())
@@ -250,7 +250,7 @@ impl AgentStore {
             return Ok(None);
         }
         Ok(Some(
-            SessionEntry::parse_fields(&key, &json, fields).map_err(|reason| {
+            SessionEntry::parse_fields_owned(key.clone(), json, fields).map_err(|reason| {
                 Warning::with_remedy(
                     format!(
                         "agent {}: session {key} skipped: {reason} (run the doctor)",
@@ -286,7 +286,7 @@ impl AgentStore {
     /// An immutable read that raced a writer is not trusted.
     pub(super) fn check_consistent(&self) -> Result<()> {
         match &self.db {
-            Some(db) if !db.still_consistent() => Err(Error::Conflict {
+            Some(db) if !db.still_consistent() => Err(Error::Busy {
                 message: format!("{} changed while it was being read", db.path().display()),
                 hint: Some("a writer started meanwhile; run the command again".into()),
             }),
@@ -364,6 +364,23 @@ impl AgentStore {
         };
         let row = nodes::stored_columns(db.conn(), key).at(self.db_path())?;
         Ok(row.unwrap_or_default())
+    }
+
+    /// The entry fields a newer release keeps outside `entry_json` (`session_entry_snapshots`,
+    /// schema 24), each parsed; a value that does not parse is kept as its text. OpenClaw's own
+    /// full-entry read puts them back into the entry; its listing leaves them out.
+    pub fn moved_fields(&self, key: &str) -> Result<Map<String, Value>> {
+        let Some(db) = &self.db else {
+            return Ok(Map::new());
+        };
+        let rows = nodes::entry_snapshots(db.conn(), key).at(self.db_path())?;
+        Ok(rows
+            .into_iter()
+            .map(|(field, json)| {
+                let value = serde_json::from_str(&json).unwrap_or(Value::String(json));
+                (field, value)
+            })
+            .collect())
     }
 
     /// Every transcript generation of a key, newest first.

@@ -24,8 +24,8 @@ pub use leftovers::{find_leftovers, Leftover, LeftoverKind};
 pub use newest_first::{for_each_newest_first, for_each_newest_first_after, Position};
 pub use open::{sidecar as sidecar_path, OpenMode, ReadOnlyDb};
 pub use schema::{
-    require_database, upgrade_hint, DatabaseRole, SchemaInfo, SchemaStatus, KNOWN_AGENT_SCHEMA,
-    KNOWN_STATE_SCHEMA,
+    owner_routes_hint, require_database, upgrade_hint, DatabaseRole, SchemaInfo, SchemaStatus,
+    KNOWN_AGENT_SCHEMA, KNOWN_STATE_SCHEMA,
 };
 pub use scratch::open_scratch;
 pub use sqlite_header::require_sqlite_file;

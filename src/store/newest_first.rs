@@ -53,7 +53,7 @@ impl Source<'_> {
 /// database row keeps its whole stored text), newest first; ties keep the order of `stores`,
 /// then key byte order (OpenClaw's listing order). `visit` gets the store's index and may
 /// stop the walk. Returns the warnings of rows that do not decode, as
-/// [`AgentStore::sessions`] would. A store that changed while it was read is `CONFLICT`,
+/// [`AgentStore::sessions`] would. A store that changed while it was read is `Error::Busy`,
 /// found once the walk ends.
 pub fn for_each_newest_first(
     stores: &[AgentStore],

@@ -23,11 +23,14 @@ pub enum OpenMode {
     PrivateCopy,
 }
 
+/// What a write changes: the main file (a checkpoint, a rollback-journal commit) or frames in
+/// `-wal`. Not whether `-wal` exists: any reader in WAL mode (OpenClaw's, a plain `sqlite3
+/// mode=ro`) creates an empty one and removes it again, which changes nothing read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Fingerprint {
     len: u64,
     modified: Option<SystemTime>,
-    wal_exists: bool,
+    wal_frames: bool,
 }
 
 fn fingerprint(path: &Path) -> Option<Fingerprint> {
@@ -35,8 +38,27 @@ fn fingerprint(path: &Path) -> Option<Fingerprint> {
     Some(Fingerprint {
         len: meta.len(),
         modified: meta.modified().ok(),
-        wal_exists: sidecar(path, "-wal").exists(),
+        wal_frames: wal_has_frames(path),
     })
+}
+
+/// How long a read-only open is tried again while a writer beside it changes its files.
+const OPEN_WAIT: Duration = Duration::from_secs(10);
+
+/// What a writer's opening, checkpoint or closing changes: the main file's size and time and
+/// which of its sidecar files exist, with their sizes.
+fn sidecars(path: &Path) -> [Option<(u64, Option<SystemTime>)>; 4] {
+    let of = |p: &Path| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| (m.len(), m.modified().ok()))
+    };
+    [
+        of(path),
+        of(&sidecar(path, "-wal")),
+        of(&sidecar(path, "-shm")),
+        of(&sidecar(path, "-journal")),
+    ]
 }
 
 pub use crate::paths::sqlite_file::sidecar;
@@ -82,7 +104,44 @@ impl ReadOnlyDb {
         Self::open_as(path, true, false)
     }
 
+    /// [`Self::open_once`], again while a writer beside us makes it fail: a writer of ours or
+    /// OpenClaw's creates and removes `-wal` and `-shm` as it opens and closes, so the mode
+    /// chosen from the files can be stale by the time SQLite opens them ("unable to open
+    /// database file"), and a checkpoint can hold the database busy. Such a failure is tried
+    /// again, with the files looked at anew, for up to [`OPEN_WAIT`]; past it the database is
+    /// `Busy` (exit 75), never an error of the database (docs/openclaw/HOSTILE.md §12).
     fn open_as(path: &Path, shared_reader: bool, complete_layout: bool) -> Result<Self> {
+        let deadline = std::time::Instant::now() + OPEN_WAIT;
+        let mut pause = Duration::from_millis(2);
+        loop {
+            let before = sidecars(path);
+            let err = match Self::open_once(path, shared_reader, complete_layout) {
+                Ok(db) => return Ok(db),
+                Err(e) => e,
+            };
+            let busy = matches!(
+                &err,
+                Error::Sqlite { source: rusqlite::Error::SqliteFailure(f, _), .. }
+                    if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            );
+            if !busy && sidecars(path) == before {
+                return Err(err);
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(Error::Busy {
+                    message: format!(
+                        "{} kept changing while it was opened for reading: {err}",
+                        path.display()
+                    ),
+                    hint: Some("another process is writing it; run the command again".into()),
+                });
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
+    }
+
+    fn open_once(path: &Path, shared_reader: bool, complete_layout: bool) -> Result<Self> {
         let meta = std::fs::metadata(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 Error::not_found(format!("database {} does not exist", path.display()), None)
@@ -232,8 +291,8 @@ impl ReadOnlyDb {
         self.mode
     }
 
-    /// An immutable read is only valid if no writer appeared meanwhile: a writer in WAL
-    /// mode creates `-wal` before it writes, and a checkpoint changes the main file.
+    /// An immutable read is only valid if no writer wrote meanwhile: a writer in WAL mode
+    /// writes frames to `-wal`, and a checkpoint changes the main file.
     pub fn still_consistent(&self) -> bool {
         match &self.opened_as {
             None => true,

@@ -83,7 +83,15 @@ impl AgentSelection {
     pub fn agents(&self, layout: &StateLayout) -> crate::error::Result<Vec<AgentPaths>> {
         match &self.named {
             Some(agents) => Ok(agents.clone()),
-            None => Ok(vec![layout.select_default_agent()?]),
+            // OpenClaw's default agent; a state dir without any agent has nothing to list
+            // (an empty result, not an unknown agent: cron must not alert on a fresh host).
+            None => {
+                layout.require_exists()?;
+                if layout.known_agents().0.is_empty() {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![layout.select_default_agent()?])
+            }
         }
     }
 }
@@ -1640,7 +1648,7 @@ mod tests {
     fn without_an_owner_every_agent_is_searched() {
         let f = Fixture::copy("live");
         let cfg = f.state().join("openclaw.json");
-        let mut doc: Value = serde_json::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
+        let mut doc: Value = crate::json_value::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
         doc["agents"].as_object_mut().unwrap().remove("defaults");
         std::fs::write(&cfg, serde_json::to_vec(&doc).unwrap()).unwrap();
         assert_eq!(unscoped_owner(&f.layout()), None);

@@ -5,8 +5,9 @@ use super::sqlite_header::{not_a_database, require_sqlite_file};
 use super::ReadOnlyDb;
 use crate::error::{Error, Remedy, Result, ResultExt};
 
-pub const KNOWN_AGENT_SCHEMA: i64 = 23;
-pub const KNOWN_STATE_SCHEMA: i64 = 18;
+/// The schemas of the newest release of the table (`store::releases`).
+pub const KNOWN_AGENT_SCHEMA: i64 = super::releases::NEWEST_AGENT_SCHEMA;
+pub const KNOWN_STATE_SCHEMA: i64 = super::releases::NEWEST_STATE_SCHEMA;
 
 pub use super::releases::DatabaseRole;
 
@@ -136,15 +137,27 @@ impl SchemaInfo {
         )
     }
 
-    /// The warning readers print for a database they can only partly vouch for.
-    pub fn warning(&self, path: &Path) -> Option<String> {
+    /// The warning readers print for a database they can only partly vouch for. It names no
+    /// path: every database of one newer release gives the same words, and a run says them once
+    /// (issue 48 item 2; the printer drops a warning already given).
+    pub fn warning(&self) -> Option<String> {
         match self.status {
             SchemaStatus::Known => None,
-            SchemaStatus::Newer => Some(format!(
-                "{} has {}, newer than this tool knows; reading it anyway, changes are refused",
-                path.display(),
-                self.provenance(),
-            )),
+            SchemaStatus::Newer => {
+                let written = super::releases::written();
+                let by = match &self.app_version {
+                    Some(v) => format!("written by OpenClaw {v}"),
+                    None => "written by a newer release".into(),
+                };
+                let what = match self.database {
+                    DatabaseRole::Agent => "agent databases",
+                    DatabaseRole::Global => "a state database",
+                };
+                Some(format!(
+                    "this state dir has {what} at schema {} ({by}), newer than the releases this tool knows (up to OpenClaw {}): reading what it knows of them; changes go through that release's own code",
+                    self.user_version, written.version,
+                ))
+            }
             // Reads of an older schema are complete (what that release holds is read), so
             // only a change is worth a word, and that is said when one is asked for.
             SchemaStatus::Older => None,
@@ -181,9 +194,9 @@ impl SchemaInfo {
                     self.kind(),
                     written.version,
                 ),
-                hint: Some("upgrade this tool".into()),
+                hint: Some(owner_routes_hint(self.app_version.as_deref())),
             }
-            .with_remedy(Remedy::Upgrade)),
+            .with_remedy(Remedy::OwnerWrites)),
             SchemaStatus::Older => Err(Error::UnsupportedSchema {
                 // The schemas this command does write, so that a refusal after another
                 // command worked on the same store says why.
@@ -218,6 +231,23 @@ fn written_schemas(schemas: Vec<(i64, String)>) -> String {
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
         None => String::new(),
     }
+}
+
+/// The routes that change a store of a release this tool does not write (docs/openclaw/RELEASES.md,
+/// "The owner writes"): that release's own code, through its live Gateway or its own commands.
+/// `owner`: the release the database names, when it names one.
+pub fn owner_routes_hint(owner: Option<&str>) -> String {
+    // A database that names a release this table knows, at a schema newer than that release's,
+    // was relabelled or made by hand: its name says nothing of its owner.
+    let owner = owner.filter(|v| !super::releases::RELEASES.iter().any(|r| r.version == *v));
+    let release = match owner {
+        Some(v) => format!("OpenClaw {v}"),
+        None => "that release".into(),
+    };
+    format!(
+        "{}: with {release}'s Gateway running, the same command goes through it; offline, use {release}'s own `openclaw` commands",
+        Remedy::OwnerWrites.phrase()
+    )
 }
 
 /// The two upgrades that work on an older store, and what they cost.

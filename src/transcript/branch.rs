@@ -168,7 +168,7 @@ pub fn derive(store: &AgentStore, source: &TranscriptSource) -> Result<Vec<Activ
     let mut nodes: HashMap<String, Node> = HashMap::new();
     let mut leaf: Option<String> = None;
     source.for_each(store, 0, &mut |ev| {
-        let Ok(shape) = serde_json::from_str::<EventShape>(&ev.json) else {
+        let Ok(shape) = crate::json_value::from_str::<EventShape>(&ev.json) else {
             return Ok(ControlFlow::Continue(()));
         };
         if shape.kind.as_deref() == Some("session") {

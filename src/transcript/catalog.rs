@@ -295,7 +295,7 @@ pub fn catalog_page(
             break;
         }
         read_bytes += json.len() as u64 + 1;
-        let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        let value: Value = crate::json_value::from_str(&json).unwrap_or(Value::Null);
         let mut msg_items = message_items(&value);
         msg_items.reverse();
         if skip > msg_items.len() {

@@ -36,7 +36,7 @@ pub fn decode<T: Serialize + DeserializeOwned>(raw: &str, what: &str) -> Result<
     let bytes = URL_SAFE_NO_PAD
         .decode(raw)
         .map_err(|_| bad("not base64url"))?;
-    let value: T = serde_json::from_slice(&bytes).map_err(|e| bad(&e.to_string()))?;
+    let value: T = crate::json_value::from_slice(&bytes).map_err(|e| bad(&e.to_string()))?;
     if encode(&value) != raw {
         return Err(bad("not in canonical form"));
     }
@@ -84,7 +84,7 @@ pub fn decode_loose(raw: &str) -> Option<serde_json::Map<String, serde_json::Val
     }
     let bytes = node_base64url_decode(raw);
     let text = String::from_utf8_lossy(&bytes);
-    match serde_json::from_str::<serde_json::Value>(&text).ok()? {
+    match crate::json_value::from_str::<serde_json::Value>(&text).ok()? {
         serde_json::Value::Object(map) => {
             Some(map.into_iter().map(|(k, v)| (k, js_number(v))).collect())
         }

@@ -418,7 +418,7 @@ pub fn visible_delta(
             last_seq = ev.seq;
             last_pos = pos;
             let where_ = format!("transcript row {}#{}", source.session_id(), ev.seq);
-            let parsed: MessageEvent = serde_json::from_str(&ev.json).map_err(|e| {
+            let parsed: MessageEvent = crate::json_value::from_str(&ev.json).map_err(|e| {
                 Error::bad_input(format!("{where_}: stored event is not JSON ({e})"), None)
             })?;
             let (Some("message"), Some(message), Some(id)) =
@@ -427,7 +427,7 @@ pub fn visible_delta(
                 return Ok(ControlFlow::Continue(()));
             };
             let fields: MessageFields =
-                serde_json::from_str(message.get()).unwrap_or(MessageFields {
+                crate::json_value::from_str(message.get()).unwrap_or(MessageFields {
                     role: None,
                     idempotency_key: None,
                 });

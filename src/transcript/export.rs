@@ -102,7 +102,7 @@ pub fn export_markdown(
         if !on_branch.contains(&ev.seq) {
             return Ok(ControlFlow::Continue(()));
         }
-        let v: Value = serde_json::from_str(&ev.json).unwrap_or(Value::Null);
+        let v: Value = crate::json_value::from_str(&ev.json).unwrap_or(Value::Null);
         if v.get("type").and_then(Value::as_str) != Some("message") {
             return Ok(ControlFlow::Continue(()));
         }

@@ -185,7 +185,7 @@ fn cold_event(line: &str) -> Option<String> {
         kind: String,
         row: Option<Row>,
     }
-    let r: Record = serde_json::from_str(line).ok()?;
+    let r: Record = crate::json_value::from_str(line).ok()?;
     match (r.kind.as_str(), r.row) {
         ("event", Some(row)) => Some(row.event_json),
         _ => None,

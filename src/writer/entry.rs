@@ -232,7 +232,7 @@ pub fn write_entry_uncertified(
         .unwrap_or_default()
         .to_string();
     let updated_at = num(e.get("updatedAt")).unwrap_or(0.0);
-    let entry_json = serde_json::to_string(&Value::Object(e.clone())).unwrap_or_default();
+    let entry_json = crate::json_value::map_to_json(&e);
     write_node(tx, path, key, &e, Some(&entry_json))?;
     write_window(tx, path, key, &e, &session_id, updated_at, None)?;
     Ok(e)

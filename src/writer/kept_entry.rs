@@ -9,9 +9,10 @@
 //! Crash safety: the files are written and synced before the deletion's transaction commits.
 //! A run killed between leaves a file whose archive does not exist, which nothing reads:
 //! every lookup goes by archive name, and an archive name is never made twice (it holds the
-//! deletion's time and the transcript's generation). The doctor names such a file, and one
-//! whose archive OpenClaw's own disk budget removed, and its repair removes it (check
-//! `leftovers`).
+//! deletion's time and the transcript's generation). The next mutation removes such a file
+//! under custody before it plans (`ops::leftovers`), so a re-run ends with the entries of an
+//! uninterrupted run; the doctor names one, and one whose archive OpenClaw's own disk budget
+//! removed, and its repair removes it (check `leftovers`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ use crate::fsutil;
 /// Under the state dir, beside `openclaw-sessions-snapshots`.
 pub const KEPT_ENTRIES_DIR: &str = "openclaw-sessions-deleted";
 const FORMAT: &str = "openclaw-sessions.deleted-entry";
-const SUFFIX: &str = ".entry.json";
+pub const SUFFIX: &str = ".entry.json";
 
 /// One deleted entry, as kept in its file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -88,7 +89,7 @@ pub fn read_kept_entry(
 ) -> Option<(PathBuf, KeptEntry)> {
     let path = kept_entry_path(state_dir, agent_id, archive_name);
     let text = fsutil::read_regular_to_string(&path).ok()?;
-    let kept: KeptEntry = serde_json::from_str(&text).ok()?;
+    let kept: KeptEntry = crate::json_value::from_str(&text).ok()?;
     (kept.format == FORMAT && kept.archive_name == archive_name && kept.agent_id == agent_id)
         .then_some((path, kept))
 }

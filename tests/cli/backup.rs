@@ -483,13 +483,13 @@ fn snapshots_are_compact_and_sanitized() {
     assert_eq!(leases, 2000);
 }
 
-/// `backup create|list|verify` default to the repository of the safety snapshots
-/// (`<state>/openclaw-sessions-snapshots`); `create` names the agent of each snapshot; `du`
-/// counts that repository.
+/// `backup create|list|verify` default to the admin's repository outside the state dir
+/// (docs/SNAPSHOTS.md); `create` names the agent of each snapshot; `du` counts it.
 #[test]
-fn backup_defaults_to_the_safety_snapshots_repository_and_du_counts_it() {
+fn backup_defaults_to_the_admins_repository_outside_the_state_dir_and_du_counts_it() {
     let store = Store::copy("live");
-    let repo = store.state().join("openclaw-sessions-snapshots");
+    let repo = store.snapshot_repo();
+    assert!(!repo.starts_with(store.state()));
     let out = store.run_ok(["--all-agents", "backup", "create"]);
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
@@ -555,7 +555,7 @@ fn backup_defaults_to_the_safety_snapshots_repository_and_du_counts_it() {
 #[test]
 fn backup_prune_keeps_the_newest_of_each_database() {
     let store = Store::copy("live");
-    let repo = store.state().join("openclaw-sessions-snapshots");
+    let repo = store.snapshot_repo();
     for _ in 0..3 {
         store.run_ok(["--all-agents", "backup", "create"]);
     }
@@ -677,7 +677,7 @@ fn backup_prune_keeps_the_newest_of_each_database() {
 #[test]
 fn backup_prune_killed_midway_leaves_no_half_snapshot() {
     let store = Store::copy("live");
-    let repo = store.state().join("openclaw-sessions-snapshots");
+    let repo = store.snapshot_repo();
     for _ in 0..3 {
         store.run_ok(["backup", "create"]);
     }
@@ -714,7 +714,7 @@ fn backup_prune_killed_midway_leaves_no_half_snapshot() {
 #[test]
 fn backup_prune_of_a_store_without_snapshots_is_quiet() {
     let store = Store::copy("live");
-    assert!(!store.state().join("openclaw-sessions-snapshots").exists());
+    assert!(!store.snapshots_home().exists());
     let out = store.run_code(["backup", "prune", "--keep", "3", "--yes"], 0);
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
     store.run_code(

@@ -70,6 +70,27 @@ impl Store {
         self.dir.path().join(".openclaw")
     }
 
+    /// This store's snapshot repositories' directory, outside the state dir
+    /// (`$HOME/.local/share/openclaw-sessions/snapshots/<name>-<digest>`, docs/SNAPSHOTS.md).
+    pub fn snapshots_home(&self) -> PathBuf {
+        let state = self.state();
+        let digest = openclaw_sessions::digest::sha256_hex(state.as_os_str().as_encoded_bytes());
+        self.dir
+            .path()
+            .join(".local/share/openclaw-sessions/snapshots")
+            .join(format!("openclaw-{}", &digest[..12]))
+    }
+
+    /// The admin's default snapshot repository (`backup create` without `--repository`).
+    pub fn snapshot_repo(&self) -> PathBuf {
+        self.snapshots_home().join("manual")
+    }
+
+    /// Where `doctor --fix` and the mutations put their safety snapshots by default.
+    pub fn safety_repo(&self) -> PathBuf {
+        self.snapshots_home().join("safety")
+    }
+
     pub fn agent_db(&self, agent: &str) -> PathBuf {
         self.state()
             .join("agents")
@@ -96,6 +117,22 @@ impl Store {
     /// A read-write connection for building faults (tests only).
     pub fn writable(&self, agent: &str) -> rusqlite::Connection {
         rusqlite::Connection::open(self.agent_db(agent)).unwrap()
+    }
+}
+
+/// Limits a run's address space to `bytes` (RLIMIT_AS): a run that tried to hold a decoded
+/// bomb would fail to allocate and abort.
+pub fn limit_address_space(cmd: &mut std::process::Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            Ok(())
+        });
     }
 }
 

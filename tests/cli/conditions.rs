@@ -264,15 +264,83 @@ fn a_newer_schema_is_refused_before_any_change() {
         .writable("main")
         .execute_batch("PRAGMA user_version = 24")
         .unwrap();
-    for args in MUTATIONS {
+    // A dry run is a read (issue 48 item 2): it shows its plan and says the run is refused.
+    let (dry, changes): (Vec<&[&str]>, Vec<&[&str]>) =
+        MUTATIONS.iter().partition(|a| a.contains(&"--dry-run"));
+    for args in changes {
         refused(
             &store,
             args,
             6,
             "UNSUPPORTED_SCHEMA",
-            "has agent schema 24 (created by OpenClaw 2026.9.6; the schema of a release newer than OpenClaw 2026.9.6), newer than the agent schema 23 (OpenClaw 2026.9.6) this tool writes",
+            "has agent schema 24 (created by OpenClaw 2026.9.6; the schema of a release newer than OpenClaw 2026.9.6)",
         );
     }
+    for args in dry {
+        let out = store.cmd().arg("--json").args(args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {doc}");
+        assert!(
+            doc["warnings"]
+                .to_string()
+                .contains("the real run would be refused"),
+            "{doc}"
+        );
+    }
+}
+
+/// A 2026.9.6 store whose state database a newer release upgraded (user_version 19, the
+/// agents still at 23): that release owns the whole state dir, and 2026.9.6 itself refuses it.
+/// Every change is refused before anything changes, whichever database it would write (issue
+/// 55 item 5: prune, patch and archive wrote through it), and no hint sends the admin to
+/// upgrade this tool (issue 48 item 6); a dry run still shows its plan.
+#[test]
+fn a_newer_state_database_refuses_every_change_before_any_change() {
+    let store = Store::copy("live");
+    rusqlite::Connection::open(store.state().join("state/openclaw.sqlite"))
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 19")
+        .unwrap();
+    let changes: [&[&str]; 6] = [
+        &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"],
+        &["archive", "agent:main:scratch-1", "--yes"],
+        &["unarchive", "agent:main:scratch-1", "--yes"],
+        &["delete", "agent:main:pinned-notes", "--yes"],
+        &["prune", "--agent", "main", "--older-than", "1d", "--yes"],
+        &["prune", "--all-agents", "--enforce", "--yes"],
+    ];
+    for args in changes {
+        let doc = refused(
+            &store,
+            args,
+            6,
+            "UNSUPPORTED_SCHEMA",
+            "has state schema 19 (created by OpenClaw 2026.9.6; the schema of a release newer than OpenClaw 2026.9.6)",
+        );
+        let hint = doc["error"]["hint"].as_str().unwrap();
+        assert!(!hint.contains("upgrade"), "{args:?}: {hint}");
+        assert!(hint.contains("Gateway"), "{args:?}: {hint}");
+    }
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{doc}");
+    assert!(
+        doc["warnings"]
+            .to_string()
+            .contains("the real run would be refused"),
+        "{doc}"
+    );
 }
 
 /// A verified snapshot of `agent` in `<tmp>/repo`.
@@ -515,6 +583,112 @@ fn root_runs_a_mutation_as_the_owner_of_the_state_dir() {
     assert_eq!(label, "by root");
 }
 
+/// Root's `backup create` runs as the owner of the state dir, as every mutation does: the
+/// repository and each snapshot are that user's (issue 55: they were root's, 0700, which then
+/// broke the user's `migrate schema`, `backup prune` and `backup verify`). A repository the
+/// user replaced by a symbolic link (to a directory only root may write) is never written
+/// through, by `backup create` or by a mutation's safety snapshot.
+#[test]
+fn root_writes_snapshots_as_the_owner_and_never_through_a_symlink() {
+    if !may_switch_users("root_writes_snapshots_as_the_owner_and_never_through_a_symlink") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let store = service_store();
+    let secret = store.dir.path().join("root-only");
+    std::fs::create_dir(&secret).unwrap();
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let repo = store.state().join("openclaw-sessions-snapshots");
+    std::os::unix::fs::symlink(&secret, &repo).unwrap();
+    std::os::unix::fs::lchown(&repo, Some(SERVICE_UID), Some(SERVICE_UID)).unwrap();
+    for args in [
+        &["backup", "create"][..],
+        &["backup", "create", "--global"],
+        &[
+            "delete",
+            "agent:main:pinned-notes",
+            "--yes",
+            "--backup-dir",
+            "DEFAULT",
+        ],
+    ] {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if *a == "DEFAULT" {
+                    repo.display().to_string()
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        let out = store.cmd().arg("--json").args(&args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(5), "{args:?}: {doc}");
+        assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{args:?}: {doc}");
+        assert_eq!(
+            std::fs::read_dir(&secret).unwrap().count(),
+            0,
+            "{args:?}: written through the link"
+        );
+    }
+    std::fs::remove_file(&repo).unwrap();
+    store.run_ok(["backup", "create"]);
+    store.run_ok(["backup", "create", "--global"]);
+    assert_eq!(not_owned_by(&store, SERVICE_UID), Vec::<PathBuf>::new());
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mut dirs = vec![repo.clone()];
+        dirs.extend(std::fs::read_dir(&repo).unwrap().map(|e| e.unwrap().path()));
+        for d in dirs {
+            assert_eq!(
+                std::fs::metadata(&d).unwrap().uid(),
+                SERVICE_UID,
+                "{}",
+                d.display()
+            );
+        }
+    }
+    store.run_ok(["backup", "verify"]);
+}
+
+/// A root-owned state dir inside a directory another user owns: that user can swap it for
+/// their own store at any moment (`renameat2(RENAME_EXCHANGE)`), between the uid decision and
+/// the writes, so root refuses to write there as root (issue 55: 16 of 180 root runs worked
+/// as uid 0 inside the user's store). Reading stays allowed; the user's own store, swapped
+/// in, is written as that user.
+#[test]
+fn root_does_not_write_as_root_where_another_user_can_swap_the_state_dir() {
+    if !may_switch_users("root_does_not_write_as_root_where_another_user_can_swap_the_state_dir") {
+        return;
+    }
+    let store = Store::copy("live");
+    std::fs::set_permissions(
+        store.dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::os::unix::fs::chown(store.dir.path(), Some(SERVICE_UID), Some(SERVICE_UID)).unwrap();
+    let before = store_files(&store);
+    for args in [
+        &["patch", "agent:main:main", "--set", "label=\"x\"", "--yes"][..],
+        &["backup", "create"],
+        &["delete", "agent:main:pinned-notes", "--yes"],
+    ] {
+        let out = store.cmd().arg("--json").args(args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(5), "{args:?}: {doc}");
+        assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{args:?}: {doc}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("uid {SERVICE_UID} can replace it")),
+            "{message}"
+        );
+    }
+    assert!(store_files(&store) == before, "the store changed");
+    store.run_ok(["list"]);
+}
+
 #[test]
 fn another_user_than_the_owner_is_refused() {
     if !may_switch_users("another_user_than_the_owner_is_refused") {
@@ -545,11 +719,10 @@ fn another_user_than_the_owner_is_refused() {
     assert!(store_files(&store) == before, "the store changed");
 }
 
-/// A lock in another uid's lock directory, owned by a live process (this test), is an owner.
-#[test]
-fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
-    let store = Store::copy("live");
-    let dir = store.state().join("tmp/openclaw-4242");
+/// A live lock (this test's pid) in `tmp/openclaw-<uid>/` for `uid`, the directory that
+/// uid's OpenClaw makes.
+fn plant_live_lock(store: &Store, uid: u32) -> PathBuf {
+    let dir = store.state().join(format!("tmp/openclaw-{uid}"));
     std::fs::create_dir_all(&dir).unwrap();
     let me = std::process::id();
     let stat = std::fs::read_to_string(format!("/proc/{me}/stat")).unwrap();
@@ -568,16 +741,89 @@ fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
         serde_json::to_string_pretty(&payload).unwrap(),
     )
     .unwrap();
+    std::os::unix::fs::chown(&dir, Some(uid), Some(uid)).unwrap();
+    dir
+}
+
+/// A lock in the lock directory of the uid that owns the store, held by a live process (this
+/// test), is an owner to root, which reads as itself and writes as that uid.
+#[test]
+fn a_live_lock_in_another_users_lock_directory_is_an_owner() {
+    if !may_switch_users("a_live_lock_in_another_users_lock_directory_is_an_owner") {
+        return;
+    }
+    let store = service_store();
+    plant_live_lock(&store, SERVICE_UID);
     let status = store.json_ok(["--json", "custody", "status"]);
     assert_eq!(status["data"]["owner"]["state"], "live", "{status}");
-    assert_eq!(status["data"]["owner"]["uid"], 4242, "{status}");
-    refused(
-        &store,
-        &["delete", "agent:main:pinned-notes", "--yes"],
-        75,
-        "OWNER_UNAVAILABLE",
-        "of uid 4242",
+    assert_eq!(status["data"]["owner"]["uid"], SERVICE_UID, "{status}");
+    // Run as that uid, the delete meets the lock in its own directory (where it may leave a
+    // coordinator file beside it, as OpenClaw's own run would).
+    let out = store
+        .cmd()
+        .args(["--json", "delete", "agent:main:pinned-notes", "--yes"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(out.status.code(), Some(75), "{doc}");
+    assert_eq!(doc["error"]["code"], "OWNER_UNAVAILABLE", "{doc}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("pid {}", std::process::id())),
+        "{message}"
     );
+    assert!(store.entry("main", "agent:main:pinned-notes").is_some());
+}
+
+/// Locks of a uid that cannot write the store (4242 on root's store), in that uid's own
+/// directories, held by a live process: OpenClaw running as the store's owner looks only in
+/// its own uid's directories, so it runs; so do we (issue 55: before, every mutation exited
+/// 75, "owned by another process of uid 4242").
+#[test]
+fn a_lock_of_a_uid_that_cannot_own_the_store_is_ignored_as_openclaw_ignores_it() {
+    if !may_switch_users(
+        "a_lock_of_a_uid_that_cannot_own_the_store_is_ignored_as_openclaw_ignores_it",
+    ) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    const SQUATTER: u32 = 4242;
+    let store = Store::copy("live");
+    plant_live_lock(&store, SQUATTER);
+    // The lifecycle coordinator of this state database in 4242's own runtime directory, held
+    // as OpenClaw holds it (an open connection in `BEGIN EXCLUSIVE`).
+    let runtime = PathBuf::from(format!("/tmp/openclaw-state-locks-{SQUATTER}"));
+    if !runtime.exists() {
+        std::fs::create_dir(&runtime).unwrap();
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::os::unix::fs::chown(&runtime, Some(SQUATTER), Some(SQUATTER)).unwrap();
+    }
+    let state_db = std::fs::canonicalize(store.state())
+        .unwrap()
+        .join("state/openclaw.sqlite");
+    let hash = Sha256::digest(state_db.to_string_lossy().as_bytes());
+    let h8: String = hash[..4].iter().map(|b| format!("{b:02x}")).collect();
+    let coordinator = runtime.join(format!("gateway-lifecycle.{h8}.lock.sqlite"));
+    let held = rusqlite::Connection::open(&coordinator).unwrap();
+    held.execute_batch("PRAGMA journal_mode = MEMORY; BEGIN EXCLUSIVE;")
+        .unwrap();
+    let status = store.json_ok(["--json", "custody", "status"]);
+    let out = store
+        .cmd()
+        .args([
+            "--json",
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    drop(held);
+    let _ = std::fs::remove_file(&coordinator);
+    assert_ne!(status["data"]["owner"]["state"], "live", "{status}");
+    expect_exit(&out, 0);
 }
 
 /// A lock written a moment ago whose pid does not run here (another PID namespace, a

@@ -103,3 +103,20 @@ fn every_test_the_claims_table_names_exists() {
     }
     assert!(rows >= 10 && named >= 35, "{rows} claims, {named} tests");
 }
+
+/// docs/openclaw/RELEASES.md's table "What this tool does per release" is the release table of
+/// the code (`store::releases`), between its two markers (issue 48 item 1).
+#[test]
+fn the_release_table_of_the_docs_is_the_code_s() {
+    const BEGIN: &str = "<!-- release table: generated from src/store/releases/table.rs -->\n";
+    const END: &str = "<!-- end of the release table -->\n";
+    let path = Path::new(ROOT).join("docs/openclaw/RELEASES.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (head, rest) = text.split_once(BEGIN).expect("the table's first marker");
+    let (_, tail) = rest.split_once(END).expect("the table's last marker");
+    let fresh = format!(
+        "{head}{BEGIN}{}{END}{tail}",
+        openclaw_sessions::store::releases::markdown_table()
+    );
+    check_or_update(&path, fresh.as_bytes());
+}

@@ -774,3 +774,74 @@ fn an_older_release_store_is_not_sent_to_an_upgrade() {
         assert_eq!(text.contains("migrate schema"), !written, "{text}");
     }
 }
+
+/// doctor at 80 columns: each finding a block, its severity and check first (never dropped),
+/// the finding and its hint wrapped (never cut), so an error never reads like an info line;
+/// a healthy store prints exactly "no problems found" (a reset archive is normal, not a
+/// finding, and does not come back after `--fix`); the seq-gap hint names commands that work
+/// on that session as written (delete, then restore from a snapshot from before the gap).
+#[test]
+fn findings_read_at_80_columns_and_a_healthy_store_reports_nothing() {
+    let store = Store::copy("live");
+    let healthy = store.run_ok(["--all-agents", "doctor"]);
+    assert_eq!(
+        String::from_utf8_lossy(&healthy.stdout),
+        "no problems found\n"
+    );
+    let doc = store.json_ok(["--all-agents", "doctor", "--json"]);
+    assert_eq!(doc["data"]["findings"], serde_json::json!([]), "{doc}");
+    // A snapshot from before the damage, then a seq gap and a broken entry.
+    store.run_ok(["backup", "create"]);
+    let gap = faults().into_iter().find(|f| f.0 == "seq gap").unwrap().4;
+    gap(&store);
+    store
+        .writable("main")
+        .execute(
+            "UPDATE session_nodes SET entry_json = '{\"oops\":' WHERE session_key = 'agent:main:main'",
+            [],
+        )
+        .unwrap();
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(
+        &crate::common::regex_escape(&store.dir.path().to_string_lossy()),
+        "[TMP]",
+    );
+    settings.add_filter(
+        r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+        "[UUID]",
+    );
+    settings.set_snapshot_path("snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    for width in [80usize, 120] {
+        let out = store
+            .cmd()
+            .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", width.to_string())
+            .arg("doctor")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        let text = String::from_utf8(out.stdout).unwrap();
+        for line in text.lines() {
+            assert!(line.chars().count() <= width, "{width}: {line}");
+        }
+        assert!(text.contains("error   seq-gaps  agent main"), "{text}");
+        assert!(text.contains("error   entry-json  agent main"), "{text}");
+        assert!(!text.contains('…'), "{text}");
+        settings.bind(|| insta::assert_snapshot!(format!("doctor_findings_{width}"), text));
+    }
+    // The hint as written: delete, then restore from the snapshot; doctor is clean again.
+    let doc = json(&store.run_code(["doctor", "seq-gaps", "--json"], 3));
+    let hint = doc["data"]["findings"][0]["hint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(hint.contains(&format!("delete {KEY} --yes")), "{hint}");
+    assert!(
+        hint.contains(&format!("backup restore SNAPSHOT --session {KEY} --yes")),
+        "{hint}"
+    );
+    store.run_ok(["delete", KEY, "--yes"]);
+    store.run_ok(["backup", "restore", "latest", "--session", KEY, "--yes"]);
+    let after = json(&store.run_code(["doctor", "seq-gaps", "--json"], 0));
+    assert_eq!(after["data"]["findings"], serde_json::json!([]), "{after}");
+}

@@ -722,13 +722,66 @@ fn check(case: &Case, faults: &[Fault]) -> Vec<Outcome> {
         sound(&store, &format!("{step}, re-run"));
         (case.done)(&store);
         let now = dump_store(&store.state());
+        // The dump reads the run's times in a name as `[NOW]`, so two kept entries of one
+        // session under two deletion times would read as one: look at the files themselves.
+        let kept = kept_entries(&store);
+        let orphans: Vec<&String> = kept
+            .iter()
+            .filter(|(_, gone)| *gone)
+            .map(|(p, _)| p)
+            .collect();
+        assert!(
+            orphans.is_empty(),
+            "{step}, re-run: entries kept for archives that are gone: {orphans:?}"
+        );
         if case.exact_rerun {
+            assert_eq!(
+                kept.len(),
+                finished
+                    .files
+                    .keys()
+                    .filter(|p| p.ends_with(".entry.json"))
+                    .count(),
+                "{step}, re-run: kept entries beside the finished store's"
+            );
             settled(&format!("{step}, re-run"), &finished, &now);
         } else {
             within_finished(&format!("{step}, re-run"), &finished, &now);
         }
     }
     outcomes
+}
+
+/// Every `.entry.json` file a deletion kept, in every agent's directory, and whether its
+/// archive is gone (neither a row of the agent's database nor a file in its `sessions/`).
+fn kept_entries(store: &Store) -> Vec<(String, bool)> {
+    let Ok(agents) = std::fs::read_dir(store.state().join("openclaw-sessions-deleted")) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for agent in agents.flatten() {
+        let id = agent.file_name().to_string_lossy().into_owned();
+        let sessions = store.state().join("agents").join(&id).join("sessions");
+        let db = store.writable(&id);
+        for file in std::fs::read_dir(agent.path()).unwrap().flatten() {
+            let name = file.file_name().to_string_lossy().into_owned();
+            let Some(archive) = name.strip_suffix(".entry.json") else {
+                continue;
+            };
+            let row: i64 = db
+                .query_row(
+                    "SELECT count(*) FROM session_transcript_archives WHERE archive_name = ?1",
+                    [archive],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            found.push((
+                format!("{id}/{name}"),
+                row == 0 && !sessions.join(archive).exists(),
+            ));
+        }
+    }
+    found
 }
 
 fn count(outcomes: &[Outcome], what: fn(&Outcome) -> bool) -> usize {

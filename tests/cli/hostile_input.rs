@@ -2,7 +2,7 @@
 //! a terminal raw, invalid UTF-8 is a finding and never a panic, and the state dir and size
 //! arguments are refused in plain words.
 
-use crate::common::{expect_exit, json, Store};
+use crate::common::{expect_exit, json, limit_address_space, Store};
 
 /// A label that would retitle the terminal, clear it and forge a line of output.
 const HOSTILE: &str = "evil\u{1b}]0;owned title\u{7}\u{1b}[2J\nforged line\u{202e}txt";
@@ -485,22 +485,6 @@ fn a_fifo_in_acpx_state_is_refused_by_the_dry_run_and_the_run() {
         );
     }
     assert!(!store.state().join("acpx").exists());
-}
-
-/// Limits a run's address space to `bytes` (RLIMIT_AS): a run that tried to hold a decoded
-/// bomb would fail to allocate and abort.
-fn limit_address_space(cmd: &mut std::process::Command, bytes: u64) {
-    use std::os::unix::process::CommandExt;
-    unsafe {
-        cmd.pre_exec(move || {
-            let lim = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
-            };
-            libc::setrlimit(libc::RLIMIT_AS, &lim);
-            Ok(())
-        });
-    }
 }
 
 /// A zstd stream of `header`, then `n` times `byte`, then `tail`: a few hundred KB on disk.

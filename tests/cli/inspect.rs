@@ -751,3 +751,43 @@ fn status_shows_the_agents_named() {
         db.to_str().unwrap()
     );
 }
+
+/// Agent scope is one rule for every listing (OpenClaw's: the default agent unless `--agent`
+/// or `--all-agents`): a state dir without agents is an empty result with exit 0 (was: exit 4,
+/// "unknown agent main", an alert from cron), and a human listing says when other agents exist
+/// and how to see them.
+#[test]
+fn agent_scope_is_one_rule_and_a_state_dir_without_agents_lists_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".openclaw");
+    std::fs::create_dir_all(&state).unwrap();
+    for args in [
+        &["list"][..],
+        &["du"],
+        &["prune", "-n"],
+        &["search", "hello"],
+        &["archives", "list"],
+        &["list", "--json"],
+    ] {
+        let out = crate::common::bin()
+            .env("HOME", dir.path())
+            .arg("--state-dir")
+            .arg(&state)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+    }
+    let store = Store::copy("live");
+    for args in [&["list"][..], &["du"], &["archives", "list"]] {
+        let out = store.cmd().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("showing agent main; other agents: work, research (--all-agents)"),
+            "{args:?}: {stderr}"
+        );
+        // Named agents: nothing to say.
+        let out = store.cmd().arg("--all-agents").args(args).output().unwrap();
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("other agent"));
+    }
+}

@@ -14,16 +14,26 @@ const SMALL: usize = 100;
 /// reports it (a child of this large test process would inherit its peak across `exec`; the
 /// small `time` starts its child clean). The run must exit 0.
 fn peak_rss_bytes(store: &Store, args: &[&str]) -> u64 {
+    measured(store, args, None).0
+}
+
+/// [`peak_rss_bytes`] and the run's stderr, its address space limited to `address_space`
+/// bytes when given (RLIMIT_AS, on `time` and so on its child).
+fn measured(store: &Store, args: &[&str], address_space: Option<u64>) -> (u64, String) {
     let bin = std_bin();
-    let out = std::process::Command::new("/usr/bin/time")
-        .args(["-f", "peak-rss-kib=%M"])
+    let mut cmd = std::process::Command::new("/usr/bin/time");
+    cmd.args(["-f", "peak-rss-kib=%M"])
         .arg(bin.get_program())
         .envs(bin.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
         .env("HOME", store.dir.path())
         .env("OPENCLAW_SESSIONS_NOW_MS", "4102444800000")
         .arg("--state-dir")
         .arg(store.state())
-        .args(args)
+        .args(args);
+    if let Some(bytes) = address_space {
+        crate::common::limit_address_space(&mut cmd, bytes);
+    }
+    let out = cmd
         .output()
         .expect("/usr/bin/time (GNU time) measures the peak");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -34,7 +44,7 @@ fn peak_rss_bytes(store: &Store, args: &[&str]) -> u64 {
         .find_map(|l| l.strip_prefix("peak-rss-kib="))
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or_else(|| panic!("no peak in {err}"));
-    kib * 1024
+    (kib * 1024, err.into_owned())
 }
 
 fn count(store: &Store, sql: &str) -> usize {
@@ -114,6 +124,59 @@ fn delete_memory_does_not_grow_with_the_store() {
         peaks.push(peak);
     }
     assert_flat("delete", "keys", &peaks);
+}
+
+/// Agent work of the live fixture with `n` more sessions: copies of its main session's row
+/// under keys `agent:work:bulk-<i>`, each with its own session id and an older time.
+fn live_with_sessions(n: usize) -> Store {
+    let store = Store::copy("live");
+    let db = store.writable("work");
+    db.execute_batch("BEGIN").unwrap();
+    db.execute(
+        "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < ?1) \
+         INSERT INTO session_nodes (session_key, current_session_id, entry_json, entry_valid, \
+                                    updated_at) \
+         SELECT 'agent:work:bulk-' || i, printf('00000000-0000-4000-8000-%012d', i), \
+                json_set(m.entry_json, '$.sessionId', printf('00000000-0000-4000-8000-%012d', i), \
+                         '$.updatedAt', m.updated_at - 1000 * (i + 1)), \
+                m.entry_valid, m.updated_at - 1000 * (i + 1) \
+         FROM k, session_nodes m WHERE m.session_key = 'agent:work:main'",
+        [n as i64],
+    )
+    .unwrap();
+    db.execute_batch("COMMIT").unwrap();
+    store
+}
+
+/// Issue 55 item 6: `list` (the table, 100 rows shown) of an agent held every session in
+/// memory (930 MB at 1,000,017). Now only the page is held: the table in the default order
+/// and sorted by creation time, of 10,000 and of 100,000 sessions more, peaks within 1.3
+/// times as high at ten times the sessions, and the larger runs under a 512 MiB address
+/// space.
+#[test]
+fn list_memory_does_not_grow_with_the_store() {
+    let runs: [&[&str]; 2] = [
+        &["--agent", "work", "list"],
+        &["--agent", "work", "list", "--sort", "created"],
+    ];
+    let mut peaks = vec![Vec::new(); runs.len()];
+    for n in [10_000, 100_000] {
+        let store = live_with_sessions(n);
+        for (args, peaks) in runs.iter().zip(peaks.iter_mut()) {
+            let limit = (n > 10_000).then_some(512 << 20);
+            let (peak, stderr) = measured(&store, args, limit);
+            let all = n + 17;
+            assert!(
+                stderr.contains(&format!("showing 100 of {all} sessions")),
+                "{args:?}: {stderr}"
+            );
+            eprintln!("{args:?}: peak RSS {peak} bytes at {n} sessions");
+            peaks.push(peak);
+        }
+    }
+    for (args, peaks) in runs.iter().zip(&peaks) {
+        assert_flat(&format!("{args:?}"), "sessions", peaks);
+    }
 }
 
 /// The peak at ten times the size is within 1.3 times the peak at the smaller one.

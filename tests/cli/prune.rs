@@ -1155,3 +1155,41 @@ fn prune_keeps_deleted_entries_and_the_budget_removes_them_with_their_archives()
         .count();
     assert_eq!(still, left.len(), "{listed}");
 }
+
+/// `du` shows the bytes the disk budget counts (prune's `diskBytes`) beside its total, and a
+/// budget plan shows every removal the budget makes (never among the lines past the plan's
+/// first 20 that only -v shows; this fixture's plans are shorter than that).
+#[test]
+fn du_shows_what_the_budget_counts_and_the_budget_plan_shows_every_removal() {
+    let store = Store::copy("live");
+    let du = store.json_ok(["--agent", "research", "du", "--json"]);
+    let counted = du["data"]["agents"][0]["budgetBytes"].as_u64().unwrap();
+    let human = store.run_ok(["--agent", "research", "du"]);
+    let human = String::from_utf8_lossy(&human.stdout).to_string();
+    let shown = openclaw_sessions::units::format_bytes(counted);
+    assert!(human.contains(&format!("{shown} of ")), "{shown}: {human}");
+    let args = [
+        "--agent",
+        "research",
+        "prune",
+        "--dry-run",
+        "--max-disk-bytes",
+        "700kib",
+    ];
+    let plan = store.run_ok(args);
+    let plan = String::from_utf8_lossy(&plan.stdout).to_string();
+    let doc = json(&store.cmd().args(args).arg("--json").output().unwrap());
+    let removed: Vec<String> = doc["data"]["agents"][0]["budget"]["removed"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc}"))
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!removed.is_empty(), "{doc}");
+    for name in &removed {
+        assert!(
+            plan.contains(name.as_str()),
+            "{name} not in the plan:\n{plan}"
+        );
+    }
+}

@@ -1155,3 +1155,266 @@ fn a_schema_changing_restore_session_into_an_older_release_store_leaves_no_trace
         .contains("installing it changes the schema"));
     assert!(checksums(&store.state()) == before);
 }
+
+/// The 2026.9.6 fixture relabelled as a store of OpenClaw 2026.9.8 (schema 24 / state 19, with
+/// its added column, table, triggers and moved entry fields: tests/fixtures/openclaw-2026.9.8).
+pub(crate) fn newer_release_store() -> Store {
+    let store = Store::copy("live");
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/openclaw-2026.9.8");
+    let agent_sql = std::fs::read_to_string(fixture.join("agent-24.sql")).unwrap();
+    for agent in ["main", "work", "research"] {
+        store.writable(agent).execute_batch(&agent_sql).unwrap();
+    }
+    let state_sql = std::fs::read_to_string(fixture.join("state-19.sql")).unwrap();
+    rusqlite::Connection::open(store.state().join("state/openclaw.sqlite"))
+        .unwrap()
+        .execute_batch(&state_sql)
+        .unwrap();
+    store
+}
+
+/// Issue 48 item 2: reads of a newer release's store are first-class. One warning per run (not
+/// one per database), `status` names the release instead of "the databases disagree", the
+/// doctor finds no release error, `show` merges the fields schema 24 moved out of
+/// `entry_json` as OpenClaw's full read does (the listing leaves them out, as OpenClaw's
+/// does), and dry runs are reads; a change is refused naming the owner's routes.
+#[test]
+fn a_store_of_a_newer_release_reads_first_class() {
+    let store = newer_release_store();
+    let before = checksums(&store.state());
+
+    let doc = store.json_ok(["--json", "list", "--all-agents"]);
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].as_str().unwrap().contains("OpenClaw 2026.9.8"),
+        "{warnings:?}"
+    );
+    let main = doc["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["sessionKey"] == "agent:main:main")
+        .unwrap();
+    assert!(main["entry"].get("skillsSnapshot").is_none(), "{main}");
+
+    let status = store.run_ok(["status"]);
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(!text.contains("disagree"), "{text}");
+    assert!(
+        text.contains("Releases:   OpenClaw 2026.9.8, newer than this tool knows"),
+        "{text}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&status.stderr)
+            .matches("warning:")
+            .count(),
+        1
+    );
+    let doc = store.json_ok(["--json", "status"]);
+    assert_eq!(doc["data"]["releases"]["agree"], true, "{doc}");
+    assert_eq!(
+        doc["data"]["releases"]["newerRelease"], "OpenClaw 2026.9.8",
+        "{doc}"
+    );
+
+    let out = store.cmd().args(["--json", "doctor"]).output().unwrap();
+    let doc = json(&out);
+    let findings = doc["data"]["findings"].as_array().unwrap();
+    assert!(
+        !findings
+            .iter()
+            .any(|f| f["check"] == "releases" || f["severity"] == "error"),
+        "{doc}"
+    );
+
+    let doc = store.json_ok(["--json", "show", "agent:main:main"]);
+    assert_eq!(
+        doc["data"]["entry"]["skillsSnapshot"]["version"], 3,
+        "{doc}"
+    );
+    assert_eq!(
+        doc["data"]["entry"]["systemPromptReport"]["source"], "run",
+        "{doc}"
+    );
+    assert_eq!(doc["data"]["columns"]["snapshot_revision"], 2, "{doc}");
+    let doc = store.json_ok(["--json", "show", "agent:main:pinned-notes"]);
+    assert_eq!(
+        doc["data"]["entry"]["sessionDiffBaseline"]["files"]["notes.md"], "a1b2c3",
+        "{doc}"
+    );
+    let human = store.run_ok(["show", "agent:main:main"]);
+    assert!(String::from_utf8_lossy(&human.stdout).contains("\"systemPromptReport\""));
+
+    for dry in [
+        &["prune", "-n"][..],
+        &["--agent", "main", "prune", "-n", "--older-than", "1d"],
+        &["delete", "agent:main:pinned-notes", "--dry-run"],
+        &[
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--dry-run",
+        ],
+    ] {
+        let out = store.cmd().arg("--json").args(dry).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(out.status.code(), Some(0), "{dry:?}: {doc}");
+        assert!(
+            doc["warnings"]
+                .to_string()
+                .contains("the real run would be refused"),
+            "{dry:?}: {doc}"
+        );
+    }
+
+    // A change goes to the owner's code, refused here where none is installed (the owner
+    // route's own test: the_owner_route_is_refused_before_any_change_without_the_owner_s_package);
+    // a command the owner route does not carry is refused by the release check.
+    let out = store
+        .cmd()
+        .env("PATH", "/nonexistent")
+        .args([
+            "--json",
+            "patch",
+            "agent:main:main",
+            "--set",
+            "label=\"x\"",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    expect_exit(&out, 6);
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("openclaw@2026.9.8") && !hint.contains("upgrade openclaw-sessions"),
+        "{hint}"
+    );
+    let out = store
+        .cmd()
+        .args(["--json", "delete", "agent:main:pinned-notes", "--yes"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    expect_exit(&out, 6);
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("belongs to OpenClaw 2026.9.8"),
+        "{message}"
+    );
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("OpenClaw 2026.9.8's Gateway") && !hint.contains("upgrade"),
+        "{hint}"
+    );
+    assert!(
+        checksums(&store.state()) == before,
+        "a read or a refused change wrote the store"
+    );
+}
+
+/// A fake installed package of `version` under `<dir>/lib/node_modules/openclaw`, linked as npm
+/// links it from `<dir>/bin/openclaw`, with a `node` beside it when `node` (a script that fails
+/// loudly: no test here may reach it).
+fn fake_package(dir: &std::path::Path, version: &str, node: bool) -> std::path::PathBuf {
+    let root = dir.join("lib/node_modules/openclaw");
+    std::fs::create_dir_all(root.join("dist/plugin-sdk")).unwrap();
+    std::fs::write(
+        root.join("package.json"),
+        format!("{{\"name\":\"openclaw\",\"version\":\"{version}\"}}"),
+    )
+    .unwrap();
+    std::fs::write(root.join("openclaw.mjs"), "").unwrap();
+    std::fs::write(root.join("dist/plugin-sdk/session-store-runtime.js"), "").unwrap();
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::os::unix::fs::symlink(root.join("openclaw.mjs"), dir.join("bin/openclaw")).unwrap();
+    if node {
+        let n = dir.join("bin/node");
+        std::fs::write(&n, "#!/bin/sh\necho 'node must not run' >&2\nexit 99\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&n, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    root
+}
+
+/// Issue 48 item 3: offline, a change to a newer release's store goes to the installed package
+/// of that release; no package, one of another release, or no `node` is refused (exit 6)
+/// before anything changes, naming what works; `--via-openclaw` on a store this tool writes
+/// asks for the same route and is refused the same way.
+#[test]
+fn the_owner_route_is_refused_before_any_change_without_the_owner_s_package() {
+    let store = newer_release_store();
+    let before = checksums(&store.state());
+    let bins = tempfile::tempdir().unwrap();
+    let other = bins.path().join("other");
+    fake_package(&other, "2026.9.6", true);
+    let nodeless = bins.path().join("nodeless");
+    fake_package(&nodeless, "2026.9.8", false);
+    let patch = [
+        "--json",
+        "patch",
+        "agent:main:main",
+        "--set",
+        "label=\"x\"",
+        "--yes",
+    ];
+    for (path, says) in [
+        (None, "`openclaw` is not on PATH"),
+        (Some(other.join("bin")), "the installed OpenClaw 2026.9.6 ("),
+        (Some(nodeless.join("bin")), "no `node` is on PATH"),
+    ] {
+        let mut cmd = store.cmd();
+        cmd.env(
+            "PATH",
+            path.as_deref()
+                .unwrap_or(std::path::Path::new("/nonexistent")),
+        );
+        let out = cmd.args(patch).output().unwrap();
+        let doc = json(&out);
+        expect_exit(&out, 6);
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(says) && message.contains("nothing was changed"),
+            "{message}"
+        );
+        let hint = doc["error"]["hint"].as_str().unwrap();
+        assert!(
+            hint.contains("OpenClaw 2026.9.8")
+                && hint.contains("--openclaw PATH")
+                && hint.contains("Gateway"),
+            "{hint}"
+        );
+    }
+    assert!(
+        checksums(&store.state()) == before,
+        "a refused change wrote the store"
+    );
+
+    // On a 2026.9.6 store, asked for: a 2026.9.5 package is not its owner.
+    let known = Store::copy("live");
+    let before = checksums(&known.state());
+    let old = bins.path().join("old");
+    let root = fake_package(&old, "2026.9.5", true);
+    let out = known
+        .cmd()
+        .args(patch)
+        .arg("--openclaw")
+        .arg(&root)
+        .env("PATH", old.join("bin"))
+        .output()
+        .unwrap();
+    expect_exit(&out, 6);
+    let doc = json(&out);
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("OpenClaw 2026.9.5") && message.contains("(OpenClaw 2026.9.6)"),
+        "{message}"
+    );
+    assert!(
+        checksums(&known.state()) == before,
+        "a refused change wrote the store"
+    );
+}

@@ -457,7 +457,7 @@ fn undelete_brings_back_the_entry_as_it_was_at_deletion() {
 
 /// kill -9 after the kept entry is written and before the deletion commits: the session is
 /// still whole, the entry file names an archive that does not exist (nothing reads it), and a
-/// re-run deletes and keeps the entry again, which undelete then uses.
+/// re-run removes that file, deletes and keeps the entry again, which undelete then uses.
 #[test]
 fn delete_killed_after_keeping_the_entry() {
     for point in [
@@ -497,7 +497,8 @@ fn delete_killed_after_keeping_the_entry() {
             store.run_ok(["doctor", "--fix", "--yes"]);
         }
         // A deletion killed before its commit left an entry whose archive never came to be:
-        // the doctor names it and its repair removes it; the entry of the re-run stays.
+        // its re-run removes it and keeps its own, so no leftover is there to name (issue
+        // 55: the re-run ends at exactly the finished store).
         let kept_dir = store.state().join("openclaw-sessions-deleted/main");
         let files = || std::fs::read_dir(&kept_dir).unwrap().count();
         let doctor = store.json_ok(["doctor", "leftovers", "--json"]);
@@ -512,12 +513,8 @@ fn delete_killed_after_keeping_the_entry() {
                     .contains("which is gone")
             })
             .count();
-        assert_eq!(orphans, usize::from(!committed), "{point}: {doctor}");
-        assert_eq!(files(), 1 + orphans, "{point}");
-        if orphans > 0 {
-            store.run_ok(["doctor", "--fix", "--yes"]);
-            assert_eq!(files(), 1, "{point}");
-        }
+        assert_eq!(orphans, 0, "{point}: {doctor}");
+        assert_eq!(files(), 1, "{point}");
         let listed = store.json_ok(["archives", "list", "--json", "--session", &sid]);
         let kept: Vec<&Value> = listed["data"]
             .as_array()
@@ -765,4 +762,88 @@ fn backup_restore_session_killed_at_many_moments() {
     }
     eprintln!("backup restore --session: crashed at {crashed} of 7 points");
     assert!(crashed >= 5, "only {crashed} crash points were reached");
+}
+
+/// Snapshots are named by the id `backup list` prints, a unique prefix of it or of its uuid,
+/// or `latest`, wherever a snapshot is named; `--session` takes an 8-character session-id
+/// prefix; the safety snapshots of `doctor --fix` go to their own folder outside the state dir,
+/// which `backup prune --keep 1` leaves alone (`--safety` prunes them by their own rule); the
+/// repository an earlier version kept in the state dir is still read (docs/SNAPSHOTS.md).
+#[test]
+fn snapshots_are_named_by_id_prefix_or_latest_and_kept_apart_from_safety_snapshots() {
+    let store = Store::copy("live");
+    let sid = session_id(&store, KEY);
+    store.run_ok(["backup", "create"]);
+    let listed = store.json_ok(["backup", "list", "--json"]);
+    let snap = &listed["data"]["snapshots"][0];
+    let id = snap["id"].as_str().unwrap().to_string();
+    assert_eq!(snap["kind"], "manual", "{listed}");
+    assert!(std::path::Path::new(snap["path"].as_str().unwrap()).starts_with(store.snapshot_repo()));
+    let uuid = &id[id.len() - 36..];
+    for words in [id.as_str(), &uuid[..8], &id[..20], "latest"] {
+        store.run_ok(["backup", "verify", words]);
+    }
+    // The human listing keeps the id whole at 80 columns.
+    let human = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", "80")
+        .args(["backup", "list"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&human.stdout).contains(&id));
+    // Restore one session by the id's prefix and a session-id prefix of 8 characters.
+    store.run_ok(["delete", KEY, "--yes"]);
+    let out = store.run_ok([
+        "backup",
+        "restore",
+        &uuid[..8],
+        "--session",
+        &sid[..8],
+        "--yes",
+        "--json",
+    ]);
+    assert_eq!(json(&out)["data"]["sessionKey"], KEY);
+    // A second manual snapshot, then doctor's safety snapshot in its own folder.
+    store.run_ok(["backup", "create"]);
+    store
+        .writable("main")
+        .execute(
+            "UPDATE session_nodes SET entry_json = '{\"oops\":' WHERE session_key = ?1",
+            [KEY],
+        )
+        .unwrap();
+    store.run_ok(["doctor", "entry-json", "--fix", "--yes"]);
+    let safety: Vec<_> = std::fs::read_dir(store.safety_repo())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("manifest.json").is_file())
+        .collect();
+    assert_eq!(safety.len(), 1, "{safety:?}");
+    assert!(!store.state().join("openclaw-sessions-snapshots").exists());
+    // The admin's prune keeps the admin's newest and never looks at doctor's.
+    store.run_ok(["backup", "prune", "--keep", "1", "--yes"]);
+    let kinds = |doc: &Value| -> Vec<String> {
+        doc["data"]["snapshots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let after = store.json_ok(["backup", "list", "--json"]);
+    assert_eq!(kinds(&after), ["manual", "safety"], "{after}");
+    store.run_ok(["backup", "prune", "--safety", "--yes"]);
+    assert!(safety[0].exists());
+    // An earlier version's repository in the state dir is still listed and restorable.
+    let old = store.state().join("openclaw-sessions-snapshots");
+    crate::common::copy_dir(&safety[0], &old.join(safety[0].file_name().unwrap()));
+    let after = store.json_ok(["backup", "list", "--json"]);
+    assert_eq!(kinds(&after), ["manual", "safety", "old"], "{after}");
+    // A name that is nowhere: not found, saying where it looked.
+    let out = store
+        .cmd()
+        .args(["backup", "verify", "no-such-snapshot"])
+        .output()
+        .unwrap();
+    expect_exit(&out, 4);
 }

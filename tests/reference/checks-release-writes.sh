@@ -97,6 +97,51 @@ release_entry_writes() {
   release_accepts "$ver" "$a" "ours-$ver"
   note "$ver: $n requests, the same rows as openclaw@$ver's SDK after each; openclaw@$ver lists, validates and reads back our store"
 }
+# owner_route_of VER : the owner route (docs/openclaw/RELEASES.md §8) on VER's own store, with
+# VER's installed package named by --openclaw and the reference `node` on PATH: patch, archive
+# and unarchive through VER's own code ("via": "openclaw") and through this tool's writer, on two
+# copies of the store, leave the same rows in every table of the agent database after each
+# request (compare-all-rows.mjs); VER then reads the routed store back. A package of another
+# release is refused before anything changes.
+owner_route_of() {
+  local ver="$1" a b pkg other n=0 key op rc
+  if [[ "$ver" == 2026.9.6 ]]; then
+    a="$(copy_store live "owner-ours-$ver")"; b="$(copy_store live "owner-route-$ver")"
+    pkg="$OPENCLAW_REF_DIR/app/node_modules/openclaw"; other="$(OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" "$HARNESS/oc-release" 2026.9.5 --path)"
+  else
+    a="$(copy_release "$ver" live "owner-ours-$ver")" || { check_error "no $ver store"; return 0; }
+    b="$(copy_release "$ver" live "owner-route-$ver")"
+    pkg="$(OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" "$HARNESS/oc-release" "$ver" --path)"; other="$OPENCLAW_REF_DIR/app/node_modules/openclaw"
+  fi
+  local path="$(dirname "$OPENCLAW_REF_NODE"):$PATH"
+  for key in agent:work:pinned-notes agent:work:discord:channel:987654324; do
+    ours_run p.json "$a" patch "$key" --agent work --set 'label="Owner '"$n"'"' --json || { check_error "$ver: ours patch $key: $(head -c 300 p.json.err)"; continue; }
+    PATH="$path" ours_run o.json "$b" patch "$key" --agent work --set 'label="Owner '"$n"'"' --openclaw "$pkg" --json ||
+      { check_error "$ver: the owner route's patch $key: $(head -c 300 o.json.err)"; continue; }
+    [[ "$(jsonq o.json 'j.data.via + " " + j.data.openclaw.version')" == "openclaw $ver" ]] || check_error "$ver: patch $key did not go through $ver's code: $(head -c 300 o.json)"
+    same_release_rows "$ver" "$a" "$b" work "patch $key through the owner route"
+    n=$((n + 1))
+    for op in archive unarchive; do
+      ours_run ar.json "$a" "$op" "$key" --agent work || { check_error "$ver: ours $op $key: $(head -c 300 ar.json.err)"; continue; }
+      PATH="$path" ours_run o.json "$b" "$op" "$key" --agent work --openclaw "$pkg" --json || { check_error "$ver: the owner route's $op $key: $(head -c 300 o.json.err)"; continue; }
+      same_release_rows "$ver" "$a" "$b" work "$op $key through the owner route"
+      n=$((n + 1))
+    done
+  done
+  cp -a "$b" "$CHECK_DIR/stores/owner-before-refusal"
+  rc=0; PATH="$path" ours_run w.json "$b" patch agent:work:pinned-notes --agent work --set 'label="x"' --openclaw "$other" --json || rc=$?
+  [[ $rc -eq 6 ]] || check_error "$ver: a package of another release: exit $rc"
+  node_check compare-all-rows.mjs "$b/agents/work/agent/openclaw-agent.sqlite" "$CHECK_DIR/stores/owner-before-refusal/agents/work/agent/openclaw-agent.sqlite" > /dev/null 2>&1 ||
+    check_error "$ver: the refused run changed the store"
+  release_accepts "$ver" "$b" "owner-$ver"
+  [[ $CHECK_ERRORS -ne 0 ]] ||
+    note "$ver: $n requests through $ver's own code (--openclaw), the same rows as this tool's writer after each; another release's package refused with 6, nothing changed; $ver reads the store back"
+}
+check_owner_route_of_2026_8_2() { owner_route_of 2026.8.2; }
+check_owner_route_of_2026_9_5() { owner_route_of 2026.9.5; }
+check_owner_route_of_2026_9_6() { owner_route_of 2026.9.6; }
+CHECKS+=(owner_route_of_2026_8_2 owner_route_of_2026_9_5 owner_route_of_2026_9_6)
+
 check_release_entry_writes_19() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "$1")"; }
 check_release_entry_writes_21() { release_entry_writes "$(set -- $RELEASE_MATRIX; echo "${2:-$1}")"; }
 CHECKS+=(release_entry_writes_19 release_entry_writes_21)

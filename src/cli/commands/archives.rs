@@ -64,6 +64,8 @@ impl From<ReasonArg> for Reason {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
     /// Only archives of this session key (with or without `agent:<id>:`) or session id
     /// (or an 8+ character id prefix).
     #[arg(long, value_name = "KEY|SESSION_ID")]
@@ -141,7 +143,7 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     // failures (a store that cannot be opened) come before the first row; an error after
     // it is one more line after the rows (`Printer::json_rows`).
     let layout = ctx.layout()?;
-    let agents = ctx.agents(&layout)?;
+    let agents = ctx.listed_agents(&layout)?;
     for paths in &agents {
         drop(ctx.open_store(paths.clone())?);
     }

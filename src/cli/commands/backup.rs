@@ -4,8 +4,8 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use openclaw_sessions::backup::{
-    create_snapshot, list_snapshots, restore_fresh, verify_snapshot, SnapshotManifest,
-    SnapshotSource, SnapshotState, SnapshotTarget,
+    create_snapshot, find_snapshot, list_snapshots, restore_fresh, verify_snapshot,
+    SnapshotManifest, SnapshotSource, SnapshotState, SnapshotTarget,
 };
 use openclaw_sessions::ops::backup_prune::BackupPruneOp;
 use openclaw_sessions::ops::restore::RestoreOp;
@@ -51,8 +51,8 @@ impl BackupCommand {
 
 #[derive(Debug, Args)]
 pub struct CreateArgs {
-    /// The snapshot repository (created 0700 if missing; default: the safety snapshots'
-    /// <state>/openclaw-sessions-snapshots).
+    /// The snapshot repository (created 0700 if missing; default: the admin's repository
+    /// outside the state dir, $XDG_DATA_HOME/openclaw-sessions/snapshots/<state>-<hash>/manual).
     #[arg(long, value_name = "DIR")]
     repository: Option<PathBuf>,
     /// Snapshot the global state database instead of agent databases.
@@ -65,21 +65,28 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// The snapshot repository to list (default: the safety snapshots'
-    /// <state>/openclaw-sessions-snapshots).
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
+    /// The snapshot repository to list (default: the admin's snapshots, the safety snapshots
+    /// and those an earlier version left in <state>/openclaw-sessions-snapshots).
     #[arg(long, value_name = "DIR")]
     repository: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct PruneArgs {
-    /// Snapshots kept of each database, newest first (at least 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    keep: u32,
-    /// The repository to prune (default: the safety snapshots'
-    /// <state>/openclaw-sessions-snapshots).
-    #[arg(long, value_name = "DIR")]
+    /// Snapshots kept of each database, newest first (at least 1; required but with
+    /// --safety, whose own rule keeps 3).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          required_unless_present = "safety")]
+    keep: Option<u32>,
+    /// The repository to prune (default: the admin's repository).
+    #[arg(long, value_name = "DIR", conflicts_with = "safety")]
     repository: Option<PathBuf>,
+    /// Prune the safety snapshots of doctor --fix and the mutations instead, by their own
+    /// rule: the newest 3 of each database are kept (--keep N for another number).
+    #[arg(long)]
+    safety: bool,
     /// Show what would be removed and remove nothing.
     #[arg(short = 'n', long)]
     dry_run: bool,
@@ -91,23 +98,40 @@ pub struct PruneArgs {
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Snapshot directories (`<repository>/<stamp>-<uuid>`, holding database.sqlite and
-    /// manifest.json), or their names in the repository as `backup list` shows them; none:
-    /// every snapshot of the repository.
+    /// Snapshots: their ids as `backup list` shows them (or a unique prefix), `latest`, or
+    /// their directories (`<repository>/<stamp>-<uuid>`); none: every snapshot of the
+    /// repository.
     #[arg(value_name = "SNAPSHOT")]
     snapshots: Vec<PathBuf>,
-    /// The repository whose snapshots are verified, and where a bare SNAPSHOT name is looked
-    /// up (default: the safety snapshots' <state>/openclaw-sessions-snapshots).
+    /// The repository whose snapshots are verified, and where a SNAPSHOT id is looked up
+    /// (default: the admin's, then the safety snapshots', then <state>/openclaw-sessions-snapshots).
     #[arg(long, value_name = "DIR")]
     repository: Option<PathBuf>,
 }
 
-/// `--repository`, else the repository of the safety snapshots.
+/// `--repository`, else the admin's repository (docs/SNAPSHOTS.md).
 fn repository(ctx: &Ctx, given: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
     Ok(match given {
         Some(dir) => dir.clone(),
         None => ctx.layout()?.snapshot_repository(),
     })
+}
+
+/// Where a snapshot named by id or `latest` is looked up: `--repository`, else the admin's,
+/// the safety and the earlier in-state-dir repository, in that order.
+fn lookup_repositories(ctx: &Ctx, given: &Option<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
+    Ok(match given {
+        Some(dir) => vec![dir.clone()],
+        None => ctx.layout()?.snapshot_repositories(),
+    })
+}
+
+/// The snapshot directory the words name (an id, a prefix, `latest` or a path).
+fn named_snapshot(ctx: &Ctx, words: &std::path::Path) -> anyhow::Result<PathBuf> {
+    if words.is_dir() {
+        return Ok(words.to_path_buf());
+    }
+    Ok(find_snapshot(words, &lookup_repositories(ctx, &None)?)?)
 }
 
 /// What a snapshot is a copy of, in words: `agent main`, `global`.
@@ -123,7 +147,8 @@ fn database_words(m: &SnapshotManifest) -> String {
 #[derive(Debug, Args)]
 #[command(group = clap::ArgGroup::new("live").args(["in_place", "session"]))]
 pub struct RestoreArgs {
-    /// The snapshot directory to restore (verified first).
+    /// The snapshot to restore (verified first): its id as `backup list` shows it (or a
+    /// unique prefix), `latest`, or its directory.
     #[arg(value_name = "SNAPSHOT")]
     snapshot: PathBuf,
     /// Write the database to this fresh path (never over an existing file).
@@ -172,10 +197,19 @@ pub fn run(ctx: &Ctx, cmd: &BackupCommand) -> anyhow::Result<Outcome> {
     }
 }
 
+/// The safety snapshots' own rule: the newest 3 of each database (docs/SNAPSHOTS.md).
+const SAFETY_KEEP: u32 = 3;
+
 fn prune(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
+    let layout = ctx.layout()?;
+    let repository = match (&args.repository, args.safety) {
+        (Some(dir), _) => Some(dir.clone()),
+        (None, true) => Some(layout.safety_repository()),
+        (None, false) => None,
+    };
     let mut op = BackupPruneOp {
-        repository: args.repository.clone(),
-        keep: args.keep as usize,
+        repository,
+        keep: args.keep.unwrap_or(SAFETY_KEEP) as usize,
     };
     let mutation = MutationArgs::new(args.dry_run, args.wait, None);
     let Some(run) = run_op(ctx, &mut op, &mutation, "backup prune")? else {
@@ -211,6 +245,9 @@ fn prune(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
 
 fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
+    // It writes (the repository, in the store by default): as every mutation, root runs it
+    // as the owner of the state dir, so that nothing it leaves is root's.
+    super::custody::run_as_state_dir_owner(ctx, &layout)?;
     let sources: Vec<SnapshotSource> = if args.global {
         layout.require_exists()?;
         vec![SnapshotSource::Global {
@@ -291,9 +328,37 @@ fn describe(m: &Option<SnapshotManifest>) -> (String, String, String) {
 }
 
 fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
-    let repository = repository(ctx, &args.repository)?;
-    let snaps = list_snapshots(&repository)?;
-    for s in snaps.iter().filter(|s| s.state != SnapshotState::Complete) {
+    // `--repository`: that one (it must exist). Else the admin's, the safety snapshots' and
+    // the one an earlier version kept in the state dir, each as far as it exists.
+    let repositories: Vec<(&str, PathBuf)> = match &args.repository {
+        Some(dir) => vec![("named", dir.clone())],
+        None => {
+            let layout = ctx.layout()?;
+            vec![
+                ("manual", layout.snapshot_repository()),
+                ("safety", layout.safety_repository()),
+                ("old", layout.legacy_snapshot_repository()),
+            ]
+        }
+    };
+    let mut snaps = Vec::new();
+    for (kind, repo) in &repositories {
+        let listed = match list_snapshots(repo) {
+            Ok(l) => l,
+            Err(e)
+                if args.repository.is_none()
+                    && e.kind() == openclaw_sessions::ErrorKind::NotFound =>
+            {
+                continue
+            }
+            Err(e) => return Err(e.into()),
+        };
+        snaps.extend(listed.into_iter().map(|s| (*kind, s)));
+    }
+    for (_, s) in snaps
+        .iter()
+        .filter(|(_, s)| s.state != SnapshotState::Complete)
+    {
         ctx.printer.warn(format!(
             "{} is not a complete snapshot ({}): left by an interrupted run",
             s.path.display(),
@@ -303,28 +368,65 @@ fn list(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     // A staging directory is never a snapshot: it is named apart (`staging`), as a warning.
     let (staging, snaps): (Vec<_>, Vec<_>) = snaps
         .into_iter()
-        .partition(|s| s.state == SnapshotState::Staging);
-    let staging: Vec<_> = staging.into_iter().map(|s| s.path).collect();
-    if ctx.printer.json {
-        ctx.printer.json_data(&json!({
-            "repositoryPath": repository,
-            "snapshots": snaps,
-            "staging": staging,
-        }))?;
-        return Ok(Outcome::Done);
-    }
-    let mut t = ctx
-        .printer
-        .table(&["SNAPSHOT", "STATE", "CREATED", "DATABASE", "SIZE"]);
-    for s in &snaps {
-        let (created, db, size) = describe(&s.manifest);
-        let name = s
-            .path
+        .partition(|(_, s)| s.state == SnapshotState::Staging);
+    let staging: Vec<_> = staging.into_iter().map(|(_, s)| s.path).collect();
+    let id_of = |s: &openclaw_sessions::backup::ListedSnapshot| {
+        s.path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+            .unwrap_or_default()
+    };
+    if ctx.printer.json {
+        let rows: Vec<serde_json::Value> = snaps
+            .iter()
+            .map(|(kind, s)| {
+                let mut v = serde_json::to_value(s).unwrap_or_default();
+                v["id"] = json!(id_of(s));
+                if args.repository.is_none() {
+                    v["kind"] = json!(kind);
+                }
+                v
+            })
+            .collect();
+        let mut doc = json!({
+            "repositoryPath": repositories[0].1,
+            "snapshots": rows,
+            "staging": staging,
+        });
+        if args.repository.is_none() {
+            doc["repositories"] = json!(repositories
+                .iter()
+                .map(|(k, p)| json!({"kind": k, "path": p}))
+                .collect::<Vec<_>>());
+        }
+        ctx.printer.json_data(&doc)?;
+        return Ok(Outcome::Done);
+    }
+    if snaps.is_empty() {
+        ctx.printer.info(format!(
+            "no snapshots in {}",
+            repositories
+                .iter()
+                .map(|(_, p)| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        return Ok(Outcome::Done);
+    }
+    use crate::cli::table::Column;
+    let mut t = ctx.printer.table(&[
+        Column::id("ID"),
+        Column::data("KIND").drop(3),
+        Column::data("STATE").drop(1),
+        Column::data("CREATED").drop(4),
+        Column::data("DATABASE"),
+        Column::data("SIZE").drop(2),
+    ]);
+    for (kind, s) in &snaps {
+        let (created, db, size) = describe(&s.manifest);
         t.add_row(vec![
-            name,
+            id_of(s),
+            kind.to_string(),
             crate::cli::printer::word(&s.state),
             created,
             db,
@@ -354,15 +456,15 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
         }
         all
     } else {
+        let repositories = lookup_repositories(ctx, &args.repository)?;
         args.snapshots
             .iter()
             .map(|p| {
-                let named = repository.join(p);
-                if !p.exists() && p.components().count() == 1 && named.exists() {
-                    named
-                } else {
-                    p.clone()
+                if p.exists() {
+                    return p.clone();
                 }
+                // An id, a prefix or `latest`; what names nothing is reported as missing.
+                find_snapshot(p, &repositories).unwrap_or_else(|_| p.clone())
             })
             .collect()
     };
@@ -377,7 +479,17 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .into());
     }
     let reports: Vec<_> = snapshots.iter().map(|p| verify_snapshot(p)).collect();
-    let all_ok = reports.iter().all(|r| r.ok);
+    let failed = reports.iter().filter(|r| !r.ok).count();
+    if failed > 0 {
+        ctx.printer.fail(
+            crate::cli::exit::ErrorCode::Findings,
+            format!(
+                "{failed} of {} snapshot(s) failed verification",
+                reports.len()
+            ),
+            None,
+        );
+    }
     if ctx.printer.json {
         ctx.printer.json_data(&json!({ "results": reports }))?;
     } else {
@@ -394,14 +506,21 @@ fn verify(ctx: &Ctx, args: &VerifyArgs) -> anyhow::Result<Outcome> {
             }
         }
     }
-    Ok(if all_ok {
-        Outcome::Done
-    } else {
-        Outcome::Exit(crate::cli::exit::ErrorCode::Findings.exit_code())
-    })
+    Ok(Outcome::Done)
 }
 
 fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
+    let snapshot = named_snapshot(ctx, &args.snapshot)?;
+    let args = &RestoreArgs {
+        snapshot,
+        target: args.target.clone(),
+        in_place: args.in_place,
+        session: args.session.clone(),
+        wait: args.wait,
+        dry_run: args.dry_run,
+        backup_dir: args.backup_dir.clone(),
+        allow_schema_change: args.allow_schema_change,
+    };
     if let Some(target) = &args.target {
         let manifest = restore_fresh(&args.snapshot, target)?;
         ctx.printer.info(format!(

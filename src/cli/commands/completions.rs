@@ -322,14 +322,14 @@ fn check_names(current: &OsStr) -> Vec<CompletionCandidate> {
     )
 }
 
-/// Snapshot directories of the default repository (`<state>/openclaw-sessions-snapshots`) and
+/// Snapshot directories of the default repositories (docs/SNAPSHOTS.md) and
 /// of `--repository`, then directories under what is typed.
 fn snapshots(current: &OsStr) -> Vec<CompletionCandidate> {
     let words = words_being_completed();
     let p = pointed(&words);
     let mut repos = Vec::new();
     if let Some(layout) = layout_of(&p) {
-        repos.push(layout.state_dir.join("openclaw-sessions-snapshots"));
+        repos.extend(layout.snapshot_repositories());
     }
     let mut it = words.iter();
     while let Some(w) = it.next() {

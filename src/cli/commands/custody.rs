@@ -203,7 +203,7 @@ pub fn run(ctx: &Ctx, cmd: &CustodyCommand) -> anyhow::Result<Outcome> {
             let code = status
                 .code()
                 .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-            Ok(Outcome::Exit(code))
+            Ok(Outcome::Child(code))
         }
     }
 }
@@ -234,13 +234,43 @@ pub fn run_as_state_dir_owner(
     ctx: &Ctx,
     layout: &openclaw_sessions::paths::StateLayout,
 ) -> anyhow::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(meta) = std::fs::metadata(&layout.state_dir) else {
+    use openclaw_sessions::paths::DirOwner;
+    // The owner is read from the opened directory, and the path must still name that
+    // directory once this process acts as its owner (docs/openclaw/HOSTILE.md §13).
+    let Ok(dir) = DirOwner::of(&layout.state_dir) else {
         return Ok(()); // a missing state dir is reported by the command itself
     };
-    let (owner, group) = (meta.uid(), meta.gid());
+    let (owner, group) = (dir.uid, dir.gid);
     let me = rustix::process::geteuid().as_raw();
+    let swapped = || -> anyhow::Error {
+        openclaw_sessions::Error::unsafe_path(format!(
+            "the state dir {} was replaced by another directory while this started; nothing was changed",
+            layout.state_dir.display()
+        ))
+        .into()
+    };
     if me == owner {
+        // Root acting as root: only where no other user can swap the state dir for theirs.
+        if me == 0 {
+            if let Some((parent, uid)) =
+                openclaw_sessions::paths::changeable_by_another_user(&layout.state_dir)
+            {
+                return Err(openclaw_sessions::Error::UnsafePath {
+                    message: format!(
+                        "the state dir {} is root's, but uid {uid} can replace it ({} is theirs or open to them): root does not write there as root; nothing was changed",
+                        layout.state_dir.display(),
+                        parent.display()
+                    ),
+                    hint: Some(
+                        "keep a root-owned state dir under directories only root can change".into(),
+                    ),
+                }
+                .into());
+            }
+        }
+        if !dir.still_names(&layout.state_dir) {
+            return Err(swapped());
+        }
         return Ok(());
     }
     if me != 0 {
@@ -259,6 +289,9 @@ pub fn run_as_state_dir_owner(
         return Err(anyhow::Error::new(e).context(format!(
             "switching to uid {owner}, the owner of the state dir"
         )));
+    }
+    if !dir.still_names(&layout.state_dir) {
+        return Err(swapped());
     }
     ctx.printer.debug(format!(
         "running as uid {owner} (gid {group}), the owner of the state dir"

@@ -37,7 +37,8 @@ pub struct DoctorArgs {
     /// Warnings also make the exit code 3.
     #[arg(long)]
     strict: bool,
-    /// Where --fix writes its snapshots (default: <state>/openclaw-sessions-snapshots).
+    /// Where --fix writes its snapshots (default: the safety repository outside the state
+    /// dir, see `backup --help`).
     #[arg(long, value_name = "DIR")]
     backup_dir: Option<PathBuf>,
     /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
@@ -51,39 +52,25 @@ fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
         ctx.printer.out("no problems found\n")?;
         return Ok(());
     }
-    // The fields of `--json` in its order, one line a finding (src/cli/table.rs). On a
-    // narrow terminal the finding stays and is cut last; the hint is whole or left out
-    // (`--wide`, `--json`), after the fix mark, the severity and the check's name.
-    let agents: std::collections::BTreeSet<_> =
-        findings.iter().map(|f| &f.subject.agent_id).collect();
-    let agent = if agents.len() > 1 {
-        Column::id("AGENT")
-    } else {
-        Column::data("AGENT").drop(0)
-    };
-    let mut t = ctx.printer.table(&[
-        Column::data("CHECK").drop(3),
-        Column::data("SEVERITY").drop(2),
-        agent,
-        Column::prose("FINDING"),
-        Column::data("HINT").drop(4),
-        Column::data("FIX").drop(1),
-    ]);
+    // A block a finding, readable at 80 columns: its severity, check and agent first (never
+    // dropped), then the finding and its hint wrapped, never cut (README.md, doctor).
+    let mut text = String::new();
     for f in findings {
-        t.add_row(vec![
-            f.check.to_string(),
-            crate::cli::printer::word(&f.severity),
-            f.subject.agent_id.clone().unwrap_or_default(),
-            f.message.clone(),
-            crate::cli::hints::finding_hint(f).to_string(),
-            if f.fixable {
-                "--fix".into()
-            } else {
-                String::new()
-            },
-        ]);
+        let mut head = format!("{:<7} {}", crate::cli::printer::word(&f.severity), f.check);
+        if let Some(agent) = &f.subject.agent_id {
+            head.push_str(&format!("  agent {agent}"));
+        }
+        if f.fixable {
+            head.push_str("  (doctor --fix repairs it)");
+        }
+        text.push_str(&format!("{}\n", value(&head)));
+        text.push_str(&ctx.printer.wrap(&value(&f.message), "  ", "  "));
+        let hint = crate::cli::hints::finding_hint(f);
+        if !hint.is_empty() {
+            text.push_str(&ctx.printer.wrap(&value(&hint), "  hint: ", "        "));
+        }
     }
-    ctx.printer.print_table(&t)
+    ctx.printer.out(&text)
 }
 
 pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
@@ -177,6 +164,21 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         .iter()
         .filter(|f| f.severity == Severity::Warning)
         .count();
+    let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
+    if problems {
+        let mut words = vec![format!("{errors} error(s)")];
+        if args.strict {
+            words.push(format!("{warnings} warning(s)"));
+        }
+        if !failed.is_empty() {
+            words.push(format!("{} repair(s) not made", failed.len()));
+        }
+        ctx.printer.fail(
+            crate::cli::exit::ErrorCode::Findings,
+            format!("doctor found problems: {}", words.join(", ")),
+            None,
+        );
+    }
     if ctx.printer.json {
         let mut doc = json!({ "findings": crate::cli::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
         if args.fix {
@@ -207,10 +209,5 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         }
         print_findings(ctx, &findings)?;
     }
-    let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
-    Ok(if problems {
-        Outcome::Exit(crate::cli::exit::ErrorCode::Findings.exit_code())
-    } else {
-        Outcome::Done
-    })
+    Ok(Outcome::Done)
 }

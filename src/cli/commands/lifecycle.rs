@@ -10,8 +10,8 @@ use openclaw_sessions::ops::{Run, RunState};
 use openclaw_sessions::units::now_ms;
 
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{print_dry_run, run_online_op, selection, MutationArgs};
-use crate::cli::online::OnlineArgs;
+use crate::cli::mutation::{print_dry_run, run_owned_op, selection, MutationArgs};
+use crate::cli::online::{OnlineArgs, OwnerArgs};
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
@@ -23,6 +23,8 @@ pub struct LifecycleArgs {
     mutation: MutationArgs,
     #[command(flatten)]
     online: OnlineArgs,
+    #[command(flatten)]
+    owner: OwnerArgs,
 }
 
 #[derive(Serialize)]
@@ -54,6 +56,29 @@ pub fn finish_results<P, R>(
         .iter()
         .filter(|r| !done.contains(&r.result))
         .collect();
+    // All done 0; one key refused: that guard's code; several keys: 3 (README.md, Exit codes).
+    match (results.len(), failed.as_slice()) {
+        (_, []) => {}
+        (1, [first]) => ctx.printer.fail(
+            first.code.unwrap_or(ErrorCode::INTERNAL),
+            format!(
+                "{}: {}",
+                first.session_key,
+                first.reason.as_deref().unwrap_or(first.result)
+            ),
+            None,
+        ),
+        (n, failed) => ctx.printer.fail(
+            ErrorCode::Partial,
+            format!(
+                "{} of {n} keys not done (first: {}: {})",
+                failed.len(),
+                failed[0].session_key,
+                failed[0].reason.as_deref().unwrap_or(failed[0].result)
+            ),
+            None,
+        ),
+    }
     if ctx.printer.json {
         let mut data = crate::cli::mutation::via(run);
         data["results"] = serde_json::to_value(&results)?;
@@ -85,11 +110,7 @@ pub fn finish_results<P, R>(
         }
         ctx.printer.print_table(&t)?;
     }
-    Ok(exit_for(
-        results.len(),
-        failed.len(),
-        failed.first().and_then(|r| r.code),
-    ))
+    Ok(Outcome::Done)
 }
 
 pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Outcome> {
@@ -100,7 +121,15 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
     };
     let mut op = EntryChangeOp::new(change, selection(ctx)?, args.keys.clone(), now_ms());
     let label = if archive { "archive" } else { "unarchive" };
-    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, label)? else {
+    let Some(run) = run_owned_op(
+        ctx,
+        &mut op,
+        &args.mutation,
+        &args.online,
+        &args.owner,
+        label,
+    )?
+    else {
         return Ok(Outcome::Done);
     };
     let applied = run.report.as_ref().map(|r| &r.results);
@@ -142,13 +171,4 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
         "would-unarchive",
     ];
     finish_results(ctx, &run, results, done)
-}
-
-/// The exit of a per-key command: all done 0; one key refused → that guard's code; several → 3.
-fn exit_for(keys: usize, failed: usize, first: Option<ErrorCode>) -> Outcome {
-    match (keys, failed) {
-        (_, 0) => Outcome::Done,
-        (1, _) => Outcome::Exit(first.map(|c| c.exit_code()).unwrap_or(1)),
-        _ => Outcome::Exit(ErrorCode::Partial.exit_code()),
-    }
 }

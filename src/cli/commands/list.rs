@@ -30,6 +30,8 @@ pub enum SortKey {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
     /// Only sessions updated within DURATION: 30m, 2h, 7d, 1w (a bare number is minutes).
     #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_active)]
     active: Option<u64>,
@@ -110,24 +112,24 @@ impl clap::ValueEnum for CategoryArg {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ListRow {
-    agent_id: String,
-    session_key: String,
-    session_id: String,
+struct ListRow<'a> {
+    agent_id: &'a str,
+    session_key: &'a str,
+    session_id: &'a str,
     updated_at: i64,
     /// OpenClaw's `kind` (`openclaw sessions --json`).
     kind: OpenClawKind,
     /// Our own classification by key shape.
     category: SessionKind,
-    label: Option<String>,
-    display_name: Option<String>,
+    label: Option<&'a str>,
+    display_name: Option<&'a str>,
     archived: bool,
     pinned: bool,
     locked: bool,
-    harness: Option<String>,
+    harness: Option<&'a str>,
     model: Option<String>,
     transcript: Transcript,
-    entry: Box<serde_json::value::RawValue>,
+    entry: &'a serde_json::value::RawValue,
 }
 
 struct Row {
@@ -190,33 +192,48 @@ impl Filter<'_> {
     }
 }
 
-fn list_row(stores: &[AgentStore], row: Row) -> ListRow {
-    let Row {
-        store,
-        entry: e,
-        events,
-        bytes,
-    } = row;
-    ListRow {
-        agent_id: stores[store].paths.id.to_string(),
-        session_id: e.session_id().to_string(),
+/// Writes the `--json` row of `row`, its fields borrowed from the entry and the entry itself
+/// passed through as stored.
+fn push_row(
+    out: &mut crate::cli::printer::JsonRows<'_, impl std::io::Write>,
+    stores: &[AgentStore],
+    row: &Row,
+) -> anyhow::Result<()> {
+    let e = &row.entry;
+    // The stored text as it is (checked as JSON without building anything); an entry with
+    // none (a legacy index's) is serialized from its fields.
+    let owned;
+    let entry = match e
+        .stored_json
+        .as_deref()
+        .and_then(|t| serde_json::from_str::<&serde_json::value::RawValue>(t).ok())
+    {
+        Some(raw) => raw,
+        None => {
+            owned = e.to_raw();
+            &*owned
+        }
+    };
+    out.push(&ListRow {
+        agent_id: stores[row.store].paths.id.as_str(),
+        session_key: &e.key,
+        session_id: e.session_id(),
         updated_at: e.updated_at(),
         kind: e.openclaw_kind(),
         category: e.kind(),
-        label: e.label().map(String::from),
-        display_name: e.display_name().map(String::from),
+        label: e.label(),
+        display_name: e.display_name(),
         archived: e.archived(),
         pinned: e.pinned(),
         locked: e.locked(),
-        harness: e.harness().map(String::from),
+        harness: e.harness(),
         model: e.model(),
         transcript: Transcript {
-            events: events.unwrap_or(0),
-            bytes,
+            events: row.events.unwrap_or(0),
+            bytes: row.bytes,
         },
-        entry: e.to_raw(),
-        session_key: e.key,
-    }
+        entry,
+    })
 }
 
 /// A page's place in the whole listing, for `--json` (`page`) and the table's footer.
@@ -375,11 +392,6 @@ fn stream_rows(
             beyond += 1;
             return Ok(ControlFlow::Continue(()));
         }
-        let position = Position {
-            updated_at: entry.updated_at(),
-            store,
-            key: entry.key.clone(),
-        };
         let mut row = Row {
             store,
             entry,
@@ -387,12 +399,19 @@ fn stream_rows(
             bytes: None,
         };
         fill(stores, counts, &mut row, bytes)?;
-        if let Err(e) = out.push(&list_row(stores, row)) {
+        if let Err(e) = push_row(&mut out, stores, &row) {
             failed = Some(e);
             return Ok(ControlFlow::Break(()));
         }
         written += 1;
-        last = Some(position);
+        // The cursor names the page's last row, the only one whose place is kept.
+        if limit == Some(written) {
+            last = Some(Position {
+                updated_at: row.entry.updated_at(),
+                store,
+                key: row.entry.key,
+            });
+        }
         Ok(ControlFlow::Continue(()))
     })?;
     if let Some(e) = failed {
@@ -408,6 +427,86 @@ fn stream_rows(
     };
     out.finish_with(&[("page", page.json())])?;
     Ok(Outcome::Done)
+}
+
+/// The first `limit` rows in the order of `--sort` (its value newest/largest first; ties in
+/// agent order, then key byte order, as OpenClaw lists them), held in a heap of at most
+/// `limit` rows, so that a page of 100 costs the same at 1,000 or 1,000,000 sessions.
+struct TopRows {
+    limit: Option<usize>,
+    heap: std::collections::BinaryHeap<Ranked>,
+    /// Every row offered (the matching sessions).
+    total: usize,
+}
+
+/// A row and its place: greater is later in the listing.
+struct Ranked {
+    value: i128,
+    row: Row,
+}
+
+impl Ranked {
+    fn rank(&self) -> (std::cmp::Reverse<i128>, usize, &str) {
+        (
+            std::cmp::Reverse(self.value),
+            self.row.store,
+            self.row.entry.key.as_str(),
+        )
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank() == other.rank()
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl TopRows {
+    fn new(limit: Option<usize>) -> Self {
+        TopRows {
+            limit,
+            heap: std::collections::BinaryHeap::new(),
+            total: 0,
+        }
+    }
+
+    fn offer(&mut self, value: i128, row: Row) {
+        self.total += 1;
+        let ranked = Ranked { value, row };
+        match self.limit {
+            Some(n) if self.heap.len() >= n => {
+                // The heap's greatest is the last row of the page so far.
+                if self.heap.peek().is_some_and(|last| ranked < *last) {
+                    self.heap.pop();
+                    self.heap.push(ranked);
+                }
+            }
+            _ => self.heap.push(ranked),
+        }
+    }
+
+    /// The page, in listing order.
+    fn into_rows(self) -> Vec<Row> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|r| r.row)
+            .collect()
+    }
 }
 
 fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
@@ -444,7 +543,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         needle: args.matches.as_ref().map(|m| m.to_lowercase()),
     };
     let layout = ctx.layout()?;
-    let agents = ctx.agents(&layout)?;
+    let agents = ctx.listed_agents(&layout)?;
     let newest_first = matches!(args.sort, SortKey::Updated);
     if args.after.is_some() && !newest_first {
         return Err(openclaw_sessions::Error::invalid(
@@ -452,7 +551,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
         )
         .into());
     }
-    let mut stores = open_stores(ctx, agents)?;
+    let stores = open_stores(ctx, agents)?;
     let after = args
         .after
         .as_deref()
@@ -461,47 +560,52 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     if ctx.printer.json && newest_first {
         return stream_json(ctx, &stores, &filter, limit, after.as_ref(), args.bytes);
     }
-    let mut rows: Vec<Row> = Vec::new();
-    for (index, store) in stores.iter_mut().enumerate() {
-        let sessions = store.sessions()?;
-        ctx.flush_warnings(store);
-        let mut selected: Vec<_> = sessions
-            .into_iter()
-            .filter(|e| filter.keeps(e))
-            .filter(|e| {
-                after
-                    .as_ref()
-                    .is_none_or(|p| p.precedes(index, e.updated_at(), &e.key))
-            })
-            .collect();
-        // OpenClaw's order within an agent: session key (byte order).
-        selected.sort_by(|a, b| a.key.cmp(&b.key));
-        rows.extend(selected.into_iter().map(|entry| Row {
-            store: index,
-            entry,
-            events: None,
-            bytes: None,
-        }));
-    }
     let want_bytes = args.bytes || !ctx.printer.json || matches!(args.sort, SortKey::Bytes);
-    if matches!(args.sort, SortKey::Events | SortKey::Bytes) {
-        for row in rows.iter_mut() {
-            fill(&stores, &[], row, matches!(args.sort, SortKey::Bytes))?;
+    // The table reads only the fields it shows; `--json` prints each whole entry.
+    let fields = (!ctx.printer.json).then_some(SessionEntry::LISTING_FIELDS);
+    // Only the page is held (a bounded heap in the order of --sort), whatever the store's
+    // size; the rest is counted for the footer.
+    let mut top = TopRows::new(limit);
+    for (index, store) in stores.iter().enumerate() {
+        let warnings = store.for_each_session(fields, |mut entry| {
+            if !filter.keeps(&entry)
+                || !after
+                    .as_ref()
+                    .is_none_or(|p| p.precedes(index, entry.updated_at(), &entry.key))
+            {
+                return Ok(ControlFlow::Continue(()));
+            }
+            if fields.is_some() {
+                // The table never prints the stored text.
+                entry.stored_json = None;
+            }
+            let mut row = Row {
+                store: index,
+                entry,
+                events: None,
+                bytes: None,
+            };
+            let value = match args.sort {
+                SortKey::Updated => i128::from(row.entry.updated_at()),
+                SortKey::Created => i128::from(row.entry.created_at().unwrap_or(0)),
+                SortKey::Events => {
+                    fill(&stores, &[], &mut row, false)?;
+                    i128::from(row.events.unwrap_or(0))
+                }
+                SortKey::Bytes => {
+                    fill(&stores, &[], &mut row, true)?;
+                    i128::from(row.bytes.unwrap_or(0))
+                }
+            };
+            top.offer(value, row);
+            Ok(ControlFlow::Continue(()))
+        })?;
+        for w in warnings {
+            ctx.printer.warn(crate::cli::hints::warning(&w));
         }
     }
-    // Stable sort, newest first; ties keep agent order then key order (as OpenClaw).
-    match args.sort {
-        SortKey::Updated => rows.sort_by_key(|r| std::cmp::Reverse(r.entry.updated_at())),
-        SortKey::Created => {
-            rows.sort_by_key(|r| std::cmp::Reverse(r.entry.created_at().unwrap_or(0)))
-        }
-        SortKey::Events => rows.sort_by_key(|r| std::cmp::Reverse(r.events)),
-        SortKey::Bytes => rows.sort_by_key(|r| std::cmp::Reverse(r.bytes)),
-    }
-    let total = rows.len();
-    if let Some(n) = limit {
-        rows.truncate(n);
-    }
+    let total = top.total;
+    let mut rows = top.into_rows();
     for row in rows.iter_mut() {
         fill(&stores, &[], row, want_bytes)?;
     }
@@ -526,8 +630,8 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     };
     if ctx.printer.json {
         let mut out = ctx.printer.json_rows()?;
-        for r in rows {
-            out.push(&list_row(&stores, r))?;
+        for r in &rows {
+            push_row(&mut out, &stores, r)?;
         }
         out.finish_with(&[("page", page.json())])?;
         return Ok(Outcome::Done);
@@ -544,19 +648,23 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     } else {
         Column::data("AGENT").drop(0)
     };
-    let mut t = ctx.printer.table(&[
-        agent_column,
-        Column::id("KEY"),
-        Column::id("SESSION ID"),
-        Column::data("UPDATED").drop(7),
-        Column::data("CATEGORY").drop(4),
-        Column::prose("LABEL").drop(8),
-        Column::data("FLAGS").drop(6),
-        Column::data("HARNESS").drop(1),
-        Column::data("MODEL").drop(2),
-        Column::data("EVENTS").drop(5),
-        Column::data("BYTES").drop(3),
-    ]);
+    // UPDATED is kept with the identifiers (README.md, Tables).
+    let mut t = ctx
+        .printer
+        .table(&[
+            agent_column,
+            Column::id("KEY"),
+            Column::id("SESSION ID"),
+            Column::data("UPDATED"),
+            Column::data("CATEGORY").drop(4),
+            Column::prose("LABEL").drop(8),
+            Column::data("FLAGS").drop(6),
+            Column::data("HARNESS").drop(1),
+            Column::data("MODEL").drop(2),
+            Column::data("EVENTS").drop(5),
+            Column::data("BYTES").drop(3),
+        ])
+        .when_empty("no sessions match");
     let layout_for_keys = short.then_some(&layout);
     let store_refs: Vec<&AgentStore> = stores.iter().collect();
     for Row {
@@ -604,8 +712,9 @@ pub fn run(ctx: &Ctx, args: &ListArgs) -> anyhow::Result<Outcome> {
     // The paging footer, after the table.
     if page.total > page.returned {
         ctx.printer.info(match &page.next {
+            // The cursor on a line of its own: the words above it never wrap.
             Some(c) => format!(
-                "showing {} of {} sessions; next page: --after {c} (or --limit all)",
+                "showing {} of {} sessions (--limit all for every one); next page:\n--after {c}",
                 page.returned, page.total
             ),
             None => format!(

@@ -105,6 +105,13 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         }
         blocked |= r.validation != "passed" || r.moved.is_empty()?;
     }
+    if blocked {
+        ctx.printer.fail(
+            ErrorCode::Partial,
+            "some agents were imported but their sources were not moved",
+            None,
+        );
+    }
     if ctx.printer.json {
         ctx.printer.json_data(&AppliedDocument {
             agents: &reports,
@@ -143,7 +150,7 @@ pub fn run(ctx: &Ctx, args: &LegacyArgs) -> anyhow::Result<Outcome> {
         ctx.printer.warn(
             "some agents were imported but their sources were not moved (see the issues above)",
         );
-        return Ok(Outcome::Exit(ErrorCode::Partial.exit_code()));
+        return Ok(Outcome::Done);
     }
     Ok(Outcome::Done)
 }

@@ -12,8 +12,8 @@ use openclaw_sessions::units::now_ms;
 use openclaw_sessions::Error;
 
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{print_dry_run, run_online_op, selection, via, MutationArgs};
-use crate::cli::online::OnlineArgs;
+use crate::cli::mutation::{print_dry_run, run_owned_op, selection, via, MutationArgs};
+use crate::cli::online::{OnlineArgs, OwnerArgs};
 use crate::cli::shown::value;
 use crate::cli::Ctx;
 
@@ -49,6 +49,8 @@ pub struct PatchArgs {
     mutation: MutationArgs,
     #[command(flatten)]
     online: OnlineArgs,
+    #[command(flatten)]
+    owner: OwnerArgs,
 }
 
 #[derive(Serialize)]
@@ -168,7 +170,15 @@ pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
         vec![args.key.clone()],
         now_ms(),
     );
-    let Some(run) = run_online_op(ctx, &mut op, &args.mutation, &args.online, "patch")? else {
+    let Some(run) = run_owned_op(
+        ctx,
+        &mut op,
+        &args.mutation,
+        &args.online,
+        &args.owner,
+        "patch",
+    )?
+    else {
         return Ok(Outcome::Done);
     };
     let via = via(&run);

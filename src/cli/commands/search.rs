@@ -119,7 +119,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
     // live sessions was searched, which "no matches" must not hide.
     let mut not_searched: Vec<String> = Vec::new();
     let mut searched_any = args.archived;
-    for paths in ctx.agents(&layout)? {
+    for paths in ctx.listed_agents(&layout)? {
         let store = ctx.open_store(paths)?;
         if search_live(&store, &req, &mut hits)? {
             searched_any = true;

@@ -10,7 +10,7 @@ use openclaw_sessions::secrets::host_values::{self, HostValue};
 use openclaw_sessions::secrets::rules::RuleSet;
 use openclaw_sessions::secrets::{scan, Detectors, Finding, ScanOptions};
 
-use crate::cli::exit::Outcome;
+use crate::cli::exit::{ErrorCode, Outcome};
 use crate::cli::table::Column;
 use crate::cli::Ctx;
 
@@ -162,7 +162,7 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
     snapshot_dirs.extend(args.snapshots.iter().cloned());
     let options = ScanOptions {
         snapshot_dirs,
-        keep: if ctx.printer.json { 0 } else { args.limit },
+        keep: args.limit,
         agents,
     };
     let detected = serde_json::json!({
@@ -170,46 +170,36 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
         "rules": detectors.rule_count(),
         "rulesRef": detectors.rules_ref(),
     });
-    if ctx.printer.json {
-        // One row a finding, written as found: memory does not grow with them.
-        let mut rows = ctx.printer.json_rows()?;
-        let mut failed = None;
-        let mut listed = 0usize;
-        let summary = scan(&layout.state_dir, &detectors, &options, &mut |f| {
-            if failed.is_none() && listed < args.limit {
-                listed += 1;
-                if let Err(e) = rows.push(f) {
-                    failed = Some(e);
-                }
-            }
-        })?;
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        let found = summary.findings;
-        rows.finish_with(&[
-            ("truncated", serde_json::json!(found > listed as u64)),
-            ("findings", serde_json::json!(found)),
-            ("secrets", serde_json::to_value(&summary.secrets)?),
-            (
-                "read",
-                serde_json::json!({
-                    "databases": summary.databases,
-                    "files": summary.files,
-                    "rows": summary.rows,
-                    "bytes": summary.bytes,
-                    "unreadable": summary.unreadable,
-                }),
-            ),
-            ("detectors", detected),
-        ])?;
-        return Ok(if found > 0 {
-            Outcome::Exit(1)
-        } else {
-            Outcome::Done
-        });
-    }
     let summary = scan(&layout.state_dir, &detectors, &options, &mut |_| {})?;
+    if summary.findings > 0 {
+        // Recorded before the document: `ok` is false and the exit 1 (README, Exit codes).
+        ctx.printer.fail(
+            ErrorCode::SecretsFound,
+            format!(
+                "{} findings of {} secrets",
+                summary.findings,
+                summary.secrets.len()
+            ),
+            Some("docs/SECRETS.md; each finding says where it is".into()),
+        );
+    }
+    if ctx.printer.json {
+        ctx.printer.json_data(&serde_json::json!({
+            "findings": summary.kept,
+            "total": summary.findings,
+            "truncated": summary.truncated,
+            "secrets": summary.secrets,
+            "read": {
+                "databases": summary.databases,
+                "files": summary.files,
+                "rows": summary.rows,
+                "bytes": summary.bytes,
+                "unreadable": summary.unreadable,
+            },
+            "detectors": detected,
+        }))?;
+        return Ok(Outcome::Done);
+    }
     for u in &summary.unreadable {
         ctx.printer.warn(format!("not read: {u}"));
     }
@@ -266,5 +256,5 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
         summary.findings,
         summary.secrets.len()
     ))?;
-    Ok(Outcome::Exit(1))
+    Ok(Outcome::Done)
 }

@@ -71,7 +71,13 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<Outcome> {
         entry: if e.unreadable.is_some() {
             Value::Null
         } else {
-            e.to_value()
+            // The full entry, as OpenClaw's own full read gives it: with the fields a newer
+            // release keeps beside `entry_json` (schema 24's `session_entry_snapshots`).
+            let mut entry = e.to_value();
+            if let Value::Object(map) = &mut entry {
+                map.extend(store.moved_fields(&e.key)?);
+            }
+            entry
         },
         entry_error: e.unreadable.clone(),
         entry_raw: e.unreadable.as_ref().and(e.stored_json.clone()),

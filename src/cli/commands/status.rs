@@ -10,7 +10,10 @@ use crate::cli::table::Column;
 use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
-pub struct StatusArgs {}
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
+}
 
 fn db_line(d: &DatabaseStatus) -> String {
     if !d.exists {
@@ -80,6 +83,24 @@ fn releases_lines(r: &ReleasesStatus) -> String {
         return String::new();
     }
     let mut out = String::new();
+    if let Some(newer) = &r.newer_release {
+        // One release's store, newer than this tool knows: said in full, not as a disagreement.
+        out.push_str(&format!(
+            "Releases:   {newer}, newer than this tool knows: {}\n",
+            r.databases
+                .iter()
+                .map(|d| format!("{} at {}", d.database, d.schema))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        out.push_str(
+            "            read as far as this tool knows it; changes go through that release's own code (its Gateway, or its own commands)\n",
+        );
+        for line in &r.refusing {
+            out.push_str(&format!("            {line}\n"));
+        }
+        return out;
+    }
     if r.agree {
         out.push_str(&format!(
             "Releases:   opened as is by {}",
@@ -151,10 +172,13 @@ pub fn run(ctx: &Ctx, _args: &StatusArgs) -> anyhow::Result<Outcome> {
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "(none)".into())
     ));
-    out.push_str(&format!(
-        "State DB:   {}\n",
-        db_line(&report.state_database)
-    ));
+    // The path on its line, what is known of the database on the next: neither wraps
+    // behind the other at 80 columns.
+    let db = db_line(&report.state_database);
+    match db.split_once(" (") {
+        Some((path, rest)) => out.push_str(&format!("State DB:   {path}\n            ({rest}\n")),
+        None => out.push_str(&format!("State DB:   {db}\n")),
+    }
     let owner = &report.custody.owner;
     out.push_str(&match owner.state {
         OwnerState::None => "Custody:    free (no Gateway or maintenance owner)\n".to_string(),

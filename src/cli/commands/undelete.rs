@@ -35,7 +35,7 @@ pub struct UndeleteArgs {
     #[arg(long = "as", value_name = "KEY")]
     as_key: Option<String>,
     /// Also look for the session's entry in the snapshots of this repository (repeatable;
-    /// <state>/openclaw-sessions-snapshots is always searched).
+    /// the default repositories, the admin's and the safety snapshots', are always searched).
     #[arg(long, value_name = "DIR")]
     snapshots: Vec<PathBuf>,
     #[command(flatten)]
@@ -45,7 +45,7 @@ pub struct UndeleteArgs {
 pub fn run(ctx: &Ctx, args: &UndeleteArgs) -> anyhow::Result<Outcome> {
     let layout = ctx.layout()?;
     let mut repositories = args.snapshots.clone();
-    repositories.push(layout.state_dir.join("openclaw-sessions-snapshots"));
+    repositories.extend(layout.snapshot_repositories());
     if let Some(dir) = &args.mutation.backup_dir {
         repositories.push(dir.clone());
     }

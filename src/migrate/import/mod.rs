@@ -900,7 +900,7 @@ pub fn scan_transcripts(
                     let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
                     (!t.is_empty())
                         .then(|| {
-                            serde_json::from_str::<serde::de::IgnoredAny>(t)
+                            crate::json_value::from_str::<serde::de::IgnoredAny>(t)
                                 .err()
                                 .map(|e| e.to_string())
                         })

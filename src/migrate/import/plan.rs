@@ -257,7 +257,7 @@ fn header_id(path: &Path) -> Option<(String, bool)> {
     let mut reader = std::io::BufReader::new(file);
     let mut first = String::new();
     reader.read_line(&mut first).ok()?;
-    let v: Value = serde_json::from_str(first.trim()).ok()?;
+    let v: Value = crate::json_value::from_str(first.trim()).ok()?;
     if v.get("type").and_then(Value::as_str) != Some("session") {
         return None;
     }
@@ -277,7 +277,7 @@ fn header_id(path: &Path) -> Option<(String, bool)> {
         if line.trim().is_empty() {
             continue;
         }
-        let e: Value = serde_json::from_str(line.trim()).ok()?;
+        let e: Value = crate::json_value::from_str(line.trim()).ok()?;
         if !e.is_object() {
             return None;
         }
@@ -387,7 +387,7 @@ fn stored_entry(entry: Map<String, Value>) -> (String, Vec<String>) {
         .chain(family)
         .map(String::from)
         .collect();
-    let text = serde_json::to_string(&Value::Object(entry)).unwrap_or_default();
+    let text = crate::json_value::map_to_json(&entry);
     (text, lineage)
 }
 

@@ -82,7 +82,8 @@ pub fn write_record(
             return Ok(out);
         }
     }
-    let entry: Map<String, Value> = serde_json::from_str(&record.entry_json).unwrap_or_default();
+    let entry: Map<String, Value> =
+        crate::json_value::from_str(&record.entry_json).unwrap_or_default();
     let e = &entry;
     let updated_at = e.get("updatedAt").and_then(Value::as_f64).unwrap_or(0.0);
     if !(record.historical && existing.is_some()) {
@@ -152,7 +153,7 @@ fn record_acp_source(
     source.insert("sourceSizeBytes".into(), json!(serialized.len()));
     let stored: Option<String> = nodes::legacy_acp_migration_json(tx, key).at(db)?;
     let mut sources: Vec<Value> = stored
-        .and_then(|s| serde_json::from_str(&s).ok())
+        .and_then(|s| crate::json_value::from_str(&s).ok())
         .unwrap_or_default();
     let same = |v: &Value| {
         v.get("sourcePath") == source.get("sourcePath")
@@ -286,7 +287,7 @@ fn import_events(
                 if t.is_empty() {
                     Ok(None)
                 } else {
-                    serde_json::from_str::<Value>(t)
+                    crate::json_value::from_str::<Value>(t)
                         .map(Some)
                         .map_err(|e| e.to_string())
                 }

@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use super::{ActionFilter, PrunePlan};
 use crate::error::{Error, Result, ResultExt};
-use crate::mutate::{apply_delete, plan_delete, DeleteOptions, References};
+use crate::mutate::{apply_delete, plan_delete, DeleteOptions, FoundSearchRows, References};
 use crate::paths::AgentPaths;
 use crate::store::db::{archives, events, vacuum, windows};
 use crate::store::AgentStore;
@@ -630,7 +630,9 @@ pub fn apply_budget(
                 let dp = plan_delete(&store, refs.as_read(), &by_key, &r.name, &opts)?;
                 drop(store);
                 let mut db = open()?;
-                apply_delete(&mut db, &dp, refs.now(), dir, now)?;
+                // One session: its search rows are found as it is deleted.
+                let found = FoundSearchRows::default();
+                apply_delete(&mut db, &dp, refs.now(), dir, now, &found)?;
                 reclaim_pages(&db)?;
             }
         }

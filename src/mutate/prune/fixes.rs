@@ -60,7 +60,7 @@ pub fn missing_transcript(store: &AgentStore, e: &SessionEntry) -> Result<bool> 
     let mut messages = false;
     let mut unreadable = false;
     let read = source.for_each(store, 0, &mut |ev| {
-        match serde_json::from_str::<Value>(&ev.json) {
+        match crate::json_value::from_str::<Value>(&ev.json) {
             Ok(v) if is_message(&v) => messages = true,
             Ok(_) => {}
             Err(_) => unreadable = true,
@@ -89,7 +89,7 @@ mod tests {
             (r#"{"message":{"role":"other"}}"#, false),
             (r#"{"message":"user"}"#, false),
         ] {
-            let v: Value = serde_json::from_str(json).unwrap();
+            let v: Value = crate::json_value::from_str(json).unwrap();
             assert_eq!(is_message(&v), message, "{json}");
         }
     }

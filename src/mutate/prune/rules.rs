@@ -199,6 +199,18 @@ impl PruneRules {
         !matches!(self, PruneRules::Current)
     }
 
+    /// The rules of the cleanup of `release` (a release table row's `prune_rules_of`).
+    pub fn of_release(release: &str) -> Option<PruneRules> {
+        [
+            PruneRules::Current,
+            PruneRules::OpenClaw2026_8,
+            PruneRules::OpenClaw2026_9_1,
+            PruneRules::OpenClaw2026_9_2,
+        ]
+        .into_iter()
+        .find(|r| r.release() == release)
+    }
+
     /// The release whose cleanup these rules are, for the plan's words.
     pub fn release(self) -> &'static str {
         match self {

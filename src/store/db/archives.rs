@@ -189,6 +189,13 @@ pub const COUNT_COLD_SQL: &str = "SELECT count(*) FROM session_transcript_cold_a
 /// Doctor: `(archive_name, published_at, rowid, session_id, session_key)` of every archive.
 pub const NAMES_SQL: &str = "SELECT archive_name, published_at, rowid, session_id, session_key FROM session_transcript_archives";
 
+/// The name of every archive row of a database.
+pub fn names(conn: &Connection) -> rusqlite::Result<std::collections::HashSet<String>> {
+    let mut stmt = conn.prepare("SELECT archive_name FROM session_transcript_archives")?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    rows.collect()
+}
+
 /// Every archive row of a database, oldest first.
 pub fn all(conn: &Connection) -> rusqlite::Result<Vec<ListedArchive>> {
     let mut stmt = conn.prepare_cached(&format!(

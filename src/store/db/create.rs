@@ -14,8 +14,10 @@ use crate::store::{
 
 pub(crate) const AGENT_SQL: &str = include_str!("schema/agent.sql");
 pub(crate) const STATE_SQL: &str = include_str!("schema/state.sql");
-/// The OpenClaw release whose schema and writers this import reproduces by default.
-pub const OPENCLAW_VERSION: &str = "2026.9.6";
+/// The OpenClaw release whose schema and writers this import reproduces by default: the
+/// newest of the release table.
+pub const OPENCLAW_VERSION: &str =
+    crate::store::releases::RELEASES[crate::store::releases::RELEASES.len() - 1].version;
 
 /// The databases a release's own import creates: its `user_version`s and its schema dumps.
 /// The older releases' dumps are the `before` dumps of their upgrade paths, which are the

@@ -2,6 +2,8 @@
 //! `session_transcript_active_events` (the active branch) and the search index
 //! `session_transcript_fts` with its `session_transcript_fts_rows`.
 
+use std::collections::HashMap;
+
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// `(indexed_seq, leaf_event_id, active_event_count, active_message_count, needs_rebuild)`.
@@ -108,6 +110,37 @@ pub fn insert_unkeyed_search_text(
 const UNKEYED_SEARCH_ROWS_DELETE: &str = "DELETE FROM session_transcript_fts \
      WHERE rowid IN (SELECT id FROM session_transcript_fts_content WHERE c1 = ?1)";
 
+/// The search rows of `session_ids` in a schema without `session_transcript_fts_rows`
+/// (before 23), found in one pass of the FTS table's content table, each id's rowids in
+/// ascending order: a batch of deletions then costs one scan, not one a transcript
+/// (BENCHMARKS.md, 2026-12-06).
+pub fn unkeyed_search_rows(
+    conn: &Connection,
+    session_ids: &[&str],
+) -> rusqlite::Result<HashMap<String, Vec<i64>>> {
+    let mut found: HashMap<String, Vec<i64>> = HashMap::new();
+    if session_ids.is_empty() {
+        return Ok(found);
+    }
+    let ids = serde_json::to_string(session_ids).expect("strings serialize");
+    let mut stmt = conn.prepare_cached(
+        "SELECT c1, id FROM session_transcript_fts_content \
+         WHERE c1 IN (SELECT value FROM json_each(?1)) ORDER BY id",
+    )?;
+    let mut rows = stmt.query([ids])?;
+    while let Some(row) = rows.next()? {
+        found.entry(row.get(0)?).or_default().push(row.get(1)?);
+    }
+    Ok(found)
+}
+
+/// [`UNKEYED_SEARCH_ROWS_DELETE`] given the rows [`unkeyed_search_rows`] found (`?1`, a JSON
+/// array), each checked again to be still the session's (`?2`): one statement, the same rows
+/// in the same order, so the shadow tables end as they would.
+const FOUND_SEARCH_ROWS_DELETE: &str = "DELETE FROM session_transcript_fts \
+     WHERE rowid IN (SELECT id FROM session_transcript_fts_content \
+                     WHERE id IN (SELECT value FROM json_each(?1)) AND c1 = ?2)";
+
 /// [`clear_for_rebuild`] in a schema without `session_transcript_fts_rows` (before 23): the
 /// FTS rows go by session id, as the older releases delete them.
 pub fn clear_unkeyed_for_rebuild(conn: &Connection, session_id: &str) -> rusqlite::Result<()> {
@@ -154,12 +187,32 @@ pub fn delete_for_session(
     session_id: &str,
     search_rows: bool,
 ) -> rusqlite::Result<()> {
-    let search = if search_rows {
-        "DELETE FROM session_transcript_fts_rows WHERE session_id = ?1"
-    } else {
-        UNKEYED_SEARCH_ROWS_DELETE
-    };
-    conn.prepare_cached(search)?.execute([session_id])?;
+    delete_for_session_found(conn, session_id, search_rows, None)
+}
+
+/// [`delete_for_session`], before 23 with the session's search rows as
+/// [`unkeyed_search_rows`] found them for its batch, when given (none found: `&[]`).
+pub fn delete_for_session_found(
+    conn: &Connection,
+    session_id: &str,
+    search_rows: bool,
+    found: Option<&[i64]>,
+) -> rusqlite::Result<()> {
+    match (search_rows, found) {
+        (true, _) => {
+            conn.prepare_cached("DELETE FROM session_transcript_fts_rows WHERE session_id = ?1")?
+                .execute([session_id])?;
+        }
+        (false, Some(ids)) => {
+            let ids = serde_json::to_string(ids).expect("numbers serialize");
+            conn.prepare_cached(FOUND_SEARCH_ROWS_DELETE)?
+                .execute(params![ids, session_id])?;
+        }
+        (false, None) => {
+            conn.prepare_cached(UNKEYED_SEARCH_ROWS_DELETE)?
+                .execute([session_id])?;
+        }
+    }
     for sql in [
         "DELETE FROM session_transcript_active_events WHERE session_id = ?1",
         "DELETE FROM session_transcript_index_state WHERE session_id = ?1",
@@ -229,3 +282,100 @@ pub const ORPHAN_STATES_SQL: &str = "SELECT rowid, session_id, NULL, COALESCE((S
 /// Doctor: `(rowid, session_id, seq or NULL, session key or NULL)` of search rows whose window is gone
 /// (the key from a surviving window, else from a node whose current id it is).
 pub const ORPHAN_SEARCH_ROWS_SQL: &str = "SELECT rowid, session_id, NULL, COALESCE((SELECT w2.session_key FROM session_windows w2 WHERE w2.session_id = f.session_id), (SELECT n2.session_key FROM session_nodes n2 WHERE n2.current_session_id = f.session_id LIMIT 1)) FROM session_transcript_fts_rows f WHERE NOT EXISTS (SELECT 1 FROM session_windows w WHERE w.session_id = f.session_id)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pre-23 search index (2026.8.2's shape) with the messages of four sessions
+    /// interleaved.
+    fn pre23_index() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE session_transcript_fts USING fts5(text, \
+             session_id UNINDEXED, message_id UNINDEXED, role UNINDEXED, timestamp UNINDEXED, \
+             tokenize = 'unicode61 remove_diacritics 2'); \
+             CREATE TABLE session_transcript_active_events (session_id TEXT); \
+             CREATE TABLE session_transcript_index_state (session_id TEXT);",
+        )
+        .unwrap();
+        for i in 0..400 {
+            let session = format!("s{}", i % 4);
+            insert_unkeyed_search_text(
+                &conn,
+                &session,
+                &format!("m{i}"),
+                &format!("message {i} of {session}: words {} and more", i * 7),
+                "user",
+                f64::from(i),
+            )
+            .unwrap();
+        }
+        conn
+    }
+
+    fn shadow_tables(conn: &Connection) -> Vec<Vec<u8>> {
+        [
+            "SELECT id, block FROM session_transcript_fts_data ORDER BY id",
+            "SELECT segid, term, pgno FROM session_transcript_fts_idx ORDER BY segid, term",
+            "SELECT id, c0, c1, c2 FROM session_transcript_fts_content ORDER BY id",
+            "SELECT id, sz FROM session_transcript_fts_docsize ORDER BY id",
+        ]
+        .iter()
+        .map(|sql| {
+            let mut out = Vec::new();
+            let mut stmt = conn.prepare(sql).unwrap();
+            let n = stmt.column_count();
+            let mut rows = stmt.query([]).unwrap();
+            while let Some(r) = rows.next().unwrap() {
+                for i in 0..n {
+                    let v: rusqlite::types::Value = r.get(i).unwrap();
+                    out.extend(format!("{v:?}|").into_bytes());
+                }
+                out.push(b'\n');
+            }
+            out
+        })
+        .collect()
+    }
+
+    /// The rows of a batch found in one pass and deleted by what was found leave the FTS5
+    /// shadow tables byte for byte as deleting each session by its id does (the releases'
+    /// own way), the rows of the sessions kept untouched.
+    #[test]
+    fn found_search_rows_delete_as_the_scan_per_session_does() {
+        let by_scan = pre23_index();
+        let by_found = pre23_index();
+        let batch = ["s2", "s0", "nothing-indexed"];
+        let tx = by_scan.unchecked_transaction().unwrap();
+        for s in batch {
+            delete_for_session(&tx, s, false).unwrap();
+        }
+        tx.commit().unwrap();
+        let tx = by_found.unchecked_transaction().unwrap();
+        let found = unkeyed_search_rows(&tx, &batch).unwrap();
+        assert_eq!(found["s2"].len(), 100);
+        assert!(found["s0"].windows(2).all(|w| w[0] < w[1]));
+        assert!(!found.contains_key("nothing-indexed"));
+        for s in batch {
+            let ids = found.get(s).map_or(&[][..], Vec::as_slice);
+            delete_for_session_found(&tx, s, false, Some(ids)).unwrap();
+        }
+        tx.commit().unwrap();
+        let left: i64 = by_found
+            .query_row(
+                "SELECT count(*) FROM session_transcript_fts WHERE session_id IN ('s1', 's3')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 200);
+        let total: i64 = by_found
+            .query_row("SELECT count(*) FROM session_transcript_fts", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(total, 200);
+        assert!(shadow_tables(&by_scan) == shadow_tables(&by_found));
+    }
+}

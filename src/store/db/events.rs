@@ -78,6 +78,117 @@ pub fn totals(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
     conn.prepare_cached("SELECT count(*), coalesce(sum(coalesce(event_utf8_bytes, octet_length(event_json))), 0) FROM transcript_events")?.query_row([],|r| Ok((r.get(0)?, r.get(1)?)))
 }
 
+/// One transcript's size as stored, for `du --sessions`.
+#[derive(Debug, Clone)]
+pub struct TranscriptSize {
+    pub session_id: String,
+    /// The session key of its window, when it has one.
+    pub session_key: Option<String>,
+    pub events: i64,
+    /// Serialized event bytes (what the events weigh decoded).
+    pub bytes: i64,
+    /// Bytes of the stored cells (`event_zstd` frames, else `event_json`).
+    pub stored_bytes: i64,
+    /// Newest event's `created_at` (ms).
+    pub last_event_at: Option<i64>,
+}
+
+/// Every transcript's size in one walk of `transcript_events`, grouped by `session_id` (one
+/// aggregate in memory at a time).
+pub fn sizes(
+    conn: &Connection,
+    schema: AgentSchema,
+    mut visit: impl FnMut(TranscriptSize),
+) -> rusqlite::Result<()> {
+    let sql = if schema.compresses_events() {
+        "SELECT e.session_id, (SELECT w.session_key FROM session_windows w WHERE w.session_id = e.session_id), \
+         count(*), sum(coalesce(e.event_utf8_bytes, octet_length(e.event_json))), \
+         sum(coalesce(length(e.event_zstd), octet_length(e.event_json))), max(e.created_at) \
+         FROM transcript_events e GROUP BY e.session_id"
+    } else {
+        "SELECT e.session_id, (SELECT w.session_key FROM session_windows w WHERE w.session_id = e.session_id), \
+         count(*), sum(octet_length(e.event_json)), sum(octet_length(e.event_json)), max(e.created_at) \
+         FROM transcript_events e GROUP BY e.session_id"
+    };
+    let mut stmt = conn.prepare(sql)?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let Ok(id) = r.get_ref(0)?.as_str() else {
+            continue;
+        };
+        visit(TranscriptSize {
+            session_id: id.to_string(),
+            session_key: r.get(1).ok().flatten(),
+            events: r.get(2)?,
+            bytes: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
+            stored_bytes: r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+            last_event_at: r.get(5).ok().flatten(),
+        });
+    }
+    Ok(())
+}
+
+/// One stored event for a walk over many transcripts.
+pub struct AnyEventRow<'r> {
+    pub session_id: &'r str,
+    pub seq: i64,
+    pub created_at: Option<i64>,
+    pub json: Option<String>,
+    pub frame: Option<&'r [u8]>,
+    pub utf8_bytes: Option<i64>,
+    /// Bytes of the stored cell.
+    pub stored_bytes: i64,
+}
+
+/// Every stored event of one transcript, or of the whole database when `session_id` is
+/// `None`, in the table's order, one row in memory at a time.
+pub fn for_each_any(
+    conn: &Connection,
+    path: &Path,
+    schema: AgentSchema,
+    session_id: Option<&str>,
+    mut visit: impl FnMut(AnyEventRow<'_>) -> Result<()>,
+) -> Result<()> {
+    let cols = if schema.compresses_events() {
+        "session_id, seq, created_at, event_json, event_zstd, event_utf8_bytes"
+    } else {
+        "session_id, seq, created_at, event_json, NULL, NULL"
+    };
+    let sql = match session_id {
+        Some(_) => format!("SELECT {cols} FROM transcript_events WHERE session_id = ?1"),
+        None => format!("SELECT {cols} FROM transcript_events"),
+    };
+    let mut stmt = conn.prepare(&sql).at(path)?;
+    let mut rows = match session_id {
+        Some(id) => stmt.query([id]),
+        None => stmt.query([]),
+    }
+    .at(path)?;
+    while let Some(r) = rows.next().at(path)? {
+        let Ok(sid) = r.get_ref(0).at(path)?.as_str() else {
+            continue;
+        };
+        let seq: i64 = r.get(1).at(path)?;
+        let json = event_json(r.get_ref(3).at(path)?, sid, seq)?;
+        let frame = match r.get_ref(4).at(path)? {
+            ValueRef::Blob(b) => Some(b),
+            _ => None,
+        };
+        let stored_bytes =
+            frame.map_or_else(|| json.as_ref().map_or(0, |j| j.len()), |f| f.len()) as i64;
+        visit(AnyEventRow {
+            session_id: sid,
+            seq,
+            created_at: r.get(2).ok().flatten(),
+            json,
+            frame,
+            utf8_bytes: r.get(5).at(path)?,
+            stored_bytes,
+        })?;
+    }
+    Ok(())
+}
+
 /// An event's stored payload: `event_json`, `event_zstd`, `event_utf8_bytes`.
 pub type Payload = (Option<String>, Option<Vec<u8>>, Option<i64>);
 

@@ -158,6 +158,21 @@ pub fn stored_columns(
     .optional()
 }
 
+/// The entry fields a newer release keeps beside `entry_json` (schema 24 of OpenClaw 2026.9.8
+/// moves `sessionDiffBaseline`, `skillsSnapshot` and `systemPromptReport` into
+/// `session_entry_snapshots`; docs/openclaw/RELEASES.md): `(field, value_json)` of a key, by
+/// field; none where the table does not exist.
+pub fn entry_snapshots(conn: &Connection, key: &str) -> rusqlite::Result<Vec<(String, String)>> {
+    if !super::meta::table_exists(conn, "session_entry_snapshots") {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT field, value_json FROM main.session_entry_snapshots WHERE session_key = ?1 ORDER BY field",
+    )?;
+    let rows = stmt.query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
 /// The current session id of a key.
 pub fn current_session_id(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
     conn.prepare_cached("SELECT current_session_id FROM session_nodes WHERE session_key = ?1")?

@@ -51,6 +51,24 @@ pub fn find_in_snapshot(
     .optional()
 }
 
+/// Up to `limit` `(key, current session id)` of the snapshot whose current or earlier session
+/// id starts with `prefix` (the caller checks its length, `store::resolve::MIN_PREFIX_LEN`).
+pub fn find_in_snapshot_by_prefix(
+    conn: &Connection,
+    prefix: &str,
+    limit: usize,
+) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT n.session_key, n.current_session_id FROM snap.session_nodes n \
+         JOIN snap.session_windows w ON w.session_key = n.session_key \
+         WHERE substr(w.session_id, 1, length(?1)) = ?1 ORDER BY n.session_key LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![prefix, limit as i64], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
+    rows.collect()
+}
+
 /// Whether the snapshot holds the key still waiting for OpenClaw's key validation.
 pub fn snapshot_pending_validation(conn: &Connection, key: &str) -> rusqlite::Result<bool> {
     conn.prepare("SELECT 1 FROM snap.session_canonical_validation_pending WHERE session_key = ?1")?

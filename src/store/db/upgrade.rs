@@ -221,7 +221,7 @@ fn steps(script: &str) -> Result<Vec<Step>, String> {
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     fn floats(v: &rusqlite::types::ValueRef<'_>) -> Option<Vec<f64>> {
         let text = v.as_str().ok()?;
-        let parsed: serde_json::Value = serde_json::from_str(text).ok()?;
+        let parsed: serde_json::Value = crate::json_value::from_str(text).ok()?;
         parsed
             .as_array()?
             .iter()
@@ -331,7 +331,8 @@ fn settle_entry_validity(tx: &Connection) -> rusqlite::Result<()> {
     let mut update =
         tx.prepare("UPDATE session_nodes SET entry_valid = ?1 WHERE session_key = ?2")?;
     for (key, entry, session_id, updated_at) in pending {
-        let entry: Option<serde_json::Value> = entry.and_then(|e| serde_json::from_str(&e).ok());
+        let entry: Option<serde_json::Value> =
+            entry.and_then(|e| crate::json_value::from_str(&e).ok());
         let valid = entry
             .as_ref()
             .and_then(serde_json::Value::as_object)

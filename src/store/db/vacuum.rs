@@ -55,6 +55,54 @@ pub fn schema_bytes(conn: &Connection) -> rusqlite::Result<u64> {
     Ok(page_size * (1 + roots.max(0) as u64))
 }
 
+/// One table or index as `dbstat` measures it: the pages it takes and the bytes of the
+/// records on them.
+#[derive(Debug, Clone)]
+pub struct ObjectPages {
+    pub name: String,
+    /// `table`, `index`, or `table` for a virtual table's shadow tables too.
+    pub kind: String,
+    /// The table an index belongs to (the table itself for a table).
+    pub table: String,
+    pub pages: u64,
+    pub bytes: u64,
+    /// Bytes of stored records (payload), the rest is page overhead and unused space.
+    pub payload: u64,
+}
+
+/// Every table and index of the main database with its pages (`dbstat`, aggregated per
+/// object): one pass over every page of the file, nothing kept but a row per object.
+pub fn object_pages(conn: &Connection) -> rusqlite::Result<Vec<ObjectPages>> {
+    let mut stmt = conn.prepare(
+        "SELECT d.name, coalesce(s.type, 'table'), coalesce(s.tbl_name, d.name), \
+         d.pageno, d.pgsize, d.payload \
+         FROM dbstat('main', 1) d LEFT JOIN sqlite_schema s ON s.name = d.name \
+         ORDER BY d.pgsize DESC, d.name",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(ObjectPages {
+            name: r.get(0)?,
+            kind: r.get(1)?,
+            table: r.get(2)?,
+            pages: r.get::<_, i64>(3)?.max(0) as u64,
+            bytes: r.get::<_, i64>(4)?.max(0) as u64,
+            payload: r.get::<_, i64>(5)?.max(0) as u64,
+        })
+    })?;
+    rows.collect()
+}
+
+/// The FTS5 virtual tables: their shadow tables are named `<name>_data`, `_idx`, `_content`,
+/// `_docsize`, `_config`.
+pub fn fts5_tables(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' \
+         AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%' ORDER BY name",
+    )?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    rows.collect()
+}
+
 /// `wal_checkpoint(TRUNCATE)`: every frame copied into the database and the WAL emptied.
 /// `false` when a reader or writer kept it from completing.
 pub fn checkpoint_truncate(conn: &Connection) -> rusqlite::Result<bool> {

@@ -207,7 +207,7 @@ mod tests {
     /// The row OpenClaw's import wrote for a folded telegram entry (IMPORT.md §1.3.1).
     #[test]
     fn telegram_direct_matches_openclaw() {
-        let e: Map<String, Value> = serde_json::from_str(
+        let e: Map<String, Value> = crate::json_value::from_str(
             r#"{"displayName":"Disp","chatType":"direct","delivery":{"kind":"external","route":{"channel":"telegram","accountId":"default","target":{"to":"42"}},"context":{"channel":"telegram","to":"42","accountId":"default"},"origin":{"provider":"telegram","chatType":"direct","to":"42","accountId":"default","label":"Bob"}}}"#,
         )
         .unwrap();

@@ -432,7 +432,7 @@ mod tests {
                 let (text, _) =
                     crate::transcript::decode_event_row(&sid, seq, text, frame.as_deref(), len)
                         .unwrap();
-                let event: Value = serde_json::from_str(&text).unwrap();
+                let event: Value = crate::json_value::from_str(&text).unwrap();
                 assert_eq!(js_stringify(&event), text);
                 assert!(agrees(&conn, &event), "left to SQL: {text}");
                 compared += 1;

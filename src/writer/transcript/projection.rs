@@ -363,7 +363,7 @@ fn rebuild(
     let mut leaf: Option<String> = None;
     let mut leaf_control = false;
     let visit = |seq, created_at, json: String| {
-        let e: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        let e: Value = crate::json_value::from_str(&json).unwrap_or(Value::Null);
         let mut shape = Shape {
             seq,
             created_at,
@@ -454,5 +454,5 @@ fn stored_event(
     let text = crate::transcript::decode_event_row(session_id, seq, json, frame.as_deref(), len)
         .map(|(j, _)| j)
         .unwrap_or_default();
-    Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
+    Ok(crate::json_value::from_str(&text).unwrap_or(Value::Null))
 }

@@ -1,5 +1,6 @@
 //! Which OpenClaw release writes which schema, and which releases open a database of a given
-//! schema (docs/openclaw/RELEASES.md, verified against each release's package).
+//! schema (docs/openclaw/RELEASES.md, verified against each release's package). The releases
+//! themselves are one table (`table.rs`): everything here is derived from its rows.
 
 /// The two kinds of OpenClaw database: an agent's, and the state database (`global` in its
 /// `schema_meta`).
@@ -10,15 +11,12 @@ pub enum DatabaseRole {
     Global,
 }
 
-/// One OpenClaw release and the schemas its own code creates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Release {
-    pub version: &'static str,
-    /// `PRAGMA user_version` of the agent databases it creates (1: no sessions in SQLite).
-    pub agent_schema: i64,
-    /// `PRAGMA user_version` of the state database it creates.
-    pub state_schema: i64,
-}
+mod table;
+
+pub use table::{
+    markdown_table, Release, NEWEST_AGENT_SCHEMA, NEWEST_STATE_SCHEMA, OLDER_AGENT_SCHEMAS_WRITTEN,
+    RELEASES,
+};
 
 impl Release {
     /// Whether the release keeps sessions in SQLite (2026.8.1-beta.1 and later); before,
@@ -32,28 +30,6 @@ impl Release {
             DatabaseRole::Agent => self.agent_schema,
             DatabaseRole::Global => self.state_schema,
         }
-    }
-}
-
-/// The releases, oldest first. 2026.7.35 stands for every release before SQLite sessions.
-pub const RELEASES: &[Release] = &[
-    rel("2026.7.35", 1, 1),
-    rel("2026.8.1-beta.1", 16, 6),
-    rel("2026.8.1", 19, 15),
-    rel("2026.8.2", 19, 15),
-    rel("2026.9.1", 19, 15),
-    rel("2026.9.2", 19, 15),
-    rel("2026.9.3", 19, 16),
-    rel("2026.9.4", 19, 17),
-    rel("2026.9.5", 21, 17),
-    rel("2026.9.6", 23, 18),
-];
-
-const fn rel(version: &'static str, agent_schema: i64, state_schema: i64) -> Release {
-    Release {
-        version,
-        agent_schema,
-        state_schema,
     }
 }
 
@@ -184,6 +160,9 @@ pub struct DatabaseSchema {
     #[serde(skip)]
     pub role: DatabaseRole,
     pub schema: i64,
+    /// The release its `schema_meta` names (the one that created it, or last upgraded it).
+    #[serde(skip)]
+    pub app_version: Option<String>,
 }
 
 impl DatabaseSchema {
@@ -192,6 +171,7 @@ impl DatabaseSchema {
             label: format!("agent {id}"),
             role: DatabaseRole::Agent,
             schema,
+            app_version: None,
         }
     }
 
@@ -200,7 +180,19 @@ impl DatabaseSchema {
             label: "the state database".into(),
             role: DatabaseRole::Global,
             schema,
+            app_version: None,
         }
+    }
+
+    /// The same database, naming the release its `schema_meta` names.
+    pub fn named(mut self, app_version: Option<String>) -> Self {
+        self.app_version = app_version;
+        self
+    }
+
+    /// Whether its schema is newer than every release of the table knows.
+    pub fn is_newer(&self) -> bool {
+        self.schema > newest().schema(self.role)
     }
 
     /// "agent main at schema 19 (OpenClaw 2026.8.1 to 2026.9.4)".
@@ -238,6 +230,53 @@ impl StoreReleases {
     /// Whether no release opens the store without an admin's upgrade.
     pub fn unopenable(&self) -> bool {
         self.as_is.is_empty() && self.after_state_upgrade.is_empty()
+    }
+}
+
+/// A state dir that belongs to a release newer than the table knows: its databases are newer
+/// than the newest release's, or at its schema and naming that newer release (one that
+/// changed only the other database's schema).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewerOwner {
+    /// The release every database names, when they all name the same one the table does not
+    /// know.
+    pub release: Option<String>,
+}
+
+impl NewerOwner {
+    /// "OpenClaw 2026.9.8", or "a release newer than OpenClaw 2026.9.6".
+    pub fn words(&self) -> String {
+        match &self.release {
+            Some(v) => format!("OpenClaw {v}"),
+            None => format!("a release newer than OpenClaw {}", newest().version),
+        }
+    }
+}
+
+/// The newer release these databases are all of (issue 48 item 2: such a store is one
+/// release's, not databases that disagree), or `None`: no database is newer, or some are of a
+/// release the table knows.
+pub fn newer_owner(databases: &[DatabaseSchema]) -> Option<NewerOwner> {
+    if !databases.iter().any(DatabaseSchema::is_newer) {
+        return None;
+    }
+    let unknown = |v: &Option<String>| {
+        v.as_deref()
+            .filter(|v| !RELEASES.iter().any(|r| r.version == *v))
+            .map(str::to_owned)
+    };
+    let first = unknown(&databases[0].app_version);
+    let named_alike = first.is_some() && databases.iter().all(|d| unknown(&d.app_version) == first);
+    let all_newer = databases.iter().all(DatabaseSchema::is_newer);
+    let at_newest_or_newer = databases
+        .iter()
+        .all(|d| d.schema >= newest().schema(d.role));
+    if all_newer || (named_alike && at_newest_or_newer) {
+        Some(NewerOwner {
+            release: if named_alike { first } else { None },
+        })
+    } else {
+        None
     }
 }
 
@@ -375,5 +414,34 @@ mod tests {
         assert!(split.unopenable());
         assert_eq!(span(&split.after_doctor_fix), "2026.9.6");
         assert!(judge(&[]).as_is.is_empty());
+    }
+
+    #[test]
+    fn a_store_of_one_newer_release_is_that_release_s() {
+        let named = |d: DatabaseSchema, v: &str| d.named(Some(v.into()));
+        let r98 = [
+            named(DatabaseSchema::state(19), "2026.9.8"),
+            named(DatabaseSchema::agent("main", 24), "2026.9.8"),
+        ];
+        assert_eq!(newer_owner(&r98).unwrap().words(), "OpenClaw 2026.9.8");
+        // A release that changed the state schema only: its agents are at 23, named by it.
+        let r97 = [
+            named(DatabaseSchema::state(19), "2026.9.7"),
+            named(DatabaseSchema::agent("main", 23), "2026.9.7"),
+        ];
+        assert_eq!(newer_owner(&r97).unwrap().words(), "OpenClaw 2026.9.7");
+        // All newer, named differently or not at all: a newer release, unnamed.
+        let unnamed = [DatabaseSchema::state(19), DatabaseSchema::agent("main", 24)];
+        assert_eq!(
+            newer_owner(&unnamed).unwrap().words(),
+            "a release newer than OpenClaw 2026.9.6"
+        );
+        // A 2026.9.6 store whose state database alone is newer: no one release's.
+        let mixed = [
+            named(DatabaseSchema::state(19), "2026.9.6"),
+            named(DatabaseSchema::agent("main", 23), "2026.9.6"),
+        ];
+        assert_eq!(newer_owner(&mixed), None);
+        assert_eq!(newer_owner(&[DatabaseSchema::agent("main", 23)]), None);
     }
 }

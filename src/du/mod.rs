@@ -1,6 +1,10 @@
 //! Disk use per agent (`du`): database and sidecars, transcript bytes, archive files,
 //! cold archives and import leftovers, against `session.maintenance.maxDiskBytes`.
 
+pub mod content;
+pub mod database;
+pub mod sessions;
+
 use std::path::Path;
 
 use serde::Serialize;
