@@ -12,10 +12,10 @@ pub enum ErrorCode {
     Usage,
     ConfirmationRequired,
     Findings,
-    /// `secrets scan` found stored secrets (exit 1, as `grep` finding a match; issue 53 asks
-    /// cron's "found" to be 1). An error of the scan itself is told apart by this code.
-    SecretsFound,
     Partial,
+    /// `secrets scan` found a secret (exit 1, as its issue asks for cron, and as `grep` exits
+    /// when it finds nothing the other way round).
+    SecretsFound,
     /// `custody run`'s command is not there (exit 127, as `env` exits).
     CommandNotFound,
     /// `custody run`'s command is there but cannot be executed (exit 126, as `env` exits).
@@ -39,8 +39,8 @@ impl ErrorCode {
             ErrorCode::Usage => return "USAGE",
             ErrorCode::ConfirmationRequired => return "CONFIRMATION_REQUIRED",
             ErrorCode::Findings => return "FINDINGS",
-            ErrorCode::SecretsFound => return "SECRETS_FOUND",
             ErrorCode::Partial => return "PARTIAL",
+            ErrorCode::SecretsFound => return "SECRETS_FOUND",
             ErrorCode::CommandNotFound => return "COMMAND_NOT_FOUND",
             ErrorCode::CommandNotExecutable => return "COMMAND_NOT_EXECUTABLE",
             ErrorCode::Library(kind) => kind,

@@ -163,10 +163,9 @@ fn a_secret_in_every_place_is_found_there_and_never_printed() {
     );
     assert_no_secret("secrets scan --json", &out);
     let doc = json(&out);
-    // A non-zero exit is `ok: false` on every command (README, Exit codes), with its own code.
     assert_eq!(doc["ok"], false);
     assert_eq!(doc["error"]["code"], "SECRETS_FOUND");
-    let findings = doc["data"].as_array().unwrap();
+    let findings = doc["data"]["findings"].as_array().unwrap();
     let fp = |s: &str| {
         use sha2::Digest;
         sha2::Sha256::digest(s.as_bytes())[..8]
@@ -232,7 +231,10 @@ fn a_secret_in_every_place_is_found_there_and_never_printed() {
         .find(|x| x["fingerprint"] == fp(PASSWORD).as_str())
         .unwrap();
     assert!(deleted["location"]["line"].as_u64().unwrap() > 1);
-    assert_eq!(doc["findings"].as_u64().unwrap(), findings.len() as u64);
+    assert_eq!(
+        doc["data"]["total"].as_u64().unwrap(),
+        findings.len() as u64
+    );
     // Read-only.
     assert_eq!(before, checksums(&store.state()));
     // Human output, at 80 columns and wide, names the same secrets and holds none.
@@ -266,8 +268,8 @@ fn a_clean_store_exits_0_and_a_wrong_rule_is_a_usage_error() {
     let out = store.run_ok(["secrets", "scan"]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("No secrets found."));
     let doc = store.json_ok(["secrets", "scan", "--json"]);
-    assert_eq!(doc["findings"], 0);
-    assert!(doc["read"]["databases"].as_u64().unwrap() >= 4);
+    assert_eq!(doc["data"]["total"], 0);
+    assert!(doc["data"]["read"]["databases"].as_u64().unwrap() >= 4);
     let out = store.run_code(["secrets", "scan", "--rule", "github-pta"], 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("github-pat"));
 }

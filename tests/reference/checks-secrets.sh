@@ -31,12 +31,12 @@ check_secrets_scan_finds_what_openclaw_stored() {
     if grep -qF -- "${secrets[$i]}" scan.json scan.json.err; then check_error "secret $i printed"; fi
     fp="$(printf '%s' "${secrets[$i]}" | sha256sum | cut -c1-16)"
     raw="$(jsonq sdk.json "j.stored[$i].raw")"
-    found="$(jsonq scan.json "j.data.some(f => f.fingerprint === '$fp' && f.location.place === 'transcript' && f.location.sessionKey === '$key' && f.location.sessionId === '$sid')")"
+    found="$(jsonq scan.json "j.data.findings.some(f => f.fingerprint === '$fp' && f.location.place === 'transcript' && f.location.sessionKey === '$key' && f.location.sessionId === '$sid')")"
     note "secret $i: OpenClaw stored it $([[ $raw == true ]] && echo raw || echo masked), ours found it in the row: $found"
     [[ "$raw" == "$found" ]] || check_error "secret $i: stored raw=$raw, found in the transcript=$found"
   done
   fp="$(printf '%s' "${secrets[3]}" | sha256sum | cut -c1-16)"
-  [[ "$(jsonq scan.json "j.data.some(f => f.fingerprint === '$fp' && f.location.place === 'import-archive')")" == true ]] ||
+  [[ "$(jsonq scan.json "j.data.findings.some(f => f.fingerprint === '$fp' && f.location.place === 'import-archive')")" == true ]] ||
     check_error "the secret in the import archive was not found"
 }
 CHECKS+=(secrets_scan_finds_what_openclaw_stored)

@@ -10,7 +10,7 @@ use openclaw_sessions::secrets::host_values::{self, HostValue};
 use openclaw_sessions::secrets::rules::RuleSet;
 use openclaw_sessions::secrets::{scan, Detectors, Finding, ScanOptions};
 
-use crate::cli::exit::Outcome;
+use crate::cli::exit::{ErrorCode, Outcome};
 use crate::cli::table::Column;
 use crate::cli::Ctx;
 
@@ -162,7 +162,7 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
     snapshot_dirs.extend(args.snapshots.iter().cloned());
     let options = ScanOptions {
         snapshot_dirs,
-        keep: if ctx.printer.json { 0 } else { args.limit },
+        keep: args.limit,
         agents,
     };
     let detected = serde_json::json!({
@@ -170,58 +170,36 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
         "rules": detectors.rule_count(),
         "rulesRef": detectors.rules_ref(),
     });
-    if ctx.printer.json {
-        // The listed rows (at most --limit) are kept until the scan ends: the document's `ok`
-        // comes first and says whether anything was found.
-        let mut listed: Vec<serde_json::Value> = Vec::new();
-        let mut failed = None;
-        let summary = scan(&layout.state_dir, &detectors, &options, &mut |f| {
-            if failed.is_none() && listed.len() < args.limit {
-                match serde_json::to_value(f) {
-                    Ok(v) => listed.push(v),
-                    Err(e) => failed = Some(e),
-                }
-            }
-        })?;
-        if let Some(e) = failed {
-            return Err(e.into());
-        }
-        if summary.findings > 0 {
-            ctx.printer.fail(
-                crate::cli::exit::ErrorCode::SecretsFound,
-                format!(
-                    "{} findings of {} secrets",
-                    summary.findings,
-                    summary.secrets.len()
-                ),
-                None,
-            );
-        }
-        let mut rows = ctx.printer.json_rows()?;
-        for row in &listed {
-            rows.push(row)?;
-        }
-        let listed = listed.len();
-        let found = summary.findings;
-        rows.finish_with(&[
-            ("truncated", serde_json::json!(found > listed as u64)),
-            ("findings", serde_json::json!(found)),
-            ("secrets", serde_json::to_value(&summary.secrets)?),
-            (
-                "read",
-                serde_json::json!({
-                    "databases": summary.databases,
-                    "files": summary.files,
-                    "rows": summary.rows,
-                    "bytes": summary.bytes,
-                    "unreadable": summary.unreadable,
-                }),
+    let summary = scan(&layout.state_dir, &detectors, &options, &mut |_| {})?;
+    if summary.findings > 0 {
+        // Recorded before the document: `ok` is false and the exit 1 (README, Exit codes).
+        ctx.printer.fail(
+            ErrorCode::SecretsFound,
+            format!(
+                "{} findings of {} secrets",
+                summary.findings,
+                summary.secrets.len()
             ),
-            ("detectors", detected),
-        ])?;
+            Some("docs/SECRETS.md; each finding says where it is".into()),
+        );
+    }
+    if ctx.printer.json {
+        ctx.printer.json_data(&serde_json::json!({
+            "findings": summary.kept,
+            "total": summary.findings,
+            "truncated": summary.truncated,
+            "secrets": summary.secrets,
+            "read": {
+                "databases": summary.databases,
+                "files": summary.files,
+                "rows": summary.rows,
+                "bytes": summary.bytes,
+                "unreadable": summary.unreadable,
+            },
+            "detectors": detected,
+        }))?;
         return Ok(Outcome::Done);
     }
-    let summary = scan(&layout.state_dir, &detectors, &options, &mut |_| {})?;
     for u in &summary.unreadable {
         ctx.printer.warn(format!("not read: {u}"));
     }
@@ -278,14 +256,5 @@ pub fn run(ctx: &Ctx, cmd: &SecretsCommand) -> anyhow::Result<Outcome> {
         summary.findings,
         summary.secrets.len()
     ))?;
-    ctx.printer.fail(
-        crate::cli::exit::ErrorCode::SecretsFound,
-        format!(
-            "{} findings of {} secrets",
-            summary.findings,
-            summary.secrets.len()
-        ),
-        None,
-    );
     Ok(Outcome::Done)
 }
