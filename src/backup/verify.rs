@@ -305,6 +305,6 @@ pub fn find_snapshot(words: &Path, repositories: &[PathBuf]) -> Result<PathBuf> 
                 }
             )
         },
-        Some("`openclaw-sessions backup list` shows the snapshots and their ids".into()),
+        Some("`backup list` shows the snapshots and their ids".into()),
     ))
 }
