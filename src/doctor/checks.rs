@@ -135,6 +135,11 @@ pub const CHECKS: &[CheckInfo] = &[
         "temporary files and staging directories left by interrupted runs, and deleted entries kept for archives that are gone",
     ),
     c(
+        "wal-size",
+        Severity::Warning,
+        "a -wal larger than its database's live pages, with the rows that most likely grew it",
+    ),
+    c(
         "disk-budget",
         Severity::Warning,
         "disk use over session.maintenance.highWaterBytes",
@@ -1270,6 +1275,63 @@ fn file_checks(
     Ok(())
 }
 
+/// A WAL larger than the database's live pages: single rows past the autocheckpoint, or a
+/// reader that kept checkpoints from finishing, leave a WAL that a Gateway must replay on
+/// every start (docs/openclaw/MAINTENANCE.md §6). Names the largest rows of the last day of
+/// writes, the likeliest cause; `reclaim` checkpoints and truncates it.
+fn wal_size_check(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
+    let wal = sidecar_path(db.path(), "-wal");
+    let wal_bytes = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    if wal_bytes == 0 {
+        return Ok(());
+    }
+    let pages = crate::store::db::vacuum::page_use(db.conn()).at(db.path())?;
+    let live = pages.used_pages() * pages.page_size;
+    if wal_bytes <= live {
+        return Ok(());
+    }
+    let schema = crate::store::AgentSchema::of(db.conn()).at(db.path())?;
+    let rows = if crate::store::db::meta::table_exists(db.conn(), "transcript_events") {
+        crate::store::db::events::largest_recent(db.conn(), schema, 86_400_000, 3).at(db.path())?
+    } else {
+        Vec::new()
+    };
+    let named: Vec<String> = rows
+        .iter()
+        .map(|(id, key, seq, at, bytes)| {
+            format!(
+                "{} seq {seq} at {} ({})",
+                key.as_deref().unwrap_or(id),
+                crate::units::iso_from_ms(*at),
+                crate::units::format_bytes(*bytes as u64)
+            )
+        })
+        .collect();
+    let mut subject = Subject::agent(agent).path(&wal);
+    if let Some((id, key, _, _, _)) = rows.first() {
+        subject = subject.key(key.as_deref()).id(Some(id));
+    }
+    cx.add(
+        "wal-size",
+        Severity::Warning,
+        subject,
+        format!(
+            "{} is {}, more than the {} of live pages in its database{}",
+            wal.display(),
+            crate::units::format_bytes(wal_bytes),
+            crate::units::format_bytes(live),
+            if named.is_empty() {
+                String::new()
+            } else {
+                format!("; largest recent rows: {}", named.join(", "))
+            }
+        ),
+        "with OpenClaw stopped, reclaim checkpoints it into the database and truncates it (free disk checked first)",
+        None,
+    );
+    Ok(())
+}
+
 /// What a killed writer left beside `db`, with the repair SQLite itself would make.
 fn crash_state_check(cx: &mut Ctx, agent: Option<&str>, db: &Path) {
     if !db.is_file() {
@@ -1478,6 +1540,9 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
                 }
                 entry_checks(&mut cx, id.as_str(), db)?;
                 transcript_checks(&mut cx, id.as_str(), db)?;
+            }
+            if cx.wants("wal-size") {
+                wal_size_check(&mut cx, id.as_str(), db)?;
             }
         }
         file_checks(&mut cx, layout, &paths, db.as_ref())?;

@@ -112,6 +112,10 @@ pub struct AgentReclaim {
     pub free_pages: u64,
     /// `free_pages × page_size`: at least what the file shrinks by.
     pub free_bytes: u64,
+    /// The `-wal` beside it: checkpointed into the database and truncated to nothing first
+    /// (a WAL grown past the database's live pages keeps a Gateway from starting; the
+    /// doctor's `wal-size` finds it).
+    pub wal_bytes: u64,
     /// The database and its WAL, before.
     pub bytes_before: u64,
     pub space: SpaceCheck,
@@ -122,11 +126,13 @@ pub struct AgentReclaim {
     pub reclaimed_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub free_pages_after: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wal_after: Option<u64>,
 }
 
 impl AgentReclaim {
     pub fn work(&self) -> bool {
-        self.free_pages > 0
+        self.free_pages > 0 || self.wal_bytes > 0
     }
 }
 
@@ -173,11 +179,30 @@ fn method_of(pages: &PageUse) -> Method {
     }
 }
 
-/// What compacting `db` needs, against what is free.
+/// What compacting `db` needs, against what is free: the checkpoint of its WAL first (it may
+/// extend the database by every page the WAL holds), then the compaction of its free pages.
 fn space_check(db: &Path, pages: &PageUse) -> Result<SpaceCheck> {
+    let wal =
+        std::fs::metadata(crate::paths::sqlite_file::sidecar(db, "-wal")).map_or(0, |m| m.len());
+    let mut check = compaction_space(db, pages)?;
+    check.needed_bytes += wal;
+    Ok(check)
+}
+
+fn compaction_space(db: &Path, pages: &PageUse) -> Result<SpaceCheck> {
     let dir = db.parent().unwrap_or(Path::new("."));
     let available = free_bytes_at(dir)?;
     let frame = pages.page_size + WAL_FRAME_HEADER;
+    if pages.freelist_count == 0 {
+        // No free page: nothing is compacted, only the WAL checkpointed.
+        return Ok(SpaceCheck {
+            needed_bytes: 0,
+            available_bytes: available,
+            temp_dir: None,
+            temp_needed_bytes: None,
+            temp_available_bytes: None,
+        });
+    }
     Ok(match method_of(pages) {
         Method::IncrementalVacuum => {
             // One pass moves at most `pass` pages; each move rewrites the page, its parent
@@ -252,11 +277,14 @@ fn plan_agent(paths: &AgentPaths, hooks: &dyn Hooks) -> Result<Option<AgentRecla
         page_count: pages.page_count,
         free_pages: pages.freelist_count,
         free_bytes: pages.free_bytes(),
+        wal_bytes: std::fs::metadata(crate::paths::sqlite_file::sidecar(&paths.db, "-wal"))
+            .map_or(0, |m| m.len()),
         bytes_before: database_bytes(&paths.db)?,
         space: space_check(&paths.db, &pages)?,
         bytes_after: None,
         reclaimed_bytes: None,
         free_pages_after: None,
+        wal_after: None,
     }))
 }
 
@@ -280,6 +308,16 @@ fn apply_agent(
     plan: &mut AgentReclaim,
     hooks: &dyn Hooks,
 ) -> Result<()> {
+    // The free disk is checked before the first write, the checkpoint included: copying the
+    // WAL's pages into the database can extend it by as much as the WAL holds. It is checked
+    // on a read-only connection: closing a writable one would checkpoint the WAL already.
+    let ro = ReadOnlyDb::open(&paths.db)?;
+    let pages = vacuum::page_use(ro.conn()).at(&paths.db)?;
+    drop(ro);
+    let space = space_check(&paths.db, &pages)?;
+    if !space.enough() {
+        return Err(refuse_short(&plan.agent_id, &paths.db, &space));
+    }
     let db = WritableDb::open_accepting(
         &layout.state_dir,
         &paths.db,
@@ -288,13 +326,11 @@ fn apply_agent(
     // A damaged database is not rebuilt: VACUUM could drop what it cannot read.
     check_integrity_split(&db.conn, &db.path, false)?;
     checkpoint(&db)?;
+    crate::test_hooks::crash_point("reclaim-after-checkpoint");
     let pages = vacuum::page_use(&db.conn).at(&db.path)?;
-    let space = space_check(&db.path, &pages)?;
-    if !space.enough() {
-        return Err(refuse_short(&plan.agent_id, &db.path, &space));
-    }
     crate::test_hooks::crash_point("reclaim-before-vacuum");
     match method_of(&pages) {
+        _ if pages.freelist_count == 0 => {}
         Method::IncrementalVacuum => loop {
             let free = vacuum::page_use(&db.conn).at(&db.path)?.freelist_count;
             if free == 0 {
@@ -320,6 +356,10 @@ fn apply_agent(
     plan.bytes_after = Some(bytes_after);
     plan.reclaimed_bytes = Some(plan.bytes_before.saturating_sub(bytes_after));
     plan.free_pages_after = Some(after.freelist_count);
+    plan.wal_after = Some(
+        std::fs::metadata(crate::paths::sqlite_file::sidecar(&paths.db, "-wal"))
+            .map_or(0, |m| m.len()),
+    );
     Ok(())
 }
 
@@ -370,7 +410,7 @@ impl Operation for ReclaimOp {
 
     fn summarize(&self, plan: &ReclaimPlan, limit: usize) -> Result<PlanSummary> {
         let due: Vec<&AgentReclaim> = plan.agents.iter().filter(|a| a.work()).collect();
-        let bytes: u64 = due.iter().map(|a| a.free_bytes).sum();
+        let bytes: u64 = due.iter().map(|a| a.free_bytes + a.wal_bytes).sum();
         let mut summary = PlanSummary::new(format!(
             "compact {} (give back {})",
             count(due.len(), "database"),
@@ -378,6 +418,27 @@ impl Operation for ReclaimOp {
         ));
         for a in due {
             let mut group = PlanGroup::new(Some(a.agent_id.clone()));
+            if a.wal_bytes > 0 {
+                group.push(
+                    PlanItem::change(
+                        "checkpoint and truncate the WAL",
+                        crate::paths::sqlite_file::sidecar(&a.database, "-wal")
+                            .display()
+                            .to_string(),
+                        Some(format!(
+                            "{} into the database; needs up to {} free, {} are",
+                            format_bytes(a.wal_bytes),
+                            format_bytes(a.wal_bytes),
+                            format_bytes(a.space.available_bytes)
+                        )),
+                    ),
+                    limit,
+                );
+            }
+            if a.free_pages == 0 {
+                summary.add(group);
+                continue;
+            }
             group.push(
                 PlanItem::change(
                     match a.method {
@@ -428,6 +489,9 @@ impl Operation for ReclaimOp {
         for a in plan.agents.iter().filter(|a| a.work()) {
             ensure(a.free_pages_after == Some(0), || {
                 format!("agent {}: free pages left after the compaction", a.agent_id)
+            })?;
+            ensure(a.wal_after == Some(0), || {
+                format!("agent {}: the WAL was not truncated", a.agent_id)
             })?;
             // A rebuild that turns incremental vacuum on adds one pointer-map page per
             // page_size / 5 pages; nothing else may grow the file.

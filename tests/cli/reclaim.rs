@@ -393,3 +393,178 @@ fn prune_reclaim_gives_back_what_the_prune_freed() {
     assert!(bytes(&db) <= before);
     integrity(&store, "prune --reclaim");
 }
+
+/// A WAL grown past the database's live pages, as a Gateway killed after rows larger than
+/// the autocheckpoint leaves it: six view_image results of 1 MB each appended to
+/// `agent:main:pinned-notes` and five removed again, each its own commit with the
+/// autocheckpoint off, the database file as it was before them and every frame in the WAL.
+/// Returns the session id and the seq of the one kept.
+fn oversized_wal(store: &Store) -> (String, Vec<i64>) {
+    let db_path = store.agent_db("main");
+    let wal_path = db_path.with_extension("sqlite-wal");
+    let saved_db = db_path.with_extension("saved");
+    let saved_wal = db_path.with_extension("saved-wal");
+    let db = store.writable("main");
+    db.execute_batch("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        .unwrap();
+    let sid: String = db
+        .query_row(
+            "SELECT session_id FROM session_windows WHERE session_key = 'agent:main:pinned-notes' ORDER BY updated_at DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut seqs = Vec::new();
+    for i in 0..6u8 {
+        let seq: i64 = db
+            .query_row(
+                "SELECT max(seq) + 1 FROM transcript_events WHERE session_id = ?1",
+                [&sid],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let data: String = (0..1_000_000)
+            .map(|n| (b'A' + ((n + i as usize) % 26) as u8) as char)
+            .collect();
+        let event = serde_json::json!({
+            "type": "message", "id": format!("img{i}"), "parentId": null,
+            "timestamp": "2026-06-02T12:00:00.000Z",
+            "message": {"role": "toolResult", "toolCallId": format!("call_{i}"),
+                "toolName": "view_image",
+                "content": [{"type": "image", "data": data, "mimeType": "image/png"}],
+                "isError": false, "timestamp": 1780401600000i64}
+        })
+        .to_string();
+        db.execute(
+            "INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_utf8_bytes) VALUES (?1, ?2, ?3, 1800000000000, ?4)",
+            rusqlite::params![sid, seq, event, event.len() as i64],
+        )
+        .unwrap();
+        seqs.push(seq);
+    }
+    for seq in seqs.split_off(1) {
+        db.execute(
+            "DELETE FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+            rusqlite::params![sid, seq],
+        )
+        .unwrap();
+    }
+    std::fs::copy(&db_path, &saved_db).unwrap();
+    std::fs::copy(&wal_path, &saved_wal).unwrap();
+    drop(db);
+    std::fs::rename(&saved_db, &db_path).unwrap();
+    std::fs::rename(&saved_wal, &wal_path).unwrap();
+    let _ = std::fs::remove_file(db_path.with_extension("sqlite-shm"));
+    assert!(std::fs::metadata(&wal_path).unwrap().len() > 6_000_000);
+    (sid, seqs)
+}
+
+fn wal_findings(store: &Store) -> Vec<Value> {
+    let out = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    let doc = json(&out);
+    doc["data"]["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc}"))
+        .iter()
+        .filter(|f| f["check"] == "wal-size")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn doctor_names_an_oversized_wal_and_reclaim_checkpoints_and_truncates_it() {
+    let store = Store::copy("live");
+    let (sid, seqs) = oversized_wal(&store);
+    let wal = store.agent_db("main").with_extension("sqlite-wal");
+    let found = wal_findings(&store);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let f = &found[0];
+    assert_eq!(f["severity"], "warning");
+    assert_eq!(f["agentId"], "main");
+    assert_eq!(f["sessionKey"], "agent:main:pinned-notes");
+    assert_eq!(f["sessionId"], sid);
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("seq {}", seqs[0]))
+            || message.contains(&format!("seq {}", seqs[3])),
+        "{message}"
+    );
+    assert!(f["hint"].as_str().unwrap().contains("reclaim"));
+    let before_list = listing(&store);
+
+    // The dry run names the checkpoint and changes nothing.
+    let sums = checksums(&store.state());
+    let out = reclaim(&store, &["--agent", "main", "--dry-run", "--json"], &[]);
+    assert!(out.status.success());
+    let doc = json(&out);
+    assert!(
+        doc["data"]["agents"][0]["walBytes"].as_u64().unwrap() > 4_000_000,
+        "{doc}"
+    );
+    let out = reclaim(&store, &["--agent", "main", "--dry-run"], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("checkpoint and truncate the WAL"), "{text}");
+    assert_eq!(checksums(&store.state()), sums);
+
+    let out = reclaim(&store, &["--agent", "main", "--json"], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc = json(&out);
+    assert_eq!(doc["data"]["agents"][0]["walAfter"], 0, "{doc}");
+    assert_eq!(std::fs::metadata(&wal).map_or(0, |m| m.len()), 0);
+    integrity(&store, "after the checkpoint");
+    assert_eq!(listing(&store), before_list);
+    // Every row of the WAL is in the database now.
+    let n: i64 = store
+        .writable("main")
+        .query_row(
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1 AND seq >= ?2",
+            rusqlite::params![sid, seqs[0]],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 1);
+    assert!(wal_findings(&store).is_empty());
+}
+
+#[test]
+fn an_oversized_wal_on_a_short_disk_is_refused_untouched() {
+    let store = Store::copy("live");
+    oversized_wal(&store);
+    let sums = checksums(&store.state());
+    let out = reclaim(
+        &store,
+        &["--agent", "main", "--json"],
+        &[("OPENCLAW_SESSIONS_FREE_BYTES", "1048576")],
+    );
+    assert_refused_for_space(
+        &store,
+        out.status.code(),
+        &json(&out),
+        &["not enough free disk", "main"],
+        &sums,
+    );
+}
+
+#[test]
+fn killed_after_the_checkpoint_a_rerun_finishes() {
+    let store = Store::copy("live");
+    oversized_wal(&store);
+    free_pages(&store, "research", 1 << 20);
+    let listed = listing(&store);
+    let status = command(
+        &store,
+        &["--all-agents"],
+        &[("OPENCLAW_SESSIONS_CRASH_AT", "reclaim-after-checkpoint")],
+    )
+    .output()
+    .unwrap()
+    .status;
+    assert!(!status.success(), "not stopped");
+    recovers(&store, &listed, "reclaim-after-checkpoint");
+    let wal = store.agent_db("main").with_extension("sqlite-wal");
+    assert_eq!(std::fs::metadata(&wal).map_or(0, |m| m.len()), 0);
+}

@@ -247,3 +247,41 @@ check_prune_budget_parity() {
   note "disk budget: removedFiles $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedFiles'), removedEntries $(jsonq ours.json 'j.data.agents[0].cleanup.diskBudget.removedEntries') as OpenClaw's; bytes before/after/freed ours $mb/$ma/$mf, openclaw $ob/$oa/$fb: before = OpenClaw's less its unflushed WAL ($wal bytes, checkpointed: $ckpt), after = OpenClaw's + $kept bytes of archive files ours keeps ($kept_files, of which $never_files OpenClaw never writes; OpenClaw's removedFiles $rf_oc counts the others, ours $rf_ours does not) + $dbdiff bytes of database holding their rows"
 }
 CHECKS+=(prune_budget_parity)
+
+# ---- du --content: inline images as OpenClaw's SDK writes them ------------------------------
+# OpenClaw's SDK appends three view_image tool results (base64 images of 400, 250 and 150 KB) to
+# a session of main (checks/sdk-images.mjs) and reads the transcript back; our
+# `du --content KEY --json` must count, for that transcript, the image blocks and bytes the SDK's
+# own reads sum before and after, every inline payload alike. The payloads are seeded random
+# base64, which OpenClaw's redaction shortens in places (a multi-byte "…": bytes, not characters).
+check_du_content_sdk_images() {
+  local s key sid before rc sizes=(400000 250000 150000) added=0 n
+  s="$(copy_store live du-images)"
+  ours_run rows.json "$s" list --json --limit all || { check_error "list failed"; return 0; }
+  read -r key sid <<< "$(jsonq rows.json 'const r = j.data.find(r => r.agentId === "main" && !r.archived && r.category !== "main" && r.sessionId); r ? r.sessionKey + " " + r.sessionId : ""')"
+  [[ -n "${sid:-}" ]] || { check_error "no session of main to append to"; return 0; }
+  ours_run before.json "$s" du --content "$key" --json || { check_error "du --content before"; return 0; }
+  before="$(jsonq before.json 'j.data.agents[0].byBlock["image (inline base64)"]?.bytes ?? 0')"
+  rc=0; oc_sdk "$s" sdk-images.mjs main "$key" "$sid" "${sizes[@]}" > sdk.json 2> sdk.err || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "SDK append/read failed ($rc): $(tail -n 3 sdk.json sdk.err)"; return 0; }
+  ours_run after.json "$s" du --content "$key" --json || { check_error "du --content after"; return 0; }
+  for n in "${sizes[@]}"; do added=$((added + n)); done
+  local ours_img ours_media ours_sid sdk_img sdk_media sdk_blocks ours_blocks
+  ours_sid="$(jsonq after.json 'j.data.agents[0].sessionId')"
+  ours_img="$(jsonq after.json 'j.data.agents[0].byBlock["image (inline base64)"]?.bytes ?? 0')"
+  ours_blocks="$(jsonq after.json 'j.data.agents[0].byBlock["image (inline base64)"]?.count ?? 0')"
+  ours_media="$(jsonq after.json 'j.data.agents[0].inlineMediaBytes')"
+  sdk_img="$(jsonq sdk.json 'j.imageBytes')"; sdk_blocks="$(jsonq sdk.json 'j.imageBlocks')"
+  sdk_media="$(jsonq sdk.json 'j.inlineMediaBytes')"
+  [[ "$ours_sid" == "$sid" ]] || check_error "du --content $key measured session $ours_sid, not $sid"
+  [[ "$ours_img" == "$sdk_img" && "$ours_blocks" == "$sdk_blocks" ]] ||
+    check_error "image bytes: ours $ours_img in $ours_blocks blocks, the SDK's read $sdk_img in $sdk_blocks"
+  [[ "$ours_media" == "$sdk_media" ]] || check_error "inline media bytes: ours $ours_media, the SDK's read $sdk_media"
+  [[ "$before" == "$(jsonq sdk.json 'j.before.imageBytes')" ]] ||
+    check_error "image bytes before: ours $before, the SDK's read $(jsonq sdk.json 'j.before.imageBytes')"
+  # The largest event named is one of the appended tool results, with its image.
+  [[ "$(jsonq after.json 'const e = j.data.agents[0].largest[0]; e.toolName + " " + e.mediaBytes')" == "view_image $(jsonq sdk.json 'j.added[0]')" ]] ||
+    check_error "largest event: $(jsonq after.json 'JSON.stringify(j.data.agents[0].largest[0])')"
+  note "session $key: ours ${ours_img} image bytes in $ours_blocks blocks (before $before), the SDK's read $sdk_img in $sdk_blocks; inline media $ours_media; appended $added bytes, $(jsonq sdk.json 'j.redacted') of ${#sizes[@]} images shortened by OpenClaw's redaction"
+}
+CHECKS+=(du_content_sdk_images)

@@ -47,7 +47,8 @@ pub fn reclaim(ctx: &Ctx, mutation: &MutationArgs) -> anyhow::Result<Option<Recl
 pub fn print_report(ctx: &Ctx, report: &ReclaimReport) -> anyhow::Result<()> {
     let due: Vec<&AgentReclaim> = report.agents.iter().filter(|a| a.work()).collect();
     if due.is_empty() {
-        ctx.printer.debug("no free pages to give back");
+        ctx.printer
+            .debug("no free pages to give back and no WAL to truncate");
         return Ok(());
     }
     if report.dry_run {
@@ -60,6 +61,7 @@ pub fn print_report(ctx: &Ctx, report: &ReclaimReport) -> anyhow::Result<()> {
         "AGENT",
         "METHOD",
         "FREE PAGES",
+        "WAL",
         "BEFORE",
         "AFTER",
         "GIVEN BACK",
@@ -67,11 +69,16 @@ pub fn print_report(ctx: &Ctx, report: &ReclaimReport) -> anyhow::Result<()> {
     for a in due {
         t.add_row(vec![
             a.agent_id.clone(),
-            serde_json::to_value(a.method)?
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
+            if a.free_pages == 0 {
+                "checkpoint".to_string()
+            } else {
+                serde_json::to_value(a.method)?
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            },
             format!("{} ({})", a.free_pages, format_bytes(a.free_bytes)),
+            format_bytes(a.wal_bytes),
             format_bytes(a.bytes_before),
             a.bytes_after.map(format_bytes).unwrap_or_default(),
             a.reclaimed_bytes.map(format_bytes).unwrap_or_default(),

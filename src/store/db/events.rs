@@ -128,6 +128,42 @@ pub fn sizes(
     Ok(())
 }
 
+/// `(session_id, session_key, seq, created_at, stored bytes)`.
+pub type RecentRow = (String, Option<String>, i64, i64, i64);
+
+/// The `n` largest events stored within `window_ms` of the newest one, as
+/// `(session_id, session_key, seq, created_at, stored bytes)`: what most likely grew a WAL.
+/// The lengths come from the record headers (SQLite does not read the cells for them).
+pub fn largest_recent(
+    conn: &Connection,
+    schema: AgentSchema,
+    window_ms: i64,
+    n: usize,
+) -> rusqlite::Result<Vec<RecentRow>> {
+    let size = if schema.compresses_events() {
+        "coalesce(length(e.event_zstd), octet_length(e.event_json))"
+    } else {
+        "octet_length(e.event_json)"
+    };
+    let sql = format!(
+        "SELECT e.session_id, (SELECT w.session_key FROM session_windows w WHERE w.session_id = e.session_id), \
+         e.seq, e.created_at, {size} AS b FROM transcript_events e \
+         WHERE e.created_at >= (SELECT max(created_at) FROM transcript_events) - ?1 \
+         ORDER BY b DESC, e.session_id, e.seq LIMIT ?2"
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map(params![window_ms, n as i64], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, Option<String>>(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+        ))
+    })?;
+    rows.collect()
+}
+
 /// One stored event for a walk over many transcripts.
 pub struct AnyEventRow<'r> {
     pub session_id: &'r str,
