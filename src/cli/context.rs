@@ -78,6 +78,9 @@ pub struct Ctx {
     /// The global words resolved once (the state dir, config and agents they name), the
     /// first time a command asks: commands that never touch a store never resolve them.
     layout: OnceLock<StateLayout>,
+    /// The layout as the state dir's owner sees it, once a run root started acts as that
+    /// owner (`custody::run_as_state_dir_owner`): its snapshot repositories are the owner's.
+    owner_layout: OnceLock<StateLayout>,
     selection: OnceLock<AgentSelection>,
 }
 
@@ -88,12 +91,16 @@ impl Ctx {
             global,
             env: Environment::from_process(),
             layout: OnceLock::new(),
+            owner_layout: OnceLock::new(),
             selection: OnceLock::new(),
         }
     }
 
     /// The state dir, config and `--store` the global words name, discovered once.
     pub fn layout(&self) -> openclaw_sessions::Result<StateLayout> {
+        if let Some(layout) = self.owner_layout.get() {
+            return Ok(layout.clone());
+        }
         if let Some(layout) = self.layout.get() {
             return Ok(layout.clone());
         }
@@ -107,6 +114,14 @@ impl Ctx {
         self.printer
             .debug(format!("state dir: {}", layout.state_dir.display()));
         Ok(self.layout.get_or_init(|| layout).clone())
+    }
+
+    /// From now on, the layout as the owner of `uid` sees it (a run root started that became
+    /// that user).
+    pub fn act_as_owner(&self, uid: u32) -> openclaw_sessions::Result<StateLayout> {
+        let home = openclaw_sessions::paths::home_of_uid(uid);
+        let layout = self.layout()?.as_owner(home.as_deref());
+        Ok(self.owner_layout.get_or_init(|| layout).clone())
     }
 
     /// `--agent`/`--all-agents` (and `--store`'s agent) resolved against the layout once.

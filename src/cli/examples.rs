@@ -231,7 +231,7 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         &[
             "openclaw-sessions secrets scan",
             "openclaw-sessions secrets scan --value-from old-tokens.txt --json",
-            "cat revoked.txt | openclaw-sessions secrets scan --value-from - --rule none",
+            "openclaw-sessions secrets scan --value-from revoked.txt --rule none",
         ],
     ),
     (

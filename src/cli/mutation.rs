@@ -419,9 +419,10 @@ pub fn run_op<O: Operation>(
     args: &MutationArgs,
     label: &str,
 ) -> anyhow::Result<Option<Run<O::Plan, O::Report>>> {
-    let layout = ctx.layout()?;
+    let mut layout = ctx.layout()?;
     if !args.dry_run {
         super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
+        layout = ctx.layout()?;
         signals::install();
     }
     let hooks = CliHooks::new(ctx, label);
@@ -449,6 +450,7 @@ pub fn run_online_op<O: OnlineOperation>(
         return run_op(ctx, op, args, label);
     }
     super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
+    let layout = ctx.layout()?;
     signals::install();
     let hooks = CliHooks::new(ctx, label);
     let mut connect = || {
@@ -518,6 +520,7 @@ pub fn run_owned_op<O: OnlineOperation + ops::owner::OwnerOperation>(
         ops::owner::find_package(owner.openclaw.as_deref(), path.as_deref(), &owner_words)?;
     ops::owner::require_owner(&package, &layout)?;
     super::commands::custody::run_as_state_dir_owner(ctx, &layout)?;
+    let layout = ctx.layout()?;
     signals::install();
     let writer = ops::owner::OwnerWriter {
         package,

@@ -209,6 +209,19 @@ impl StateLayout {
         self.state_dir.join("openclaw-sessions-snapshots")
     }
 
+    /// The layout as the state dir's owner sees it, for a run root started that acts as that
+    /// owner: the snapshot repositories are the owner's (under its home's `.local/share`, as
+    /// that user's own run would have them), not root's, which that user could not write.
+    pub fn as_owner(mut self, owner_home: Option<&Path>) -> Self {
+        // A home that is not a directory (`/nonexistent` of system users): beside the state
+        // dir, as a run without a home.
+        let home = owner_home
+            .filter(|h| h.is_dir())
+            .map(|h| h.to_string_lossy().into_owned());
+        self.snapshots_home = snapshots_home_in(&self.state_dir, None, home.as_deref());
+        self
+    }
+
     /// Every repository a snapshot named by id or `latest` is looked up in, the admin's first.
     pub fn snapshot_repositories(&self) -> Vec<PathBuf> {
         vec![
@@ -430,7 +443,12 @@ fn custom_partition(unsuffixed: &Path, id: &AgentId, default: &AgentId) -> PathB
 /// component and a digest of its whole path, so that two state dirs never share one and the
 /// name still says whose it is (`openclaw-3f2a9c1b7d04`).
 fn snapshots_home(state_dir: &Path, env: &Environment) -> PathBuf {
-    let base = match (&env.xdg_data_home, &env.home) {
+    snapshots_home_in(state_dir, env.xdg_data_home.as_deref(), env.home.as_deref())
+}
+
+/// [`snapshots_home`] from a data dir and a home directory given apart.
+fn snapshots_home_in(state_dir: &Path, xdg_data_home: Option<&str>, home: Option<&str>) -> PathBuf {
+    let base = match (xdg_data_home, home) {
         (Some(xdg), _) if Path::new(xdg).is_absolute() => PathBuf::from(xdg)
             .join("openclaw-sessions")
             .join("snapshots"),
@@ -466,4 +484,61 @@ fn snapshots_home(state_dir: &Path, env: &Environment) -> PathBuf {
     }
     let digest = crate::digest::sha256_hex(state_dir.as_os_str().as_encoded_bytes());
     base.join(format!("{name}-{}", &digest[..12]))
+}
+
+/// The home directory `/etc/passwd` gives `uid`, for a run root started that acts as the
+/// state dir's owner (its `HOME` is root's). Read from the file rather than through NSS
+/// (`getpwuid_r` would be the crate's only other `unsafe` call); a uid only a directory
+/// service knows has no home here, and its repositories go beside the state dir.
+pub fn home_of_uid(uid: u32) -> Option<PathBuf> {
+    let text = std::fs::read_to_string("/etc/passwd").ok()?;
+    home_in_passwd(&text, uid)
+}
+
+fn home_in_passwd(text: &str, uid: u32) -> Option<PathBuf> {
+    text.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        (fields.len() >= 7 && fields[2].parse::<u32>().ok() == Some(uid) && !fields[5].is_empty())
+            .then(|| PathBuf::from(fields[5]))
+    })
+}
+
+#[cfg(test)]
+mod passwd_tests {
+    use super::*;
+
+    #[test]
+    fn the_home_of_a_uid_is_its_sixth_field() {
+        let text = "root:x:0:0:root:/root:/bin/bash\n# comment\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/zsh\nbroken:x:12\n";
+        assert_eq!(home_in_passwd(text, 1000), Some(PathBuf::from("/home/alice")));
+        assert_eq!(home_in_passwd(text, 0), Some(PathBuf::from("/root")));
+        assert_eq!(home_in_passwd(text, 12), None);
+        assert_eq!(home_in_passwd(text, 4242), None);
+    }
+
+    #[test]
+    fn a_run_as_the_owner_keeps_its_repositories_under_the_owner_s_home() {
+        let home = tempfile::tempdir().unwrap();
+        let layout = StateLayout::discover(
+            &DiscoverOptions {
+                state_dir: Some(home.path().join(".openclaw")),
+                ..Default::default()
+            },
+            &Environment {
+                home: Some("/root".into()),
+                xdg_data_home: Some("/root/.local/share".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(layout.snapshot_repository().starts_with("/root"));
+        let owned = layout.clone().as_owner(Some(home.path()));
+        assert!(owned
+            .snapshot_repository()
+            .starts_with(home.path().join(".local/share/openclaw-sessions/snapshots")));
+        let homeless = layout.as_owner(Some(Path::new("/nonexistent")));
+        assert!(homeless
+            .snapshot_repository()
+            .starts_with(home.path().join("openclaw-sessions-snapshots")));
+    }
 }

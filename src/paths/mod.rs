@@ -12,7 +12,7 @@ mod state_dir;
 pub use agent_id::AgentId;
 pub use config::{Config, MaintenanceConfig};
 pub use db_owner::read_owner;
-pub use layout::{AgentPaths, DiscoverOptions, StateLayout};
+pub use layout::{home_of_uid, AgentPaths, DiscoverOptions, StateLayout};
 pub use selector::{sqlite_target_for_selector, SelectorTarget};
 pub use state_dir::{
     changeable_by_another_user, resolve_home, resolve_state_dir, DirOwner, Environment,

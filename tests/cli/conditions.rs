@@ -601,9 +601,11 @@ fn root_writes_snapshots_as_the_owner_and_never_through_a_symlink() {
     let repo = store.state().join("openclaw-sessions-snapshots");
     std::os::unix::fs::symlink(&secret, &repo).unwrap();
     std::os::unix::fs::lchown(&repo, Some(SERVICE_UID), Some(SERVICE_UID)).unwrap();
+    // The repository named as an admin names one (the default is outside the state dir, under
+    // the owner's home: docs/SNAPSHOTS.md); the link is the owner's.
     for args in [
-        &["backup", "create"][..],
-        &["backup", "create", "--global"],
+        &["backup", "create", "--repository", "DEFAULT"][..],
+        &["backup", "create", "--global", "--repository", "DEFAULT"],
         &[
             "delete",
             "agent:main:pinned-notes",
@@ -633,8 +635,9 @@ fn root_writes_snapshots_as_the_owner_and_never_through_a_symlink() {
         );
     }
     std::fs::remove_file(&repo).unwrap();
-    store.run_ok(["backup", "create"]);
-    store.run_ok(["backup", "create", "--global"]);
+    let named = repo.display().to_string();
+    store.run_ok(["backup", "create", "--repository", &named]);
+    store.run_ok(["backup", "create", "--global", "--repository", &named]);
     assert_eq!(not_owned_by(&store, SERVICE_UID), Vec::<PathBuf>::new());
     {
         use std::os::unix::fs::MetadataExt;
@@ -649,7 +652,7 @@ fn root_writes_snapshots_as_the_owner_and_never_through_a_symlink() {
             );
         }
     }
-    store.run_ok(["backup", "verify"]);
+    store.run_ok(["backup", "verify", "--repository", &named]);
 }
 
 /// A root-owned state dir inside a directory another user owns: that user can swap it for

@@ -248,6 +248,7 @@ fn create(ctx: &Ctx, args: &CreateArgs) -> anyhow::Result<Outcome> {
     // It writes (the repository, in the store by default): as every mutation, root runs it
     // as the owner of the state dir, so that nothing it leaves is root's.
     super::custody::run_as_state_dir_owner(ctx, &layout)?;
+    let layout = ctx.layout()?;
     let sources: Vec<SnapshotSource> = if args.global {
         layout.require_exists()?;
         vec![SnapshotSource::Global {

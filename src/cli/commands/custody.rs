@@ -64,13 +64,14 @@ pub fn take(
     wait: Option<u64>,
 ) -> anyhow::Result<Custody> {
     run_as_state_dir_owner(ctx, layout)?;
+    let layout = ctx.layout()?;
     signals::install();
     let options = openclaw_sessions::custody::AcquireOptions {
         wait: wait.map(Duration::from_secs),
         interruption: signals::interruption(),
         inherit: std::env::var(CUSTODY_ENV).ok(),
     };
-    let custody = Custody::acquire(layout, &options)?;
+    let custody = Custody::acquire(&layout, &options)?;
     for r in &custody.report.reclaimed {
         ctx.printer.warn(format!("reclaimed a stale lock: {r}"));
     }
@@ -296,5 +297,7 @@ pub fn run_as_state_dir_owner(
     ctx.printer.debug(format!(
         "running as uid {owner} (gid {group}), the owner of the state dir"
     ));
+    // Root's HOME is root's: the snapshot repositories become the owner's.
+    ctx.act_as_owner(owner)?;
     Ok(())
 }
