@@ -59,6 +59,9 @@ pub struct JsonRows<'p, W: Write> {
     rows: usize,
     /// The document's warnings, read when it ends.
     warnings: &'p RefCell<Vec<String>>,
+    /// The rows are the array `data.<field>` of an object `data` (`doctor`'s findings), not
+    /// `data` itself.
+    field: Option<String>,
 }
 
 impl<'p, W: Write> JsonRows<'p, W> {
@@ -68,6 +71,7 @@ impl<'p, W: Write> JsonRows<'p, W> {
         command: &str,
         error: Option<&Value>,
         warnings: &'p RefCell<Vec<String>>,
+        field: Option<&str>,
     ) -> anyhow::Result<Self> {
         let command = serde_json::to_string(command)?;
         let ok = error.is_none();
@@ -79,10 +83,17 @@ impl<'p, W: Write> JsonRows<'p, W> {
             Some(e) => format!("\"error\":{},", serde_json::to_string(e)?),
             None => String::new(),
         };
+        let open = match field {
+            Some(f) if pretty => format!("{{\n    {}: [", serde_json::to_string(f)?),
+            Some(f) => format!("{{{}:[", serde_json::to_string(f)?),
+            None => "[".to_string(),
+        };
         let head = if pretty {
-            format!("{{\n  \"schemaVersion\": 1,\n  \"command\": {command},\n  \"ok\": {ok},{error}\n  \"data\": [")
+            format!("{{\n  \"schemaVersion\": 1,\n  \"command\": {command},\n  \"ok\": {ok},{error}\n  \"data\": {open}")
         } else {
-            format!("{{\"schemaVersion\":1,\"command\":{command},\"ok\":{ok},{error}\"data\":[")
+            format!(
+                "{{\"schemaVersion\":1,\"command\":{command},\"ok\":{ok},{error}\"data\":{open}"
+            )
         };
         out.write_all(head.as_bytes()).map_err(map_io)?;
         Ok(JsonRows {
@@ -90,6 +101,7 @@ impl<'p, W: Write> JsonRows<'p, W> {
             pretty,
             rows: 0,
             warnings,
+            field: field.map(String::from),
         })
     }
 
@@ -97,8 +109,16 @@ impl<'p, W: Write> JsonRows<'p, W> {
         let separator = if self.rows > 0 { "," } else { "" };
         self.rows += 1;
         if self.pretty {
+            let indent = if self.field.is_some() {
+                "      "
+            } else {
+                "    "
+            };
             let row = serde_json::to_string_pretty(row)?;
-            let text = format!("{separator}\n    {}", row.replace('\n', "\n    "));
+            let text = format!(
+                "{separator}\n{indent}{}",
+                row.replace('\n', &format!("\n{indent}"))
+            );
             return self.out.write_all(text.as_bytes()).map_err(map_io);
         }
         // Compact rows (programs, long lists) go straight into the buffered output.
@@ -109,22 +129,31 @@ impl<'p, W: Write> JsonRows<'p, W> {
         })
     }
 
-    /// Close the array, add more top-level fields (`list`'s `page`) and the warnings, end the
-    /// document.
+    /// Close the array, add more fields (`list`'s `page` at the top; with a `field`, the
+    /// other fields of `data`) and the warnings, end the document.
     pub fn finish_with(mut self, extra: &[(&str, Value)]) -> anyhow::Result<()> {
         let warnings = self.warnings.borrow().clone();
+        let inner = self.field.is_some();
+        let pad = if inner { "    " } else { "  " };
         let mut fields = String::new();
         for (name, value) in extra {
             let name = serde_json::to_string(name)?;
             if self.pretty {
-                let value = serde_json::to_string_pretty(value)?.replace('\n', "\n  ");
-                fields.push_str(&format!(",\n  {name}: {value}"));
+                let value = serde_json::to_string_pretty(value)?.replace('\n', &format!("\n{pad}"));
+                fields.push_str(&format!(",\n{pad}{name}: {value}"));
             } else {
                 fields.push_str(&format!(",{name}:{}", serde_json::to_string(value)?));
             }
         }
+        if inner {
+            fields.push_str(if self.pretty { "\n  }" } else { "}" });
+        }
         let tail = if self.pretty {
-            let close = if self.rows > 0 { "\n  ]" } else { "]" };
+            let close = match (self.rows > 0, inner) {
+                (true, true) => "\n    ]",
+                (true, false) => "\n  ]",
+                (false, _) => "]",
+            };
             let warnings = serde_json::to_string_pretty(&warnings)?.replace('\n', "\n  ");
             format!("{close}{fields},\n  \"warnings\": {warnings}\n}}\n")
         } else {
@@ -415,6 +444,16 @@ impl Printer {
     /// a time so that memory does not grow with it. The text equals [`Self::json_data`]'s;
     /// an error after the first row is one more compact line, as after [`Self::stream`].
     pub fn json_rows(&self) -> anyhow::Result<JsonRows<'_, impl Write>> {
+        self.json_rows_at(None)
+    }
+
+    /// [`Self::json_rows`] whose rows are the array `field` of the object `data`, its other
+    /// fields given at the end ([`JsonRows::finish_with`]).
+    pub fn json_rows_in(&self, field: &str) -> anyhow::Result<JsonRows<'_, impl Write>> {
+        self.json_rows_at(Some(field))
+    }
+
+    fn json_rows_at(&self, field: Option<&str>) -> anyhow::Result<JsonRows<'_, impl Write>> {
         self.streaming.set(true);
         self.documented.set(true);
         let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -425,6 +464,7 @@ impl Printer {
             &self.command(),
             error.as_ref(),
             &self.warnings,
+            field,
         )
     }
 
@@ -591,11 +631,68 @@ mod tests {
                 expected.push('\n');
                 let cell = RefCell::new(warnings.clone());
                 let mut out = Vec::new();
-                let mut w = JsonRows::start(&mut out, pretty, "list", None, &cell).unwrap();
+                let mut w = JsonRows::start(&mut out, pretty, "list", None, &cell, None).unwrap();
                 for row in data {
                     w.push(row).unwrap();
                 }
                 w.finish_with(&[]).unwrap();
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    expected,
+                    "pretty {pretty}, {count} rows"
+                );
+            }
+        }
+    }
+
+    /// Rows as one array field of an object `data` (`doctor`), with more fields after it and
+    /// an error: the document `json_data` writes.
+    #[test]
+    fn json_rows_in_a_field_equal_the_whole_document() {
+        let rows = [json!({"k": "x\ny", "n": [1, 2]}), json!({"o": {"p": []}})];
+        let error = json!({"code": "findings", "message": "m", "hint": null});
+        for count in 0..=2 {
+            let data = &rows[..count];
+            let extra = [
+                ("fixed", json!([])),
+                ("failed", json!(["a"])),
+                ("snapshots", json!({"x": [1]})),
+            ];
+            let mut whole = serde_json::Map::new();
+            whole.insert("findings".into(), json!(data));
+            for (k, v) in &extra {
+                whole.insert(k.to_string(), v.clone());
+            }
+            for pretty in [false, true] {
+                let doc = Envelope {
+                    schema_version: 1,
+                    command: "doctor".into(),
+                    ok: false,
+                    error: Some(error.clone()),
+                    data: &whole,
+                    warnings: vec!["w".to_string()],
+                };
+                let mut expected = if pretty {
+                    serde_json::to_string_pretty(&doc).unwrap()
+                } else {
+                    serde_json::to_string(&doc).unwrap()
+                };
+                expected.push('\n');
+                let cell = RefCell::new(vec!["w".to_string()]);
+                let mut out = Vec::new();
+                let mut w = JsonRows::start(
+                    &mut out,
+                    pretty,
+                    "doctor",
+                    Some(&error),
+                    &cell,
+                    Some("findings"),
+                )
+                .unwrap();
+                for row in data {
+                    w.push(row).unwrap();
+                }
+                w.finish_with(&extra).unwrap();
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     expected,

@@ -158,7 +158,13 @@ pub struct DoctorOptions {
 
 struct Ctx<'a> {
     opts: &'a DoctorOptions,
-    out: Vec<Finding>,
+    /// Where each finding goes once it is complete (the run holds none of them).
+    sink: &'a mut dyn FnMut(Finding),
+    /// The finding just added: a check may still set its remedy (`Ctx::remedy`).
+    last: Option<Finding>,
+    /// While an agent database of an older release is checked: its schema and what stops its
+    /// repairs (`older_release::restrict`), applied to each of its findings.
+    older: Option<(i64, older_release::Stop)>,
     /// Who holds the state dir, probed once a run and only if a check asks.
     ownership: std::cell::OnceCell<OwnershipProbe>,
 }
@@ -188,7 +194,8 @@ impl Ctx<'_> {
         hint: &str,
         repair: Option<Repair>,
     ) {
-        self.out.push(Finding {
+        self.flush();
+        self.last = Some(Finding {
             check,
             severity,
             subject,
@@ -203,8 +210,18 @@ impl Ctx<'_> {
 
     /// The remedy of the finding just added (its hint names it by its phrase).
     fn remedy(&mut self, remedy: Remedy) {
-        if let Some(f) = self.out.last_mut() {
+        if let Some(f) = &mut self.last {
             f.remedy = Some(remedy);
+        }
+    }
+
+    /// Hand the finding just added to the sink.
+    fn flush(&mut self) {
+        if let Some(mut f) = self.last.take() {
+            if let Some((schema, stop)) = &self.older {
+                older_release::restrict(std::slice::from_mut(&mut f), *schema, stop);
+            }
+            (self.sink)(f);
         }
     }
 }
@@ -1432,10 +1449,25 @@ fn first_stopping_database(layout: &StateLayout) -> Option<String> {
 }
 
 pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Finding>> {
+    let mut out = Vec::new();
+    each_finding(layout, opts, &mut |f| out.push(f))?;
+    Ok(out)
+}
+
+/// The findings of [`run_checks`], each handed to `sink` as it is found, in the same order,
+/// none kept: memory does not grow with the findings (issue 55, `doctor` of a store with a
+/// million of them).
+pub fn each_finding(
+    layout: &StateLayout,
+    opts: &DoctorOptions,
+    sink: &mut dyn FnMut(Finding),
+) -> Result<()> {
     layout.require_exists()?;
     let mut cx = Ctx {
         opts,
-        out: Vec::new(),
+        sink,
+        last: None,
+        older: None,
         ownership: std::cell::OnceCell::new(),
     };
     if cx.wants("stale-locks") {
@@ -1493,7 +1525,6 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
     let stopping = first_stopping_database(layout);
     for id in agents {
         let paths = layout.agent(&id);
-        let first_finding = cx.out.len();
         if cx.wants("crash-state") {
             crash_state_check(&mut cx, Some(id.as_str()), &paths.db);
         }
@@ -1532,20 +1563,9 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
         } else {
             None
         };
-        if let Some(db) = &db {
-            // A damaged file may not be safe to walk further.
-            if !sqlite_checks(&mut cx, id.as_str(), db)? {
-                if cx.wants("text-encoding") {
-                    text_encoding_check(&mut cx, id.as_str(), db)?;
-                }
-                entry_checks(&mut cx, id.as_str(), db)?;
-                transcript_checks(&mut cx, id.as_str(), db)?;
-            }
-            if cx.wants("wal-size") {
-                wal_size_check(&mut cx, id.as_str(), db)?;
-            }
-        }
-        file_checks(&mut cx, layout, &paths, db.as_ref())?;
+        // Each finding of an older release's database is restricted to the repairs its
+        // release's doctor makes; what stops them is known before any check runs. (The
+        // findings added before, of the crash state, repair no database.)
         if let Some(schema) = db.as_ref().and_then(older_release_schema) {
             let stop = if db
                 .as_ref()
@@ -1560,8 +1580,25 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
                     None => older_release::Stop::None,
                 }
             };
-            older_release::restrict(&mut cx.out[first_finding..], schema, &stop);
+            cx.flush();
+            cx.older = Some((schema, stop));
         }
+        if let Some(db) = &db {
+            // A damaged file may not be safe to walk further.
+            if !sqlite_checks(&mut cx, id.as_str(), db)? {
+                if cx.wants("text-encoding") {
+                    text_encoding_check(&mut cx, id.as_str(), db)?;
+                }
+                entry_checks(&mut cx, id.as_str(), db)?;
+                transcript_checks(&mut cx, id.as_str(), db)?;
+            }
+            if cx.wants("wal-size") {
+                wal_size_check(&mut cx, id.as_str(), db)?;
+            }
+        }
+        file_checks(&mut cx, layout, &paths, db.as_ref())?;
+        cx.flush();
+        cx.older = None;
     }
     if cx.wants("stray-sidecars") && !layout.state_db().exists() {
         for s in ["-wal", "-shm"] {
@@ -1578,6 +1615,6 @@ pub fn run_checks(layout: &StateLayout, opts: &DoctorOptions) -> Result<Vec<Find
             }
         }
     }
-    let _ = Path::new("");
-    Ok(cx.out)
+    cx.flush();
+    Ok(())
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::remedy::Remedy;
 
-pub use checks::{run_checks, CheckInfo, DoctorOptions, CHECKS};
+pub use checks::{each_finding, run_checks, CheckInfo, DoctorOptions, CHECKS};
 
 pub use fix::{agents_to_repair, apply_fixes, left_after_repairs, FixReport};
 

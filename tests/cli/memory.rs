@@ -20,6 +20,16 @@ fn peak_rss_bytes(store: &Store, args: &[&str]) -> u64 {
 /// [`peak_rss_bytes`] and the run's stderr, its address space limited to `address_space`
 /// bytes when given (RLIMIT_AS, on `time` and so on its child).
 fn measured(store: &Store, args: &[&str], address_space: Option<u64>) -> (u64, String) {
+    measured_exit(store, args, address_space, 0)
+}
+
+/// [`measured`] of a run that must exit `code`.
+fn measured_exit(
+    store: &Store,
+    args: &[&str],
+    address_space: Option<u64>,
+    code: i32,
+) -> (u64, String) {
     let bin = std_bin();
     let mut cmd = std::process::Command::new("/usr/bin/time");
     cmd.args(["-f", "peak-rss-kib=%M"])
@@ -37,7 +47,7 @@ fn measured(store: &Store, args: &[&str], address_space: Option<u64>) -> (u64, S
         .output()
         .expect("/usr/bin/time (GNU time) measures the peak");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {err}");
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
     let kib: u64 = err
         .lines()
         .rev()
@@ -176,6 +186,58 @@ fn list_memory_does_not_grow_with_the_store() {
     }
     for (args, peaks) in runs.iter().zip(&peaks) {
         assert_flat(&format!("{args:?}"), "sessions", peaks);
+    }
+}
+
+/// Issue 55 item 6: `doctor` held every finding (4.9 GB for about a million). Now each is
+/// written as it is found: of 20,000 and of 200,000 sessions more, each with `entry_valid` 0
+/// (a `projected-columns` error each), the human output and `--json` peak within 1.3 times
+/// as high at ten times the findings; both exit 3 with every error counted, the human
+/// output shows the first 1,000 and counts the rest, `--json` lists every one.
+#[test]
+fn doctor_memory_does_not_grow_with_the_findings() {
+    let runs: [&[&str]; 2] = [
+        &["--agent", "work", "doctor", "projected-columns"],
+        &["--agent", "work", "--json", "doctor", "projected-columns"],
+    ];
+    let mut peaks = vec![Vec::new(); runs.len()];
+    for n in [20_000, 200_000] {
+        let store = live_with_sessions(n);
+        store
+            .writable("work")
+            .execute(
+                "UPDATE session_nodes SET entry_valid = 0 WHERE session_key LIKE 'agent:work:bulk-%'",
+                [],
+            )
+            .unwrap();
+        for (args, peaks) in runs.iter().zip(peaks.iter_mut()) {
+            let (peak, _) = measured_exit(&store, args, None, 3);
+            eprintln!("{args:?}: peak RSS {peak} bytes at {n} findings");
+            peaks.push(peak);
+        }
+        // What the runs wrote: every finding in the JSON, the first 1,000 in the text.
+        let out = store.run_code(
+            ["--agent", "work", "--json", "doctor", "projected-columns"],
+            3,
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["ok"], false);
+        assert_eq!(
+            doc["error"]["message"],
+            format!("doctor found problems: {n} error(s)")
+        );
+        assert_eq!(doc["data"]["findings"].as_array().unwrap().len(), n);
+        let out = store.run_code(["--agent", "work", "doctor", "projected-columns"], 3);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.matches("projected-columns").count(), 1000);
+        assert!(
+            text.contains(&format!("... and {} more finding(s)", n - 1000)),
+            "{}",
+            &text[text.len().saturating_sub(300)..]
+        );
+    }
+    for (args, peaks) in runs.iter().zip(&peaks) {
+        assert_flat(&format!("{args:?}"), "findings", peaks);
     }
 }
 

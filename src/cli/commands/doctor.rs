@@ -4,7 +4,7 @@ use clap::Args;
 use serde_json::json;
 
 use openclaw_sessions::doctor::{
-    left_after_repairs, run_checks, DoctorOptions, Finding, Severity, CHECKS,
+    each_finding, left_after_repairs, run_checks, DoctorOptions, Finding, Severity, CHECKS,
 };
 use openclaw_sessions::ops::doctor_fix::DoctorFixOp;
 use openclaw_sessions::ops::RunState;
@@ -47,30 +47,146 @@ pub struct DoctorArgs {
     wait: Option<u64>,
 }
 
+/// The findings the human output shows; past them, only how many more there are (`--json`
+/// lists every one). A store with a million findings is not one page of text.
+const SHOWN: usize = 1000;
+
 fn print_findings(ctx: &Ctx, findings: &[Finding]) -> anyhow::Result<()> {
     if findings.is_empty() {
         ctx.printer.out("no problems found\n")?;
         return Ok(());
     }
-    // A block a finding, readable at 80 columns: its severity, check and agent first (never
-    // dropped), then the finding and its hint wrapped, never cut (README.md, doctor).
     let mut text = String::new();
-    for f in findings {
-        let mut head = format!("{:<7} {}", crate::cli::printer::word(&f.severity), f.check);
-        if let Some(agent) = &f.subject.agent_id {
-            head.push_str(&format!("  agent {agent}"));
-        }
-        if f.fixable {
-            head.push_str("  (doctor --fix repairs it)");
-        }
-        text.push_str(&format!("{}\n", value(&head)));
-        text.push_str(&ctx.printer.wrap(&value(&f.message), "  ", "  "));
-        let hint = crate::cli::hints::finding_hint(f);
-        if !hint.is_empty() {
-            text.push_str(&ctx.printer.wrap(&value(&hint), "  hint: ", "        "));
+    for f in findings.iter().take(SHOWN) {
+        text.push_str(&finding_block(ctx, f));
+    }
+    ctx.printer.out(&text)?;
+    print_more(ctx, findings.len().saturating_sub(SHOWN))
+}
+
+/// The line after the shown findings, when there were more.
+fn print_more(ctx: &Ctx, more: usize) -> anyhow::Result<()> {
+    if more > 0 {
+        ctx.printer.out(&format!(
+            "... and {more} more finding(s) not shown (--json lists every one)\n"
+        ))?;
+    }
+    Ok(())
+}
+
+/// A block a finding, readable at 80 columns: its severity, check and agent first (never
+/// dropped), then the finding and its hint wrapped, never cut (README.md, doctor).
+fn finding_block(ctx: &Ctx, f: &Finding) -> String {
+    let mut text = String::new();
+    let mut head = format!("{:<7} {}", crate::cli::printer::word(&f.severity), f.check);
+    if let Some(agent) = &f.subject.agent_id {
+        head.push_str(&format!("  agent {agent}"));
+    }
+    if f.fixable {
+        head.push_str("  (doctor --fix repairs it)");
+    }
+    text.push_str(&format!("{}\n", value(&head)));
+    text.push_str(&ctx.printer.wrap(&value(&f.message), "  ", "  "));
+    let hint = crate::cli::hints::finding_hint(f);
+    if !hint.is_empty() {
+        text.push_str(&ctx.printer.wrap(&value(&hint), "  hint: ", "        "));
+    }
+    text
+}
+
+/// Errors and warnings of a run's findings.
+#[derive(Default)]
+struct Counts {
+    errors: usize,
+    warnings: usize,
+}
+
+impl Counts {
+    fn add(&mut self, f: &Finding) {
+        match f.severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Info => {}
         }
     }
-    ctx.printer.out(&text)
+}
+
+/// Record the failure (exit 3) when the counts are problems.
+fn fail_on(ctx: &Ctx, args: &DoctorArgs, counts: &Counts, not_made: usize) {
+    let Counts { errors, warnings } = *counts;
+    if errors > 0 || (args.strict && warnings > 0) || not_made > 0 {
+        let mut words = vec![format!("{errors} error(s)")];
+        if args.strict {
+            words.push(format!("{warnings} warning(s)"));
+        }
+        if not_made > 0 {
+            words.push(format!("{not_made} repair(s) not made"));
+        }
+        ctx.printer.fail(
+            crate::cli::exit::ErrorCode::Findings,
+            format!("doctor found problems: {}", words.join(", ")),
+            None,
+        );
+    }
+}
+
+/// `doctor` without `--fix`: each finding is written as it is found and none is kept, so
+/// memory does not grow with the findings (issue 55: 4.9 GB for a million). The JSON
+/// document says `ok` before its findings, so a first pass only counts them; the human
+/// output shows the first [`SHOWN`] and counts the rest.
+fn run_streamed(
+    ctx: &Ctx,
+    args: &DoctorArgs,
+    layout: &openclaw_sessions::paths::StateLayout,
+    opts: &DoctorOptions,
+) -> anyhow::Result<Outcome> {
+    let mut counts = Counts::default();
+    let mut failed: Option<anyhow::Error> = None;
+    if ctx.printer.json {
+        each_finding(layout, opts, &mut |f| counts.add(&f))?;
+        fail_on(ctx, args, &counts, 0);
+        let mut rows = ctx.printer.json_rows_in("findings")?;
+        each_finding(layout, opts, &mut |f| {
+            if failed.is_none() {
+                let shown = Finding {
+                    hint: crate::cli::hints::finding_hint(&f),
+                    remedy: None,
+                    ..f
+                };
+                if let Err(e) = rows.push(&shown) {
+                    failed = Some(e);
+                }
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        rows.finish_with(&[
+            ("fixed", json!([])),
+            ("failed", json!([])),
+            ("snapshots", json!([])),
+        ])?;
+        return Ok(Outcome::Done);
+    }
+    let mut found = 0usize;
+    each_finding(layout, opts, &mut |f| {
+        counts.add(&f);
+        found += 1;
+        if found <= SHOWN && failed.is_none() {
+            if let Err(e) = ctx.printer.out(&finding_block(ctx, &f)) {
+                failed = Some(e);
+            }
+        }
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if found == 0 {
+        ctx.printer.out("no problems found\n")?;
+    }
+    print_more(ctx, found.saturating_sub(SHOWN))?;
+    fail_on(ctx, args, &counts, 0);
+    Ok(Outcome::Done)
 }
 
 pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
@@ -126,6 +242,9 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
         only: args.checks.clone(),
         agents,
     };
+    if !args.fix {
+        return run_streamed(ctx, args, &layout, &opts);
+    }
     let mut findings = run_checks(&layout, &opts)?;
     let mut fixed = Vec::new();
     let mut failed = Vec::new();
@@ -168,29 +287,9 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs) -> anyhow::Result<Outcome> {
             }
         }
     }
-    let errors = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    let warnings = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Warning)
-        .count();
-    let problems = errors > 0 || (args.strict && warnings > 0) || !failed.is_empty();
-    if problems {
-        let mut words = vec![format!("{errors} error(s)")];
-        if args.strict {
-            words.push(format!("{warnings} warning(s)"));
-        }
-        if !failed.is_empty() {
-            words.push(format!("{} repair(s) not made", failed.len()));
-        }
-        ctx.printer.fail(
-            crate::cli::exit::ErrorCode::Findings,
-            format!("doctor found problems: {}", words.join(", ")),
-            None,
-        );
-    }
+    let mut counts = Counts::default();
+    findings.iter().for_each(|f| counts.add(f));
+    fail_on(ctx, args, &counts, failed.len());
     if ctx.printer.json {
         let mut doc = json!({ "findings": crate::cli::hints::findings(&findings), "fixed": fixed, "failed": failed, "snapshots": snapshots });
         if args.fix {
