@@ -297,7 +297,26 @@ impl Operation for EntryChangeOp {
                         None,
                     )]
                 }
-                (Ok(p), EntryChange::Patch(_)) => field_items(p),
+                (Ok(p), EntryChange::Patch(_)) if plan.items.len() == 1 => field_items(p),
+                // Several sessions (a selector): one line each, naming the session.
+                (Ok(p), EntryChange::Patch(_)) => {
+                    let fields: Vec<String> = field_items(p)
+                        .iter()
+                        .filter(|i| i.action != "=")
+                        .map(|i| {
+                            format!(
+                                "{} {}{}",
+                                i.action,
+                                i.target,
+                                i.detail
+                                    .as_deref()
+                                    .map(|d| format!(": {d}"))
+                                    .unwrap_or_default()
+                            )
+                        })
+                        .collect();
+                    vec![PlanItem::change(verb, key, Some(fields.join("; ")))]
+                }
                 (Ok(_), _) => vec![PlanItem::change(verb, key, None)],
                 (Err(e), _) => vec![PlanItem::left_alone(result_of(e), key, Some(e.to_string()))],
             };

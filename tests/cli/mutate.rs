@@ -859,3 +859,105 @@ fn archive_and_delete_take_lists_filters_and_keys_from_stdin() {
     assert_eq!(checksums(&store.state()), sums);
     store.run_code(["delete", "--yes"], 2);
 }
+
+/// `patch` takes the selectors of archive and delete (was: exactly one KEY): the filters of
+/// `list` and `--keys-from FILE|-`, every match named in the plan with its changes, each
+/// session patched the same way (`results` per key in --json); `--expect-*` name one
+/// session's state and are refused with a selector.
+#[test]
+fn patch_takes_lists_filters_and_keys_from_stdin() {
+    let store = Store::copy("live");
+    let listed = store.json_ok(["list", "--kind", "group", "--limit", "all", "--json"]);
+    let mut expected: Vec<String> = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect();
+    assert!(expected.len() >= 2, "{listed}");
+    let plan = store.run_ok(["patch", "--kind", "group", "--set", "label=Ops", "-n"]);
+    let plan = String::from_utf8_lossy(&plan.stdout).to_string();
+    for key in &expected {
+        let line = plan.lines().find(|l| l.contains(key.as_str()));
+        assert!(
+            line.is_some_and(|l| l.contains(r#"label: "#) && l.contains(r#""Ops""#)),
+            "{key} not in the plan with its change:\n{plan}"
+        );
+    }
+    let done = store.json_ok([
+        "patch",
+        "--kind",
+        "group",
+        "--set",
+        "label=Ops",
+        "--yes",
+        "--json",
+    ]);
+    let mut patched: Vec<String> = done["data"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .inspect(|r| assert_eq!(r["result"], "patched", "{done}"))
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .collect();
+    patched.sort();
+    expected.sort();
+    assert_eq!(patched, expected, "{done}");
+    let relisted = store.json_ok(["list", "--kind", "group", "--limit", "all", "--json"]);
+    for row in relisted["data"].as_array().unwrap() {
+        assert_eq!(row["label"], "Ops", "{row}");
+    }
+    // Keys from stdin, comments and blank lines skipped.
+    let out = store
+        .cmd()
+        .args([
+            "patch",
+            "--keys-from",
+            "-",
+            "--unset",
+            "label",
+            "--yes",
+            "--json",
+        ])
+        .write_stdin("agent:main:pinned-notes\n# a comment\n\nagent:main:scratch-1\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let doc = json(&out);
+    let keys: Vec<&str> = doc["data"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        ["agent:main:pinned-notes", "agent:main:scratch-1"],
+        "{doc}"
+    );
+    // A guard of one session's state with a selector: a usage error, nothing changed.
+    let sums = checksums(&store.state());
+    store.run_code(
+        [
+            "patch",
+            "--kind",
+            "group",
+            "--set",
+            "label=x",
+            "--expect-updated-at",
+            "1",
+            "--yes",
+        ],
+        2,
+    );
+    // Nothing matching: nothing changed, exit 0.
+    store.run_ok([
+        "patch",
+        "--match",
+        "no-such-session-text",
+        "--set",
+        "label=x",
+        "--yes",
+    ]);
+    assert_eq!(checksums(&store.state()), sums);
+}

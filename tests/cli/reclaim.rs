@@ -158,6 +158,50 @@ fn nothing_to_give_back_is_quiet() {
     assert_eq!(checksums(&agents), sums);
 }
 
+/// A dry run with nothing to give back says so in words (was: nothing printed, on a store
+/// without free pages and on a state dir without agents alike); `--json` is an empty result;
+/// exit 0 throughout.
+#[test]
+fn a_dry_run_with_nothing_to_give_back_says_so() {
+    let store = Store::copy("imported");
+    let out = reclaim(&store, &["--all-agents", "-n"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("nothing to reclaim: no free pages or WAL to truncate in"),
+        "{stderr}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".openclaw");
+    std::fs::create_dir_all(&state).unwrap();
+    let run = |args: &[&str]| {
+        crate::common::bin()
+            .env("HOME", dir.path())
+            .arg("--state-dir")
+            .arg(&state)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["reclaim", "-n"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "nothing to reclaim: no agent database in this state dir\n"
+    );
+    let out = run(&["--json", "reclaim", "-n"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc = json(&out);
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["data"]["agents"], Value::Array(vec![]));
+    // A real run stays quiet for cron.
+    let out = run(&["reclaim"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
 #[test]
 fn a_short_disk_refuses_and_changes_nothing() {
     let store = Store::copy("live");

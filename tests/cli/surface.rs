@@ -576,7 +576,8 @@ fn assert_candidates(shell: &str, line: &str, got: &[String], want: &[String], n
     }
 }
 
-/// Bash splits words at `:` (COMP_WORDBREAKS); the completion function gets them as bash would.
+/// Bash splits words at `:` (COMP_WORDBREAKS); the completion function gets them as bash would
+/// (and, as its second argument, the text after the last word break, which bash replaces).
 fn bash_words(line: &str) -> (String, usize) {
     let mut words: Vec<String> = Vec::new();
     for part in line.split(' ') {
@@ -612,8 +613,8 @@ fn bash_completes_at_every_level_and_from_the_store() {
             r#"source <(openclaw-sessions completions bash)
 complete -p openclaw-sessions >/dev/null || exit 7
 COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; COMP_WORDS=({words}); COMP_CWORD={cword}
-_openclaw_sessions_complete openclaw-sessions
-cur="${{COMP_WORDS[COMP_CWORD]}}"; whole="${{COMP_LINE##* }}"
+cur="${{COMP_LINE##*[ :]}}"; whole="${{COMP_LINE##* }}"
+_openclaw_sessions_complete openclaw-sessions "$cur" "${{COMP_WORDS[COMP_CWORD-1]}}"
 for c in "${{COMPREPLY[@]}}"; do printf '%s\n' "${{whole%"$cur"}}$c"; done"#
         );
         let out = in_shell(&bash, &store, &["--norc", "--noprofile", "-c"], &script);
@@ -1237,6 +1238,20 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
     let colon = screen(&[&format!("{prefix}agent:main:pinn"), "Tab"]);
     screen(&["C-c"]);
     let bare = screen(&[&format!("{prefix}pinn"), "Tab"]);
+    // Two keys share `agent:main:telegram:`: Tab inserts that, a second Tab adds nothing
+    // (was: `agent:main:telegram::`, the colon bash had split off doubled).
+    screen(&["C-c"]);
+    let shared = screen(&[&format!("{prefix}agent:main:tel"), "Tab", "Tab"]);
+    // A whole word gets its space (was: `statusX`).
+    screen(&["C-c"]);
+    let spaced = screen(&["openclaw-sessions sta", "Tab", "X"]);
+    // Inside an opened quote the key completes and the quote is closed (was: nothing), and
+    // what the quote protects is not escaped again; Enter shows that session.
+    screen(&["C-c"]);
+    let quoted = screen(&[&format!("{prefix}'agent:main:ev"), "Tab"]);
+    screen(&["Enter"]);
+    let quoted_ran = screen(&["echo \"rc=$?\"", "Enter"]);
+    let quoted_pwned = dir.join("pwned").exists() || dir.join("pwned2").exists();
     drop(term);
     assert!(!pwned, "a completed key ran a command:\n{ran}");
     assert!(
@@ -1256,6 +1271,29 @@ fn bash_completion_in_a_terminal_inserts_keys_as_one_word() {
     );
     assert!(!line(&colon).contains("agent:main::"), "{colon}");
     assert!(line(&bare).contains("show pinned-notes"), "{bare}");
+    assert!(
+        line(&shared)
+            .trim_end()
+            .ends_with("show agent:main:telegram:"),
+        "{shared}"
+    );
+    assert!(
+        spaced
+            .lines()
+            .any(|l| l.trim_end().ends_with("openclaw-sessions status X")),
+        "{spaced}"
+    );
+    assert!(
+        line(&quoted)
+            .trim_end()
+            .ends_with("show 'agent:main:evil $(touch pwned) `touch pwned2`'"),
+        "{quoted}"
+    );
+    assert!(
+        !quoted_pwned,
+        "a completed key ran a command:\n{quoted_ran}"
+    );
+    assert!(quoted_ran.contains("rc=0"), "{quoted_ran}");
 }
 
 /// zsh and fish completion in a real terminal (tmux), as bash's above: the key that holds

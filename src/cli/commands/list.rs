@@ -46,8 +46,9 @@ pub struct ListArgs {
     /// Newest first by this field.
     #[arg(long, value_enum, default_value_t = SortKey::Updated)]
     sort: SortKey,
-    /// Include transcript bytes in --json output (reads every listed transcript; the table
-    /// always shows them for its rows).
+    /// Include transcript bytes in --json output (`transcript.bytes`; it reads every event of
+    /// every listed transcript, so without it the key is left out; the table always shows
+    /// them for its rows).
     #[arg(long)]
     bytes: bool,
 }
@@ -193,7 +194,11 @@ struct Row {
 #[derive(Serialize)]
 struct Transcript {
     events: u64,
-    /// Null unless asked for (`--bytes`, `--sort bytes`): it reads every event.
+    /// Only when asked for (`--bytes`, `--sort bytes`): the serialized size is summed over
+    /// every event row of the transcript (no index or stored total carries it), where the
+    /// event count is read off the primary-key index alone; so without the flag the key is
+    /// left out rather than written as a `null` that reads like "unknown" (README.md, JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
     bytes: Option<u64>,
 }
 

@@ -19,8 +19,12 @@ use crate::cli::Ctx;
 
 #[derive(Debug, Args)]
 pub struct PatchArgs {
-    /// The session key.
-    key: String,
+    /// The session key (several, or selected: --keys-from, the filters of `list`, patch each
+    /// the same way).
+    #[arg(value_name = "KEY")]
+    keys: Vec<String>,
+    #[command(flatten)]
+    select: crate::cli::mutation::Selectors,
     /// Set a field to a JSON value (a bare word is taken as a string): `--set label='"Ops"'`.
     #[arg(long = "set", value_name = "FIELD=JSON")]
     set: Vec<String>,
@@ -164,10 +168,14 @@ fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<()> 
 
 pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
     let ops = ops(args)?;
+    let selected = args.select.keys_from.is_some() || args.select.filters.any();
+    if selected || args.keys.len() != 1 {
+        return run_many(ctx, args, ops);
+    }
     let mut op = EntryChangeOp::new(
         EntryChange::Patch(Box::new(ops)),
         selection(ctx)?,
-        vec![args.key.clone()],
+        args.keys.clone(),
         now_ms(),
     );
     let Some(run) = run_owned_op(
@@ -225,4 +233,65 @@ pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
         print_diff(ctx, &plan, applied)?;
     }
     Ok(Outcome::Done)
+}
+
+/// Several sessions (keys, --keys-from, the filters of `list`) patched the same way: the plan
+/// lists every match before the question, and the results are reported per key as
+/// archive's are (`results` in --json; exit 3 when some were not done).
+fn run_many(ctx: &Ctx, args: &PatchArgs, ops: PatchOps) -> anyhow::Result<Outcome> {
+    if args.expect_updated_at.is_some() || args.expect_session_id.is_some() {
+        return Err(Error::invalid(
+            "--expect-updated-at and --expect-session-id name one session's state: give one KEY",
+        )
+        .into());
+    }
+    let keys = args.select.keys(ctx, &args.keys)?;
+    if keys.is_empty() {
+        ctx.printer.info("no sessions match: nothing to patch");
+        return Ok(Outcome::Done);
+    }
+    let mut op = EntryChangeOp::new(
+        EntryChange::Patch(Box::new(ops)),
+        selection(ctx)?,
+        keys,
+        now_ms(),
+    );
+    let Some(run) = run_owned_op(
+        ctx,
+        &mut op,
+        &args.mutation,
+        &args.online,
+        &args.owner,
+        "patch",
+    )?
+    else {
+        return Ok(Outcome::Done);
+    };
+    let applied = run.report.as_ref().map(|r| &r.results);
+    let mut results = Vec::with_capacity(run.plan.items.len());
+    for (n, item) in run.plan.items.iter().enumerate() {
+        let (result, reason, code) = match (&item.outcome, applied.map(|a| &a[n])) {
+            (Err(e), _) | (_, Some(Applied::Refused(e))) => (
+                openclaw_sessions::ops::entry_change::result_of(e),
+                Some(e.to_string()),
+                Some(crate::cli::exit::ErrorCode::of(e)),
+            ),
+            (Ok(p), _) if p.changes.is_empty() => ("unchanged", None, None),
+            (Ok(_), Some(Applied::Written(_))) => ("patched", None, None),
+            (Ok(_), _) => ("would-patch", None, None),
+        };
+        results.push(super::lifecycle::KeyResult {
+            agent_id: Some(item.target.agent.id.to_string()),
+            session_key: item.target.key_or_words().to_string(),
+            result,
+            reason,
+            archive: None,
+            snapshot: run
+                .snapshot_of(&item.target.agent.db)
+                .filter(|_| result == "patched")
+                .map(|p| p.to_path_buf()),
+            code,
+        });
+    }
+    super::lifecycle::finish_results(ctx, &run, results, &["patched", "unchanged", "would-patch"])
 }

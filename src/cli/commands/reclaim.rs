@@ -42,13 +42,22 @@ pub fn reclaim(ctx: &Ctx, mutation: &MutationArgs) -> anyhow::Result<Option<Recl
     }))
 }
 
-/// The human lines of a report: one row per database given pages back; nothing when none had
-/// free pages (quiet for cron).
+/// The human lines of a report: one row per database given pages back. None had free pages
+/// (or there is no agent): a real run says so only at -v (quiet for cron, as prune), a dry run
+/// says it in words, since a dry run that printed nothing would read as a failure.
 pub fn print_report(ctx: &Ctx, report: &ReclaimReport) -> anyhow::Result<()> {
     let due: Vec<&AgentReclaim> = report.agents.iter().filter(|a| a.work()).collect();
     if due.is_empty() {
-        ctx.printer
-            .debug("no free pages to give back and no WAL to truncate");
+        let message = match report.agents.len() {
+            0 => "nothing to reclaim: no agent database in this state dir".to_string(),
+            1 => "nothing to reclaim: no free pages or WAL to truncate in 1 agent database".to_string(),
+            n => format!("nothing to reclaim: no free pages or WAL to truncate in {n} agent databases"),
+        };
+        if report.dry_run {
+            ctx.printer.info(message);
+        } else {
+            ctx.printer.debug(message);
+        }
         return Ok(());
     }
     if report.dry_run {
