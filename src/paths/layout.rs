@@ -510,7 +510,10 @@ mod passwd_tests {
     #[test]
     fn the_home_of_a_uid_is_its_sixth_field() {
         let text = "root:x:0:0:root:/root:/bin/bash\n# comment\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/zsh\nbroken:x:12\n";
-        assert_eq!(home_in_passwd(text, 1000), Some(PathBuf::from("/home/alice")));
+        assert_eq!(
+            home_in_passwd(text, 1000),
+            Some(PathBuf::from("/home/alice"))
+        );
         assert_eq!(home_in_passwd(text, 0), Some(PathBuf::from("/root")));
         assert_eq!(home_in_passwd(text, 12), None);
         assert_eq!(home_in_passwd(text, 4242), None);

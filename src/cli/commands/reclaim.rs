@@ -50,8 +50,11 @@ pub fn print_report(ctx: &Ctx, report: &ReclaimReport) -> anyhow::Result<()> {
     if due.is_empty() {
         let message = match report.agents.len() {
             0 => "nothing to reclaim: no agent database in this state dir".to_string(),
-            1 => "nothing to reclaim: no free pages or WAL to truncate in 1 agent database".to_string(),
-            n => format!("nothing to reclaim: no free pages or WAL to truncate in {n} agent databases"),
+            1 => "nothing to reclaim: no free pages or WAL to truncate in 1 agent database"
+                .to_string(),
+            n => format!(
+                "nothing to reclaim: no free pages or WAL to truncate in {n} agent databases"
+            ),
         };
         if report.dry_run {
             ctx.printer.info(message);
