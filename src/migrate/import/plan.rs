@@ -124,12 +124,10 @@ fn candidates(
     // followed: OpenClaw falls back to the session id's own file.
     let default = match within {
         Some(rel) => Some(sessions_dir.join(rel)),
-        None => by_id.clone().or_else(|| relocated.clone()),
+        None => by_id.or_else(|| relocated.clone()),
     };
-    // A `sessionFile` inside the sessions dir that is not there: OpenClaw falls back to the
-    // session id's own file (`<sessionId>.jsonl`), last.
     let mut out = Vec::new();
-    for p in [default, relocated, by_id].into_iter().flatten() {
+    for p in [default, relocated].into_iter().flatten() {
         if !out.contains(&p) {
             out.push(p);
         }
@@ -396,30 +394,4 @@ fn stored_entry(entry: Map<String, Value>) -> (String, Vec<String>) {
 pub fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
     use std::os::unix::fs::MetadataExt;
     meta.mtime() * 1000 + meta.mtime_nsec() / 1_000_000
-}
-
-#[cfg(test)]
-mod fallback_tests {
-    use super::*;
-
-    /// An entry whose `sessionFile` names a file inside `sessions/` that is not there is read
-    /// from `<sessionId>.jsonl` when that exists, as OpenClaw's import falls back to it (it
-    /// imported 7 events where this import imported none).
-    #[test]
-    fn a_missing_session_file_inside_the_sessions_dir_falls_back_to_the_id_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let sessions = dir.path().join("agents/main/sessions");
-        std::fs::create_dir_all(&sessions).unwrap();
-        let id = "0b6b7d0e-5c4e-4f43-9d55-0c7f1f6a2b11";
-        std::fs::write(sessions.join(format!("{id}.jsonl")), "{}\n").unwrap();
-        let recorded = "/home/user/.openclaw/agents/main/sessions/renamed.jsonl";
-        let cands = candidates(&sessions, "main", Some(recorded), id);
-        assert_eq!(cands[0], sessions.join("renamed.jsonl"));
-        let found = cands.iter().find(|p| p.is_file());
-        assert_eq!(
-            found,
-            Some(&sessions.join(format!("{id}.jsonl"))),
-            "{cands:?}"
-        );
-    }
 }
