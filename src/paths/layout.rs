@@ -509,12 +509,12 @@ mod passwd_tests {
 
     #[test]
     fn the_home_of_a_uid_is_its_sixth_field() {
-        let text = "root:x:0:0:root:/root:/bin/bash\n# comment\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/zsh\nbroken:x:12\n";
+        let text = "admin:x:0:0:admin:/home/user:/bin/bash\n# comment\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/zsh\nbroken:x:12\n";
         assert_eq!(
             home_in_passwd(text, 1000),
             Some(PathBuf::from("/home/alice"))
         );
-        assert_eq!(home_in_passwd(text, 0), Some(PathBuf::from("/root")));
+        assert_eq!(home_in_passwd(text, 0), Some(PathBuf::from("/home/user")));
         assert_eq!(home_in_passwd(text, 12), None);
         assert_eq!(home_in_passwd(text, 4242), None);
     }
@@ -528,13 +528,13 @@ mod passwd_tests {
                 ..Default::default()
             },
             &Environment {
-                home: Some("/root".into()),
-                xdg_data_home: Some("/root/.local/share".into()),
+                home: Some("/home/user".into()),
+                xdg_data_home: Some("/home/user/.local/share".into()),
                 ..Default::default()
             },
         )
         .unwrap();
-        assert!(layout.snapshot_repository().starts_with("/root"));
+        assert!(layout.snapshot_repository().starts_with("/home/user"));
         let owned = layout.clone().as_owner(Some(home.path()));
         assert!(owned
             .snapshot_repository()

@@ -6,6 +6,7 @@ use openclaw_sessions::du::sessions::{agent_sessions, SessionSort};
 use openclaw_sessions::du::{agent_disk_use, over_budget_warning, repository_disk_use};
 use openclaw_sessions::units::{format_bytes, iso_from_ms};
 
+use super::list::parse_limit;
 use crate::cli::exit::Outcome;
 use crate::cli::table::Column;
 use crate::cli::Ctx;
@@ -46,18 +47,6 @@ pub enum DuSort {
     Events,
     /// Newest event.
     Updated,
-}
-
-fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
-    if raw.eq_ignore_ascii_case("all") {
-        return Ok(None);
-    }
-    match raw.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(openclaw_sessions::Error::invalid(format!(
-            "--limit must be a positive integer or \"all\", not {raw:?}"
-        ))),
-    }
 }
 
 pub fn run(ctx: &Ctx, args: &DuArgs) -> anyhow::Result<Outcome> {

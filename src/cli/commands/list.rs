@@ -565,7 +565,7 @@ impl TopRows {
     }
 }
 
-fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
+pub(crate) fn parse_limit(raw: &str) -> openclaw_sessions::Result<Option<usize>> {
     if raw.eq_ignore_ascii_case("all") {
         return Ok(None);
     }
