@@ -79,7 +79,13 @@ pub fn to_json(value: &Value) -> String {
 
 /// [`to_json`] of an object's members.
 pub fn map_to_json(map: &serde_json::Map<String, Value>) -> String {
-    let mut out = String::with_capacity(128);
+    map_to_json_sized(map, 128)
+}
+
+/// [`map_to_json`] into a buffer of `capacity` bytes first: given the size of the text it
+/// replaces, a large entry is written without doubling its buffer on the way.
+pub fn map_to_json_sized(map: &serde_json::Map<String, Value>, capacity: usize) -> String {
+    let mut out = String::with_capacity(capacity);
     write_tree(Part::Object(map), &mut out);
     out
 }

@@ -142,6 +142,8 @@ impl SessionEntry {
         match (&self.unreadable, current) {
             (_, None) => false,
             (Some(_), Some(now)) => self.stored_json.as_deref() == Some(now),
+            // The same text is the same entry: no second parse of what may be a large entry.
+            (None, Some(now)) if self.stored_json.as_deref() == Some(now) => true,
             (None, Some(now)) => Self::parse(&self.key, now).is_ok_and(|e| e == *self),
         }
     }

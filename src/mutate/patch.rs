@@ -142,15 +142,15 @@ fn diff(before: &Map<String, Value>, after: &Map<String, Value>) -> Vec<FieldCha
 
 /// Compute the new entry. `label_taken` says whether another row of the store uses a label.
 pub fn plan_patch(
-    entry: &SessionEntry,
+    entry: SessionEntry,
     ops: &PatchOps,
     label_taken: &dyn Fn(&str) -> bool,
     now: i64,
 ) -> Result<PatchPlan> {
-    check_expectations(entry, ops.expect_updated_at, &ops.expect_session_id)?;
+    check_expectations(&entry, ops.expect_updated_at, &ops.expect_session_id)?;
     // An unreadable entry can only be replaced whole: there is nothing to change it from.
     if entry.unreadable.is_some() && ops.replace.is_none() {
-        return Err(unreadable(entry, "replace it whole (--replace-entry)"));
+        return Err(unreadable(&entry, "replace it whole (--replace-entry)"));
     }
     let old = &entry.fields;
     let mut new = match &ops.replace {
@@ -304,8 +304,8 @@ pub fn plan_patch(
     if entry.unreadable.is_none() && new == canonical_entry(old.clone()) {
         return Ok(PatchPlan {
             key: entry.key.clone(),
-            before: entry.clone(),
             after: entry.clone(),
+            before: entry,
             changes: Vec::new(),
             kept,
         });
@@ -316,9 +316,10 @@ pub fn plan_patch(
     let after = SessionEntry::from_value(&entry.key, Value::Object(new))
         .map_err(|why| Error::bad_input(format!("the patched entry is invalid: {why}"), None))?;
     let changes = diff(old, &after.fields);
+    // The entry moves into the plan: a large one is held once, not cloned.
     Ok(PatchPlan {
         key: entry.key.clone(),
-        before: entry.clone(),
+        before: entry,
         after,
         changes,
         kept,
@@ -513,9 +514,7 @@ pub fn apply_patch_batch(
     let path = db.path.clone();
     let tx = db.transaction()?;
     for plan in plans {
-        let current: Option<String> =
-            crate::store::db::nodes::entry_json(&tx, &plan.key).at(&path)?;
-        if !plan.before.matches_stored(current.as_deref()) {
+        if !still_as_planned(&tx, &path, plan)? {
             return Err(conflict(format!(
                 "session {} changed while the patch was being planned",
                 plan.key
@@ -531,13 +530,23 @@ pub fn apply_patch_batch(
     Ok(())
 }
 
+/// Whether the stored entry is still the one the plan started from. The stored text is
+/// dropped before the write: an entry can be large, and the write makes its own copies.
+fn still_as_planned(
+    tx: &rusqlite::Transaction<'_>,
+    path: &std::path::Path,
+    plan: &PatchPlan,
+) -> Result<bool> {
+    let current: Option<String> = crate::store::db::nodes::entry_json(tx, &plan.key).at(path)?;
+    Ok(plan.before.matches_stored(current.as_deref()))
+}
+
 /// Apply a plan in one `BEGIN IMMEDIATE` transaction that first re-reads the row: if it
 /// changed since the plan was made, nothing is written (`CONFLICT`).
 pub fn apply_patch(db: &mut WritableDb, plan: &PatchPlan) -> Result<SessionEntry> {
     let path = db.path.clone();
     let tx = db.transaction()?;
-    let current: Option<String> = crate::store::db::nodes::entry_json(&tx, &plan.key).at(&path)?;
-    if !plan.before.matches_stored(current.as_deref()) {
+    if !still_as_planned(&tx, &path, plan)? {
         return Err(conflict(format!(
             "session {} changed while the patch was being planned",
             plan.key

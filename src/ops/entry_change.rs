@@ -154,7 +154,7 @@ impl EntryChangeOp {
                         format!("no session {key:?} in agent {}", paths.id),
                         None,
                     )),
-                    Some(ref entry) => {
+                    Some(entry) => {
                         t.check_still_named(entry.session_id())?;
                         let taken =
                             |label: &str| labelled.iter().any(|(k, l)| k != key && l == label);
@@ -187,14 +187,14 @@ impl EntryChangeOp {
                                     }
                                 }),
                             // After `already_archived`, as OpenClaw's lifecycle command.
-                            EntryChange::Archive => plan_archive(entry, self.now).and_then(|p| {
+                            EntryChange::Archive => plan_archive(&entry, self.now).and_then(|p| {
                                 if !p.changes.is_empty() && is_main {
                                     Err(refuse_main())
                                 } else {
                                     Ok(p)
                                 }
                             }),
-                            EntryChange::Unarchive => plan_unarchive(entry, self.now),
+                            EntryChange::Unarchive => plan_unarchive(&entry, self.now),
                         }
                     }
                 },

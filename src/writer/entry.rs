@@ -232,8 +232,10 @@ pub fn write_entry_uncertified(
         .unwrap_or_default()
         .to_string();
     let updated_at = num(e.get("updatedAt")).unwrap_or(0.0);
-    let entry_json = crate::json_value::map_to_json(&e);
+    let size_hint = previous.stored_json.as_ref().map_or(128, |s| s.len() + 256);
+    let entry_json = crate::json_value::map_to_json_sized(&e, size_hint);
     write_node(tx, path, key, &e, Some(&entry_json))?;
+    drop(entry_json);
     write_window(tx, path, key, &e, &session_id, updated_at, None)?;
     Ok(e)
 }

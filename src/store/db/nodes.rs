@@ -211,13 +211,14 @@ pub fn update_projection(
     entry_json: Option<&str>,
     columns: Vec<(&'static str, rusqlite::types::Value)>,
 ) -> rusqlite::Result<usize> {
-    let mut values: Vec<rusqlite::types::Value> = vec![key.to_string().into()];
+    // Bound by reference: `entry_json` can be large, and a copy per bind is one more of it.
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![&key];
     let mut sets = Vec::new();
-    if let Some(json) = entry_json {
-        values.push(json.to_string().into());
+    if let Some(json) = &entry_json {
+        values.push(json);
         sets.push("entry_json = ?2".to_string());
     }
-    for (c, v) in columns {
+    for (c, v) in &columns {
         values.push(v);
         sets.push(format!("{c} = ?{}", values.len()));
     }
