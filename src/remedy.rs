@@ -77,7 +77,7 @@ impl Remedy {
             Remedy::UpgradeSchema => "the schema upgrade of this tool",
             Remedy::ReportBug => "a bug in this tool",
             Remedy::StateDirBelow => "use it as the state dir",
-            Remedy::ReplaceFromSnapshot => "delete it and restore it from a snapshot",
+            Remedy::ReplaceFromSnapshot => "replace it from a snapshot",
         }
     }
 }
