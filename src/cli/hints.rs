@@ -126,6 +126,7 @@ fn command(remedy: Remedy) -> String {
         Remedy::UpgradeSchema => format!("`{}`", ours("migrate schema", false, false)),
         Remedy::ReportBug => "a bug in openclaw-sessions".into(),
         Remedy::StateDirBelow => "pass it as --state-dir (or OPENCLAW_STATE_DIR)".into(),
+        Remedy::ReplaceLiveSession => "add `--replace`".into(),
         Remedy::ReplaceFromSnapshot => format!(
             "replace it from a snapshot taken before the damage with `{}` (its current \
 transcript is archived as delete archives it; `backup list` shows the snapshots)",

@@ -711,10 +711,11 @@ pub fn plan_session_from_snapshot(
         return Err(conflict(
             format!("key {key} belongs to a live session ({live}); nothing of it is replaced"),
             Some(
-                "replace it with --replace (its current transcripts archived, as delete archives them)"
+                "replace the live session (its current transcripts are archived first, as a deletion archives them)"
                     .into(),
             ),
-        ));
+        )
+        .with_remedy(Remedy::ReplaceLiveSession));
     }
     for w in &windows {
         if let Some(owner) = windows::session_key_of(db.conn(), w).at(db.path())? {
