@@ -46,9 +46,11 @@ pub enum Remedy {
     ReportBug,
     /// The state dir given holds `.openclaw`, the state dir itself.
     StateDirBelow,
-    /// A damaged session of a live key: delete it (its transcript archived), then restore
-    /// it from a snapshot taken before the damage.
+    /// A damaged session of a live key: replace it from a snapshot taken before the damage
+    /// (its current transcript archived first, as a deletion archives it).
     ReplaceFromSnapshot,
+    /// A session restore refused over a live key: ask for the live session to be replaced.
+    ReplaceLiveSession,
 }
 
 impl Remedy {
@@ -77,7 +79,8 @@ impl Remedy {
             Remedy::UpgradeSchema => "the schema upgrade of this tool",
             Remedy::ReportBug => "a bug in this tool",
             Remedy::StateDirBelow => "use it as the state dir",
-            Remedy::ReplaceFromSnapshot => "delete it and restore it from a snapshot",
+            Remedy::ReplaceFromSnapshot => "replace it from a snapshot",
+            Remedy::ReplaceLiveSession => "replace the live session",
         }
     }
 }

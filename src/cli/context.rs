@@ -10,7 +10,7 @@ use openclaw_sessions::store::{AgentStore, OpenMode};
 use super::printer::{ColorChoice, Printer, TableFormat};
 
 /// `-o FORMAT` of the commands that print a table (`list`, `du`, `archives list`,
-/// `backup list`, `status`).
+/// `backup list`, `status`, `search`).
 #[derive(Debug, Clone, Copy, Args)]
 pub struct TableOutput {
     /// Print the table as tsv (tab-separated, cells whole), jsonl (a JSON object a row) or

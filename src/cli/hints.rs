@@ -126,11 +126,15 @@ fn command(remedy: Remedy) -> String {
         Remedy::UpgradeSchema => format!("`{}`", ours("migrate schema", false, false)),
         Remedy::ReportBug => "a bug in openclaw-sessions".into(),
         Remedy::StateDirBelow => "pass it as --state-dir (or OPENCLAW_STATE_DIR)".into(),
+        Remedy::ReplaceLiveSession => "add `--replace`".into(),
         Remedy::ReplaceFromSnapshot => format!(
-            "delete it with `{}` (its transcript is archived), then restore it from a snapshot \
-taken before the damage with `{}` (`backup list` shows the snapshots)",
-            ours("delete KEY --yes", false, false),
-            ours("backup restore SNAPSHOT --session KEY --yes", false, false)
+            "replace it from a snapshot taken before the damage with `{}` (its current \
+transcript is archived as delete archives it; `backup list` shows the snapshots)",
+            ours(
+                "backup restore SNAPSHOT --session KEY --replace --yes",
+                false,
+                false
+            )
         ),
     }
 }

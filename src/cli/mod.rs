@@ -115,6 +115,7 @@ impl Command {
             Command::Status(a) => Some(&a.output),
             Command::List(a) => Some(&a.output),
             Command::Du(a) => Some(&a.output),
+            Command::Search(a) => Some(&a.output),
             Command::Archives(archives::ArchivesCommand::List(a)) => Some(&a.output),
             Command::Backup(backup::BackupCommand::List(a)) => Some(&a.output),
             _ => None,

@@ -62,6 +62,12 @@ pub struct Selectors {
 }
 
 impl Selectors {
+    /// Whether a selector (a filter, `--keys-from`) was given: the run then shows every match
+    /// in its plan and asks before it writes (`-y` skips the question).
+    pub fn used(&self) -> bool {
+        self.filters.any() || self.keys_from.is_some()
+    }
+
     /// The keys given, then those read with --keys-from, then those the filters match; each
     /// once. Err when nothing names any session at all; an empty Vec when selectors were
     /// given and matched nothing. With a selector the plan is shown whole before the question.
@@ -93,7 +99,7 @@ impl Selectors {
             let layout = ctx.layout()?;
             keys.extend(self.filters.matching_keys(ctx, ctx.agents(&layout)?)?);
         }
-        if self.filters.any() || self.keys_from.is_some() {
+        if self.used() {
             ctx.printer.set_whole_plan();
         }
         let mut seen = std::collections::HashSet::new();
@@ -120,6 +126,9 @@ impl MutationArgs {
 #[derive(Debug, Clone, Copy)]
 pub struct Runs {
     pub asks_first: bool,
+    /// It asks when a selector chose the sessions (`EntryChangeOp::asks_first`), though not
+    /// for KEYs named one by one.
+    pub selector_asks: bool,
     pub snapshot: SnapshotPolicy,
     /// Where a required snapshot goes without --backup-dir.
     pub default_dir: DefaultDir,
@@ -141,6 +150,7 @@ pub enum DefaultDir {
 const fn runs<O: Operation>(notes: &'static str) -> Runs {
     Runs {
         asks_first: O::ASKS_FIRST,
+        selector_asks: false,
         snapshot: O::SNAPSHOT,
         default_dir: DefaultDir::Repository,
         notes,
@@ -170,9 +180,14 @@ pub const RESTORE_IN_PLACE: Runs = Runs {
 pub const DELETE: Runs = online::<DeleteOp>(ARCHIVES_FIRST);
 pub const PRUNE: Runs = online::<PruneOp>(ARCHIVES_FIRST);
 pub const RESTORE_SESSION: Runs = runs::<RestoreSessionOp>("");
-pub const PATCH: Runs = online::<EntryChangeOp>(ONE_ROW);
-pub const ARCHIVE: Runs = online::<EntryChangeOp>(ONE_ROW);
-pub const UNARCHIVE: Runs = online::<EntryChangeOp>(ONE_ROW);
+/// An entry change: one row a KEY, without a question; a selector's sessions, asked.
+const ENTRY_CHANGE: Runs = Runs {
+    selector_asks: true,
+    ..online::<EntryChangeOp>(ONE_ROW)
+};
+pub const PATCH: Runs = ENTRY_CHANGE;
+pub const ARCHIVE: Runs = ENTRY_CHANGE;
+pub const UNARCHIVE: Runs = ENTRY_CHANGE;
 pub const BACKUP_PRUNE: Runs = runs::<BackupPruneOp>(
     "Never removed: the newest N of each database (N is at least 1, so the snapshot an \
 interrupted run took before it changed anything stays), a snapshot that is not complete (being \
@@ -209,13 +224,20 @@ OPENCLAW_GATEWAY_TOKEN), or with --offline a refusal (exit 75)"
             "Runs under offline custody of the state dir (exit 75 while a Gateway owns it: it has \
 no Gateway RPC)"
         };
+        const QUESTION: &str = "the same plan is shown and confirmed (default no; a declined \
+question changes nothing and exits 0). The question reads a whole line: y or yes applies; n, no \
+or an empty line changes nothing; anything else asks again; the end of input is no. Without a \
+terminal (stdin and stderr), or with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED).";
         if self.asks_first {
             format!(
-                "{custody}. -n/--dry-run prints the plan and changes nothing; on a terminal the \
-same plan is shown and confirmed (default no; a declined question changes nothing and exits \
-0). The question reads a whole line: y or yes applies; n, no or an empty line changes nothing; \
-anything else asks again; the end of input is no. Without a terminal (stdin and stderr), or \
-with --json, -y/--yes is needed (exit 2, CONFIRMATION_REQUIRED)."
+                "{custody}. -n/--dry-run prints the plan and changes nothing; on a terminal \
+{QUESTION}"
+            )
+        } else if self.selector_asks {
+            format!(
+                "{custody}. -n/--dry-run prints the plan and changes nothing. The KEYs named \
+are changed without a question (no --yes needed); sessions a selector chose (a filter of list, \
+--keys-from) are all listed in the plan, and on a terminal {QUESTION}"
             )
         } else {
             format!(
@@ -634,7 +656,11 @@ mod tests {
 
     /// The README table's cells for the question and the snapshot.
     fn cells(runs: &Runs) -> (&'static str, String) {
-        let asks = if runs.asks_first { "yes" } else { "no" };
+        let asks = match (runs.asks_first, runs.selector_asks) {
+            (true, _) => "yes",
+            (false, true) => "with a selector",
+            (false, false) => "no",
+        };
         let snapshot = match runs.snapshot {
             SnapshotPolicy::Required => format!(
                 "always, of each database the plan changes, into `--backup-dir DIR` (default {})",

@@ -1012,10 +1012,10 @@ fn transcript_checks(cx: &mut Ctx, agent: &str, db: &ReadOnlyDb) -> Result<()> {
                     key_text(key.as_deref()),
                     shown.join(", ")
                 ),
-                // Both routes refuse a live key: the damaged session goes first (its
-                // transcript archived), then a snapshot from before the gap brings it back.
+                // The damaged session is replaced from a snapshot from before the gap (its
+                // current transcript archived first, as delete archives it).
                 if key.is_some() {
-                    "delete it and restore it from a snapshot"
+                    "replace it from a snapshot"
                 } else {
                     "no session names this transcript; its archives are in the archive listing"
                 },

@@ -607,10 +607,14 @@ fn with_snapshot<T>(
 /// Plan taking the session `words` names (a key, a bare key, a session id) out of a
 /// verified snapshot of `store`'s database. Refuses when the key or one of its transcripts
 /// is live.
+/// With `replacing`, a live session of the same key is no refusal: the caller deletes it
+/// (its transcripts archived) before the rows are copied, and its own transcripts are no
+/// conflict either; a transcript another key owns still is.
 pub fn plan_session_from_snapshot(
     store: &AgentStore,
     snapshot: &Path,
     words: &str,
+    replacing: bool,
 ) -> Result<SnapshotSessionPlan> {
     use crate::store::db::session_copy::{
         find_in_snapshot, find_in_snapshot_by_prefix, snapshot_window_ids,
@@ -702,17 +706,22 @@ pub fn plan_session_from_snapshot(
     }) {
         return Err(session_key::refusal_error(why));
     }
-    if let Some(live) = nodes::current_session_id(db.conn(), &key).at(db.path())? {
+    let live = nodes::current_session_id(db.conn(), &key).at(db.path())?;
+    if let (Some(live), false) = (&live, replacing) {
         return Err(conflict(
             format!("key {key} belongs to a live session ({live}); nothing of it is replaced"),
             Some(
-                "delete the live session first, or restore the whole snapshot to a fresh path"
+                "replace the live session (its current transcripts are archived first, as a deletion archives them)"
                     .into(),
             ),
-        ));
+        )
+        .with_remedy(Remedy::ReplaceLiveSession));
     }
     for w in &windows {
         if let Some(owner) = windows::session_key_of(db.conn(), w).at(db.path())? {
+            if replacing && owner == key {
+                continue;
+            }
             return Err(conflict(
                 format!("transcript {w} of {key} is live (session {owner})"),
                 None,

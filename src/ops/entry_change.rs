@@ -49,6 +49,9 @@ pub struct EntryChangeOp {
     pub selection: Selection,
     pub words: Vec<String>,
     pub now: i64,
+    /// The sessions were chosen by a selector (a filter, `--keys-from`): the plan lists every
+    /// match and is confirmed before anything is written, as a destructive command's is.
+    pub selected: bool,
     targets: Vec<Target>,
 }
 
@@ -103,8 +106,15 @@ impl EntryChangeOp {
             selection,
             words,
             now,
+            selected: false,
             targets: Vec::new(),
         }
+    }
+
+    /// The keys came from a selector: the run asks first ([`Operation::asks_first`]).
+    pub fn selected(mut self, selected: bool) -> Self {
+        self.selected = selected;
+        self
     }
 
     fn plan_agent(
@@ -246,6 +256,12 @@ impl Operation for EntryChangeOp {
     const ASKS_FIRST: bool = false;
     const OLDER_SCHEMAS_WRITTEN: &'static [i64] =
         crate::store::releases::OLDER_AGENT_SCHEMAS_WRITTEN;
+
+    /// One key named on the command line is one row re-read before it is written: no
+    /// question. Sessions a selector chose are many, not all of them seen by the user: asked.
+    fn asks_first(&self) -> bool {
+        self.selected
+    }
 
     fn agents_in_scope(&self, _layout: &StateLayout) -> Vec<AgentPaths> {
         agents_of(&self.targets)

@@ -49,8 +49,36 @@ pub struct DatabaseUpgrade {
     pub releases: String,
     /// The upgrade path replayed (`agent-19-to-23.from-2026.8.2`).
     pub upgrade: &'static str,
+    /// What OpenClaw's own `doctor --fix` goes on to repair in an agent database, as it does on
+    /// any store, after its upgrade: this tool leaves it for OpenClaw's next doctor run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_for_openclaw_doctor: Option<LeftForDoctor>,
     #[serde(skip)]
     sessions_dir: Option<PathBuf>,
+}
+
+/// The sessions OpenClaw's own `doctor --fix` repairs after its upgrade of an agent database
+/// (docs/openclaw/SCHEMA-UPGRADE.md §6): not part of the upgrade, and left as they are here.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeftForDoctor {
+    /// Sessions without an explicit name: its title repair sets `displayName` from the
+    /// first user message (activity kept).
+    pub untitled_sessions: u64,
+    /// Sessions with runtime model state (`model`, `modelProvider`, `contextTokens`): its
+    /// routing repair clears it on those outside the configured model route (a question of
+    /// the config and its providers, which this tool does not answer).
+    pub sessions_with_model_state: u64,
+}
+
+impl LeftForDoctor {
+    pub fn words(&self) -> String {
+        format!(
+            "left for OpenClaw's own `openclaw doctor --fix`, which repairs them on any store after its upgrade: {} without a name (it sets displayName from the first user message), {} with runtime model state (it clears model, modelProvider and contextTokens where they are outside the configured model route)",
+            crate::ops::summary::count(self.untitled_sessions as usize, "session"),
+            crate::ops::summary::count(self.sessions_with_model_state as usize, "session"),
+        )
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -172,6 +200,17 @@ fn plan_database(
             )),
         });
     }
+    let left_for_openclaw_doctor = match role {
+        DatabaseRole::Agent => {
+            let (untitled_sessions, sessions_with_model_state) =
+                crate::store::db::nodes::doctor_repair_candidates(db.conn()).at(&path)?;
+            (untitled_sessions + sessions_with_model_state > 0).then_some(LeftForDoctor {
+                untitled_sessions,
+                sessions_with_model_state,
+            })
+        }
+        DatabaseRole::Global => None,
+    };
     Ok(Some(DatabaseUpgrade {
         database,
         agent_id: agent.map(|a| a.id.to_string()),
@@ -180,6 +219,7 @@ fn plan_database(
         to: p.to,
         releases: info.releases.clone(),
         upgrade: p.name,
+        left_for_openclaw_doctor,
         sessions_dir: agent.map(|a| a.sessions_dir.clone()),
     }))
 }
@@ -283,6 +323,12 @@ impl Operation for MigrateSchemaOp {
                 ),
                 limit,
             );
+            if let Some(left) = &d.left_for_openclaw_doctor {
+                group.push(
+                    PlanItem::left_alone("left", "sessions".to_string(), Some(left.words())),
+                    limit,
+                );
+            }
             summary.add(group);
         }
         for r in &plan.registry {

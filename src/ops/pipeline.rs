@@ -92,6 +92,12 @@ pub trait Operation {
     /// ask; a one-row entry change (patch, archive, unarchive) does not.
     const ASKS_FIRST: bool = true;
 
+    /// Whether this run asks: [`Operation::ASKS_FIRST`], unless the run itself says more (an
+    /// entry change over sessions a selector chose asks as a destructive command does).
+    fn asks_first(&self) -> bool {
+        Self::ASKS_FIRST
+    }
+
     /// A snapshot of a store whose foreign keys are already broken is still worth keeping
     /// (doctor's, before it repairs them).
     const KEEPS_BROKEN_FOREIGN_KEYS: bool = false;
@@ -404,7 +410,7 @@ pub(super) fn finish<O: Operation>(
     if summary.changes == 0 {
         return Ok(Run::ended(RunState::NothingToDo, plan, summary, gateway));
     }
-    let decision = if O::ASKS_FIRST {
+    let decision = if op.asks_first() {
         hooks.step("confirm");
         hooks.confirm(&summary)
     } else {

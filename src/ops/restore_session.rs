@@ -1,19 +1,28 @@
 //! `backup restore SNAPSHOT --session KEY|ID`: one session out of a verified snapshot into
 //! the live store (`mutate::restore`), the others untouched. Snapshot on request: the
 //! change only adds that session's rows, in one transaction.
+//!
+//! With `--replace`, a live session of that key goes first through the delete operation
+//! itself (`ops::delete`: its transcripts archived and published, its entry kept, its state
+//! rows removed), then the snapshot's session is copied in. Two transactions: a run killed
+//! between them leaves the session deleted and archived, and the same command run again
+//! finds the key free and only restores.
 
 use std::path::PathBuf;
 
+use super::delete::{DeleteOp, DeletePlanSet, Deleted};
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::restore::source_for;
+use super::summary::count;
 use super::summary::{PlanGroup, PlanItem, PlanSummary};
-use super::targets::check_owned_agent;
+use super::targets::{check_owned_agent, Selection};
 use crate::backup::{verified, SnapshotManifest, SnapshotSource};
 use crate::error::{Error, Result, ResultExt};
 use crate::mutate::restore::{
     apply_session_from_snapshot, plan_session_from_snapshot, SnapshotSessionPlan,
     SnapshotSessionReport,
 };
+use crate::mutate::{DeleteOptions, DeleteResult};
 use crate::paths::{AgentPaths, StateLayout};
 use crate::store::AgentStore;
 use crate::writer::WritableDb;
@@ -25,12 +34,60 @@ pub struct RestoreSessionOp {
     /// Take the session from a snapshot whose schema differs from the live database's (its
     /// columns are copied by name).
     pub allow_schema_change: bool,
+    /// Replace a live session of the key (`--replace`).
+    pub replace: bool,
 }
 
 pub struct RestoreSessionPlan {
     pub agent: AgentPaths,
     pub manifest: SnapshotManifest,
     pub plan: SnapshotSessionPlan,
+    /// With `--replace` and a live session of the key: its deletion, planned as `delete`
+    /// plans one.
+    pub replaced: Option<(DeleteOp, DeletePlanSet)>,
+}
+
+/// The live session of the key, planned for deletion as `delete KEY` plans it (the session id
+/// the plan read is its expectation); refused as delete refuses it (the agent's main session).
+fn plan_replacement(
+    layout: &StateLayout,
+    agent: &AgentPaths,
+    key: &str,
+    hooks: &dyn Hooks,
+) -> Result<Option<(DeleteOp, DeletePlanSet)>> {
+    let db = crate::store::ReadOnlyDb::open(&agent.db)?;
+    let Some(live) = crate::store::db::nodes::current_session_id(db.conn(), key).at(db.path())?
+    else {
+        return Ok(None);
+    };
+    drop(db);
+    let selection = Selection::resolve(layout, &[agent.id.to_string()], false)?;
+    let mut delete = DeleteOp::new(
+        selection,
+        vec![key.to_string()],
+        DeleteOptions {
+            archive: true,
+            expect_updated_at: None,
+            expect_session_id: Some(Some(live)),
+        },
+    );
+    delete.resolve(layout)?;
+    let plan = delete.plan(layout, hooks)?;
+    let refused = plan
+        .agents
+        .iter()
+        .flat_map(|a| &a.plans)
+        .find(|p| p.result != DeleteResult::Deleted);
+    if let Some(p) = refused {
+        return Err(Error::Conflict {
+            message: format!(
+                "the live session {key} cannot be replaced: {}",
+                p.reason.as_deref().unwrap_or("delete refuses it")
+            ),
+            hint: None,
+        });
+    }
+    Ok(Some((delete, plan)))
 }
 
 impl Operation for RestoreSessionOp {
@@ -69,7 +126,21 @@ impl Operation for RestoreSessionOp {
         }
     }
 
-    fn plan(&mut self, layout: &StateLayout, _hooks: &dyn Hooks) -> Result<RestoreSessionPlan> {
+    /// With `--replace`: archives an earlier deletion committed but could not publish go out
+    /// first, as `delete` does.
+    fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
+        if !self.replace {
+            return Ok(());
+        }
+        super::pending::publish_pending_archives(
+            &layout.state_dir,
+            &self.agents_in_scope(layout),
+            Self::OLDER_SCHEMAS_WRITTEN,
+            hooks,
+        )
+    }
+
+    fn plan(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<RestoreSessionPlan> {
         let manifest = verified(&self.snapshot)?;
         let agent = match source_for(layout, &manifest)? {
             SnapshotSource::Agent { agent_id, .. } => {
@@ -90,21 +161,75 @@ impl Operation for RestoreSessionOp {
             super::restore::check_schema_change(layout, &self.snapshot, &manifest, &agent.db)?;
         }
         let store = AgentStore::open(agent.clone())?;
-        let plan = plan_session_from_snapshot(&store, &self.snapshot, &self.words)?;
+        let plan = plan_session_from_snapshot(&store, &self.snapshot, &self.words, self.replace)?;
+        drop(store);
+        let replaced = if self.replace {
+            plan_replacement(layout, &agent, &plan.session_key, hooks)?
+        } else {
+            None
+        };
+        // A transcript the deletion keeps (another key or a cold archive refers to it) stays
+        // live: the snapshot's copy of it would collide.
+        if let Some((_, set)) = &replaced {
+            let kept = set
+                .agents
+                .iter()
+                .flat_map(|a| &a.plans)
+                .flat_map(|p| &p.kept_generations)
+                .find(|g| plan.windows.contains(g));
+            if let Some(w) = kept {
+                return Err(Error::Conflict {
+                    message: format!(
+                        "transcript {w} of {} stays live after the deletion (another session or archive refers to it); nothing was changed",
+                        plan.session_key
+                    ),
+                    hint: None,
+                });
+            }
+        }
         Ok(RestoreSessionPlan {
             agent,
             manifest,
             plan,
+            replaced,
         })
     }
 
     fn summarize(&self, plan: &RestoreSessionPlan, _limit: usize) -> Result<PlanSummary> {
         let p = &plan.plan;
         let mut summary = PlanSummary::new(format!(
-            "restore session {} from snapshot {}",
-            p.session_key, plan.manifest.snapshot_id
+            "{} session {} from snapshot {}",
+            if plan.replaced.is_some() {
+                "replace"
+            } else {
+                "restore"
+            },
+            p.session_key,
+            plan.manifest.snapshot_id
         ));
         let mut group = PlanGroup::new(Some(p.agent_id.clone()));
+        for a in plan.replaced.iter().flat_map(|(_, set)| &set.agents) {
+            for d in &a.plans {
+                let events: u64 = d.generations.iter().map(|g| g.events).sum();
+                group.push(
+                    PlanItem::change(
+                        "delete",
+                        d.session_key.clone(),
+                        Some(format!(
+                            "the live session {}: {} archived ({})",
+                            d.entry
+                                .as_ref()
+                                .and_then(|e| e.entry().ok())
+                                .map(|e| e.session_id().to_string())
+                                .unwrap_or_default(),
+                            count(d.generations.len(), "transcript"),
+                            count(events as usize, "event")
+                        )),
+                    ),
+                    usize::MAX,
+                );
+            }
+        }
         group.push(
             PlanItem::change(
                 "restore",
@@ -115,22 +240,42 @@ impl Operation for RestoreSessionOp {
                     p.events
                 )),
             ),
-            1,
+            usize::MAX,
         );
         summary.add(group);
         Ok(summary)
     }
 
-    fn snapshot_sources(&self, _: &StateLayout, plan: &RestoreSessionPlan) -> Vec<SnapshotSource> {
-        vec![SnapshotSource::agent(&plan.agent)]
+    fn snapshot_sources(
+        &self,
+        layout: &StateLayout,
+        plan: &RestoreSessionPlan,
+    ) -> Vec<SnapshotSource> {
+        match &plan.replaced {
+            Some((delete, set)) => delete.snapshot_sources(layout, set),
+            None => vec![SnapshotSource::agent(&plan.agent)],
+        }
     }
 
     fn apply(
         &mut self,
         layout: &StateLayout,
         plan: &mut RestoreSessionPlan,
-        _hooks: &dyn Hooks,
+        hooks: &dyn Hooks,
     ) -> Result<SnapshotSessionReport> {
+        if let Some((delete, set)) = plan.replaced.as_mut() {
+            let report = delete.apply(layout, set, hooks)?;
+            if let Some(Deleted::Refused(e)) = report.agents.iter().flatten().next() {
+                return Err(Error::Conflict {
+                    message: format!(
+                        "the live session {} was not replaced: {e}; nothing was changed",
+                        plan.plan.session_key
+                    ),
+                    hint: Some("run the command again".into()),
+                });
+            }
+            crate::test_hooks::crash_point("restore-session-replaced");
+        }
         let mut db = WritableDb::open_accepting(
             &layout.state_dir,
             &plan.agent.db,

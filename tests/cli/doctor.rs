@@ -829,19 +829,21 @@ fn findings_read_at_80_columns_and_a_healthy_store_reports_nothing() {
         assert!(!text.contains('…'), "{text}");
         settings.bind(|| insta::assert_snapshot!(format!("doctor_findings_{width}"), text));
     }
-    // The hint as written: delete, then restore from the snapshot; doctor is clean again.
+    // The hint as written, SNAPSHOT the one from before the damage: one command replaces the
+    // damaged session; doctor is clean again.
     let doc = json(&store.run_code(["doctor", "seq-gaps", "--json"], 3));
     let hint = doc["data"]["findings"][0]["hint"]
         .as_str()
         .unwrap()
         .to_string();
-    assert!(hint.contains(&format!("delete {KEY} --yes")), "{hint}");
-    assert!(
-        hint.contains(&format!("backup restore SNAPSHOT --session {KEY} --yes")),
-        "{hint}"
-    );
-    store.run_ok(["delete", KEY, "--yes"]);
-    store.run_ok(["backup", "restore", "latest", "--session", KEY, "--yes"]);
+    let command = format!("backup restore SNAPSHOT --session {KEY} --replace --yes");
+    assert!(hint.contains(&command), "{hint}");
+    let words: Vec<String> = command
+        .replace("SNAPSHOT", "latest")
+        .split(' ')
+        .map(String::from)
+        .collect();
+    store.cmd().args(&words).assert().success();
     let after = json(&store.run_code(["doctor", "seq-gaps", "--json"], 0));
     assert_eq!(after["data"]["findings"], serde_json::json!([]), "{after}");
 }

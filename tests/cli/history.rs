@@ -689,3 +689,57 @@ fn search_takes_plain_words_unless_fts_asks_for_the_syntax() {
     // Nothing to search for.
     store.run_code(["search", "# --"], 2);
 }
+
+/// `search -o tsv|jsonl|json` and `--no-headers`, as the other list commands: one row a hit
+/// with every cell whole, the same hits as `--json`.
+#[test]
+fn search_prints_tsv_jsonl_and_json_for_scripts() {
+    let store = Store::copy("live");
+    let doc = search_json(&store, &["summarize"]);
+    let n = doc["hits"].as_array().unwrap().len();
+    assert!(n > 1, "{doc}");
+    let run = |args: &[&str]| {
+        let out = store
+            .cmd()
+            .args(["search", "summarize", "--limit", "100000"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tsv = run(&["-o", "tsv"]);
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines.len(), 1 + n, "{tsv}");
+    assert_eq!(
+        lines[0],
+        "AGENT\tKEY\tSESSION ID\tSEQ\tROLE\tTIME\tARCHIVE\tSNIPPET"
+    );
+    assert!(lines.iter().all(|l| l.split('\t').count() == 8), "{tsv}");
+    let bare = store
+        .cmd()
+        .args([
+            "--no-headers",
+            "search",
+            "summarize",
+            "--limit",
+            "100000",
+            "-o",
+            "tsv",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(bare.stdout).unwrap().lines().count(), n);
+    let rows: Vec<Value> = run(&["-o", "jsonl"])
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), n);
+    for (row, hit) in rows.iter().zip(doc["hits"].as_array().unwrap()) {
+        assert_eq!(row["session_id"], hit["sessionId"], "{row} {hit}");
+        assert_eq!(row["snippet"], hit["snippet"], "{row} {hit}");
+    }
+    let whole: Value = serde_json::from_str(&run(&["-o", "json"])).unwrap();
+    assert_eq!(whole["ok"], true);
+    assert_eq!(whole["data"]["hits"], doc["hits"]);
+}

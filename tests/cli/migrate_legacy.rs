@@ -840,3 +840,77 @@ fn a_session_file_outside_the_sessions_dir_falls_back_to_the_session_id() {
         assert!(events > 0, "{key}: no event imported from {sid}.jsonl");
     }
 }
+
+/// A `sessionFile` inside the sessions dir that is not there, while `<sessionId>.jsonl` is:
+/// OpenClaw's import gives the entry that file (its header names the session id), imports
+/// every event of it, reports nothing missing and moves it as a historical primary under the
+/// entry's key (was: 0 events, `transcript_missing`, the file moved as unreferenced history).
+#[test]
+fn a_missing_session_file_inside_the_sessions_dir_falls_back_to_the_id_file() {
+    let store = Store::copy("legacy");
+    let index = store.state().join("agents/main/sessions/sessions.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&index).unwrap()).unwrap();
+    let key = "agent:main:telegram:direct:123454";
+    let entry = doc.get_mut(key).unwrap();
+    let sid = entry["sessionId"].as_str().unwrap().to_string();
+    entry["sessionFile"] =
+        serde_json::Value::from("/home/user/.openclaw/agents/main/sessions/renamed-away.jsonl");
+    std::fs::write(&index, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let source = store
+        .state()
+        .join(format!("agents/main/sessions/{sid}.jsonl"));
+    let lines = std::fs::read_to_string(&source)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count() as i64;
+    let out = json(&store.run_ok(["--json", "migrate", "legacy", "--agent", "main", "--yes"]));
+    let events: i64 = store
+        .writable("main")
+        .query_row(
+            "SELECT count(*) FROM transcript_events WHERE session_id = ?1",
+            [&sid],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(events, lines, "{out}");
+    assert!(!source.exists());
+    let run = std::fs::read_dir(store.state().join("session-sqlite-migration-runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .next()
+        .unwrap();
+    let manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(run).unwrap()).unwrap();
+    let main = manifest["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["agentId"] == "main")
+        .unwrap();
+    assert!(
+        !main["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["sessionKey"] == key),
+        "{main}"
+    );
+    let moved = main["completedMoves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| {
+            m["sourcePath"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("{sid}.jsonl"))
+        })
+        .unwrap();
+    assert_eq!(moved["kind"], "transcript", "{moved}");
+    assert_eq!(moved["sessionKey"], key, "{moved}");
+    assert_eq!(
+        moved["artifact"]["reason"], "indexed-historical-primary",
+        "{moved}"
+    );
+}

@@ -562,3 +562,101 @@ fn list_piped_into_head_exits_0() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Selectors on `archive`, `unarchive`, `patch` and `delete` (`list`'s filters,
+/// `--keys-from`): the plan lists every match before the question, on a terminal the run asks
+/// (declined: nothing changed), without a terminal it needs `--yes` (exit 2,
+/// CONFIRMATION_REQUIRED, nothing changed), and `--yes` applies. A KEY named alone to
+/// `archive` or `patch` still applies without a question (`commands_that_do_not_ask_apply_without_yes`).
+#[test]
+fn a_selector_run_lists_every_match_then_asks() {
+    let store = Store::copy("live");
+    let listed = store.json_ok([
+        "--all-agents",
+        "list",
+        "--no-archived",
+        "--updated-before",
+        "1d",
+        "--limit",
+        "all",
+        "--json",
+    ]);
+    let keys: Vec<String> = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sessionKey"].as_str().unwrap().to_string())
+        .filter(|k| !k.ends_with(":main"))
+        .collect();
+    // More than the 20 items a plan shows per agent by default.
+    assert!(keys.len() > 20, "{listed}");
+    let selector = |verb: &[&str]| -> Vec<String> {
+        let mut args = strings(&["--all-agents"]);
+        args.extend(strings(verb));
+        args.extend(strings(&["--no-archived", "--updated-before", "1d"]));
+        args
+    };
+    for (name, args) in [
+        ("archive", selector(&["archive"])),
+        ("patch", selector(&["patch", "--set", "label=\"Batch\""])),
+        ("delete", selector(&["delete"])),
+    ] {
+        let before = contents(&store);
+        let (code, screen) = on_terminal(&store, &args, "n\n");
+        assert_eq!(code, Some(0), "{name}: {screen}");
+        assert!(screen.contains("Apply this plan?"), "{name}: {screen}");
+        assert!(
+            screen.contains("Cancelled: nothing was changed."),
+            "{name}: {screen}"
+        );
+        let shown = shown_plan(&screen);
+        for key in &keys {
+            assert!(
+                shown.contains(key.as_str()),
+                "{name}: {key} not listed before the question:\n{shown}"
+            );
+        }
+        assert!(contents(&store) == before, "{name}: the store changed");
+        let out = store.cmd().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}: {out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--yes"),
+            "{name}: {out:?}"
+        );
+        assert!(contents(&store) == before, "{name}: the store changed");
+        let mut json_args = args.clone();
+        json_args.push("--json".into());
+        let out = store.cmd().args(&json_args).output().unwrap();
+        let doc = json(&out);
+        assert_eq!(
+            doc["error"]["code"], "CONFIRMATION_REQUIRED",
+            "{name}: {doc}"
+        );
+    }
+    // Keys from stdin ask too.
+    let before = contents(&store);
+    let out = store
+        .cmd()
+        .args(["unarchive", "--keys-from", "-"])
+        .write_stdin("agent:main:scratch-2\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(contents(&store) == before, "unarchive: the store changed");
+    // --yes applies.
+    let mut args = selector(&["archive"]);
+    args.extend(strings(&["--yes", "--json"]));
+    let done = json(&store.cmd().args(&args).output().unwrap());
+    let mut archived: Vec<&str> = done["data"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["result"] == "archived")
+        .map(|r| r["sessionKey"].as_str().unwrap())
+        .collect();
+    archived.sort();
+    let mut keys = keys;
+    keys.sort();
+    // Every match but the agents' main sessions, which archive refuses as OpenClaw does.
+    assert_eq!(archived, keys, "{done}");
+}

@@ -1418,3 +1418,137 @@ fn the_owner_route_is_refused_before_any_change_without_the_owner_s_package() {
         "a refused change wrote the store"
     );
 }
+
+/// Every session's entry as stored, by (agent, key).
+fn entries(store: &Store) -> std::collections::BTreeMap<(String, String), Value> {
+    let mut out = std::collections::BTreeMap::new();
+    for agent in ["main", "work", "research"] {
+        let conn = store.writable(agent);
+        let mut stmt = conn
+            .prepare("SELECT session_key, entry_json FROM session_nodes WHERE entry_json != '{}'")
+            .unwrap();
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .unwrap();
+        for row in rows {
+            let (key, text) = row.unwrap();
+            out.insert(
+                (agent.to_string(), key),
+                serde_json::from_str(&text).unwrap(),
+            );
+        }
+    }
+    out
+}
+
+/// `migrate schema` on 2026.8.2's store against 2026.9.6's own `doctor --fix` on the same
+/// store (the `upgraded` fixture): every entry agrees but for the two repairs that doctor
+/// makes on any store after its upgrade, which ours leaves for it and names in its plan:
+/// session titles (`displayName`, on exactly the sessions without a name) and runtime model
+/// state (`model`, `modelProvider`, `contextTokens` and harness bindings, cleared only on
+/// sessions that carry it). The plan's counts are those sessions (was: the plan said nothing
+/// of them, so a user who ran ours instead got another store without being told).
+#[test]
+fn migrate_schema_names_what_openclaws_doctor_repairs_after_its_upgrade() {
+    let store = Store::copy_release("2026.8.2", "live");
+    let dry = json(&store.run_ok(["--json", "migrate", "schema", "--all-agents", "--dry-run"]));
+    store.run_ok(["migrate", "schema", "--all-agents", "--yes"]);
+    let ours = entries(&store);
+    let theirs = entries(&Store::copy_release("2026.8.2", "upgraded"));
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        theirs.keys().collect::<Vec<_>>()
+    );
+    const MODEL_STATE: &[&str] = &[
+        "model",
+        "modelProvider",
+        "contextTokens",
+        "contextTokensSource",
+        "contextBudgetStatus",
+        "agentHarnessId",
+        "cliSessionIds",
+        "cliSessionBindings",
+        "claudeCliSessionId",
+    ];
+    let mut titled: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut with_state: std::collections::BTreeMap<String, u64> = Default::default();
+    for ((agent, key), o) in &ours {
+        let t = &theirs[&(agent.clone(), key.clone())];
+        let named = ["label", "displayName", "subject", "groupChannel", "space"]
+            .iter()
+            .any(|f| o[f].as_str().is_some_and(|s| !s.trim().is_empty()));
+        if !named {
+            *titled.entry(agent.clone()).or_default() += 1;
+        }
+        if ["model", "modelProvider", "contextTokens"]
+            .iter()
+            .any(|f| !o[f].is_null())
+        {
+            *with_state.entry(agent.clone()).or_default() += 1;
+        }
+        let cleared = MODEL_STATE
+            .iter()
+            .any(|f| !o[f].is_null() && t[f].is_null());
+        let fields: BTreeSet<&String> = o
+            .as_object()
+            .unwrap()
+            .keys()
+            .chain(t.as_object().unwrap().keys())
+            .collect();
+        for f in fields {
+            if o[f] == t[f] {
+                continue;
+            }
+            match f.as_str() {
+                // The title repair: only where there was no name, only added.
+                "displayName" => assert!(
+                    !named && o[f].is_null() && t[f].is_string(),
+                    "{key}: displayName {} -> {}",
+                    o[f],
+                    t[f]
+                ),
+                f if MODEL_STATE.contains(&f) => {
+                    assert!(t[f].is_null(), "{key}: {f} {} -> {}", o[f], t[f])
+                }
+                // The routing repair moves activity; the title repair keeps it.
+                "updatedAt" => assert!(cleared, "{key}: updatedAt moved without a repair"),
+                other => panic!("{key}: {other} differs: {} -> {}", o[other], t[other]),
+            }
+        }
+        if !named {
+            assert!(
+                t["displayName"].is_string(),
+                "{key}: OpenClaw gave it no title"
+            );
+        }
+    }
+    for d in dry["data"]["plan"]["databases"]
+        .as_array()
+        .or(dry["data"]["databases"].as_array())
+        .unwrap()
+    {
+        let Some(agent) = d["agentId"].as_str() else {
+            continue;
+        };
+        let left = &d["leftForOpenclawDoctor"];
+        assert_eq!(left["untitledSessions"], titled[agent], "{agent}: {dry}");
+        assert_eq!(
+            left["sessionsWithModelState"],
+            with_state.get(agent).copied().unwrap_or(0),
+            "{agent}: {dry}"
+        );
+    }
+    let fresh = Store::copy_release("2026.8.2", "live");
+    let plan = String::from_utf8(
+        fresh
+            .run_ok(["migrate", "schema", "--all-agents", "-n"])
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        plan.contains("left for OpenClaw's own `openclaw doctor --fix`")
+            && plan.contains("7 sessions without a name")
+            && plan.contains("14 sessions with runtime model state"),
+        "{plan}"
+    );
+}

@@ -847,3 +847,188 @@ fn snapshots_are_named_by_id_prefix_or_latest_and_kept_apart_from_safety_snapsho
         .unwrap();
     expect_exit(&out, 4);
 }
+
+/// A live session with a label the snapshot does not have, and that snapshot (taken first).
+fn changed_since_snapshot() -> (
+    Store,
+    String,
+    BTreeMap<String, Vec<String>>,
+    std::path::PathBuf,
+) {
+    let store = Store::copy("live");
+    let sid = session_id(&store, KEY);
+    let before = session_rows(&store, KEY, &sid);
+    let repo = store.dir.path().join("repo");
+    store.run_ok(["backup", "create", "--repository", repo.to_str().unwrap()]);
+    let snapshot = std::fs::read_dir(&repo)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            std::fs::read_to_string(p.join("manifest.json"))
+                .is_ok_and(|m| m.contains("\"agentId\": \"main\""))
+        })
+        .unwrap();
+    store.run_ok(["patch", KEY, "--set", "label=\"Changed since\""]);
+    assert_ne!(session_rows(&store, KEY, &sid), before);
+    (store, sid, before, snapshot)
+}
+
+/// `backup restore SNAPSHOT --session KEY --replace` replaces a live session through the
+/// pipeline: its current rows deleted as `delete` deletes them (transcript archived, entry
+/// kept), then the snapshot's session restored; without --replace a live key is refused with
+/// a hint naming --replace; the dry run shows both steps and changes nothing.
+#[test]
+fn backup_restore_session_replace_replaces_a_live_session() {
+    let (store, sid, before, snapshot) = changed_since_snapshot();
+    let sums = crate::common::checksums(&store.state());
+    let refused = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", KEY, "--yes", "--json"])
+        .output()
+        .unwrap();
+    expect_exit(&refused, 5);
+    let doc = json(&refused);
+    assert!(
+        doc["error"]["hint"].as_str().unwrap().contains("--replace"),
+        "{doc}"
+    );
+    let dry = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", KEY, "--replace", "-n"])
+        .output()
+        .unwrap();
+    assert!(dry.status.success(), "{dry:?}");
+    let plan = String::from_utf8_lossy(&dry.stdout).to_string();
+    assert!(plan.starts_with("Replace session"), "{plan}");
+    assert!(
+        plan.contains(&format!("delete {KEY}")) && plan.contains(&format!("restore {KEY}")),
+        "{plan}"
+    );
+    assert_eq!(crate::common::checksums(&store.state()), sums);
+    let done = store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", KEY, "--replace", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{done:?}");
+    let doc = json(&done);
+    assert_eq!(doc["data"]["replaced"][0]["sessionKey"], KEY, "{doc}");
+    let after = session_rows(&store, KEY, &sid);
+    for (table, rows) in &before {
+        assert_eq!(rows, &after[table], "{table}");
+    }
+    // The replaced rows are an archive as delete writes it, with its entry kept.
+    let archives = store.json_ok([
+        "archives",
+        "list",
+        "--json",
+        "--session",
+        KEY,
+        "--reason",
+        "deleted",
+    ]);
+    let archives = archives["data"].as_array().unwrap();
+    assert_eq!(archives.len(), 1, "{archives:?}");
+    assert!(archives[0]["keptEntry"].is_string(), "{archives:?}");
+    let doctor = store.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert!(doctor.status.success(), "{doctor:?}");
+    // The key free again (deleted): --replace is a plain restore.
+    store.run_ok(["delete", KEY, "--yes"]);
+    store
+        .cmd()
+        .args(["backup", "restore"])
+        .arg(&snapshot)
+        .args(["--session", KEY, "--replace", "--yes"])
+        .assert()
+        .success();
+    let again = session_rows(&store, KEY, &sid);
+    assert!(before.iter().all(|(t, rows)| &again[t] == rows));
+}
+
+/// Killed at every moment of a replacing restore: the session is the live one as it was, gone
+/// (deleted and archived), or the snapshot's whole; the same command run again ends with the
+/// snapshot's session.
+#[test]
+fn backup_restore_session_replace_killed_at_many_moments() {
+    let mut faults: Vec<(&str, String)> = [
+        "delete-generation",
+        "delete-before-commit",
+        "delete-before-publish",
+        "publish-linked",
+        "restore-session-replaced",
+        "restore-session-rows",
+        "restore-session-before-commit",
+        "restore-session-after-commit",
+    ]
+    .iter()
+    .map(|p| ("OPENCLAW_SESSIONS_CRASH_AT", p.to_string()))
+    .collect();
+    faults.extend((1..=10).map(|n| ("OPENCLAW_SESSIONS_CRASH_AFTER", n.to_string())));
+    let mut crashed = 0;
+    for (var, val) in faults {
+        let (store, sid, before, snapshot) = changed_since_snapshot();
+        let live = session_rows(&store, KEY, &sid);
+        let run = || {
+            let mut cmd = std_bin();
+            cmd.env("HOME", store.dir.path())
+                .arg("--state-dir")
+                .arg(store.state())
+                .args(["backup", "restore"])
+                .arg(&snapshot)
+                .args(["--session", KEY, "--replace", "--yes"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            cmd
+        };
+        let status = run().env(var, &val).status().unwrap();
+        crashed += crashed_or_finished(status, var, &val);
+        let conn = store.writable("main");
+        assert_integrity(&conn, &format!("{var}={val}"));
+        assert_foreign_keys(&conn, &format!("{var}={val}"));
+        drop(conn);
+        let now = session_rows(&store, KEY, &sid);
+        let absent = now.values().all(Vec::is_empty);
+        let old = live.iter().all(|(t, rows)| &now[t] == rows);
+        let whole = before.iter().all(|(t, rows)| &now[t] == rows);
+        assert!(
+            absent || old || whole,
+            "{var}={val}: neither absent, old nor whole"
+        );
+        // A re-run finishes the job; after the restore committed it is done (a re-run would
+        // replace the session again, archiving it once more).
+        if !whole {
+            assert!(
+                run().status().unwrap().success(),
+                "{var}={val}: the re-run failed"
+            );
+        }
+        let done = session_rows(&store, KEY, &sid);
+        assert!(
+            before.iter().all(|(t, rows)| &done[t] == rows),
+            "{var}={val}"
+        );
+        // One deletion archived, however the run was cut.
+        let archives = store.json_ok([
+            "archives",
+            "list",
+            "--json",
+            "--session",
+            KEY,
+            "--reason",
+            "deleted",
+        ]);
+        assert_eq!(
+            archives["data"].as_array().unwrap().len(),
+            1,
+            "{var}={val}: {archives}"
+        );
+    }
+    eprintln!("backup restore --session --replace: crashed at {crashed} of 18 points");
+    assert!(crashed >= 12, "only {crashed} crash points were reached");
+}

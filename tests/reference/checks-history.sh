@@ -94,6 +94,45 @@ check_restore_session_from_openclaw_snapshot() {
 }
 CHECKS+=(restore_session_from_openclaw_snapshot)
 
+# restore_session_replace_over_openclaw_writes: OpenClaw's snapshot, then OpenClaw's SDK appends
+# to HISTORY_KEYS (the live sessions move past the snapshot); our `backup restore --session KEY
+# --replace` archives each live session as delete does and brings back the snapshot's, row for
+# row; OpenClaw accepts the store, lists each replaced transcript as a deleted archive of ours,
+# and appends to the restored sessions.
+check_restore_session_replace_over_openclaw_writes() {
+  local s db snap key n=0 rc
+  s="$(copy_store live)"
+  db="$s/agents/main/agent/openclaw-agent.sqlite"
+  history_ids "$s" > ids.txt
+  node_check session-rows.mjs --strict "$db" "${HISTORY_KEYS[@]}" > before.json || check_error "rows before"
+  rc=0; oc_run snap.json "$s" backup sqlite create --agent main --repository "$CHECK_DIR/snapshots" --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "openclaw backup sqlite create exited $rc"
+  snap="$(jsonq snap.json 'j.snapshotPath')"
+  history_sdk_append "$s"
+  node_check session-rows.mjs --strict "$db" "${HISTORY_KEYS[@]}" > appended.json
+  ! node_check compare-session-rows.mjs before.json appended.json > /dev/null 2>&1 ||
+    check_error "OpenClaw's appends changed nothing to replace"
+  for key in "${HISTORY_KEYS[@]}"; do
+    n=$((n + 1))
+    rc=0; ours_run "refused-$n.json" "$s" backup restore "$snap" --session "$key" --yes --json || rc=$?
+    [[ $rc -eq 5 ]] || check_error "backup restore --session $key over a live session exited $rc, expected 5"
+    ours_run "replace-$n.json" "$s" backup restore "$snap" --session "$key" --replace --yes --json ||
+      check_error "backup restore --session $key --replace"
+  done
+  node_check session-rows.mjs --strict "$db" "${HISTORY_KEYS[@]}" > after.json
+  if node_check compare-session-rows.mjs before.json after.json > cmp.txt 2> cmp.err; then
+    note "restore --session --replace: $(cat cmp.txt)"
+  else
+    cat cmp.err >&2; check_error "rows differ after restore --session --replace: $(cat cmp.txt)"
+  fi
+  ours_run archives.json "$s" archives list --agent main --reason deleted --json || check_error "archives list"
+  n="$(jsonq archives.json "j.data.filter(a=>[$(printf '"%s",' "${HISTORY_KEYS[@]}")].includes(a.sessionKey)).length")"
+  [[ "$n" -ge "${#HISTORY_KEYS[@]}" ]] || check_error "only $n deleted archives of the replaced sessions"
+  openclaw_accepts "$s" after-restore-replace
+  history_sdk_append "$s"
+}
+CHECKS+=(restore_session_replace_over_openclaw_writes)
+
 # undelete_after_openclaw_maintenance: OpenClaw's own maintenance (`openclaw sessions cleanup
 # --enforce`, age and entry cap) deletes the research agent's machine-made and capped sessions,
 # archiving their transcripts; our `undelete` brings every deleted one back, row for row.

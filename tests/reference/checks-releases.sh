@@ -342,9 +342,13 @@ CHECKS+=(legacy_import_guarded)
 # transactions commits (checks/snapshot-on-upgrade-commit.mjs; its later repairs are another
 # matter): the same schema objects in the same order and the same rows (checks/compare-upgrade.mjs,
 # docs/openclaw/SCHEMA-UPGRADE.md §5). Then 2026.9.6 accepts our result, and the older release
-# refuses it as it refuses OpenClaw's.
+# refuses it as it refuses OpenClaw's. What that doctor repairs after its upgrade (session titles,
+# stale model routing state: §6.1), ours leaves to it: 2026.9.6's `doctor --fix` run on our upgraded
+# store gives every session row its `doctor --fix` gave the original (updated times from its clock
+# aside).
 check_migrate_schema_matches_openclaw() {
-  local ver a b rc snaps db agent snap n=0
+  local ver a b c rc snaps db agent snap n=0 since
+  since="$(date +%s%3N)"
   for ver in $RELEASE_MATRIX; do
     a="$(copy_release "$ver" live "openclaw-$ver")"
     b="$(copy_release "$ver" live "ours-$ver")"
@@ -383,6 +387,25 @@ check_migrate_schema_matches_openclaw() {
       fi
     done
     openclaw_accepts "$(cp -a "$b" "$CHECK_DIR/stores/accept-$ver" && echo "$CHECK_DIR/stores/accept-$ver")" "ours-$ver"
+    c="$CHECK_DIR/stores/doctor-after-ours-$ver"; cp -a "$b" "$c"
+    echo "+ OPENCLAW_STATE_DIR=$c openclaw doctor --fix --non-interactive (after ours)" >&2
+    rc=0
+    "${NEUTRAL_ENV[@]}" HOME="$WORK/home-openclaw" OPENCLAW_REF_DIR="$OPENCLAW_REF_DIR" \
+      OPENCLAW_STATE_DIR="$c" OPENCLAW_NO_RESPAWN=1 \
+      timeout -k 10 "$CMD_TIMEOUT" "$HARNESS/oc" doctor --fix --non-interactive < /dev/null > "doctor-after-ours-$ver.txt" 2>&1 || rc=$?
+    if [[ $rc -ne 0 ]]; then
+      tail -n 20 "doctor-after-ours-$ver.txt" >&2; check_error "$ver: openclaw doctor --fix on our upgrade exited $rc"
+    else
+      for db in "$a"/agents/*/agent/openclaw-agent.sqlite; do
+        agent="$(basename "$(dirname "$(dirname "$db")")")"
+        if node_check compare-entries.mjs "$db" "$c/agents/$agent/agent/openclaw-agent.sqlite" "$since" > "entries-$ver-$agent.txt" 2>&1; then
+          note "$ver $agent after the next doctor: $(tail -n 1 "entries-$ver-$agent.txt")"
+        else
+          sed 's/^/  /' "entries-$ver-$agent.txt" | head -n 30 >&2
+          check_error "$ver $agent: OpenClaw's doctor --fix after ours leaves other sessions than after its own upgrade"
+        fi
+      done
+    fi
     rc=0; release_lists "$ver" "$b" "old-$ver.json" || rc=$?
     [[ $rc -ne 0 ]] && grep -q 'newer schema version' "old-$ver.json.err" ||
       check_error "$ver: openclaw@$ver does not refuse the upgraded store as it refuses OpenClaw's own upgrade"

@@ -2,7 +2,8 @@
 legacy delivery and flat fields, v1/v2/v3 headers, a file without header, a malformed line, a
 duplicate line, a topic transcript, trajectory and checkpoint files, a missing transcript, an
 ACP entry without updatedAt, an orphan transcript, an unrelated .jsonl, entries sharing one
-transcript file, invalid entries.
+transcript file, a sessionFile inside sessions/ that is gone while <sessionId>.jsonl is there,
+invalid entries.
 
     python3 make-edge-legacy.py ROOT     (writes ROOT/.openclaw)
 """
@@ -87,6 +88,14 @@ w(f'{S}/{sid}.jsonl.reset.2026-06-01T08-00-00.000Z', '{}\n')
 for n in (7, 8):
   store[f'agent:main:shared-{n}'] = {"sessionId":f'aaaaaaaa-0000-4000-8000-00000000000{n}',"updatedAt":1780000990000+n,
     "sessionFile":f"/home/user/.openclaw/agents/main/sessions/{sid}.jsonl"}
+# 9: sessionFile names a file inside sessions/ that is not there, while <sessionId>.jsonl is
+# (OpenClaw's import falls back to it by its header's id: 7 events)
+sid9='aaaaaaaa-0000-4000-8000-000000000009'
+store['agent:main:renamed-file'] = {"sessionId":sid9,"updatedAt":1780001900000,
+  "sessionFile":"/home/user/.openclaw/agents/main/sessions/renamed-away.jsonl"}
+w(f'{S}/{sid9}.jsonl', jl([{"type":"session","version":3,"id":sid9,"timestamp":"2026-05-29T02:00:00.000Z","cwd":"/w"}] +
+  [{"type":"message","id":f"r{i}","parentId":(f"r{i-1}" if i else None),"timestamp":f"2026-05-29T02:00:0{i+1}.000Z",
+    "message":{"role":("user" if i % 2 == 0 else "assistant"),"content":f"renamed {i}"}} for i in range(6)]), mtime=1780001950)
 json.dump(store, open(f'{S}/sessions.json','w'), indent=2)
 # ---- bad agent
 bstore = {}

@@ -163,9 +163,15 @@ pub struct RestoreArgs {
     #[arg(long, conflicts_with = "session")]
     in_place: bool,
     /// Take only this session (key or session id) out of the snapshot into the live store,
-    /// the others untouched (custody; refused when the key or its transcript is live).
+    /// the others untouched (custody; refused when the key or its transcript is live, unless
+    /// --replace).
     #[arg(long, value_name = "KEY|SESSION_ID")]
     session: Option<String>,
+    /// With --session: a live session of that key is replaced: deleted first as `delete`
+    /// deletes it (its transcripts archived, its entry kept for undelete), then the
+    /// snapshot's session is restored in its place.
+    #[arg(long, requires = "session")]
+    replace: bool,
     /// Wait up to DURATION (10m, 90s; a bare number is seconds) for a live owner of the state
     /// dir to finish (--in-place, --session).
     #[arg(long, value_name = "DURATION", value_parser = crate::cli::durations::parse_wait, requires = "live")]
@@ -522,6 +528,7 @@ fn restore(ctx: &Ctx, args: &RestoreArgs) -> anyhow::Result<Outcome> {
         target: args.target.clone(),
         in_place: args.in_place,
         session: args.session.clone(),
+        replace: args.replace,
         wait: args.wait,
         dry_run: args.dry_run,
         backup_dir: args.backup_dir.clone(),
@@ -595,6 +602,7 @@ fn restore_session(ctx: &Ctx, args: &RestoreArgs, words: &str) -> anyhow::Result
         snapshot: args.snapshot.clone(),
         words: words.to_string(),
         allow_schema_change: args.allow_schema_change,
+        replace: args.replace,
     };
     let mutation = MutationArgs::new(args.dry_run, args.wait, args.backup_dir.clone());
     let Some(run) = run_op(ctx, &mut op, &mutation, "restore")? else {
@@ -611,6 +619,12 @@ fn restore_session(ctx: &Ctx, args: &RestoreArgs, words: &str) -> anyhow::Result
             "windows": p.windows,
             "events": p.events,
             "rows": run.report.as_ref().map(|r| r.rows),
+            "replaced": run.plan.replaced.as_ref().map(|(_, set)| {
+                set.agents.iter().flat_map(|a| &a.plans).map(|d| json!({
+                    "sessionKey": d.session_key,
+                    "archive": d.generations,
+                })).collect::<Vec<_>>()
+            }),
             "manifest": run.plan.manifest,
             "snapshot": run.snapshot_of(&run.plan.agent.db),
         }))?;
@@ -618,8 +632,16 @@ fn restore_session(ctx: &Ctx, args: &RestoreArgs, words: &str) -> anyhow::Result
         print_dry_run(ctx, &run.summary)?;
     } else {
         ctx.printer.out(&format!(
-            "restored session {} ({}, {} events) from {}\n",
-            p.session_key, p.session_id, p.events, run.plan.manifest.snapshot_id
+            "{} session {} ({}, {} events) from {}\n",
+            if run.plan.replaced.is_some() {
+                "replaced"
+            } else {
+                "restored"
+            },
+            p.session_key,
+            p.session_id,
+            p.events,
+            run.plan.manifest.snapshot_id
         ))?;
     }
     Ok(Outcome::Done)

@@ -126,7 +126,8 @@ pub fn run(ctx: &Ctx, args: &LifecycleArgs, archive: bool) -> anyhow::Result<Out
         ctx.printer.info("no sessions match: nothing to change");
         return Ok(Outcome::Done);
     }
-    let mut op = EntryChangeOp::new(change, selection(ctx)?, keys, now_ms());
+    let mut op =
+        EntryChangeOp::new(change, selection(ctx)?, keys, now_ms()).selected(args.select.used());
     let label = if archive { "archive" } else { "unarchive" };
     let Some(run) = run_owned_op(
         ctx,

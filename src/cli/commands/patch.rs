@@ -168,8 +168,7 @@ fn print_diff(ctx: &Ctx, plan: &PatchPlan, applied: bool) -> anyhow::Result<()> 
 
 pub fn run(ctx: &Ctx, args: &PatchArgs) -> anyhow::Result<Outcome> {
     let ops = ops(args)?;
-    let selected = args.select.keys_from.is_some() || args.select.filters.any();
-    if selected || args.keys.len() != 1 {
+    if args.select.used() || args.keys.len() != 1 {
         return run_many(ctx, args, ops);
     }
     let mut op = EntryChangeOp::new(
@@ -255,7 +254,8 @@ fn run_many(ctx: &Ctx, args: &PatchArgs, ops: PatchOps) -> anyhow::Result<Outcom
         selection(ctx)?,
         keys,
         now_ms(),
-    );
+    )
+    .selected(args.select.used());
     let Some(run) = run_owned_op(
         ctx,
         &mut op,

@@ -12,7 +12,9 @@ use openclaw_sessions::history::search::{
 use openclaw_sessions::units::{iso_from_ms, now_ms, parse_time_arg};
 
 use crate::cli::exit::Outcome;
+use crate::cli::printer::TableFormat;
 use crate::cli::shown::value;
+use crate::cli::table::Column;
 use crate::cli::Ctx;
 
 /// Snippet highlight markers (Markdown bold), the same in text and JSON output.
@@ -64,6 +66,8 @@ pub struct SearchArgs {
     /// Best match first, or newest first.
     #[arg(long, value_enum, default_value_t = OrderArg::Best)]
     order: OrderArg,
+    #[command(flatten)]
+    pub output: crate::cli::context::TableOutput,
 }
 
 pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
@@ -163,6 +167,47 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> anyhow::Result<Outcome> {
             "truncated": hits.truncated,
             "notSearched": not_searched,
         }))?;
+        return Ok(Outcome::Done);
+    }
+    // `-o tsv|jsonl`: one row a hit, every cell whole, for scripts (as the other list
+    // commands print theirs).
+    if matches!(args.output.format, TableFormat::Tsv | TableFormat::Jsonl) {
+        let mut t = ctx.printer.table(&[
+            Column::id("AGENT"),
+            Column::id("KEY"),
+            Column::id("SESSION ID"),
+            Column::data("SEQ"),
+            Column::data("ROLE"),
+            Column::data("TIME"),
+            Column::id("ARCHIVE"),
+            Column::prose("SNIPPET"),
+        ]);
+        for h in &hits.hits {
+            t.add_row(vec![
+                h.agent_id.clone(),
+                h.session_key.clone().unwrap_or_else(|| "-".into()),
+                h.session_id.clone(),
+                h.seq.map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
+                h.role.clone(),
+                iso_from_ms(h.timestamp),
+                h.archive.clone().unwrap_or_else(|| "-".into()),
+                h.snippet.clone(),
+            ]);
+        }
+        ctx.printer.print_table(&t)?;
+        if hits.hits.is_empty() {
+            ctx.printer.info(if searched_any {
+                "no matches"
+            } else {
+                "nothing was searched: no agent selected has a search index"
+            });
+        }
+        if hits.truncated {
+            ctx.printer.info(format!(
+                "more matches; showing the first {} (--limit)",
+                args.limit
+            ));
+        }
         return Ok(Outcome::Done);
     }
     if hits.hits.is_empty() {

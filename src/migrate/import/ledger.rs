@@ -41,6 +41,14 @@ fn path(b: Vec<u8>) -> PathBuf {
 }
 
 /// Trajectory paths joined by NUL, which no path contains.
+/// Room for the candidate paths of one record in the candidate order.
+const CANDIDATES_PER_RECORD: usize = 1 << 20;
+
+/// The place of a record's `i`-th candidate path: by record, then as given.
+fn candidate_order(seq: i64, i: usize) -> i64 {
+    seq * CANDIDATES_PER_RECORD as i64 + i.min(CANDIDATES_PER_RECORD - 1) as i64
+}
+
 fn joined(paths: &[PathBuf]) -> Vec<u8> {
     paths
         .iter()
@@ -140,7 +148,8 @@ impl ImportLedger {
                transcript BLOB,
                trajectories BLOB NOT NULL,
                historical INTEGER NOT NULL,
-               transcript_bytes INTEGER NOT NULL
+               transcript_bytes INTEGER NOT NULL,
+               adopted INTEGER NOT NULL DEFAULT 0
              );
              CREATE INDEX record_by_id ON record (session_id, historical);
              CREATE TABLE lineage (
@@ -266,10 +275,14 @@ impl ImportLedger {
                 .and_then(|mut s| s.execute(params![id, seq]))
                 .at(at)?;
         }
-        for c in candidates {
-            conn.prepare_cached("INSERT OR IGNORE INTO candidate (key, path) VALUES (?1, ?2)")
-                .and_then(|mut s| s.execute(params![key(c), bytes(c)]))
-                .at(at)?;
+        // Ordered by record, then as given: a transcript discovery gives the record later
+        // ([`ImportLedger::adopt`]) still comes right after its own candidates.
+        for (i, c) in candidates.iter().enumerate() {
+            conn.prepare_cached(
+                "INSERT OR IGNORE INTO candidate (n, key, path) VALUES (?1, ?2, ?3)",
+            )
+            .and_then(|mut s| s.execute(params![candidate_order(seq, i), key(c), bytes(c)]))
+            .at(at)?;
         }
         // An entry's transcript and trajectories are claimed: never orphans.
         if !record.historical {
@@ -319,6 +332,69 @@ impl ImportLedger {
             .at(&self.at)
     }
 
+    /// Give `path` (a primary transcript whose header names `session_id`) to the entry of that
+    /// session id whose transcript was not found, as OpenClaw's import does: only when exactly
+    /// one entry has that id, it has no transcript, and no other entry's lineage names the id
+    /// (else OpenClaw keeps the file as it is). The key of that entry, or `None`.
+    pub fn adopt(
+        &self,
+        session_id: &str,
+        path: &Path,
+        trajectories: &[PathBuf],
+        bytes_len: u64,
+    ) -> Result<Option<String>> {
+        let conn = self.conn();
+        let at = &self.at;
+        let rows: Vec<(i64, String, bool)> = conn
+            .prepare_cached(
+                "SELECT seq, session_key, transcript IS NOT NULL FROM record \
+                 WHERE session_id = ?1 AND historical = 0 LIMIT 2",
+            )
+            .and_then(|mut s| {
+                s.query_map([session_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .at(at)?;
+        let [(seq, session_key, false)] = &rows[..] else {
+            return Ok(None);
+        };
+        let other_owners: i64 = conn
+            .prepare_cached("SELECT count(*) FROM lineage WHERE session_id = ?1 AND seq != ?2")
+            .and_then(|mut s| s.query_row(params![session_id, seq], |r| r.get(0)))
+            .at(at)?;
+        if other_owners > 0 {
+            return Ok(None);
+        }
+        conn.prepare_cached(
+            "UPDATE record SET transcript = ?1, trajectories = ?2, transcript_bytes = ?3, \
+             adopted = 1 WHERE seq = ?4",
+        )
+        .and_then(|mut s| {
+            s.execute(params![
+                bytes(path),
+                joined(trajectories),
+                bytes_len as i64,
+                seq
+            ])
+        })
+        .at(at)?;
+        conn.prepare_cached("INSERT OR IGNORE INTO candidate (n, key, path) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| {
+                s.execute(params![
+                    candidate_order(*seq, CANDIDATES_PER_RECORD - 1),
+                    key(path),
+                    bytes(path)
+                ])
+            })
+            .at(at)?;
+        for p in std::iter::once(path).chain(trajectories.iter().map(PathBuf::as_path)) {
+            conn.prepare_cached("INSERT OR IGNORE INTO claimed (path) VALUES (?1)")
+                .and_then(|mut s| s.execute([key(p)]))
+                .at(at)?;
+        }
+        Ok(Some(session_key.clone()))
+    }
+
     /// The key of the one entry whose lineage lists `session_id`; none when several do.
     pub fn owner_key(&self, session_id: &str) -> Result<Option<String>> {
         let conn = self.conn();
@@ -344,7 +420,7 @@ impl ImportLedger {
     ) -> Result<()> {
         self.pages(
             "SELECT r.seq, r.session_key, r.session_id, r.entry_json, r.transcript, \
-             r.trajectories, r.historical, r.transcript_bytes, o.expected, o.class \
+             r.trajectories, r.historical, r.transcript_bytes, o.expected, o.class, r.adopted \
              FROM record r LEFT JOIN outcome o ON o.seq = r.seq \
              WHERE r.seq > ?1 ORDER BY r.seq LIMIT ?2",
             i64::MIN,
@@ -362,6 +438,7 @@ impl ImportLedger {
                         transcript: r.get::<_, Option<Vec<u8>>>(4)?.map(path),
                         trajectories: split(r.get(5)?),
                         historical: r.get(6)?,
+                        adopted: r.get(10)?,
                         transcript_bytes: r.get::<_, i64>(7)? as u64,
                     },
                     outcome,
@@ -598,6 +675,7 @@ mod tests {
             transcript: transcript.map(PathBuf::from),
             trajectories: Vec::new(),
             historical,
+            adopted: false,
             transcript_bytes: 3,
         }
     }

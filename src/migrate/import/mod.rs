@@ -445,7 +445,12 @@ fn classify_moves(target: &AgentImportPlan, imported: &Imported, stamp_ms: i64) 
         let transcript_class = outcome.map_or(TranscriptClass::Unknown, |(_, c)| {
             TranscriptClass::from_code(c)
         });
-        let class = match (record.historical, dir_clean, transcript_class) {
+        // A transcript discovery found for an entry moves as OpenClaw moves a historical one.
+        let class = match (
+            record.historical || record.adopted,
+            dir_clean,
+            transcript_class,
+        ) {
             (true, ..) => ("protected", "indexed-historical-primary"),
             (false, true, TranscriptClass::Verified) => ("imported", "verified-import-original"),
             (false, true, TranscriptClass::Repaired) => {

@@ -208,6 +208,7 @@ pub fn plan_agent(agent: &AgentPaths, index_path: &Path, now_ms: i64) -> Result<
             trajectories: transcript.as_deref().map(trajectories).unwrap_or_default(),
             transcript,
             historical: false,
+            adopted: false,
             transcript_bytes,
         };
         ledger.add_record(&record, &lineage, &cands)?;
@@ -338,6 +339,16 @@ fn discover_orphans(
             return ledger.add_unreferenced(&path);
         }
         if let Some(key) = ledger.entry_key_of(stem)? {
+            // The entry's own transcript was not where its `sessionFile` said (inside the
+            // sessions dir): OpenClaw's discovery gives it this file, whose header names its
+            // session id, and finds nothing missing (docs/openclaw/IMPORT.md §4.1).
+            let size = std::fs::metadata(&path).at(&path)?.len();
+            if let Some(adopted) = ledger.adopt(stem, &path, &trajectories(&path), size)? {
+                issues.retain(|i| {
+                    !(i.code == "transcript_missing" && i.session_key.as_deref() == Some(&adopted))
+                });
+                return Ok(());
+            }
             issues.push(ImportIssue::new(
                 "historical_transcript_deferred",
                 format!("{}: Error: A registered primary already claims this identity; extra original retained", path.display()),
@@ -367,6 +378,7 @@ fn discover_orphans(
             trajectories: trajectories(&path),
             transcript: Some(path.clone()),
             historical: true,
+            adopted: false,
             transcript_bytes: meta.len(),
         };
         ledger.add_record(&orphan, &lineage, &[path])

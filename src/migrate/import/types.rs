@@ -50,6 +50,11 @@ pub struct ImportRecord {
     /// An orphan transcript imported as an archived "historical" session.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub historical: bool,
+    /// An entry whose transcript was not where it said but was found by discovery: a
+    /// primary transcript in the sessions dir whose header names its session id (OpenClaw's
+    /// import gives the entry that file and moves it as a historical primary).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub adopted: bool,
     pub transcript_bytes: u64,
 }
 

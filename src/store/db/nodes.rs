@@ -454,3 +454,30 @@ pub fn repair_row(conn: &Connection, key: &str) -> rusqlite::Result<Option<Repai
     })
     .optional()
 }
+
+/// What OpenClaw's own `doctor --fix` repairs on any store besides its schema upgrade, counted
+/// over the sessions (not tombstones) of an agent database: sessions with no explicit name
+/// (no non-blank `label`, `displayName`, `subject`, `groupChannel` or `space`: its session
+/// title repair derives a `displayName` from the first user message), and sessions with
+/// runtime model state (`model`, `modelProvider` or `contextTokens`: its routing repair clears
+/// it where it is outside the configured model route). docs/openclaw/SCHEMA-UPGRADE.md §6.
+pub fn doctor_repair_candidates(conn: &Connection) -> rusqlite::Result<(u64, u64)> {
+    let blank = |f: &str| format!("coalesce(trim(json_extract(entry_json, '$.{f}')), '') = ''");
+    let unnamed = ["label", "displayName", "subject", "groupChannel", "space"]
+        .iter()
+        .map(|f| blank(f))
+        .collect::<Vec<_>>()
+        .join(" AND ");
+    let sql = format!(
+        "SELECT \
+           coalesce(sum(CASE WHEN json_valid(entry_json) THEN ({unnamed}) ELSE 0 END), 0), \
+           coalesce(sum(CASE WHEN json_valid(entry_json) THEN \
+             (json_extract(entry_json, '$.model') IS NOT NULL \
+              OR json_extract(entry_json, '$.modelProvider') IS NOT NULL \
+              OR json_extract(entry_json, '$.contextTokens') IS NOT NULL) ELSE 0 END), 0) \
+         FROM session_nodes WHERE {LIVE_ROW}"
+    );
+    conn.query_row(&sql, [], |r| {
+        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
+    })
+}
