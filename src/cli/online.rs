@@ -80,8 +80,9 @@ pub struct OnlineArgs {
 /// write; these options take it on any store.
 #[derive(Debug, Clone, Args)]
 pub struct OwnerArgs {
-    /// Write through the installed OpenClaw package's own code (its plugin SDK) instead of this
-    /// tool's writer, offline; it must be the release that owns the store.
+    /// Write through the installed OpenClaw package's own code (its plugin SDK; for prune, its
+    /// own `sessions cleanup`) instead of this tool's writer, offline; it must be the release
+    /// that owns the store.
     #[arg(long)]
     pub via_openclaw: bool,
     /// The OpenClaw package to write through: its directory or its `openclaw.mjs` (default:
