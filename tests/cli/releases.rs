@@ -1587,3 +1587,37 @@ fn prune_through_the_owner_runs_its_own_cleanup_under_custody_with_the_settings_
     );
     assert!(!log.exists(), "node ran with nothing due");
 }
+
+/// Issue 48: `doctor --fix` has no owner route (OpenClaw's own `doctor --fix` takes the
+/// maintenance lock itself, and its Gateway has no doctor RPC): on a newer release's store a
+/// repair is refused (6) with nothing changed, its hint naming that release's own `openclaw
+/// doctor --fix`, not a Gateway route the command does not have.
+#[test]
+fn doctor_fix_on_a_newer_store_names_the_owners_own_doctor() {
+    let store = newer_release_store();
+    store
+        .writable("work")
+        .execute(
+            "UPDATE session_nodes SET label = 'out of step' WHERE session_key = 'agent:work:main'",
+            [],
+        )
+        .unwrap();
+    let before = checksums(&store.state().join("agents"));
+    let out = store
+        .cmd()
+        .args(["--json", "--agent", "work", "doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    expect_exit(&out, 6);
+    let doc = json(&out);
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("run OpenClaw 2026.9.8's own `openclaw doctor --fix` offline")
+            && !hint.contains("the same command goes through"),
+        "{hint}"
+    );
+    assert!(
+        checksums(&store.state().join("agents")) == before,
+        "a refused repair wrote the store"
+    );
+}
