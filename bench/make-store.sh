@@ -48,8 +48,9 @@ fi
 [[ "$IMPORTER" == ours ]] || die "--importer is ours or openclaw"
 
 ocref_ensure_installed
-OURS="$ROOT/target/release/openclaw-sessions"
-(cd "$ROOT" && cargo build --release --locked) >&2
+# MAKE_STORE_OURS=BINARY imports with that build instead of building the release binary.
+OURS="${MAKE_STORE_OURS:-$ROOT/target/release/openclaw-sessions}"
+[[ -n "${MAKE_STORE_OURS:-}" ]] || (cd "$ROOT" && cargo build --release --locked) >&2
 mkdir -p "$OUT/report"
 OUT="$(realpath "$OUT")"
 STARTED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -547,6 +547,7 @@ pub fn run_owned_op<O: OnlineOperation + ops::owner::OwnerOperation>(
     let writer = ops::owner::OwnerWriter {
         package,
         state_dir: layout.state_dir.clone(),
+        config: layout.config.path.clone(),
     };
     let hooks = CliHooks::new(ctx, label);
     let run = ops::owner::run_owner(op, &layout, &run_options(ctx, args), &hooks, &writer)?;
@@ -574,13 +575,16 @@ fn finish_run<P, R>(ctx: &Ctx, run: Run<P, R>) -> anyhow::Result<Option<Run<P, R
     }
 }
 
-/// How the run reached the store, for JSON data: `"offline"`, or `"gateway"` with the
-/// Gateway's URL, version and scopes.
+/// How the run reached the store, for JSON data: `"offline"` (this tool's writer, under its
+/// custody), `"gateway"` with the Gateway's URL, version and scopes, `"openclaw"` with the
+/// package whose code wrote it, or `"none"` when a run with nothing to do did not take the
+/// owner's route it would have taken (`notReached` names it): it only read the store.
 pub fn via<P, R>(run: &Run<P, R>) -> serde_json::Value {
-    match (&run.gateway, &run.owner) {
-        (Some(route), _) => serde_json::json!({"via": "gateway", "gateway": route}),
-        (None, Some(package)) => serde_json::json!({"via": "openclaw", "openclaw": package}),
-        (None, None) => serde_json::json!({"via": "offline"}),
+    match (&run.gateway, &run.owner, &run.not_reached) {
+        (Some(route), _, _) => serde_json::json!({"via": "gateway", "gateway": route}),
+        (None, Some(package), _) => serde_json::json!({"via": "openclaw", "openclaw": package}),
+        (None, None, Some(route)) => serde_json::json!({"via": "none", "notReached": route}),
+        (None, None, None) => serde_json::json!({"via": "offline"}),
     }
 }
 

@@ -80,8 +80,9 @@ pub struct OnlineArgs {
 /// write; these options take it on any store.
 #[derive(Debug, Clone, Args)]
 pub struct OwnerArgs {
-    /// Write through the installed OpenClaw package's own code (its plugin SDK) instead of this
-    /// tool's writer, offline; it must be the release that owns the store.
+    /// Write through the installed OpenClaw package's own code (its plugin SDK; for prune, its
+    /// own `sessions cleanup`) instead of this tool's writer, offline; it must be the release
+    /// that owns the store.
     #[arg(long)]
     pub via_openclaw: bool,
     /// The OpenClaw package to write through: its directory or its `openclaw.mjs` (default:
@@ -243,6 +244,7 @@ pub fn reach(layout: &StateLayout, probe: &OwnershipProbe, args: &GatewayArgs) -
 /// A refusal of custody while a Gateway owns the state dir, said for what the command is: one
 /// with no RPC runs only offline; one that has it was told `--offline`.
 pub fn explain_refusal(e: anyhow::Error, label: &str, layout: &StateLayout) -> anyhow::Error {
+    let e = name_the_owners_command(e, label, layout);
     let Some(Error::OwnerUnavailable { message, hint }) = e.downcast_ref::<Error>() else {
         return e;
     };
@@ -263,5 +265,38 @@ pub fn explain_refusal(e: anyhow::Error, label: &str, layout: &StateLayout) -> a
         message: format!("{message}; {why}"),
         hint: hint.clone(),
     }
+    .into()
+}
+
+/// A change refused on a store of a newer release, by a command that neither the Gateway's RPC
+/// nor the owner route carries (`doctor --fix`, `migrate`, `backup restore`, ...): the generic
+/// hint ("the same command goes through its Gateway") would not work for it, so the hint names
+/// that release's own command instead (docs/openclaw/RELEASES.md §8).
+fn name_the_owners_command(e: anyhow::Error, label: &str, layout: &StateLayout) -> anyhow::Error {
+    use openclaw_sessions::remedy::Remedy;
+    let Some(err) = e.downcast_ref::<Error>() else {
+        return e;
+    };
+    if err.remedy() != Some(Remedy::OwnerWrites) || ONLINE_COMMANDS.contains(&label) {
+        return e;
+    }
+    let Some(owner) = openclaw_sessions::store::releases::newer_owner(
+        &openclaw_sessions::status::database_schemas(layout),
+    ) else {
+        return e;
+    };
+    let words = owner.words();
+    let (shown, own) = match label {
+        "doctor" => ("doctor --fix", "`openclaw doctor --fix`"),
+        "restore" => ("backup restore", "`openclaw` commands"),
+        _ => (label, "`openclaw` commands"),
+    };
+    Error::UnsupportedSchema {
+        message: err.to_string(),
+        hint: Some(format!(
+            "`{shown}` goes neither through {words}'s Gateway (it has no RPC) nor through its installed code: run {words}'s own {own} offline"
+        )),
+    }
+    .with_remedy(Remedy::OwnerWrites)
     .into()
 }

@@ -264,7 +264,8 @@ pub fn run_online<O: OnlineOperation>(
         let (rpc, route) = connect()?;
         (Some(rpc), Some(route))
     };
-    super::pipeline::finish(
+    let reached = route.is_some();
+    let mut run = super::pipeline::finish(
         op,
         layout,
         options,
@@ -278,7 +279,11 @@ pub fn run_online<O: OnlineOperation>(
             op.apply_online(layout, plan, rpc.as_mut(), hooks)
         },
         |op, plan, report| op.verify_online(layout, plan, report),
-    )
+    )?;
+    if !reached {
+        run.not_reached = Some("the live Gateway".to_string());
+    }
+    Ok(run)
 }
 
 #[cfg(test)]

@@ -240,6 +240,9 @@ pub struct Run<P, R> {
     pub gateway: Option<GatewayRoute>,
     /// The installed OpenClaw package whose own code wrote the changes (`ops::owner`).
     pub owner: Option<super::owner::OpenClawPackage>,
+    /// The owner's route a run with nothing to do did not take ("the live Gateway", "OpenClaw
+    /// 2026.9.8's own code"): it only read the store, and says so rather than a route.
+    pub not_reached: Option<String>,
 }
 
 impl<P, R> Run<P, R> {
@@ -389,6 +392,7 @@ impl<P, R> Run<P, R> {
             custody: None,
             gateway,
             owner: None,
+            not_reached: None,
         }
     }
 }
@@ -457,6 +461,7 @@ pub(super) fn finish<O: Operation>(
         custody: None,
         gateway,
         owner: None,
+        not_reached: None,
     })
 }
 

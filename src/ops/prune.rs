@@ -55,6 +55,9 @@ pub struct PruneReport {
     /// OpenClaw's own `sessions.cleanup` answer, when the run went through a live Gateway
     /// (its summaries per store: counts before and after, pruned, capped, the disk budget).
     pub gateway_cleanup: Option<serde_json::Value>,
+    /// OpenClaw's own `sessions cleanup --enforce --json` answers, one per agent it ran for,
+    /// when the installed package's code pruned (`ops::owner`).
+    pub owner_cleanup: Option<Vec<serde_json::Value>>,
 }
 
 /// One agent's plan. The actions stay in the plan's temporary database.
@@ -201,6 +204,29 @@ impl PruneOp {
             agents: Vec::new(),
             state: None,
         }
+    }
+
+    /// The options OpenClaw's own cleanup (its RPC `sessions.cleanup`, its command `sessions
+    /// cleanup`) has no setting for, as the refusals name them: those that change the config's
+    /// `session.maintenance` for this run, `--artifacts`, and `--reclaim` (`reclaim_why`).
+    fn unmapped_options(&self, reclaim_why: &str) -> Vec<String> {
+        let mut options: Vec<String> = self
+            .overrides
+            .iter()
+            .map(|flag| match flag.as_str() {
+                "--older-than" => "--older-than (session.maintenance.pruneAfter)".to_string(),
+                "--max-entries" => "--max-entries (session.maintenance.maxEntries)".to_string(),
+                "--max-disk-bytes" => {
+                    "--max-disk-bytes (session.maintenance.maxDiskBytes)".to_string()
+                }
+                "--reclaim" => format!("--reclaim ({reclaim_why})"),
+                other => other.to_string(),
+            })
+            .collect();
+        if self.artifacts {
+            options.push("--artifacts".into());
+        }
+        options
     }
 
     fn refuse_unproven_owners(&self, layout: &StateLayout) -> Result<()> {
@@ -1037,22 +1063,7 @@ impl super::online::OnlineOperation for PruneOp {
     /// config's `session.maintenance` as it is: an option that changes a setting has no
     /// parameter there (docs/openclaw/GATEWAY.md §7).
     fn online_refusal(&self) -> Option<String> {
-        let mut options: Vec<String> = self
-            .overrides
-            .iter()
-            .map(|flag| match flag.as_str() {
-                "--older-than" => "--older-than (session.maintenance.pruneAfter)".to_string(),
-                "--max-entries" => "--max-entries (session.maintenance.maxEntries)".to_string(),
-                "--max-disk-bytes" => {
-                    "--max-disk-bytes (session.maintenance.maxDiskBytes)".to_string()
-                }
-                "--reclaim" => "--reclaim (reclaim has no Gateway RPC)".to_string(),
-                other => other.to_string(),
-            })
-            .collect();
-        if self.artifacts {
-            options.push("--artifacts".into());
-        }
+        let options = self.unmapped_options("reclaim has no Gateway RPC");
         (!options.is_empty()).then(|| {
             format!(
                 "OpenClaw's sessions.cleanup has no parameter for {}: it applies the config's session.maintenance as it is",
@@ -1123,11 +1134,88 @@ impl super::online::OnlineOperation for PruneOp {
         };
         Ok(PruneReport {
             gateway_cleanup: Some(answer),
+            owner_cleanup: None,
         })
     }
 
     /// Nothing of the plan to read back: OpenClaw's cleanup chose what it removed.
     fn verify_online(&self, _: &StateLayout, _: &PrunePlanSet, _: &PruneReport) -> Result<()> {
         Ok(())
+    }
+}
+
+impl super::owner::OwnerOperation for PruneOp {
+    /// OpenClaw's `sessions cleanup` takes `--agent`, `--enforce`, `--active-key`,
+    /// `--fix-missing` and `--fix-dm-scope`, and applies the config's `session.maintenance` as
+    /// it is (2026.8.2, 2026.9.5 and 2026.9.6 alike): an option that changes a setting, and
+    /// `--artifacts` and `--reclaim`, are refused before anything changes.
+    fn owner_refusal(&self, owner: &super::owner::OwnerWriter) -> Result<()> {
+        owner.require_cli("sessions cleanup")?;
+        let options = self.unmapped_options("this tool's own write, not OpenClaw's");
+        if options.is_empty() {
+            return Ok(());
+        }
+        Err(Error::InvalidArgument {
+            message: format!(
+                "OpenClaw {}'s own `sessions cleanup` has no option for {}: it applies the config's session.maintenance as it is; nothing was changed",
+                owner.package.version,
+                options.join(", ")
+            ),
+            hint: Some(
+                "set the setting in the config's session.maintenance (OpenClaw's cleanup then applies it), or leave the option out; on a store this tool writes, leaving out --via-openclaw/--openclaw lets this tool's own prune take it".into(),
+            ),
+        })
+    }
+
+    /// OpenClaw's own offline cleanup, `openclaw sessions cleanup --enforce --agent ID --store
+    /// <agent>/sessions/sessions.json --json` (the store path its Gateway uses, so that its
+    /// disk budget measures `sessions/` too, docs/openclaw/RELEASES.md §7), once per agent
+    /// the plan changes, under this tool's custody (that command takes no lock of its own with
+    /// `--store`, and never calls a Gateway with it). It decides for itself what it removes:
+    /// the plan shown was this tool's reading of its rules, checked against the store after.
+    fn apply_by_owner(
+        &mut self,
+        _layout: &StateLayout,
+        plan: &mut PrunePlanSet,
+        owner: &super::owner::OwnerWriter,
+        hooks: &dyn Hooks,
+    ) -> Result<PruneReport> {
+        let mut answers = Vec::new();
+        for a in plan.agents.iter_mut().filter(|a| a.work() > 0) {
+            if hooks.interruption().requested() {
+                return Err(Error::Interrupted);
+            }
+            let store = a.paths.sessions_dir.join("sessions.json");
+            let mut args: Vec<&std::ffi::OsStr> = [
+                "sessions",
+                "cleanup",
+                "--enforce",
+                "--json",
+                "--agent",
+                a.paths.id.as_str(),
+                "--store",
+            ]
+            .into_iter()
+            .map(std::ffi::OsStr::new)
+            .collect();
+            args.push(store.as_os_str());
+            if self.fix_missing {
+                args.push("--fix-missing".as_ref());
+            }
+            if self.fix_dm_scope {
+                args.push("--fix-dm-scope".as_ref());
+            }
+            if let Some(key) = &self.active_key {
+                args.push("--active-key".as_ref());
+                args.push(key.as_ref());
+            }
+            let answer = owner.run_cli(&args, "sessions cleanup --enforce")?;
+            a.applied = true;
+            answers.push(answer);
+        }
+        Ok(PruneReport {
+            gateway_cleanup: None,
+            owner_cleanup: Some(answers),
+        })
     }
 }

@@ -566,7 +566,8 @@ fn prune_goes_through_the_live_gateway_with_every_setting_its_cleanup_takes() {
 }
 
 /// The README's cron line on a live host with nothing due prints nothing on either stream and
-/// exits 0, without even reaching the Gateway (so a host without the token is quiet too).
+/// exits 0, without even reaching the Gateway (so a host without the token is quiet too); its
+/// JSON says so (`"via": "none"`, issue 48).
 #[test]
 fn the_cron_line_on_a_live_host_with_nothing_due_prints_nothing() {
     let store = Store::copy("live");
@@ -581,5 +582,13 @@ fn the_cron_line_on_a_live_host_with_nothing_due_prints_nothing() {
         (String::from_utf8_lossy(&out.stdout), stderr(&out)),
         (String::new().into(), String::new())
     );
+    assert!(seen.lock().unwrap().is_empty(), "the Gateway was reached");
+    // Its JSON says what it did: it read the store and reached no Gateway, nor wrote offline.
+    let out = store.cmd().args(CRON_PRUNE).arg("--json").output().unwrap();
+    expect_exit(&out, 0);
+    let doc = json(&out);
+    assert_eq!(doc["data"]["via"], "none", "{doc}");
+    assert_eq!(doc["data"]["notReached"], "the live Gateway", "{doc}");
+    assert!(doc["data"].get("gateway").is_none(), "{doc}");
     assert!(seen.lock().unwrap().is_empty(), "the Gateway was reached");
 }

@@ -1293,8 +1293,10 @@ fn a_store_of_a_newer_release_reads_first_class() {
         hint.contains("openclaw@2026.9.8") && !hint.contains("upgrade openclaw-sessions"),
         "{hint}"
     );
+    // prune goes to the owner's own cleanup: refused the same way without its package.
     let out = store
         .cmd()
+        .env("PATH", "/nonexistent")
         .args(["--json", "prune", "--all-agents", "--enforce", "--yes"])
         .output()
         .unwrap();
@@ -1302,12 +1304,12 @@ fn a_store_of_a_newer_release_reads_first_class() {
     expect_exit(&out, 6);
     let message = doc["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("belongs to OpenClaw 2026.9.8"),
+        message.contains("`openclaw` is not on PATH") && message.contains("nothing was changed"),
         "{message}"
     );
     let hint = doc["error"]["hint"].as_str().unwrap();
     assert!(
-        hint.contains("OpenClaw 2026.9.8's Gateway") && !hint.contains("upgrade"),
+        hint.contains("openclaw@2026.9.8") && hint.contains("Gateway") && !hint.contains("upgrade"),
         "{hint}"
     );
     assert!(
@@ -1550,5 +1552,204 @@ fn migrate_schema_names_what_openclaws_doctor_repairs_after_its_upgrade() {
             && plan.contains("7 sessions without a name")
             && plan.contains("14 sessions with runtime model state"),
         "{plan}"
+
+/// A fake `node` that records how the owner's code was run (its arguments, its state dir and
+/// config, whether this tool's custody lock was held meanwhile) in `<dir>/node.log` and
+/// answers as OpenClaw's `sessions cleanup --json` does, without pruning anything.
+fn recording_node(dir: &std::path::Path, state: &std::path::Path) -> std::path::PathBuf {
+    let log = dir.join("node.log");
+    let lock = state.join(format!("tmp/openclaw-{}/gateway.state.lock", unsafe {
+        libc::getuid()
+    }));
+    let n = dir.join("bin/node");
+    std::fs::write(
+        &n,
+        format!(
+            "#!/bin/sh\nPATH=/usr/bin:/bin\n{{ echo \"args: $*\"; echo \"state: $OPENCLAW_STATE_DIR\"; echo \"config: $OPENCLAW_CONFIG_PATH\"; \
+             if grep -q sqlite-maintenance '{lock}' 2>/dev/null; then echo 'custody: held'; else echo 'custody: free'; fi; }} >> '{log}'\n\
+             echo '{{\"agentId\":\"research\",\"applied\":true}}'\n",
+            lock = lock.display(),
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&n, std::fs::Permissions::from_mode(0o755)).unwrap();
+    log
+}
+
+/// Issue 48: `prune` through the owner's code runs OpenClaw's own offline cleanup, `openclaw
+/// sessions cleanup --enforce --json --agent ID --store <agent>/sessions/sessions.json` with the
+/// settings its cleanup takes (--active-key, --fix-missing, --fix-dm-scope where it acts),
+/// once per agent the plan changes, under this tool's custody (that command takes no lock of its
+/// own); a cleanup that does not end as the plan shown is reported, not passed off as done. An
+/// option its cleanup has no setting for is refused before anything runs, naming what works; a
+/// run with nothing due starts nothing and says so ("via": "none").
+#[test]
+fn prune_through_the_owner_runs_its_own_cleanup_under_custody_with_the_settings_it_takes() {
+    let store = Store::copy("live");
+    let bins = tempfile::tempdir().unwrap();
+    let root = fake_package(bins.path(), "2026.9.6", false);
+    let log = recording_node(bins.path(), &store.state());
+    let before = checksums(&store.state());
+    // The databases and sessions/ (custody leaves its coordinators in tmp/).
+    let data = || {
+        (
+            checksums(&store.state().join("agents")),
+            checksums(&store.state().join("state")),
+        )
+    };
+    let data_before = data();
+
+    // What the cleanup has no option for: refused before node runs.
+    for (flag, value, names) in [
+        (
+            "--older-than",
+            Some("1d"),
+            "--older-than (session.maintenance.pruneAfter)",
+        ),
+        (
+            "--max-entries",
+            Some("2"),
+            "--max-entries (session.maintenance.maxEntries)",
+        ),
+        ("--artifacts", None, "--artifacts"),
+        ("--reclaim", None, "--reclaim"),
+    ] {
+        let mut cmd = store.cmd();
+        cmd.env("PATH", bins.path().join("bin")).args([
+            "--json",
+            "--agent",
+            "research",
+            "prune",
+            "--enforce",
+            "--yes",
+            flag,
+        ]);
+        if let Some(v) = value {
+            cmd.arg(v);
+        }
+        let out = cmd.arg("--openclaw").arg(&root).output().unwrap();
+        expect_exit(&out, 2);
+        let doc = json(&out);
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("OpenClaw 2026.9.6's own `sessions cleanup` has no option for")
+                && message.contains(names)
+                && message.contains("nothing was changed"),
+            "{message}"
+        );
+        assert!(
+            doc["error"]["hint"]
+                .as_str()
+                .unwrap()
+                .contains("session.maintenance"),
+            "{doc}"
+        );
+    }
+    assert!(!log.exists(), "node ran for a refused prune");
+    assert!(
+        checksums(&store.state()) == before,
+        "a refused prune wrote the store"
+    );
+
+    // The cleanup run as OpenClaw's own command: this one prunes nothing, so the read-back
+    // finds the planned sessions still there and says so.
+    let out = store
+        .cmd()
+        .env("PATH", bins.path().join("bin"))
+        .args([
+            "--json",
+            "--agent",
+            "research",
+            "prune",
+            "--enforce",
+            "--yes",
+            "--fix-missing",
+            "--fix-dm-scope",
+            "--active-key",
+            "agent:research:pinned-notes",
+            "--via-openclaw",
+            "--openclaw",
+        ])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let doc = json(&out);
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("written by OpenClaw 2026.9.6's own code"),
+        "{doc}"
+    );
+    let said = std::fs::read_to_string(&log).unwrap();
+    let research = store.state().join("agents/research/sessions/sessions.json");
+    assert_eq!(
+        said,
+        format!(
+            "args: {} sessions cleanup --enforce --json --agent research --store {} --fix-missing --fix-dm-scope --active-key agent:research:pinned-notes\nstate: {}\nconfig: {}\ncustody: held\n",
+            root.join("openclaw.mjs").display(),
+            research.display(),
+            store.state().display(),
+            store.state().join("openclaw.json").display(),
+        ),
+        "how OpenClaw's cleanup was run"
+    );
+    assert!(data() == data_before, "only the owner's code writes");
+
+    // Nothing due: node never starts, and the JSON says the route was not taken.
+    std::fs::remove_file(&log).unwrap();
+    store.run_ok(["--agent", "research", "prune", "--enforce", "--yes"]);
+    let doc = store.json_ok([
+        "--json",
+        "--agent",
+        "research",
+        "prune",
+        "--enforce",
+        "--yes",
+        "--openclaw",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(doc["data"]["via"], "none", "{doc}");
+    assert_eq!(
+        doc["data"]["notReached"], "OpenClaw 2026.9.6's own code",
+        "{doc}"
+    );
+    assert!(!log.exists(), "node ran with nothing due");
+}
+
+/// Issue 48: `doctor --fix` has no owner route (OpenClaw's own `doctor --fix` takes the
+/// maintenance lock itself, and its Gateway has no doctor RPC): on a newer release's store a
+/// repair is refused (6) with nothing changed, its hint naming that release's own `openclaw
+/// doctor --fix`, not a Gateway route the command does not have.
+#[test]
+fn doctor_fix_on_a_newer_store_names_the_owners_own_doctor() {
+    let store = newer_release_store();
+    store
+        .writable("work")
+        .execute(
+            "UPDATE session_nodes SET label = 'out of step' WHERE session_key = 'agent:work:main'",
+            [],
+        )
+        .unwrap();
+    let before = checksums(&store.state().join("agents"));
+    let out = store
+        .cmd()
+        .args(["--json", "--agent", "work", "doctor", "--fix", "--yes"])
+        .output()
+        .unwrap();
+    expect_exit(&out, 6);
+    let doc = json(&out);
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("run OpenClaw 2026.9.8's own `openclaw doctor --fix` offline")
+            && !hint.contains("the same command goes through"),
+        "{hint}"
+    );
+    assert!(
+        checksums(&store.state().join("agents")) == before,
+        "a refused repair wrote the store"
     );
 }

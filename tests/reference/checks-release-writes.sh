@@ -101,8 +101,10 @@ release_entry_writes() {
 # VER's installed package named by --openclaw and the reference `node` on PATH: patch, archive,
 # unarchive and delete (its archive files and kept entries too) through VER's own code ("via": "openclaw") and through this tool's writer, on two
 # copies of the store, leave the same rows in every table of the agent database after each
-# request (compare-all-rows.mjs); VER then reads the routed store back. A package of another
-# release is refused before anything changes.
+# request (compare-all-rows.mjs); so do `prune` of research through VER's own offline
+# `sessions cleanup --enforce` and this tool's prune, and a second prune with nothing due takes
+# no route; VER then reads the routed store back. A package of another release is refused
+# before anything changes.
 owner_route_of() {
   local ver="$1" a b pkg other n=0 key op rc
   if [[ "$ver" == 2026.9.6 ]]; then
@@ -136,6 +138,22 @@ owner_route_of() {
     same_release_rows "$ver" "$a" "$b" "$agent" "delete $key through the owner route"
     n=$((n + 1))
   done
+  # prune: OpenClaw's own offline cleanup (`sessions cleanup --enforce`) through the route, and
+  # this tool's prune, on research (untouched above): the same rows and archive files; then, with
+  # nothing due, neither route is taken ("via": "none").
+  ours_run pr.json "$a" --json prune --agent research --enforce --yes || check_error "$ver: ours prune: $(head -c 300 pr.json.err)"
+  PATH="$path" ours_run po.json "$b" --json prune --agent research --enforce --yes --openclaw "$pkg" ||
+    check_error "$ver: the owner route's prune: $(head -c 300 po.json.err)"
+  [[ "$(jsonq po.json 'j.data.via + " " + j.data.openclaw.version + " " + j.data.openclawCleanup.length')" == "openclaw $ver 1" ]] ||
+    check_error "$ver: prune did not go through $ver's own cleanup: $(head -c 300 po.json)"
+  [[ "$(jsonq po.json 'j.data.openclawCleanup[0].afterCount')" == "$(jsonq pr.json 'j.data.agents[0].cleanup.afterCount')" &&
+    "$(jsonq pr.json 'j.data.agents[0].cleanup.pruned + j.data.agents[0].cleanup.archived')" -gt 0 ]] ||
+    check_error "$ver: prune: openclaw's afterCount $(jsonq po.json 'j.data.openclawCleanup[0].afterCount'), ours $(jsonq pr.json 'j.data.agents[0].cleanup.afterCount') (nothing due proves nothing)"
+  same_release_rows "$ver" "$a" "$b" research "prune through the owner route"
+  PATH="$path" ours_run po2.json "$b" --json prune --agent research --enforce --yes --openclaw "$pkg" || check_error "$ver: a second prune: $(head -c 300 po2.json.err)"
+  [[ "$(jsonq po2.json 'j.data.via + " " + j.data.notReached')" == "none OpenClaw $ver's own code" ]] ||
+    check_error "$ver: a prune with nothing due: $(head -c 300 po2.json)"
+  n=$((n + 1))
   cp -a "$b" "$CHECK_DIR/stores/owner-before-refusal"
   rc=0; PATH="$path" ours_run w.json "$b" patch agent:work:pinned-notes --agent work --set 'label="x"' --openclaw "$other" --json || rc=$?
   [[ $rc -eq 6 ]] || check_error "$ver: a package of another release: exit $rc"
@@ -143,7 +161,7 @@ owner_route_of() {
     check_error "$ver: the refused run changed the store"
   release_accepts "$ver" "$b" "owner-$ver"
   [[ $CHECK_ERRORS -ne 0 ]] ||
-    note "$ver: $n requests through $ver's own code (--openclaw), the same rows as this tool's writer after each; another release's package refused with 6, nothing changed; $ver reads the store back"
+    note "$ver: $n requests through $ver's own code (--openclaw; prune through its own cleanup), the same rows as this tool's writer after each; another release's package refused with 6, nothing changed; $ver reads the store back"
 }
 check_owner_route_of_2026_8_2() { owner_route_of 2026.8.2; }
 check_owner_route_of_2026_9_5() { owner_route_of 2026.9.5; }

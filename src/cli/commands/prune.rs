@@ -18,8 +18,8 @@ use openclaw_sessions::Error;
 
 use super::reclaim::{print_report as print_reclaim, reclaim, ReclaimReport};
 use crate::cli::exit::Outcome;
-use crate::cli::mutation::{print_dry_run, run_online_op, selection, MutationArgs};
-use crate::cli::online::OnlineArgs;
+use crate::cli::mutation::{print_dry_run, run_owned_op, selection, MutationArgs};
+use crate::cli::online::{OnlineArgs, OwnerArgs};
 use crate::cli::table::Column;
 use crate::cli::Ctx;
 
@@ -71,6 +71,12 @@ pub struct PruneArgs {
     /// this tool's prediction of it. --dry-run reads the live store either way.
     #[command(flatten)]
     online: OnlineArgs,
+    /// Offline, on a store of a release this tool does not write (or with --via-openclaw),
+    /// OpenClaw's own `sessions cleanup --enforce` of the installed package prunes, with
+    /// --agent, --active-key, --fix-missing and --fix-dm-scope; an option that changes a
+    /// setting of session.maintenance is refused there (it applies the config's as it is).
+    #[command(flatten)]
+    owner: OwnerArgs,
 }
 
 /// The JSON report of one agent.
@@ -286,9 +292,13 @@ struct Report<'a> {
     snapshots: &'a [SnapshotTaken],
     #[serde(skip_serializing_if = "Option::is_none")]
     reclaim: Option<ReclaimReport>,
-    /// `"via": "offline"` (a run through the Gateway reports its own answer instead).
+    /// `"via": "offline"`, `"openclaw"` (the package whose own cleanup pruned) or `"none"`
+    /// (nothing due; a run through the Gateway reports its own answer instead).
     #[serde(flatten)]
     via: serde_json::Value,
+    /// OpenClaw's own `sessions cleanup --json` answer per agent, when its package pruned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    openclaw_cleanup: Option<&'a [serde_json::Value]>,
 }
 
 fn settings(
@@ -369,7 +379,8 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
         dry_run: args.mutation.dry_run || warn_only,
         ..args.mutation.clone()
     };
-    let Some(run) = run_online_op(ctx, &mut op, &mutation, &args.online, "prune")? else {
+    let Some(run) = run_owned_op(ctx, &mut op, &mutation, &args.online, &args.owner, "prune")?
+    else {
         return Ok(Outcome::Done);
     };
     if let (Some(route), Some(answer)) = (
@@ -413,6 +424,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<Outcome> {
             snapshots: &run.snapshots,
             reclaim: reclaimed,
             via: crate::cli::mutation::via(&run),
+            openclaw_cleanup: run.report.as_ref().and_then(|r| r.owner_cleanup.as_deref()),
         })?;
         return Ok(Outcome::Done);
     }

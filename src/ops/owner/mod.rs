@@ -196,6 +196,9 @@ pub enum OwnerCall {
 pub struct OwnerWriter {
     pub package: OpenClawPackage,
     pub state_dir: PathBuf,
+    /// The config this tool read (`--config`, `OPENCLAW_CONFIG_PATH`), given to the package's
+    /// code as its own: unset, it finds the same one in the state dir.
+    pub config: Option<PathBuf>,
 }
 
 impl OwnerWriter {
@@ -220,9 +223,9 @@ impl OwnerWriter {
         // every one of them fail (2026.8.2's and 2026.9.5's deleteSessionEntry).
         let script = ScriptFile::write()
             .map_err(|e| unknown(format!("could not be given its script ({e})")))?;
-        let mut child = std::process::Command::new(&self.package.node)
+        let mut child = self
+            .command()
             .arg(&script.0)
-            .env("OPENCLAW_STATE_DIR", &self.state_dir)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -270,6 +273,80 @@ impl OwnerWriter {
             .collect())
     }
 
+    /// `node` with the package's environment: this state dir and config, one process (no
+    /// respawn), no colour.
+    fn command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(&self.package.node);
+        cmd.env("OPENCLAW_STATE_DIR", &self.state_dir)
+            .env("OPENCLAW_NO_RESPAWN", "1")
+            .env("NO_COLOR", "1")
+            .env("FORCE_COLOR", "0")
+            .env_remove("OPENCLAW_PROFILE");
+        match &self.config {
+            Some(config) => cmd.env("OPENCLAW_CONFIG_PATH", config),
+            None => cmd.env_remove("OPENCLAW_CONFIG_PATH"),
+        };
+        cmd
+    }
+
+    /// The package's own command line (`<package>/openclaw.mjs`), for the commands it runs
+    /// offline (`sessions cleanup --enforce --store ...`).
+    pub fn cli_entry(&self) -> PathBuf {
+        self.package.root.join("openclaw.mjs")
+    }
+
+    /// Refused before anything changes when the package has no command line to run.
+    pub fn require_cli(&self, command: &str) -> Result<()> {
+        if self.cli_entry().is_file() {
+            return Ok(());
+        }
+        Err(refused(
+            format!(
+                "OpenClaw {} at {} has no command line (openclaw.mjs) to run `openclaw {command}`",
+                self.package.version,
+                self.package.root.display()
+            ),
+            &format!("OpenClaw {}", self.package.version),
+        ))
+    }
+
+    /// Run `openclaw ARGS... --json` of the package offline and parse what it prints. An
+    /// error: it failed or printed no JSON; what it changed is unknown (`what` names it).
+    pub fn run_cli(&self, args: &[&OsStr], what: &str) -> Result<Value> {
+        let unknown = |why: String| {
+            Error::Internal(format!(
+                "OpenClaw {}'s own `openclaw {what}` ({}) {why}; what it changed is unknown: look at the sessions, then run the command again",
+                self.package.version,
+                self.package.root.display(),
+            ))
+        };
+        let out = self
+            .command()
+            .arg(self.cli_entry())
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| {
+                unknown(format!(
+                    "could not be started with {} ({e})",
+                    self.package.node.display()
+                ))
+            })?;
+        let said = || {
+            let err = String::from_utf8_lossy(&out.stderr);
+            err.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .to_string()
+        };
+        if !out.status.success() {
+            return Err(unknown(format!("ended with {} ({})", out.status, said())));
+        }
+        serde_json::from_slice(&out.stdout)
+            .map_err(|_| unknown(format!("printed no JSON answer ({})", said())))
+    }
+
     /// "written by OpenClaw 2026.9.6's own code, <path>".
     pub fn words(&self) -> String {
         format!(
@@ -313,6 +390,12 @@ impl Drop for ScriptFile {
 
 /// An operation the owner's code can carry.
 pub trait OwnerOperation: Operation {
+    /// What of this run the owner's code cannot carry (an option its command has no setting
+    /// for): refused before anything changes, naming what works.
+    fn owner_refusal(&self, _owner: &OwnerWriter) -> Result<()> {
+        Ok(())
+    }
+
     /// Every planned change through `owner`, read back.
     fn apply_by_owner(
         &mut self,
@@ -323,8 +406,15 @@ pub trait OwnerOperation: Operation {
     ) -> Result<Self::Report>;
 }
 
-/// Run `op` through the owner's code: the pipeline's order, its question, snapshot and
-/// verification, with the package's code applying the plan.
+/// Run `op` through the owner's code: the pipeline's order, its custody, question, snapshot
+/// and verification, with the package's code applying the plan.
+///
+/// Custody is this tool's, held from the plan to the read-back: the package's code takes no
+/// lock of its own for what it runs here (its plugin SDK writes and `sessions cleanup --store`
+/// do not take `gateway.state.lock` nor its coordinators, tests/reference/openclaw/OPERATIONS.md
+/// §7), so without ours a Gateway or an OpenClaw maintenance command could start in the middle
+/// of the run; while ours is held they refuse to, and the package's code, taking none, is not
+/// stopped by it.
 pub fn run_owner<O: OwnerOperation>(
     op: &mut O,
     layout: &StateLayout,
@@ -332,8 +422,37 @@ pub fn run_owner<O: OwnerOperation>(
     hooks: &dyn Hooks,
     owner: &OwnerWriter,
 ) -> Result<Run<O::Plan, O::Report>> {
+    op.owner_refusal(owner)?;
     hooks.step("resolve");
     op.resolve(layout)?;
+    hooks.step("custody");
+    let acquire = crate::custody::AcquireOptions {
+        wait: options.wait,
+        interruption: hooks.interruption(),
+        inherit: options.inherit_custody.clone(),
+    };
+    let custody = crate::custody::Custody::acquire(layout, &acquire)?;
+    for r in &custody.report.reclaimed {
+        hooks.warn(format!("reclaimed a stale lock: {r}").into());
+    }
+    let custody_report = custody.report.clone();
+    let result = run_owner_held(op, layout, options, hooks, owner);
+    let released = custody.release();
+    if result.is_ok() {
+        released?;
+    }
+    let mut run = result?;
+    run.custody = Some(custody_report);
+    Ok(run)
+}
+
+fn run_owner_held<O: OwnerOperation>(
+    op: &mut O,
+    layout: &StateLayout,
+    options: &RunOptions,
+    hooks: &dyn Hooks,
+    owner: &OwnerWriter,
+) -> Result<Run<O::Plan, O::Report>> {
     hooks.step("plan");
     let plan = op.plan(layout, hooks)?;
     hooks.step("check");
@@ -350,8 +469,30 @@ pub fn run_owner<O: OwnerOperation>(
         (plan, summary),
         None,
         |op, plan| op.apply_by_owner(layout, plan, owner, hooks),
-        |op, plan, report| op.verify(layout, plan, report),
+        |op, plan, report| {
+            op.verify(layout, plan, report).map_err(|e| match e {
+                // The read-back found what the owner's code did otherwise than the plan
+                // shown: its decision, said as such, not as a fault of this tool's writer.
+                Error::Internal(what) => Error::Conflict {
+                    message: format!(
+                        "{} did not leave the store as the plan shown ({})",
+                        owner.words(),
+                        what.strip_prefix("not as written: ").unwrap_or(&what)
+                    ),
+                    hint: Some(
+                        "look at the sessions as they are now (`openclaw-sessions list`); a snapshot taken before (--backup-dir) holds them as they were".into(),
+                    ),
+                },
+                other => other,
+            })
+        },
     )?;
-    run.owner = Some(owner.package.clone());
+    // Only a run the package's code applied went through it; one with nothing to do (or
+    // declined) never started it.
+    if run.state == super::pipeline::RunState::Applied {
+        run.owner = Some(owner.package.clone());
+    } else {
+        run.not_reached = Some(format!("OpenClaw {}'s own code", owner.package.version));
+    }
     Ok(run)
 }
