@@ -102,12 +102,12 @@ impl Operation for BundleImportOp {
         let p = &plan.plan;
         let m = &p.manifest;
         let mut summary = PlanSummary::new(format!(
-            "import {} from bundle {} (agent {}, schema {}) into agent {}",
+            "import {} of agent {} (schema {}) into agent {} from {}",
             super::summary::count(p.sessions.len(), "session"),
-            p.bundle.display(),
             m.source.agent_id,
             m.source.agent_schema,
-            p.agent_id
+            p.agent_id,
+            p.bundle.display(),
         ));
         let mut group = PlanGroup::new(Some(p.agent_id.clone()));
         for s in &p.sessions {

@@ -411,3 +411,78 @@ fn bundle_import_killed_at_many_moments() {
     eprintln!("bundle import: crashed at {crashed} of 10 points");
     assert!(crashed >= 7, "only {crashed} crash points were reached");
 }
+
+/// The plan, the dry run and the result for people, at 80 and 200 columns.
+#[test]
+fn bundle_human_output_at_80_and_200_columns() {
+    let store = Store::copy("live");
+    let bundle = export(
+        &store,
+        "two.bundle",
+        "research",
+        &["cron:nightly:run:888", "explicit:cli-research"],
+    );
+    let mut s = crate::common::settings(&store);
+    crate::common::filter_cut_temp_paths(&mut s, &store);
+    for width in ["80", "200"] {
+        let out = store
+            .cmd()
+            .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", width)
+            .env_remove("COLUMNS")
+            .args(["--agent", "main", "bundle", "import"])
+            .arg(&bundle)
+            .arg("--dry-run")
+            .output()
+            .unwrap();
+        expect_exit(&out, 0);
+        let text = String::from_utf8(out.stdout).unwrap();
+        if width == "80" {
+            for line in text.lines() {
+                assert!(line.chars().count() <= 80, "{line:?}");
+            }
+        }
+        s.bind(|| insta::assert_snapshot!(format!("bundle_import_plan_{width}"), text));
+    }
+    let out = store
+        .cmd()
+        .args(["--agent", "main", "bundle", "import"])
+        .arg(&bundle)
+        .arg("--yes")
+        .output()
+        .unwrap();
+    expect_exit(&out, 0);
+    s.bind(|| {
+        insta::assert_snapshot!(
+            "bundle_import_applied",
+            String::from_utf8(out.stdout).unwrap()
+        )
+    });
+}
+
+/// A store of a release this tool does not write (2026.9.8, schema 24) is refused before any
+/// change, naming the owner's routes, as every other write is.
+#[test]
+fn a_newer_release_s_store_is_refused_with_the_owner_route() {
+    let source = Store::copy("live");
+    let bundle = export(&source, "b.bundle", "research", &["cron:nightly:run:888"]);
+    let store = crate::releases::newer_release_store();
+    let before = checksums(&store.state());
+    let out = store
+        .cmd()
+        .env("PATH", "/nonexistent")
+        .args(["--json", "--agent", "main", "bundle", "import"])
+        .arg(&bundle)
+        .arg("--yes")
+        .output()
+        .unwrap();
+    expect_exit(&out, 6);
+    let doc = json(&out);
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(message.contains("OpenClaw 2026.9.8"), "{message}");
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("2026.9.8") && !hint.contains("upgrade openclaw-sessions"),
+        "{hint}"
+    );
+    assert_eq!(checksums(&store.state()), before, "nothing changed");
+}
