@@ -486,3 +486,41 @@ fn a_newer_release_s_store_is_refused_with_the_owner_route() {
     );
     assert_eq!(checksums(&store.state()), before, "nothing changed");
 }
+
+/// Keys of one agent, exact, bare or repeated, name each session once; keys of two agents and
+/// a bundle on stdin are refused.
+#[test]
+fn export_names_each_session_once_and_import_wants_a_file() {
+    let store = Store::copy("live");
+    let bundle = export(
+        &store,
+        "b.bundle",
+        "main",
+        &["sdk-made-1", KEY, "agent:main:sdk-made-1", KEY],
+    );
+    let plain = String::from_utf8(decompressed(&bundle)).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(plain.lines().next().unwrap()).unwrap();
+    let keys: Vec<&str> = manifest["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["agent:main:sdk-made-1", KEY]);
+    let out = store
+        .cmd()
+        .args(["bundle", "export"])
+        .arg(store.dir.path().join("two.bundle"))
+        .args([KEY, "agent:work:sdk-made-1"])
+        .output()
+        .unwrap();
+    expect_exit(&out, 2);
+    assert!(!store.dir.path().join("two.bundle").exists());
+    let out = store
+        .cmd()
+        .args(["--json", "bundle", "import", "-", "--yes"])
+        .output()
+        .unwrap();
+    expect_exit(&out, 2);
+    assert_eq!(json(&out)["error"]["code"], "USAGE");
+}

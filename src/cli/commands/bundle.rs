@@ -84,6 +84,20 @@ fn export(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<Outcome> {
     let mut store = None;
     let mut sessions: Vec<ExportSession> = Vec::new();
     for words in &args.keys {
+        // A stored key as typed (the resolver's first rule) is looked up in the store already
+        // open: `list --json` gives keys so, a thousand at a time.
+        if let Some(first) = &store {
+            let first: &openclaw_sessions::store::AgentStore = first;
+            if let Some(entry) = first.entry_by_exact_key(words)? {
+                if !sessions.iter().any(|x| x.key == entry.key) {
+                    sessions.push(ExportSession {
+                        session_id: entry.session_id().to_string(),
+                        key: entry.key,
+                    });
+                }
+                continue;
+            }
+        }
         let (s, found) = ctx.find_session(&layout, words)?;
         if found.session_id != found.entry.session_id() {
             return Err(Error::InvalidArgument {
@@ -162,6 +176,13 @@ fn export(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<Outcome> {
 }
 
 fn import(ctx: &Ctx, args: &ImportArgs) -> anyhow::Result<Outcome> {
+    if args.file.as_os_str() == "-" {
+        return Err(Error::InvalidArgument {
+            message: "a bundle is imported from a file: it is read to its end and verified before anything changes, then read again".into(),
+            hint: Some("save it first (bundle export writes to a file, or `> FILE`)".into()),
+        }
+        .into());
+    }
     let now = openclaw_sessions::test_hooks::now_ms();
     let mut op = BundleImportOp::new(
         selection(ctx)?,
