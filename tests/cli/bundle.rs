@@ -131,6 +131,29 @@ fn a_bundle_brings_back_every_row_the_session_had() {
         transcript.len()
     );
     assert!(plain.lines().last().unwrap().contains(r#""type":"end""#));
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&bundle).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the bundle is private");
+    }
+    // --json says where, how big, and the manifest.
+    let listed = store
+        .cmd()
+        .args(["--json", "--agent", "main", "bundle", "export"])
+        .arg(store.dir.path().join("again.bundle"))
+        .arg(KEY)
+        .output()
+        .unwrap();
+    expect_exit(&listed, 0);
+    let doc = json(&listed);
+    assert_eq!(doc["command"], "bundle export");
+    assert_eq!(doc["data"]["manifest"]["sessions"][0]["key"], KEY);
+    assert_eq!(
+        doc["data"]["bytes"].as_u64().unwrap(),
+        std::fs::metadata(store.dir.path().join("again.bundle"))
+            .unwrap()
+            .len()
+    );
 
     store.run_ok(["delete", KEY, "--yes"]);
     assert!(session_rows(&store, KEY, &sid)["session_nodes"].is_empty());
