@@ -137,6 +137,25 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "bundle",
+        &["openclaw-sessions --agent research bundle export notes.bundle pinned-notes"],
+    ),
+    (
+        "bundle export",
+        &[
+            "openclaw-sessions --agent research bundle export notes.bundle pinned-notes",
+            "openclaw-sessions bundle export - main telegram:direct:123458 > two.bundle",
+        ],
+    ),
+    (
+        "bundle import",
+        &[
+            "openclaw-sessions --agent work bundle import notes.bundle --dry-run",
+            "openclaw-sessions --agent work bundle import notes.bundle --as notes --yes",
+            "openclaw-sessions bundle import notes.bundle --new-ids --as copy --yes",
+        ],
+    ),
+    (
         "archives",
         &["openclaw-sessions --all-agents archives list --reason deleted"],
     ),

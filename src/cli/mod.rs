@@ -17,8 +17,8 @@ mod signals;
 mod table;
 
 use commands::{
-    archives, backup, completions, custody, delete, doctor, du, lifecycle, list, man, marker,
-    migrate, patch, prune, reclaim, search, secrets, show, status, transcript, undelete,
+    archives, backup, bundle, completions, custody, delete, doctor, du, lifecycle, list, man,
+    marker, migrate, patch, prune, reclaim, search, secrets, show, status, transcript, undelete,
 };
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -84,6 +84,9 @@ pub enum Command {
     /// Snapshots in OpenClaw's format: create, list, verify, restore.
     #[command(subcommand)]
     Backup(backup::BackupCommand),
+    /// Sessions moved or copied between agents, state dirs, hosts and releases.
+    #[command(subcommand)]
+    Bundle(bundle::BundleCommand),
     /// Find what breaks stores; --fix applies the safe repairs.
     #[command(after_help = mutation::DOCTOR_FIX.help())]
     Doctor(doctor::DoctorArgs),
@@ -139,6 +142,7 @@ impl Command {
             Command::Prune(_) => "prune",
             Command::Reclaim(_) => "reclaim",
             Command::Backup(b) => b.name(),
+            Command::Bundle(b) => b.name(),
             Command::Doctor(_) => "doctor",
             Command::Migrate(m) => m.name(),
             Command::Du(_) => "du",
@@ -167,6 +171,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Prune(args) => prune::run(ctx, args),
         Command::Reclaim(args) => reclaim::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
+        Command::Bundle(cmd) => bundle::run(ctx, cmd),
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Migrate(cmd) => migrate::run(ctx, cmd),
         Command::Du(args) => du::run(ctx, args),

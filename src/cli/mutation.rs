@@ -637,6 +637,7 @@ pub fn print_dry_run(ctx: &Ctx, summary: &PlanSummary) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use openclaw_sessions::ops::bundle_import::BundleImportOp;
     use openclaw_sessions::ops::undelete::UndeleteOp;
 
     /// Every mutating command as typed, in the README table's order. (`undelete`'s `--help`
@@ -651,6 +652,7 @@ mod tests {
         ("prune", PRUNE),
         ("undelete", runs::<UndeleteOp>("")),
         ("backup restore --session", RESTORE_SESSION),
+        ("bundle import", runs::<BundleImportOp>("")),
         ("backup prune", BACKUP_PRUNE),
         ("patch", PATCH),
         ("archive", ARCHIVE),

@@ -2,6 +2,7 @@
 //! (a `session_nodes.entry_json` row or a `sessions.json` value) and the kind of session a
 //! key names. Both the store readers and the legacy file readers build on it.
 
+pub mod bundle;
 mod entry;
 mod kind;
 pub mod session_key;

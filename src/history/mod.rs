@@ -4,6 +4,7 @@
 //! files in `sessions/`, transcripts moved into `session-sqlite-import-archive/` by the
 //! import, and cold archives. Read-only: nothing here writes.
 
+pub mod bundle;
 pub mod search;
 
 use std::collections::{HashMap, HashSet};

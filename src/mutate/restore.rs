@@ -453,9 +453,18 @@ pub fn plan_undelete(
 
 /// The node, entry, conversation and window, as the entry writer stores them.
 fn write_session(tx: &Transaction<'_>, path: &Path, plan: &UndeletePlan) -> Result<()> {
-    let key = plan.session_key.as_str();
-    let sid = plan.session_id.as_str();
-    let e = &plan.entry;
+    write_session_rows(tx, path, &plan.session_key, &plan.session_id, &plan.entry)
+}
+
+/// A session's node, entry, conversation and window as the entry writer stores them for a
+/// session created in this store (undelete, bundle import).
+pub(crate) fn write_session_rows(
+    tx: &Transaction<'_>,
+    path: &Path,
+    key: &str,
+    sid: &str,
+    e: &Map<String, Value>,
+) -> Result<()> {
     let entry_json = crate::json_value::map_to_json(e);
     let updated_at = crate::json_value::finite(e.get("updatedAt")).unwrap_or(0.0);
     nodes::insert_if_absent(tx, key, sid, &entry_json, updated_at as i64).at(path)?;

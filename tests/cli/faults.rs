@@ -1129,6 +1129,49 @@ fn undelete_case(on: On) -> Case {
     }
 }
 
+/// `bundle import`: the live store's `KEY` exported into a bundle beside the state dir, then
+/// deleted (by our delete); the import brings it back from the bundle.
+fn bundle_import_case(on: On) -> Case {
+    Case {
+        name: on.name("bundle import"),
+        prepare: Box::new(move || {
+            let store = on.live();
+            let bundle = store.dir.path().join("notes.bundle");
+            store.run_ok([
+                "bundle",
+                "export",
+                bundle.to_str().unwrap(),
+                crate::undelete::KEY,
+            ]);
+            store.run_ok(["delete", crate::undelete::KEY, "--yes"]);
+            store
+        }),
+        args: args(|s| {
+            vec![
+                "bundle".into(),
+                "import".into(),
+                s.dir
+                    .path()
+                    .join("notes.bundle")
+                    .to_string_lossy()
+                    .into_owned(),
+                "--yes".into(),
+            ]
+        }),
+        agent: "main",
+        // Only the exported session comes back; no other changes.
+        allowed: allowed(|_, _, _, _| false),
+        appear: &[crate::undelete::KEY],
+        // 5: the key is taken (an earlier run brought it in whole).
+        rerun_exits: &[0, 5],
+        done: on.done(|s| assert!(s.entry("main", crate::undelete::KEY).is_some(), "not in")),
+        first_write: "bundle-import-session",
+        whole: true,
+        limit_lands: true,
+        exact_rerun: true,
+    }
+}
+
 fn restore_session_case(on: On) -> Case {
     Case {
         name: on.name("backup restore --session"),
@@ -2334,6 +2377,26 @@ fn undelete_killed_mid_write() {
 #[test]
 fn undelete_signalled_at_many_moments() {
     signalled_at_many_moments(undelete_case(On::Current));
+}
+
+#[test]
+fn bundle_import_on_a_full_disk() {
+    on_a_full_disk(bundle_import_case(On::Current));
+}
+
+#[test]
+fn bundle_import_killed_mid_write() {
+    killed_at_many_moments(bundle_import_case(On::Current));
+}
+
+#[test]
+fn bundle_import_signalled_at_many_moments() {
+    signalled_at_many_moments(bundle_import_case(On::Current));
+}
+
+#[test]
+fn bundle_import_on_schema_19_killed_mid_write() {
+    killed_at_many_moments(bundle_import_case(On::Schema19));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Integration tests: the real binary on copies of real OpenClaw stores.
 
 mod backup;
+mod bundle;
 mod canonical_keys;
 mod common;
 mod conditions;

@@ -113,6 +113,22 @@ fn cases() -> Vec<Case> {
         .unwrap();
     }
     out.push(reclaim);
+    // bundle import: a session exported, deleted, brought back from its bundle.
+    let bundle_store = Store::copy("live");
+    let bundle = bundle_store.dir.path().join("notes.bundle");
+    bundle_store.run_ok([
+        "bundle",
+        "export",
+        bundle.to_str().unwrap(),
+        "agent:main:pinned-notes",
+    ]);
+    bundle_store.run_ok(["delete", "agent:main:pinned-notes", "--yes"]);
+    out.push(Case {
+        name: "bundle import",
+        args: strings(&["bundle", "import", bundle.to_str().unwrap()]),
+        store: bundle_store,
+        asks: true,
+    });
     // undelete: a session deleted (by our delete), brought back by its key.
     let undelete = live("undelete", &["undelete", "agent:main:pinned-notes"], true);
     undelete

@@ -35,7 +35,7 @@ fn value(v: rusqlite::types::ValueRef<'_>) -> Value {
 }
 
 /// Every row of every table that holds a session, clock and random columns left out.
-fn session_rows(store: &Store, key: &str, sid: &str) -> BTreeMap<String, Vec<String>> {
+pub(crate) fn session_rows(store: &Store, key: &str, sid: &str) -> BTreeMap<String, Vec<String>> {
     let conn = store.writable("main");
     let mut out = BTreeMap::new();
     let queries = [
@@ -82,7 +82,7 @@ fn session_rows(store: &Store, key: &str, sid: &str) -> BTreeMap<String, Vec<Str
     out
 }
 
-fn session_id(store: &Store, key: &str) -> String {
+pub(crate) fn session_id(store: &Store, key: &str) -> String {
     store
         .writable("main")
         .query_row(

@@ -303,3 +303,36 @@ check_gateway_commands_online() {
   fi
 }
 CHECKS+=(gateway_commands_online)
+
+# bundle_import_gateway_lists (issue 54): a session moved by bundle from the research agent into
+# the work agent (export, import, delete at the source) is listed by OpenClaw's own Gateway
+# started on the store afterwards (its `sessions.list` of work), with the source's session id,
+# and is gone from its list of research. (A cron run session would prove nothing: the
+# Gateway's list leaves cron runs out, its own included.)
+check_bundle_import_gateway_lists() {
+  local s rc key=agent:research:explicit:cli-research moved=agent:work:explicit:cli-research sid
+  s="$(copy_store live)"
+  gateway_token_config "$s"
+  ours_run show.json "$s" show "$key" --json || check_error "show $key"
+  sid="$(jsonq show.json 'j.data.sessionId')"
+  ours_run export.json "$s" --agent research bundle export "$CHECK_DIR/move.bundle" "$key" || check_error "bundle export"
+  rc=0; ours_run import.json "$s" --agent work bundle import "$CHECK_DIR/move.bundle" --yes --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "bundle import exited $rc"
+  ours_run delete.json "$s" --agent research delete "$key" --yes --json || check_error "delete at the source"
+  gateway_start "$s"
+  # The lock names the port before the Gateway listens: its start-up is waited out.
+  local i
+  for i in $(seq 1 60); do
+    gateway_list work.json "$s" work 2> /dev/null && break
+    sleep 1
+  done
+  gateway_list work.json "$s" work || check_error "the Gateway's sessions.list of work failed"
+  gateway_list research.json "$s" research || check_error "the Gateway's sessions.list of research failed"
+  gateway_stop
+  [[ "$(jsonq work.json "j.sessions.find(s => s.key === '$moved')?.sessionId ?? null")" == "$sid" ]] ||
+    check_error "the Gateway does not list $moved with session id $sid"
+  [[ "$(jsonq research.json "j.sessions.some(s => s.key === '$key')")" == false ]] ||
+    check_error "the Gateway still lists $key"
+  [[ $CHECK_ERRORS -ne 0 ]] || note "moved $key to $moved; OpenClaw's Gateway lists it there ($sid), not at the source"
+}
+CHECKS+=(bundle_import_gateway_lists)

@@ -183,3 +183,40 @@ check_undelete_after_openclaw_maintenance() {
   openclaw_accepts "$s" after-undelete
 }
 CHECKS+=(undelete_after_openclaw_maintenance)
+
+# bundle_round_trip (issue 54): `bundle export` of sessions of the live store, `bundle import`
+# into another state dir: the main agent's imported and SDK-made sessions (branches, zstd rows,
+# search rows) into that store's main agent once they were deleted there, and two of the
+# research agent's sessions into its work agent (another agent: the keys are rewritten).
+# OpenClaw lists every imported session, its SDK reads each transcript back event for event
+# equal to the source's, and accepts the store (list, SDK read-back, preflight of a snapshot).
+check_bundle_round_trip() {
+  local src dst rc key n events=0
+  local research=(agent:research:cron:nightly:run:888 agent:research:explicit:cli-research)
+  local work=("${research[@]/#agent:research:/agent:work:}")
+  src="$(copy_store live src)"
+  dst="$(copy_store live dst)"
+  ours_run export-main.json "$src" --agent main bundle export "$CHECK_DIR/main.bundle" "${HISTORY_KEYS[@]}" ||
+    check_error "bundle export of main"
+  ours_run export-research.json "$src" --agent research bundle export "$CHECK_DIR/research.bundle" "${research[@]}" ||
+    check_error "bundle export of research"
+  ours_run delete.json "$dst" --agent main delete "${HISTORY_KEYS[@]}" --yes || check_error "delete at the destination"
+  rc=0; ours_run import-main.json "$dst" --agent main bundle import "$CHECK_DIR/main.bundle" --yes --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "bundle import into main exited $rc"
+  rc=0; ours_run import-work.json "$dst" --agent work bundle import "$CHECK_DIR/research.bundle" --yes --json || rc=$?
+  [[ $rc -eq 0 ]] || check_error "bundle import into work exited $rc"
+  # The source's transcripts and the destination's, through OpenClaw's SDK.
+  oc_sdk "$src" sdk-events.mjs "${HISTORY_KEYS[@]}" "${research[@]}" > src.json || check_error "SDK read of the source"
+  oc_sdk "$dst" sdk-events.mjs "${HISTORY_KEYS[@]}" "${work[@]}" > dst.json || check_error "SDK read of the imported sessions"
+  n="$(node_check compare-sdk-events.mjs src.json dst.json agent:research: agent:work:)" ||
+    check_error "transcripts differ after the bundle import"
+  events="${n:-0}"
+  # OpenClaw lists them (openclaw_accepts runs `openclaw sessions --all-agents --json`).
+  openclaw_accepts "$dst" after-bundle-import
+  for key in "${HISTORY_KEYS[@]}" "${work[@]}"; do
+    [[ "$(jsonq accepts-after-bundle-import/sessions.json "j.sessions.some(s=>s.key===\"$key\")")" == true ]] ||
+      check_error "openclaw sessions does not list $key"
+  done
+  note "$((${#HISTORY_KEYS[@]} + ${#research[@]})) sessions, $events events read back equal through the SDK"
+}
+CHECKS+=(bundle_round_trip)
