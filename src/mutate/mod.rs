@@ -2,6 +2,7 @@
 //! dry run shows), then applied in one transaction that re-checks what the plan saw. Every
 //! write goes through OpenClaw's own rules (tests/reference/openclaw/OPERATIONS.md §0–§3).
 
+pub mod compact;
 mod delete;
 mod patch;
 pub mod plugin_records;

@@ -3,6 +3,7 @@
 //! progress and output through [`pipeline::Hooks`]; nothing here prints, prompts or exits.
 
 pub mod backup_prune;
+pub mod compact;
 pub mod delete;
 mod disk_space;
 pub mod doctor_fix;

@@ -3,6 +3,7 @@
 mod backup;
 mod canonical_keys;
 mod common;
+mod compact;
 mod conditions;
 mod content;
 mod crash_states;

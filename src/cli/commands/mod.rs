@@ -4,6 +4,7 @@
 
 pub mod archives;
 pub mod backup;
+pub mod compact;
 pub mod completions;
 pub mod custody;
 pub mod delete;
