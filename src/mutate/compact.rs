@@ -692,6 +692,7 @@ pub enum RestoreResult {
 #[serde(rename_all = "camelCase")]
 pub struct RestorePlanned {
     pub session_id: String,
+    pub session_key: Option<String>,
     pub seq: i64,
     pub media_bytes: u64,
     pub result: RestoreResult,
@@ -728,6 +729,7 @@ pub fn plan_restore(
             }
         };
         out.push(RestorePlanned {
+            session_key: windows::session_key_of(db.conn(), &record.session_id).at(db.path())?,
             session_id: record.session_id.clone(),
             seq: record.seq,
             media_bytes: record.media_bytes(),

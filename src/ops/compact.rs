@@ -229,7 +229,7 @@ impl Operation for CompactOp {
                 let events: u64 = agents.iter().map(AgentCompaction::events).sum();
                 let bytes: u64 = agents.iter().map(AgentCompaction::media_bytes).sum();
                 let mut summary = PlanSummary::new(format!(
-                    "take {} of inline media out of {} (kept in files, undone by compact --restore)",
+                    "take {} of inline media out of {} (undone by compact --restore)",
                     format_bytes(bytes),
                     count(events as usize, "event")
                 ));
@@ -243,7 +243,7 @@ impl Operation for CompactOp {
                                     "unchanged",
                                     label,
                                     Some(format!(
-                                        "{} of inline media stays (below --min-bytes or newer than --older-than)",
+                                        "{} stays inline",
                                         format_bytes(s.left_inline_bytes)
                                     )),
                                 ),
@@ -252,16 +252,13 @@ impl Operation for CompactOp {
                             continue;
                         }
                         let mut detail = format!(
-                            "{} of media in {} ({} blocks): {} -> {}",
+                            "{} in {}",
                             format_bytes(s.media_bytes),
-                            count(s.events as usize, "event"),
-                            s.blocks,
-                            format_bytes(s.bytes_before),
-                            format_bytes(s.bytes_after)
+                            count(s.events as usize, "event")
                         );
                         if s.left_inline_bytes > 0 {
                             detail.push_str(&format!(
-                                "; {} stays inline",
+                                "; {} stays",
                                 format_bytes(s.left_inline_bytes)
                             ));
                         }
@@ -272,10 +269,7 @@ impl Operation for CompactOp {
                             PlanItem::left_alone(
                                 "unchanged",
                                 "archives",
-                                Some(
-                                    "archived transcripts (archive rows, .jsonl.deleted files) keep their media"
-                                        .to_string(),
-                                ),
+                                Some("they keep their media".to_string()),
                             ),
                             limit,
                         );
@@ -300,22 +294,26 @@ impl Operation for CompactOp {
                 for a in agents {
                     let mut group = PlanGroup::new(Some(a.agent_id.clone()));
                     for r in &a.records {
-                        let target = format!("{}#{}", r.session_id, r.seq);
+                        let target = format!(
+                            "{}#{}",
+                            session_label(r.session_key.as_deref(), &r.session_id),
+                            r.seq
+                        );
                         let item = match r.result {
                             RestoreResult::Restored => PlanItem::change(
                                 "restore",
                                 target,
-                                Some(format!("{} of media", format_bytes(r.media_bytes))),
+                                Some(format_bytes(r.media_bytes)),
                             ),
                             RestoreResult::AlreadyOriginal => PlanItem::change(
                                 "forget",
                                 target,
-                                Some("the row already holds its media; the record goes".into()),
+                                Some("its row holds its media already".into()),
                             ),
                             RestoreResult::Changed => PlanItem::left_alone(
                                 "changed",
                                 target,
-                                Some("the row changed since compact; its payloads are kept".into()),
+                                Some("row changed since; files kept".into()),
                             ),
                             RestoreResult::Gone => PlanItem::left_alone(
                                 "missing",

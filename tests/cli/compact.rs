@@ -435,3 +435,52 @@ fn a_full_disk_loses_nothing() {
         nothing_lost(&s, &before, &format!("restore at {limit}"));
     }
 }
+
+/// What people read: the plan (dry run), the compact's table and the restore's, at 80 and 200
+/// columns.
+#[test]
+fn compact_views_for_people_at_80_and_200_columns() {
+    for width in ["80", "200"] {
+        let s = seeded();
+        let settings = crate::common::settings(&s.store);
+        for (name, args) in [
+            ("plan", vec!["compact", "--dry-run"]),
+            ("applied", vec!["compact", "--yes"]),
+            ("restore_plan", vec!["compact", "--restore", "--dry-run"]),
+            ("restored", vec!["compact", "--restore", "--yes"]),
+        ] {
+            let out = s
+                .store
+                .cmd()
+                .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", width)
+                .env_remove("COLUMNS")
+                .args(&args)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = String::from_utf8(out.stdout).unwrap();
+            if width == "80" {
+                for line in text.lines() {
+                    assert!(line.chars().count() <= 80, "{name}: {line:?}");
+                }
+            }
+            settings.bind(|| insta::assert_snapshot!(format!("compact_{name}_{width}"), text));
+        }
+    }
+}
+
+/// Nothing due, nothing printed: a cron run of compact on a store without large inline media
+/// prints nothing on either stream and changes nothing.
+#[test]
+fn compact_with_nothing_due_is_quiet() {
+    let store = Store::copy("live");
+    let out = store.run_ok(["compact", "--yes"]);
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    let out = store.run_ok(["compact", "--restore", "--yes"]);
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    assert!(!store.state().join("openclaw-sessions").exists());
+}

@@ -108,11 +108,17 @@ pub fn run(ctx: &Ctx, args: &CompactArgs) -> anyhow::Result<Outcome> {
         }))?;
     } else if run.state == RunState::DryRun || run.state == RunState::NothingToDo {
         if run.summary.changes == 0 {
-            ctx.printer.info(if args.restore {
-                "nothing to restore: no compacted event in scope".to_string()
+            let message = if args.restore {
+                "nothing to restore: no compacted event in scope"
             } else {
-                "nothing to compact: no inline payload in scope at or above --min-bytes".to_string()
-            });
+                "nothing to compact: no inline payload in scope at or above --min-bytes"
+            };
+            // A real run with nothing due prints nothing (cron); a dry run says so.
+            if run.state == RunState::DryRun {
+                ctx.printer.info(message.to_string());
+            } else {
+                ctx.printer.debug(message.to_string());
+            }
         } else {
             print_dry_run(ctx, &run.summary)?;
         }
