@@ -115,9 +115,9 @@ pub fn run(ctx: &Ctx, args: &CompactArgs) -> anyhow::Result<Outcome> {
             };
             // A real run with nothing due prints nothing (cron); a dry run says so.
             if run.state == RunState::DryRun {
-                ctx.printer.info(message.to_string());
+                ctx.printer.info(message);
             } else {
-                ctx.printer.debug(message.to_string());
+                ctx.printer.debug(message);
             }
         } else {
             print_dry_run(ctx, &run.summary)?;
