@@ -484,3 +484,73 @@ fn compact_with_nothing_due_is_quiet() {
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
     assert!(!store.state().join("openclaw-sessions").exists());
 }
+
+/// `--older-than` keeps what is newer: the seeded events are from June 2026.
+#[test]
+fn older_than_keeps_newer_events_inline() {
+    let s = seeded();
+    let none = s
+        .store
+        .json_ok(["compact", "--older-than", "3650d", "--dry-run", "--json"]);
+    let sessions = none["data"]["plan"]["agents"][0]["sessions"]
+        .as_array()
+        .unwrap();
+    assert!(sessions.iter().all(|s| s["events"] == 0), "{none:#}");
+    let some = s
+        .store
+        .json_ok(["compact", "--older-than", "1d", "--dry-run", "--json"]);
+    let events: u64 = some["data"]["plan"]["agents"][0]["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["events"].as_u64().unwrap())
+        .sum();
+    assert_eq!(events, 3);
+}
+
+/// A compacted row changed since (OpenClaw rewrote it): the restore puts the others back,
+/// keeps that row's record and payload, and says so (exit 3, PARTIAL); nothing is lost.
+#[test]
+fn a_row_changed_since_compact_keeps_its_payload() {
+    let s = seeded();
+    s.store.run_ok(["compact", "--yes"]);
+    let db = s.store.writable("main");
+    let (sid, seq): (String, i64) = db
+        .query_row(
+            "SELECT session_id, seq FROM transcript_events WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1 OFFSET 1",
+            [&s.pinned],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let text: String = db
+        .query_row(
+            "SELECT event_json FROM transcript_events WHERE session_id = ?1 AND seq = ?2",
+            rusqlite::params![sid, seq],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(text.contains("\"omitted\":true"), "{text}");
+    db.execute(
+        "UPDATE transcript_events SET event_json = replace(event_json, 'shot-', 'SHOT-'), event_utf8_bytes = octet_length(replace(event_json, 'shot-', 'SHOT-')) WHERE session_id = ?1 AND seq = ?2",
+        rusqlite::params![sid, seq],
+    )
+    .unwrap();
+    drop(db);
+    let out = s
+        .store
+        .run_code(["compact", "--restore", "--yes", "--json"], 3);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["ok"], false);
+    assert_eq!(doc["error"]["code"], "PARTIAL", "{doc:#}");
+    assert_eq!(
+        media_files(&s.store).len(),
+        1,
+        "the changed row's payload is kept"
+    );
+    // The 300 KB and 150 KB images are back; the 200 KB one of the changed row is in its file.
+    assert_eq!(inline_media(&s.store), 20_000 + 300_000 + 150_000);
+    assert_eq!(
+        std::fs::metadata(&media_files(&s.store)[0]).unwrap().len(),
+        200_000
+    );
+}
