@@ -42,7 +42,9 @@ const COUNTED_ROW_BYTES: u64 = 1024;
 
 /// Events whose rows are rewritten in one transaction (and whose payloads are held at once).
 const BATCH_EVENTS: usize = 16;
-const BATCH_BYTES: usize = 32 * 1024 * 1024;
+/// A batch holds each event's text about three times (parsed, cut, payloads): 8 MiB of text
+/// keeps a run's memory in tens of MB whatever the store.
+const BATCH_BYTES: usize = 8 * 1024 * 1024;
 
 /// This tool's own directory in the state dir.
 pub fn tool_dir(state_dir: &Path) -> PathBuf {
@@ -776,7 +778,23 @@ pub fn apply_restore(
         .filter(|p| p.result == RestoreResult::Restored)
         .collect();
     let batch_events = crate::test_hooks::apply_batch().unwrap_or(BATCH_EVENTS);
-    for chunk in todo.chunks(batch_events) {
+    // Batches of at most `batch_events` events and BATCH_BYTES of original text (one event
+    // larger than that is a batch of its own).
+    let mut chunks: Vec<&[&RestorePlanned]> = Vec::new();
+    let (mut start, mut held) = (0, 0usize);
+    for (i, p) in todo.iter().enumerate() {
+        if i > start
+            && (i - start >= batch_events || held + p.record.original_bytes as usize > BATCH_BYTES)
+        {
+            chunks.push(&todo[start..i]);
+            (start, held) = (i, 0);
+        }
+        held += p.record.original_bytes as usize;
+    }
+    if start < todo.len() {
+        chunks.push(&todo[start..]);
+    }
+    for chunk in chunks {
         if interrupted() {
             return Err(Error::Interrupted);
         }
