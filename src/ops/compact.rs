@@ -155,6 +155,11 @@ impl Operation for CompactOp {
     fn recover(&mut self, layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
         for a in &self.agents {
             let store = MediaStore::new(&layout.state_dir, a.id.as_str());
+            // Nothing is removed through a symbolic link: the plan refuses such a directory.
+            let owned = [store.media.as_path(), store.records.as_path()];
+            if super::targets::check_owned(layout, owned).is_err() {
+                continue;
+            }
             for path in store.remove_leftovers()? {
                 hooks.note(format!(
                     "removed {}, left by an interrupted run",
@@ -187,6 +192,10 @@ impl Operation for CompactOp {
                     continue;
                 }
                 super::targets::check_owned_agent(layout, p)?;
+                super::targets::check_owned(
+                    layout,
+                    [store.media.as_path(), store.records.as_path()],
+                )?;
                 agents.push(AgentRestore {
                     agent_id: p.id.to_string(),
                     database: p.db.clone(),
@@ -210,6 +219,12 @@ impl Operation for CompactOp {
             }
             if sessions.iter().any(|s| s.events > 0) {
                 super::targets::check_owned_agent(layout, p)?;
+                // The payload files and records go nowhere but into the state dir.
+                let store = MediaStore::new(&layout.state_dir, p.id.as_str());
+                super::targets::check_owned(
+                    layout,
+                    [store.media.as_path(), store.records.as_path()],
+                )?;
             }
             agents.push(AgentCompaction {
                 agent_id: p.id.to_string(),

@@ -554,3 +554,22 @@ fn a_row_changed_since_compact_keeps_its_payload() {
         200_000
     );
 }
+
+/// This tool's directory in the state dir reached through a symbolic link: refused before
+/// any change (exit 5, UNSAFE_PATH), nothing written there or in the rows.
+#[test]
+fn a_symlinked_media_directory_is_refused() {
+    let s = seeded();
+    let elsewhere = s.store.state().parent().unwrap().join("elsewhere");
+    // A file there that no record names: never removed through the link.
+    std::fs::create_dir_all(elsewhere.join("media/main")).unwrap();
+    std::fs::write(elsewhere.join("media/main/keep"), "x").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, s.store.state().join("openclaw-sessions")).unwrap();
+    let before = transcript_tables(&s.store.writable("main"));
+    let out = s.store.run_code(["compact", "--yes", "--json"], 5);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["code"], "UNSAFE_PATH", "{doc:#}");
+    assert_eq!(transcript_tables(&s.store.writable("main")), before);
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 1);
+    assert!(elsewhere.join("media/main/keep").is_file());
+}
