@@ -18,7 +18,7 @@ SIZES="${COMPACT_BENCH_MB:-50 500}"
 REPEAT="${COMPACT_BENCH_REPEAT:-3}"
 DIR="${COMPACT_BENCH_DIR:-$ROOT/target/bench-du}"
 mkdir -p "$DIR"; DIR="$(realpath "$DIR")"
-OURS="$ROOT/target/release/openclaw-sessions"
+export OURS="$ROOT/target/release/openclaw-sessions"
 log() { echo "[bench-compact] $*" >&2; }
 
 (cd "$ROOT" && cargo build --release --locked) >&2
