@@ -200,6 +200,14 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "compact",
+        &[
+            "openclaw-sessions --all-agents compact --dry-run",
+            "openclaw-sessions compact --min-bytes 256kb --older-than 7d --reclaim",
+            "openclaw-sessions compact --restore agent:main:main",
+        ],
+    ),
+    (
         "doctor",
         &[
             "openclaw-sessions --all-agents doctor",

@@ -17,7 +17,7 @@ mod signals;
 mod table;
 
 use commands::{
-    archives, backup, bundle, completions, custody, delete, doctor, du, lifecycle, list, man,
+    archives, backup, bundle, compact, completions, custody, delete, doctor, du, lifecycle, list, man,
     marker, migrate, patch, prune, reclaim, search, secrets, show, status, transcript, undelete,
 };
 
@@ -81,6 +81,10 @@ pub enum Command {
     /// Give agent databases' free pages back to the file system (VACUUM or incremental vacuum).
     #[command(after_help = mutation::RECLAIM.help())]
     Reclaim(reclaim::ReclaimArgs),
+    /// Take inline media (base64 images, audio, files) out of transcript rows into files of
+    /// the state dir; --restore puts it back.
+    #[command(after_help = mutation::COMPACT.help())]
+    Compact(compact::CompactArgs),
     /// Snapshots in OpenClaw's format: create, list, verify, restore.
     #[command(subcommand)]
     Backup(backup::BackupCommand),
@@ -141,6 +145,7 @@ impl Command {
             Command::Delete(_) => "delete",
             Command::Prune(_) => "prune",
             Command::Reclaim(_) => "reclaim",
+            Command::Compact(_) => "compact",
             Command::Backup(b) => b.name(),
             Command::Bundle(b) => b.name(),
             Command::Doctor(_) => "doctor",
@@ -170,6 +175,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Delete(args) => delete::run(ctx, args),
         Command::Prune(args) => prune::run(ctx, args),
         Command::Reclaim(args) => reclaim::run(ctx, args),
+        Command::Compact(args) => compact::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
         Command::Bundle(cmd) => bundle::run(ctx, cmd),
         Command::Doctor(args) => doctor::run(ctx, args),

@@ -9,6 +9,7 @@ use clap::Args;
 
 use openclaw_sessions::interruption::Interruption;
 use openclaw_sessions::ops::backup_prune::BackupPruneOp;
+use openclaw_sessions::ops::compact::CompactOp;
 use openclaw_sessions::ops::delete::DeleteOp;
 use openclaw_sessions::ops::doctor_fix::DoctorFixOp;
 use openclaw_sessions::ops::entry_change::EntryChangeOp;
@@ -198,6 +199,13 @@ pub const RECLAIM: Runs = runs::<ReclaimOp>(
     "It removes nothing. The integrity of each database is checked before and after; the free \
 disk is checked first against what the compaction needs, and a shortfall refuses (exit 5, \
 nothing changed).",
+);
+
+pub const COMPACT: Runs = runs::<CompactOp>(
+    "Each payload is written to a file of the state dir (openclaw-sessions/media/<agent>, named \
+by its sha256, 0600) with a record that brings its row back, both synced, before the row \
+changes; the block left in the row is OpenClaw's own omitted-image form. --restore puts every \
+payload back byte for byte and removes the files only after the rows read back as they were.",
 );
 
 impl Runs {
@@ -658,6 +666,7 @@ mod tests {
         ("archive", ARCHIVE),
         ("unarchive", UNARCHIVE),
         ("reclaim", RECLAIM),
+        ("compact", COMPACT),
     ];
 
     /// The README table's cells for the question and the snapshot.

@@ -3,6 +3,7 @@
 //! write goes through OpenClaw's own rules (tests/reference/openclaw/OPERATIONS.md §0–§3).
 
 pub mod bundle;
+pub mod compact;
 mod delete;
 mod patch;
 pub mod plugin_records;

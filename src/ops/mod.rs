@@ -4,6 +4,7 @@
 
 pub mod backup_prune;
 pub mod bundle_import;
+pub mod compact;
 pub mod delete;
 mod disk_space;
 pub mod doctor_fix;

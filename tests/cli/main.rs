@@ -4,6 +4,7 @@ mod backup;
 mod bundle;
 mod canonical_keys;
 mod common;
+mod compact;
 mod conditions;
 mod content;
 mod crash_states;

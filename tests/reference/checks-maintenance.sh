@@ -287,3 +287,51 @@ check_du_content_sdk_images() {
   note "session $key: ours ${ours_img} image bytes in $ours_blocks blocks (before $before), the SDK's read $sdk_img in $sdk_blocks; inline media $ours_media; appended $added bytes, $(jsonq sdk.json 'j.redacted') of ${#sizes[@]} images shortened by OpenClaw's redaction"
 }
 CHECKS+=(du_content_sdk_images)
+
+# ---- compact: inline media out of rows, OpenClaw still reads every transcript -----------------
+# OpenClaw's SDK appends view_image tool results of 2 MB, 600 KB, 5 MB (above the 4 MiB a zstd
+# frame may hold: stored plain) and 30 KB of base64 to a session of main (checks/sdk-images.mjs).
+# `compact --reclaim` takes every payload of 64 KiB or more out of the rows; then OpenClaw lists
+# every session, reads every transcript back through its SDK, and preflights a snapshot as
+# `exact` (openclaw_accepts); its SDK reads the three images as omitted blocks (`omitted: true`,
+# their decoded `bytes`) and the small one inline; every table but transcript_events is as it
+# was, row for row; the database shrinks by at least the media share. `compact --restore` then
+# gives every table back byte for byte as OpenClaw wrote it (zstd frames included).
+check_compact_sdk_images() {
+  local s key sid rc db sizes=(2000000 600000 5000000 30000) media=0 n before after
+  s="$(copy_store live compact-images)"
+  db="$s/agents/main/agent/openclaw-agent.sqlite"
+  ours_run rows.json "$s" list --json --limit all || { check_error "list failed"; return 0; }
+  read -r key sid <<< "$(jsonq rows.json 'const r = j.data.find(r => r.agentId === "main" && !r.archived && r.category !== "main" && r.sessionId); r ? r.sessionKey + " " + r.sessionId : ""')"
+  [[ -n "${sid:-}" ]] || { check_error "no session of main to append to"; return 0; }
+  rc=0; oc_sdk "$s" sdk-images.mjs main "$key" "$sid" "${sizes[@]}" > sdk.json 2> sdk.err || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "SDK append/read failed ($rc): $(tail -n 3 sdk.json sdk.err)"; return 0; }
+  # Checkpointed by a read-only pass of ours, so that the sizes compare the database alone.
+  ours_run reclaim0.json "$s" reclaim --yes --json || { check_error "reclaim before failed"; return 0; }
+  node_check table-digests.mjs "$db" > digests-before.json || { check_error "table digests failed"; return 0; }
+  before="$(stat -c %s "$db")"
+  ours_run compact.json "$s" compact --yes --reclaim --json || { check_error "compact failed: $(tail -n 3 compact.json.err)"; return 0; }
+  [[ "$(jsonq compact.json 'j.data.applied')" == true ]] || { check_error "compact applied nothing: $(head -c 400 compact.json)"; return 0; }
+  media="$(jsonq compact.json 'j.data.plan.agents.flatMap(a => a.sessions).reduce((n, s) => n + s.mediaBytes, 0)')"
+  n="$(jsonq compact.json 'j.data.plan.agents.flatMap(a => a.sessions).reduce((n, s) => n + s.events, 0)')"
+  [[ "$n" == 3 ]] || check_error "compact took $n events, expected the 3 images of 64 KiB or more"
+  after="$(stat -c %s "$db")"
+  [[ $((before - after)) -ge $((media * 9 / 10)) ]] || check_error "database $before -> $after bytes: shrank less than the $media bytes of media taken out"
+  openclaw_accepts "$s" compacted main
+  rc=0; oc_sdk "$s" sdk-omitted.mjs main "$key" "$sid" > omitted.json 2> omitted.err || rc=$?
+  [[ $rc -eq 0 ]] || { check_error "SDK read of the compacted transcript failed ($rc): $(tail -n 3 omitted.err)"; return 0; }
+  [[ "$(jsonq omitted.json 'j.omitted + " " + j.malformed')" == "3 0" ]] || check_error "the SDK read $(cat omitted.json), expected 3 omitted images"
+  [[ "$(jsonq omitted.json 'j.inline')" -ge 1 ]] || check_error "the 30 KB image is not inline any more: $(cat omitted.json)"
+  node_check table-digests.mjs "$db" > digests-compacted.json || { check_error "table digests failed"; return 0; }
+  local changed
+  changed="$("$OPENCLAW_REF_NODE" -e '
+    const a = JSON.parse(require("fs").readFileSync("digests-before.json")), b = JSON.parse(require("fs").readFileSync("digests-compacted.json"));
+    console.log(Object.keys(a).filter(t => t !== "transcript_events" && JSON.stringify(a[t]) !== JSON.stringify(b[t])).join(" "))')"
+  [[ -z "$changed" ]] || check_error "compact changed tables besides transcript_events: $changed"
+  ours_run restore.json "$s" compact --restore --yes --json || { check_error "compact --restore failed: $(tail -n 3 restore.json.err)"; return 0; }
+  node_check table-digests.mjs "$db" > digests-restored.json || { check_error "table digests failed"; return 0; }
+  cmp -s digests-before.json digests-restored.json || check_error "after --restore the rows are not as OpenClaw wrote them: $(diff <(tr ',' '\n' < digests-before.json) <(tr ',' '\n' < digests-restored.json) | head -n 4 | tr '\n' ' ')"
+  [[ -z "$(ls -A "$s/openclaw-sessions/media/main" 2>/dev/null)" ]] || check_error "payload files left after --restore"
+  note "session $key: $n events, $media bytes of media out; database $before -> $after bytes after --reclaim; OpenClaw read 3 omitted images ($(jsonq omitted.json 'j.omittedBytes') bytes), $(jsonq omitted.json 'j.inline') inline; --restore gave every row back as OpenClaw wrote it"
+}
+CHECKS+=(compact_sdk_images)

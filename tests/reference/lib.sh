@@ -310,16 +310,18 @@ jsonq() {
     const v = eval(process.argv[2]); console.log(typeof v === "string" ? v : JSON.stringify(v));' "$1" "$2"
 }
 
-# openclaw_accepts STATE [LABEL] : "OpenClaw accepts the store", on STATE itself (use a
+# openclaw_accepts STATE [LABEL [AGENTS]] : "OpenClaw accepts the store", on STATE itself (use a
 # copy you no longer need: OpenClaw writes to it):
 #   - `openclaw sessions --all-agents --json --limit all` succeeds,
 #   - the SDK read-back (checks/sdk-readback.mjs: listSessionEntries + readSessionTranscriptEvents
 #     for every session) succeeds and lists the same keys,
 #   - per agent database: `openclaw backup sqlite create` + `database preflight-agent` on the
 #     snapshot says "exact".
+# AGENTS (third argument, space-separated): preflight only those agents' databases (the ones a
+# check changed); the listing and the SDK read-back still cover every agent.
 # Records problems with check_error; always returns 0. Outputs in ./accepts-LABEL/.
 openclaw_accepts() {
-  local state="$1" label="${2:-store}" d a rc snap st n=0
+  local state="$1" label="${2:-store}" only="${3:-}" d a rc snap st n=0
   d="$PWD/accepts-$label"; mkdir -p "$d"
   rc=0; oc_run "$d/sessions.json" "$state" sessions --all-agents --json --limit all || rc=$?
   [[ $rc -eq 0 ]] || check_error "$label: openclaw sessions --all-agents --json exited $rc"
@@ -333,6 +335,7 @@ openclaw_accepts() {
     [[ "$k1" == "$k2" ]] || check_error "$label: openclaw sessions and the SDK read-back list different keys: $(diff <(echo "$k1") <(echo "$k2") | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
   fi
   for a in $(find "$state/agents" -mindepth 3 -maxdepth 3 -path '*/agent/openclaw-agent.sqlite' 2>/dev/null | awk -F/ '{print $(NF-2)}' | LC_ALL=C sort); do
+    [[ -z "$only" || " $only " == *" $a "* ]] || continue
     n=$((n + 1))
     rc=0; oc_run "$d/backup-$a.json" "$state" backup sqlite create --agent "$a" --repository "$d/snapshots-$a" --json || rc=$?
     [[ $rc -eq 0 ]] || { check_error "$label: openclaw backup sqlite create --agent $a exited $rc"; continue; }

@@ -5,6 +5,7 @@
 pub mod archives;
 pub mod backup;
 pub mod bundle;
+pub mod compact;
 pub mod completions;
 pub mod custody;
 pub mod delete;

@@ -600,6 +600,47 @@ pub fn key_of_session(conn: &Connection, session_id: &str) -> rusqlite::Result<O
     .query_row([session_id], |r| r.get(0))
 }
 
+/// Replace one event's stored payload in place, keeping its key, clock and every row keyed
+/// by it: `Plain` as OpenClaw stores a plain event (JSON, its UTF-8 length, no frame or
+/// navigation), else a zstd `frame` with the length of its JSON and its navigation. Before
+/// schema 23 only `event_json` exists. Returns the rows changed (1, or 0 when it is gone).
+pub fn replace_payload(
+    conn: &Connection,
+    schema: AgentSchema,
+    session_id: &str,
+    seq: i64,
+    json: &str,
+    compressed: Option<(&[u8], &str)>,
+) -> rusqlite::Result<usize> {
+    if !schema.compresses_events() {
+        return conn
+            .prepare_cached(
+                "UPDATE transcript_events SET event_json = ?3 WHERE session_id = ?1 AND seq = ?2",
+            )?
+            .execute(params![session_id, seq, json]);
+    }
+    match compressed {
+        None => conn
+            .prepare_cached(
+                "UPDATE transcript_events SET event_json = ?3, event_zstd = NULL, \
+                 event_utf8_bytes = ?4, navigation_json = NULL WHERE session_id = ?1 AND seq = ?2",
+            )?
+            .execute(params![session_id, seq, json, json.len() as i64]),
+        Some((frame, navigation)) => conn
+            .prepare_cached(
+                "UPDATE transcript_events SET event_json = NULL, event_zstd = ?3, \
+                 event_utf8_bytes = ?4, navigation_json = ?5 WHERE session_id = ?1 AND seq = ?2",
+            )?
+            .execute(params![
+                session_id,
+                seq,
+                frame,
+                json.len() as i64,
+                navigation
+            ]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

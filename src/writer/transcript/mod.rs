@@ -10,8 +10,10 @@ pub mod delivery;
 pub mod navigation;
 pub mod payload;
 pub mod projection;
+pub mod rewrite;
 
 pub use append::{event_id, event_time, EventAppender, Stored};
 pub use conversation::{conversation_of, link_conversation, write_conversation};
 pub use delivery::delivery_from_context;
 pub use projection::{searchable_text, ProjectionCursor, SearchRows};
+pub use rewrite::{rewrite_event, RewriteError};
