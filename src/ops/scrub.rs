@@ -255,9 +255,24 @@ impl Operation for ScrubOp {
     }
 
     /// A run killed after a database's commit and before its checkpoint leaves the old pages
-    /// in the database file (the new ones in its WAL): they are checkpointed here first.
-    fn recover(&mut self, _layout: &StateLayout, _hooks: &dyn Hooks) -> Result<()> {
+    /// in the database file (the new ones in its WAL): they are checkpointed here first. A
+    /// file's rewrite killed before its rename leaves its temporary file: the pipeline's
+    /// leftover cleanup removes those in `sessions/`, this one those in the import archive.
+    fn recover(&mut self, _layout: &StateLayout, hooks: &dyn Hooks) -> Result<()> {
         for a in &self.agents {
+            if let Some(rd) = crate::fsutil::read_dir_if_exists(&a.import_archive_dir)? {
+                for e in rd.flatten() {
+                    let name = e.file_name().to_string_lossy().to_string();
+                    let ours = crate::legacy::is_interrupted_write(&name) && name.starts_with('.');
+                    if ours && e.file_type().is_ok_and(|t| t.is_file()) {
+                        std::fs::remove_file(e.path()).at(e.path())?;
+                        hooks.note(format!(
+                            "removed {}, left by an interrupted run",
+                            e.path().display()
+                        ));
+                    }
+                }
+            }
             let wal = crate::paths::sqlite_file::sidecar(&a.db, "-wal");
             if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) && a.db.is_file() {
                 let conn = rusqlite::Connection::open(&a.db).at(&a.db)?;
@@ -831,7 +846,7 @@ fn scrub_database(
     Ok(())
 }
 
-/// One file rewritten beside itself (`<name>.<uuid>.tmp`, a name the leftover cleanup
+/// One file rewritten beside itself (`.<name>.<32 hex>.tmp`, a name the leftover cleanup
 /// knows), checked, and renamed over its name; a zstd file stays zstd (as OpenClaw encodes
 /// archives). Returns the secrets replaced.
 fn scrub_file(detectors: &Detectors, selection: &Selection, path: &Path) -> Result<u64> {
@@ -858,7 +873,7 @@ fn scrub_file(detectors: &Detectors, selection: &Selection, path: &Path) -> Resu
     if spans.is_empty() {
         return Ok(0);
     }
-    let tmp = dir.join(format!("{name}.{}.tmp", uuid::Uuid::new_v4()));
+    let tmp = dir.join(format!(".{name}.{}.tmp", uuid::Uuid::new_v4().simple()));
     let result = (|| -> Result<()> {
         let file = crate::fsutil::create_new_private(&tmp)?;
         if let Ok(meta) = std::fs::metadata(path) {

@@ -1,6 +1,7 @@
 //! `secrets scan`: secrets seeded in every place a conversation is kept are found there, with
 //! where, and no output ever holds one (docs/SECRETS.md).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -609,4 +610,113 @@ fn one_finding_of_one_secret_is_said_in_the_singular() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\n1 finding of 1 secret. "), "{text}");
     assert_no_secret("secrets scan", &out);
+}
+
+/// The findings `secrets scan` makes outside snapshots, per file.
+fn live_findings(store: &Store, values: &Path) -> BTreeMap<String, u64> {
+    let out = store
+        .cmd()
+        .args([
+            "secrets",
+            "scan",
+            "--json",
+            "--limit",
+            "100000",
+            "--value-from",
+        ])
+        .arg(values)
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    let mut by_path = BTreeMap::new();
+    for f in doc["data"]["findings"].as_array().unwrap() {
+        let l = &f["location"];
+        if l["snapshot"].is_null() {
+            *by_path
+                .entry(l["path"].as_str().unwrap().to_string())
+                .or_default() += 1;
+        }
+    }
+    by_path
+}
+
+/// kill -9 at each of the scrub's crash points: each place is left as it was or scrubbed
+/// (a database in one transaction, a file by rename), never half; a re-run finishes, and then
+/// no byte of a seeded secret is left.
+#[test]
+fn scrub_killed_at_each_point_leaves_old_or_scrubbed_and_a_rerun_finishes() {
+    for point in [
+        "pipeline-apply",
+        "scrub-database-before-commit",
+        "scrub-database-committed",
+        "scrub-database",
+        "scrub-file-staged",
+        "scrub-file-renamed",
+        "scrub-snapshot-removed",
+        "pipeline-applied",
+    ] {
+        let (store, values) = seeded();
+        let state = store.state();
+        let before = checksums(&state);
+        let found_before = live_findings(&store, &values);
+        let out = store
+            .cmd()
+            .env("OPENCLAW_SESSIONS_CRASH_AT", point)
+            .args(scrub_all(&values))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            None,
+            "{point}: not killed there: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Each place: every finding it had, or none.
+        let found = live_findings(&store, &values);
+        for (path, n) in &found {
+            assert_eq!(
+                found_before.get(path),
+                Some(n),
+                "{point}: {path} is half scrubbed"
+            );
+            if !path.ends_with(".sqlite") {
+                let abs = state.join(path);
+                let now = checksums(&state);
+                assert_eq!(
+                    before.get(&abs),
+                    now.get(&abs),
+                    "{point}: {path} holds a secret but changed"
+                );
+            }
+        }
+        for agent in ["main", "work"] {
+            crate::common::assert_integrity(&store.writable(agent), agent);
+        }
+        // The re-run finishes.
+        let out = store.cmd().args(scrub_all(&values)).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{point}: re-run: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            raw_hits(&state, &all()),
+            Vec::<(String, String)>::new(),
+            "{point}"
+        );
+        if store.snapshots_home().exists() {
+            assert_eq!(
+                raw_hits(&store.snapshots_home(), &all()),
+                Vec::<(String, String)>::new(),
+                "{point}"
+            );
+        }
+        let leftovers: Vec<String> = checksums(&state)
+            .keys()
+            .map(|p| p.display().to_string())
+            .filter(|p| p.ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{point}: {leftovers:?}");
+    }
 }
