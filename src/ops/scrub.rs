@@ -166,6 +166,15 @@ pub struct ScrubOp {
     pub keep_snapshot: bool,
     agents: Vec<AgentPaths>,
     session_ids: BTreeSet<String>,
+    state_dir: PathBuf,
+}
+
+/// A path as the plan shows it: relative to the state dir when it is under it.
+pub fn shown_path(state_dir: &Path, path: &Path) -> String {
+    path.strip_prefix(state_dir)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 impl ScrubOp {
@@ -183,6 +192,7 @@ impl ScrubOp {
             keep_snapshot: false,
             agents: Vec::new(),
             session_ids: BTreeSet::new(),
+            state_dir: PathBuf::new(),
         }
     }
 
@@ -236,6 +246,7 @@ impl Operation for ScrubOp {
 
     fn resolve(&mut self, layout: &StateLayout) -> Result<()> {
         self.agents = self.agents_selected.agents(layout)?;
+        self.state_dir = layout.state_dir.clone();
         for words in &self.selection.sessions {
             let t = super::targets::resolve_target(layout, &self.agents_selected, words)?;
             match (&t.session_id, &t.missing) {
@@ -464,9 +475,9 @@ impl Operation for ScrubOp {
             g.push(
                 PlanItem::change(
                     "rewrite",
-                    d.database.display().to_string(),
+                    shown_path(&self.state_dir, &d.database),
                     Some(format!(
-                        "{}; projections of {} rebuilt",
+                        "{}; {} reindexed",
                         places.join(", "),
                         count(d.sessions.len(), "session")
                     )),
@@ -481,7 +492,7 @@ impl Operation for ScrubOp {
             g.push(
                 PlanItem::change(
                     "rewrite",
-                    f.path.display().to_string(),
+                    shown_path(&self.state_dir, &f.path),
                     Some(format!("{} {}, in place", f.place, f.findings)),
                 ),
                 limit,
@@ -492,7 +503,7 @@ impl Operation for ScrubOp {
             let item = match self.snapshots {
                 SnapshotAction::Remove => PlanItem::change(
                     "remove",
-                    s.path.display().to_string(),
+                    shown_path(&self.state_dir, &s.path),
                     Some(format!(
                         "snapshot holding {}",
                         count(s.findings as usize, "finding")
@@ -500,7 +511,7 @@ impl Operation for ScrubOp {
                 ),
                 SnapshotAction::List => PlanItem::left_alone(
                     "kept",
-                    s.path.display().to_string(),
+                    shown_path(&self.state_dir, &s.path),
                     Some(format!(
                         "snapshot holding {}; --snapshots remove removes it",
                         count(s.findings as usize, "finding")
@@ -522,16 +533,12 @@ impl Operation for ScrubOp {
         if !plan.databases.is_empty() {
             other.push(
                 PlanItem::left_alone(
-                    "snapshot",
+                    "taken",
                     "safety snapshot".to_string(),
                     Some(if plan.keep_snapshot {
-                        "taken before the change and kept (--keep-snapshot): it still holds \
-                         the secrets"
-                            .to_string()
+                        "holds the secrets; kept (--keep-snapshot)".to_string()
                     } else {
-                        "taken before the change, it holds the secrets: removed once the \
-                         change is verified (--keep-snapshot keeps it)"
-                            .to_string()
+                        "holds the secrets; removed once verified (--keep-snapshot)".to_string()
                     }),
                 ),
                 limit,

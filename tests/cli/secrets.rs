@@ -720,3 +720,45 @@ fn scrub_killed_at_each_point_leaves_old_or_scrubbed_and_a_rerun_finishes() {
         assert!(leftovers.is_empty(), "{point}: {leftovers:?}");
     }
 }
+
+/// The plan and the report, for people, at 80 columns: every place with its count, never a
+/// secret.
+#[test]
+fn scrub_plan_and_report_at_80_columns() {
+    let (store, values) = seeded();
+    let mut args = scrub_all(&values);
+    args.retain(|a| a != "--yes");
+    args.push("--dry-run".into());
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", "80")
+        .args(&args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_no_secret("secrets scrub -n", &out);
+    let plan = String::from_utf8_lossy(&out.stdout).to_string();
+    let out = store
+        .cmd()
+        .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", "80")
+        .args(scrub_all(&values))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_no_secret("secrets scrub", &out);
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    crate::common::settings(&store).bind(|| {
+        insta::assert_snapshot!("secrets_scrub_plan_80", plan);
+        insta::assert_snapshot!("secrets_scrub_report_80", report);
+    });
+}

@@ -10,7 +10,7 @@ use openclaw_sessions::secrets::host_values::{self, HostValue};
 use openclaw_sessions::secrets::rules::RuleSet;
 use openclaw_sessions::secrets::{scan, Detectors, Finding, ScanOptions};
 
-use openclaw_sessions::ops::scrub::{remove_safety_snapshots, ScrubOp, ScrubSelection};
+use openclaw_sessions::ops::scrub::{remove_safety_snapshots, shown_path, ScrubOp, ScrubSelection};
 use openclaw_sessions::ops::summary::count;
 use openclaw_sessions::ops::RunState;
 use openclaw_sessions::secrets::fingerprint;
@@ -433,28 +433,30 @@ fn scrub(ctx: &Ctx, args: &ScrubArgs) -> anyhow::Result<Outcome> {
         RunState::Applied => {
             let mut t = ctx
                 .printer
-                .table(&[Column::data("PLACE"), Column::data("REPLACED")]);
+                .table(&[Column::path("PLACE"), Column::data("REPLACED")]);
             for d in &plan.databases {
                 t.add_row(vec![
-                    d.database.display().to_string(),
+                    shown_path(&layout.state_dir, &d.database),
                     d.replaced.unwrap_or_default().to_string(),
                 ]);
             }
             for f in &plan.files {
                 t.add_row(vec![
-                    f.path.display().to_string(),
+                    shown_path(&layout.state_dir, &f.path),
                     f.replaced.unwrap_or_default().to_string(),
                 ]);
             }
             ctx.printer.print_table(&t)?;
             for s in &plan.snapshots {
                 if s.removed {
-                    ctx.printer
-                        .out(&format!("removed snapshot {}\n", s.path.display()))?;
+                    ctx.printer.out(&format!(
+                        "removed snapshot {}\n",
+                        shown_path(&layout.state_dir, &s.path)
+                    ))?;
                 } else {
                     ctx.printer.warn(format!(
                         "snapshot {} still holds {} (--remove-snapshots removes it)",
-                        s.path.display(),
+                        shown_path(&layout.state_dir, &s.path),
                         count(s.findings as usize, "finding")
                     ));
                 }
