@@ -102,6 +102,10 @@ pub struct DatabaseScrub {
     /// Sessions whose projection is rebuilt.
     #[serde(skip)]
     sessions: BTreeSet<String>,
+    /// Published archive files that are byte for byte their row's blob (the same digest):
+    /// rewritten on both sides, they must stay so.
+    #[serde(skip)]
+    published: Vec<PathBuf>,
     /// After a real run: rows rewritten, secrets replaced.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rows_rewritten: Option<u64>,
@@ -374,6 +378,7 @@ impl Operation for ScrubOp {
                     events: BTreeSet::new(),
                     rows: BTreeMap::new(),
                     sessions: BTreeSet::new(),
+                    published: Vec::new(),
                     rows_rewritten: None,
                     replaced: None,
                 });
@@ -421,11 +426,12 @@ impl Operation for ScrubOp {
                 })
                 .findings += 1;
         }
-        for d in dbs.values() {
+        for d in dbs.values_mut() {
             let agent = self
                 .agent_of_db(&d.database)
                 .expect("planned from the scope");
             super::targets::check_owned_agent(layout, agent)?;
+            d.published = published_pairs(&d.database, &agent.sessions_dir, &d.rows)?;
         }
         plan.databases = dbs.into_values().collect();
         plan.files = files.into_values().collect();
@@ -684,6 +690,9 @@ impl Operation for ScrubOp {
                 format!("{} still holds a secret", f.path.display())
             })?;
         }
+        for d in &plan.databases {
+            ensure_pairs(&d.database, &d.published)?;
+        }
         for s in plan.snapshots.iter().filter(|s| s.removed) {
             ensure(!s.path.exists(), || {
                 format!("{} is still there", s.path.display())
@@ -691,6 +700,64 @@ impl Operation for ScrubOp {
         }
         Ok(())
     }
+}
+
+/// The archive rows planned whose published file holds the same bytes (`archive_sha256`).
+fn published_pairs(
+    db: &Path,
+    sessions_dir: &Path,
+    rows: &BTreeMap<(String, i64), BTreeSet<String>>,
+) -> Result<Vec<PathBuf>> {
+    let ro = crate::store::ReadOnlyDb::open(db)?;
+    let mut out = Vec::new();
+    for (table, rowid) in rows.keys() {
+        if table != "session_transcript_archives" {
+            continue;
+        }
+        let found: Option<(String, String)> = ro
+            .conn()
+            .query_row(
+                "SELECT archive_name, archive_sha256 FROM session_transcript_archives WHERE rowid = ?1",
+                [rowid],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .at(db)?;
+        let Some((name, sha)) = found else { continue };
+        let file = sessions_dir.join(&name);
+        if file.is_file() && sha256_hex(&crate::fsutil::read_regular(&file)?) == sha {
+            out.push(file);
+        }
+    }
+    Ok(out)
+}
+
+/// Each published file is still its row's blob.
+fn ensure_pairs(db: &Path, files: &[PathBuf]) -> Result<()> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let ro = crate::store::ReadOnlyDb::open(db)?;
+    for file in files {
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let sha: Option<String> = ro
+            .conn()
+            .query_row(
+                "SELECT archive_sha256 FROM session_transcript_archives WHERE archive_name = ?1",
+                [&name],
+                |r| r.get(0),
+            )
+            .optional()
+            .at(db)?;
+        let now = sha256_hex(&crate::fsutil::read_regular(file)?);
+        ensure(sha.as_deref() == Some(now.as_str()), || {
+            format!("{} is no longer its archive row's blob", file.display())
+        })?;
+    }
+    Ok(())
 }
 
 /// A transcript row's `event_json`, `event_zstd`, `event_utf8_bytes`.
@@ -931,4 +998,37 @@ pub fn remove_safety_snapshots(
         }
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A published archive file and its row hold the same bytes (docs/openclaw/ARCHIVES.md):
+    /// the file rewritten as a stream and the row's blob rewritten whole must stay identical,
+    /// so the stream is encoded with the archive writer's settings, and zstd's output does not
+    /// depend on how the input is fed.
+    #[test]
+    fn a_stream_encodes_to_the_same_bytes_as_the_archive_writer() {
+        let mut text = Vec::new();
+        for i in 0..60_000 {
+            text.extend_from_slice(
+                format!(
+                    "{{\"seq\":{i},\"text\":\"line {} of a transcript\"}}\n",
+                    i * 7919 % 1000
+                )
+                .as_bytes(),
+            );
+        }
+        let whole = crate::writer::archive::compress(&text).unwrap();
+        let mut out = Vec::new();
+        {
+            let mut enc = zstd::stream::Encoder::new(&mut out, 3).unwrap();
+            enc.include_checksum(false).unwrap();
+            enc.include_contentsize(false).unwrap();
+            redact::rewrite(&mut &text[..], &mut enc, &[]).unwrap();
+            enc.finish().unwrap();
+        }
+        assert_eq!(out, whole);
+    }
 }

@@ -762,3 +762,65 @@ fn scrub_plan_and_report_at_80_columns() {
         insta::assert_snapshot!("secrets_scrub_report_80", report);
     });
 }
+
+/// A published archive is its row's blob byte for byte (the row's `archive_sha256` is the
+/// file's): with a secret in both, the scrub rewrites both, and they stay the same bytes.
+#[test]
+fn a_published_archive_and_its_row_stay_the_same_bytes() {
+    let store = Store::copy("live");
+    let conn = store.writable("main");
+    let (rowid, name, blob): (i64, String, Vec<u8>) = conn
+        .query_row(
+            "SELECT rowid, archive_name, archive_blob FROM session_transcript_archives WHERE encoding = 'zstd' LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    let file = store.state().join("agents/main/sessions").join(&name);
+    assert_eq!(std::fs::read(&file).unwrap(), blob);
+    let mut text = zstd::decode_all(&blob[..]).unwrap();
+    text.extend_from_slice(tool_result(&format!("export GH_TOKEN={GITHUB}")).as_bytes());
+    text.push(b'\n');
+    let blob = zstd::encode_all(&text[..], 3).unwrap();
+    let sha = {
+        use sha2::Digest;
+        format!("{:x}", sha2::Sha256::digest(&blob))
+    };
+    conn.execute(
+        "UPDATE session_transcript_archives SET archive_blob = ?2, archive_sha256 = ?3 WHERE rowid = ?1",
+        rusqlite::params![rowid, blob, sha],
+    )
+    .unwrap();
+    drop(conn);
+    std::fs::write(&file, &blob).unwrap();
+    store.run_ok(["secrets", "scrub", "--yes", "--rule", "github-pat"]);
+    let (blob, sha): (Vec<u8>, String) = store
+        .writable("main")
+        .query_row(
+            "SELECT archive_blob, archive_sha256 FROM session_transcript_archives WHERE rowid = ?1",
+            [rowid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let on_disk = std::fs::read(&file).unwrap();
+    assert_eq!(on_disk, blob, "the file is no longer its row's blob");
+    let digest = {
+        use sha2::Digest;
+        format!("{:x}", sha2::Sha256::digest(&on_disk))
+    };
+    assert_eq!(digest, sha);
+    let text = String::from_utf8(zstd::decode_all(&blob[..]).unwrap()).unwrap();
+    assert!(
+        !text.contains(GITHUB) && text.contains("ghp_aB…z5Ab"),
+        "{text}"
+    );
+    // The archive listing finds row and file in agreement.
+    let doc = store.json_ok(["archives", "list", "--json"]);
+    let it = doc["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == name.as_str())
+        .unwrap();
+    assert_eq!(it["agreement"], "agree", "{it}");
+}
