@@ -65,6 +65,8 @@ run_once() { # NAME CMD: one timed run, appended to $SCRATCH/NAME
   local name="$1" cmd="$2"
   if [[ "${SHARED:-0}" == 1 ]]; then S="$STORE/${VARIANT:-imported}/.openclaw"; else S="$(fresh)"; sync; fi
   W="$(mktemp -d "$SCRATCH/w.XXXXXX")"; export S W
+  # PREP: a shell string run on the copy before the timed run (not timed).
+  [[ -z "${PREP:-}" ]] || bash -c "$PREP" > /dev/null 2>&1 || log "$name: PREP failed"
   /usr/bin/time -f "%e %M" -o "$SCRATCH/t" bash -c "$cmd" > /dev/null 2> "$SCRATCH/err" ||
     { log "$name failed:"; tail -n 5 "$SCRATCH/err" >&2; echo "nan nan" > "$SCRATCH/t"; }
   cat "$SCRATCH/t" >> "$SCRATCH/$name"
@@ -184,6 +186,11 @@ SHARED=1 measure search_archived_ours "\"$OURS\" --state-dir \"\$S\" --all-agent
 # dir read once, the gitleaks rules and the host's values looked for (the generated store holds
 # no secret: exit 0).
 SHARED=1 measure secrets_scan_ours "\"$OURS\" --state-dir \"\$S\" secrets scan --json"
+# secrets scrub: on a private copy, an AWS key shape put into every 50th plain transcript row of
+# the first agent first (not timed; bench/seed-secret.sh), then scrubbed everywhere: the scan,
+# the snapshot, each row rewritten, the projections of the sessions touched rebuilt, the index
+# merged, the WAL truncated, the snapshot removed.
+PREP="bash \"$ROOT/bench/seed-secret.sh\" \"\$S\" $FIRST" measure secrets_scrub_ours "\"$OURS\" --state-dir \"\$S\" secrets scrub --yes --json --rule aws-access-token --backup-dir \"\$W/safety\""
 
 # The legacy variant of the same store, imported by both tools.
 VARIANT=legacy measure_pair migrate_ours "\"$OURS\" --state-dir \"\$S\" migrate legacy --all-agents --yes" \
@@ -230,6 +237,7 @@ mbps() { awk -v b="$1" -v s="$2" 'BEGIN { if (s >= 0.05) printf "%.0f MB/s", b /
   echo "| \`search QUERY --all-agents\` vs the same FTS5 \`MATCH\` in \`sqlite3\` | $(wall search_ours) s | $(wall search_sqlite3) s | $(ratio search_ours search_sqlite3) | | $(rss search_ours) kB | $(rss search_sqlite3) kB |"
   echo "| \`search QUERY --all-agents --archived\` (live index and every archive) vs the live \`MATCH\` | $(wall search_archived_ours) s | $(wall search_sqlite3) s | $(ratio search_archived_ours search_sqlite3) | | $(rss search_archived_ours) kB | $(rss search_sqlite3) kB |"
   echo "| \`secrets scan --json\` (every row, archive and snapshot) | $(wall secrets_scan_ours) s | | | | $(rss secrets_scan_ours) kB | |"
+  echo "| \`secrets scrub --rule aws-access-token --yes\` (a key in every 50th plain row of one agent) | $(wall secrets_scrub_ours) s | | | | $(rss secrets_scrub_ours) kB | |"
   echo "| \`migrate legacy\` vs \`openclaw doctor --session-sqlite import\` | $(wall migrate_ours) s | $(wall migrate_openclaw) s | $(ratio migrate_ours migrate_openclaw) | ≤ 0.04 | $(rss migrate_ours) kB | $(rss migrate_openclaw) kB |"
   echo "| \`migrate legacy\` vs SQLite alone writing the same rows, one statement a table | $(wall migrate_ours) s | $(wall migrate_floor_bulk) s | $(ratio migrate_ours migrate_floor_bulk) | | $(rss migrate_ours) kB | $(rss migrate_floor_bulk) kB |"
   echo "| \`migrate legacy\` vs SQLite alone writing the same rows, one at a time | $(wall migrate_ours) s | $(wall migrate_floor_rows) s | $(ratio migrate_ours migrate_floor_rows) | | $(rss migrate_ours) kB | $(rss migrate_floor_rows) kB |"

@@ -262,6 +262,14 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "secrets scrub",
+        &[
+            "openclaw-sessions secrets scrub --fingerprint 3f9a2c1d -n",
+            "openclaw-sessions secrets scrub --value-from revoked.txt --yes",
+            "openclaw-sessions secrets scrub --rule aws-access-token --remove-snapshots",
+        ],
+    ),
+    (
         "marker",
         &["openclaw-sessions marker parse 'sqlite:main:SESSION_ID:/srv/oc/agents/main/agent/openclaw-agent.sqlite'"],
     ),

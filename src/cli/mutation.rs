@@ -21,6 +21,7 @@ use openclaw_sessions::ops::prune::PruneOp;
 use openclaw_sessions::ops::reclaim::ReclaimOp;
 use openclaw_sessions::ops::restore::RestoreOp;
 use openclaw_sessions::ops::restore_session::RestoreSessionOp;
+use openclaw_sessions::ops::scrub::ScrubOp;
 use openclaw_sessions::ops::{
     self, Decision, Hooks, Operation, PlanSummary, Run, RunOptions, RunState, Selection,
     SnapshotPolicy,
@@ -194,6 +195,11 @@ pub const BACKUP_PRUNE: Runs = runs::<BackupPruneOp>(
 interrupted run took before it changed anything stays), a snapshot that is not complete (being \
 written, or left by a killed run), and every snapshot of an agent where an interrupted restore \
 left its staging files. Nothing to remove prints nothing (exit 0).",
+);
+pub const SECRETS_SCRUB: Runs = runs::<ScrubOp>(
+    "The safety snapshot holds the secrets: it is removed once the change is verified, unless \
+--keep-snapshot. Snapshots holding a selected secret are listed, and removed only with \
+--remove-snapshots.",
 );
 pub const RECLAIM: Runs = runs::<ReclaimOp>(
     "It removes nothing. The integrity of each database is checked before and after; the free \
@@ -667,6 +673,7 @@ mod tests {
         ("unarchive", UNARCHIVE),
         ("reclaim", RECLAIM),
         ("compact", COMPACT),
+        ("secrets scrub", SECRETS_SCRUB),
     ];
 
     /// The README table's cells for the question and the snapshot.

@@ -23,6 +23,7 @@ pub mod reclaim;
 mod release_guard;
 pub mod restore;
 pub mod restore_session;
+pub mod scrub;
 pub mod summary;
 pub mod targets;
 pub mod undelete;

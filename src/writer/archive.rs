@@ -24,7 +24,7 @@ pub struct ArchivedFile {
 }
 
 /// zstd frame without checksum or content size, as OpenClaw writes archives.
-fn compress(text: &[u8]) -> Result<Vec<u8>> {
+pub fn compress(text: &[u8]) -> Result<Vec<u8>> {
     let mut enc =
         zstd::stream::Encoder::new(Vec::new(), 3).map_err(|e| Error::Internal(e.to_string()))?;
     enc.include_checksum(false)

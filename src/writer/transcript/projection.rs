@@ -336,6 +336,19 @@ impl ProjectionCursor {
     }
 }
 
+/// Rebuild one session's projection (active branch, search rows, index state) from its stored
+/// events, as OpenClaw's reconcile does after a rewrite: for events changed in place.
+pub fn rebuild_session(
+    tx: &Transaction<'_>,
+    schema: AgentSchema,
+    session_id: &str,
+    now_ms: i64,
+) -> rusqlite::Result<()> {
+    let mut search = SearchRows::for_schema(schema);
+    rebuild(tx, &mut search, session_id, now_ms)?;
+    search.flush(tx)
+}
+
 /// Rebuild the session's projection from its tree: the path from the leaf back to the root.
 fn rebuild(
     tx: &Transaction<'_>,
