@@ -17,8 +17,9 @@ mod signals;
 mod table;
 
 use commands::{
-    archives, backup, bundle, compact, completions, custody, delete, doctor, du, lifecycle, list, man,
-    marker, migrate, patch, prune, reclaim, search, secrets, show, status, transcript, undelete,
+    archives, backup, bundle, compact, completions, custody, delete, doctor, du, lifecycle, list,
+    man, marker, migrate, patch, prune, reclaim, search, secrets, show, status, transcript,
+    undelete,
 };
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -1552,6 +1552,8 @@ fn migrate_schema_names_what_openclaws_doctor_repairs_after_its_upgrade() {
             && plan.contains("7 sessions without a name")
             && plan.contains("14 sessions with runtime model state"),
         "{plan}"
+    );
+}
 
 /// A fake `node` that records how the owner's code was run (its arguments, its state dir and
 /// config, whether this tool's custody lock was held meanwhile) in `<dir>/node.log` and
