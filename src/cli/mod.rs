@@ -17,8 +17,8 @@ mod signals;
 mod table;
 
 use commands::{
-    archives, backup, completions, custody, delete, doctor, du, lifecycle, list, man, marker,
-    migrate, patch, prune, reclaim, search, secrets, show, status, transcript, undelete,
+    archives, backup, completions, custody, delete, doctor, du, lifecycle, list, log, man, marker,
+    migrate, patch, prune, reclaim, search, secrets, show, status, transcript, undelete, undo,
 };
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -78,6 +78,10 @@ pub enum Command {
     /// The maintenance pass for cron: archive or delete what OpenClaw's maintenance would.
     #[command(after_help = mutation::PRUNE.help())]
     Prune(prune::PruneArgs),
+    /// The operations this tool made on the state dir, newest first; `log show ID` in full.
+    Log(log::LogArgs),
+    /// Take one logged operation back (default: the newest not yet undone).
+    Undo(undo::UndoArgs),
     /// Give agent databases' free pages back to the file system (VACUUM or incremental vacuum).
     #[command(after_help = mutation::RECLAIM.help())]
     Reclaim(reclaim::ReclaimArgs),
@@ -115,6 +119,7 @@ impl Command {
             Command::Status(a) => Some(&a.output),
             Command::List(a) => Some(&a.output),
             Command::Du(a) => Some(&a.output),
+            Command::Log(a) if a.show.is_none() => Some(&a.output),
             Command::Archives(archives::ArchivesCommand::List(a)) => Some(&a.output),
             Command::Backup(backup::BackupCommand::List(a)) => Some(&a.output),
             _ => None,
@@ -137,6 +142,8 @@ impl Command {
             Command::Delete(_) => "delete",
             Command::Prune(_) => "prune",
             Command::Reclaim(_) => "reclaim",
+            Command::Log(_) => "log",
+            Command::Undo(_) => "undo",
             Command::Backup(b) => b.name(),
             Command::Doctor(_) => "doctor",
             Command::Migrate(m) => m.name(),
@@ -165,6 +172,8 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Delete(args) => delete::run(ctx, args),
         Command::Prune(args) => prune::run(ctx, args),
         Command::Reclaim(args) => reclaim::run(ctx, args),
+        Command::Log(args) => log::run(ctx, args),
+        Command::Undo(args) => undo::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Migrate(cmd) => migrate::run(ctx, cmd),

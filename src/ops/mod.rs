@@ -24,6 +24,7 @@ pub mod restore_session;
 pub mod summary;
 pub mod targets;
 pub mod undelete;
+pub mod undo;
 
 pub use pipeline::{
     run, Decision, Hooks, Operation, Run, RunOptions, RunState, SnapshotPolicy, SnapshotTaken,

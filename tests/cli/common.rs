@@ -612,7 +612,9 @@ pub fn dump_store(state: &Path) -> Dump {
             ));
             let name = ent.file_name().to_string_lossy().into_owned();
             if ent.file_type().unwrap().is_dir() {
-                if rel.starts_with("tmp/openclaw-") {
+                // This tool's operation log (docs/OPLOG.md): a journal of the runs themselves
+                // (their ids, pids, outcomes), not the store; tests/cli/oplog.rs reads it.
+                if rel.starts_with("tmp/openclaw-") || rel == "openclaw-sessions-oplog" {
                     continue;
                 }
                 walk(root, &path, dump);

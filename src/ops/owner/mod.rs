@@ -349,6 +349,7 @@ pub fn run_owner<O: OwnerOperation>(
         hooks,
         (plan, summary),
         None,
+        crate::oplog::Route::Openclaw,
         |op, plan| op.apply_by_owner(layout, plan, owner, hooks),
         |op, plan, report| op.verify(layout, plan, report),
     )?;
