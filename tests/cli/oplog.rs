@@ -444,3 +444,47 @@ fn the_log_is_private_filtered_and_elides_secrets() {
     let tsv = ok(&store, &["log", "-o", "tsv"]);
     assert_eq!(String::from_utf8_lossy(&tsv.stdout).lines().count(), 3);
 }
+
+/// `log` at 80 columns: one line a row, every id whole; `log show` as people read it (ids,
+/// times, who and where filtered: they are the run's own).
+#[test]
+fn log_at_80_columns_and_log_show_in_full() {
+    let store = Store::copy("live");
+    ok(&store, &["archive", "agent:main:pinned-notes"]);
+    ok(&store, &["delete", "agent:main:sdk-made-1", "--yes"]);
+    let ops = log(&store);
+    let table = store
+        .cmd()
+        .arg("log")
+        .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", "80")
+        .output()
+        .unwrap();
+    expect_exit(&table, 0);
+    let text = String::from_utf8_lossy(&table.stdout).into_owned();
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+    for op in &ops {
+        assert!(text.contains(op["id"].as_str().unwrap()), "{text}");
+    }
+    let id = ops[0]["id"].as_str().unwrap();
+    let show = store
+        .cmd()
+        .args(["log", "show", &id[..12]])
+        .env("OPENCLAW_SESSIONS_TERMINAL_WIDTH", "80")
+        .output()
+        .unwrap();
+    expect_exit(&show, 0);
+    let mut settings = crate::common::settings(&store);
+    settings.add_filter(r"\b[0-9a-f]{15}\b", "[ID]");
+    settings.add_filter(r"\d{4}-\d\d-\d\dT[0-9:.-]+Z", "[TIME]");
+    settings.add_filter(r"(?m)^by +.*$", "by         [ORIGIN]");
+    // The command line names the store's temp dir, cut in the middle at 80 columns.
+    settings.add_filter(r"(?m)^command +.*$", "command    [COMMAND LINE]");
+    settings.add_filter(r"\b[0-9a-f]{32}\b", "[GEN]");
+    settings.add_filter(
+        r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+        "[UUID]",
+    );
+    settings.bind(|| insta::assert_snapshot!("log_show_80", String::from_utf8_lossy(&show.stdout)));
+}
