@@ -501,13 +501,15 @@ pub(super) fn finish<O: Operation>(
     }
     // The record's begin, durable before anything is written: a run killed from here on is
     // logged as interrupted.
+    // Never a state dir created for the log: an operation on snapshots alone (`backup prune`)
+    // may run where there is none.
     let record = match &options.record {
-        Some(rec) => {
+        Some(rec) if layout.state_dir.is_dir() => {
             let begin = begin_record(op, layout, &plan, &summary, rec, route, &snapshots);
             crate::oplog::OpLog::of(&layout.state_dir).begin(&begin)?;
             Some(rec)
         }
-        None => None,
+        _ => None,
     };
     hooks.step("apply");
     // The points between which every write of the apply lands (the fault tests draw their
