@@ -24,6 +24,7 @@ pub mod legacy;
 pub mod marker;
 pub mod migrate;
 pub mod mutate;
+pub mod oplog;
 pub mod ops;
 pub mod parallel;
 pub mod paths;

@@ -193,6 +193,22 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "log",
+        &[
+            "openclaw-sessions log",
+            "openclaw-sessions log --command delete --since 7d",
+            "openclaw-sessions log --key pinned-notes --outcome interrupted --json",
+        ],
+    ),
+    ("log show", &["openclaw-sessions log show 1a249ba7fe"]),
+    (
+        "undo",
+        &[
+            "openclaw-sessions undo --dry-run",
+            "openclaw-sessions undo 1a249ba7fe --yes",
+        ],
+    ),
+    (
         "reclaim",
         &[
             "openclaw-sessions --all-agents reclaim --dry-run",

@@ -18,8 +18,8 @@ mod table;
 
 use commands::{
     archives, backup, bundle, compact, completions, custody, delete, doctor, du, lifecycle, list,
-    man, marker, migrate, patch, prune, reclaim, search, secrets, show, status, transcript,
-    undelete,
+    log, man, marker, migrate, patch, prune, reclaim, search, secrets, show, status, transcript,
+    undelete, undo,
 };
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -79,6 +79,10 @@ pub enum Command {
     /// The maintenance pass for cron: archive or delete what OpenClaw's maintenance would.
     #[command(after_help = mutation::PRUNE.help())]
     Prune(prune::PruneArgs),
+    /// The operations this tool made on the state dir, newest first; `log show ID` in full.
+    Log(log::LogArgs),
+    /// Take one logged operation back (default: the newest not yet undone).
+    Undo(undo::UndoArgs),
     /// Give agent databases' free pages back to the file system (VACUUM or incremental vacuum).
     #[command(after_help = mutation::RECLAIM.help())]
     Reclaim(reclaim::ReclaimArgs),
@@ -124,6 +128,7 @@ impl Command {
             Command::List(a) => Some(&a.output),
             Command::Du(a) => Some(&a.output),
             Command::Search(a) => Some(&a.output),
+            Command::Log(a) if a.show.is_none() => Some(&a.output),
             Command::Archives(archives::ArchivesCommand::List(a)) => Some(&a.output),
             Command::Backup(backup::BackupCommand::List(a)) => Some(&a.output),
             _ => None,
@@ -147,6 +152,8 @@ impl Command {
             Command::Prune(_) => "prune",
             Command::Reclaim(_) => "reclaim",
             Command::Compact(_) => "compact",
+            Command::Log(_) => "log",
+            Command::Undo(_) => "undo",
             Command::Backup(b) => b.name(),
             Command::Bundle(b) => b.name(),
             Command::Doctor(_) => "doctor",
@@ -177,6 +184,8 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<exit::Outcome> {
         Command::Prune(args) => prune::run(ctx, args),
         Command::Reclaim(args) => reclaim::run(ctx, args),
         Command::Compact(args) => compact::run(ctx, args),
+        Command::Log(args) => log::run(ctx, args),
+        Command::Undo(args) => undo::run(ctx, args),
         Command::Backup(cmd) => backup::run(ctx, cmd),
         Command::Bundle(cmd) => bundle::run(ctx, cmd),
         Command::Doctor(args) => doctor::run(ctx, args),

@@ -444,6 +444,11 @@ fn run_options(ctx: &Ctx, args: &MutationArgs) -> RunOptions {
         } else {
             SHOWN_ITEMS
         },
+        // Every run of the binary is logged (docs/OPLOG.md), under the command's own name.
+        record: Some(ops::pipeline::Recording::new(
+            ctx.printer.command(),
+            std::env::args().skip(1).collect(),
+        )),
     }
 }
 

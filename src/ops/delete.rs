@@ -355,6 +355,61 @@ impl Operation for DeleteOp {
         Ok(report)
     }
 
+    /// One action per session to delete, with the archives its transcripts went to (the
+    /// plan's names before the apply; the written ones after it).
+    fn record_actions(
+        &self,
+        plan: &DeletePlanSet,
+        report: Option<&DeleteReport>,
+    ) -> Vec<crate::oplog::Action> {
+        let mut out = Vec::new();
+        for (ai, a) in plan.agents.iter().enumerate() {
+            for (pi, p) in a.plans.iter().enumerate() {
+                if p.result != DeleteResult::Deleted {
+                    continue;
+                }
+                let entry = p.entry.as_ref().and_then(|e| e.entry().ok());
+                let mut action = crate::oplog::Action {
+                    agent_id: a.paths.id.to_string(),
+                    session_key: p.session_key.clone(),
+                    session_id: entry
+                        .as_ref()
+                        .map(|e| e.session_id().to_string())
+                        .filter(|s| !s.is_empty()),
+                    action: "delete".into(),
+                    updated_at: entry.as_ref().map(|e| e.updated_at()),
+                    ..Default::default()
+                };
+                match report
+                    .and_then(|r| r.agents.get(ai))
+                    .and_then(|r| r.get(pi))
+                {
+                    Some(Deleted::Done { archived, .. }) => {
+                        action.archives = archived.iter().map(|f| f.archive_name.clone()).collect()
+                    }
+                    Some(Deleted::ByGateway { archived }) => {
+                        action.archives = archived
+                            .iter()
+                            .filter_map(|f| f.file_name())
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .collect()
+                    }
+                    Some(Deleted::Refused(e)) => action.refused = Some(e.to_string()),
+                    Some(Deleted::Skipped) => continue,
+                    None => {}
+                }
+                out.push(action);
+            }
+        }
+        out
+    }
+
+    fn not_undoable(&self) -> Option<String> {
+        (!self.options.archive).then(|| {
+            "it ran with --no-archive: the transcripts were not archived, so nothing brings the sessions back but the snapshot (`backup restore`)".into()
+        })
+    }
+
     fn verify(&self, _: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()> {
         for (a, results) in plan.agents.iter().zip(&report.agents) {
             let deleted =

@@ -396,6 +396,50 @@ impl Operation for EntryChangeOp {
         Ok(EntryChangeReport { results })
     }
 
+    /// One action per entry to write: its changed fields before and after (what `undo`
+    /// writes back), and the `updatedAt` it was left with.
+    fn record_actions(
+        &self,
+        plan: &EntryChangePlan,
+        report: Option<&EntryChangeReport>,
+    ) -> Vec<crate::oplog::Action> {
+        let mut out = Vec::new();
+        for (i, item) in plan.items.iter().enumerate() {
+            let Some(p) = item.to_write() else { continue };
+            let (left, refused) = match report.and_then(|r| r.results.get(i)) {
+                Some(Applied::Written(e)) => (e, None),
+                Some(Applied::Refused(e)) => (&p.before, Some(e.to_string())),
+                Some(_) => continue,
+                None => (&p.after, None),
+            };
+            let mut before = serde_json::Map::new();
+            let mut after = serde_json::Map::new();
+            for c in &p.changes {
+                before.insert(c.field.clone(), c.before.clone().unwrap_or(Value::Null));
+                after.insert(
+                    c.field.clone(),
+                    left.fields.get(&c.field).cloned().unwrap_or(Value::Null),
+                );
+            }
+            out.push(crate::oplog::Action {
+                agent_id: item.target.agent.id.to_string(),
+                session_key: p.key.clone(),
+                session_id: Some(left.session_id().to_string()).filter(|s| !s.is_empty()),
+                action: self.change.verb().to_string(),
+                archives: Vec::new(),
+                before: Some(before),
+                after: Some(after),
+                updated_at: left.fields.get("updatedAt").and_then(Value::as_i64),
+                refused,
+            });
+        }
+        out
+    }
+
+    fn not_undoable(&self) -> Option<String> {
+        None
+    }
+
     fn verify(&self, _: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()> {
         for (item, result) in plan.items.iter().zip(&report.results) {
             let Applied::Written(written) = result else {

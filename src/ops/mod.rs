@@ -27,6 +27,7 @@ pub mod scrub;
 pub mod summary;
 pub mod targets;
 pub mod undelete;
+pub mod undo;
 
 pub use pipeline::{
     run, Decision, Hooks, Operation, Run, RunOptions, RunState, SnapshotPolicy, SnapshotTaken,

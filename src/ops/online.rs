@@ -272,6 +272,7 @@ pub fn run_online<O: OnlineOperation>(
         hooks,
         (plan, summary),
         route,
+        crate::oplog::Route::Gateway,
         |op, plan| {
             let rpc = rpc.as_mut().ok_or_else(|| {
                 Error::Internal("the online route applied a plan without a Gateway".into())

@@ -5,6 +5,20 @@
 //! An operation says *what* (its plan, its apply step, which databases it changes); the runner
 //! owns *when*, so no command can take custody after planning, skip its snapshot or forget to
 //! release. The binary supplies the questions, progress and warnings through [`Hooks`].
+//!
+//! The runner also keeps the operation log (`oplog`, docs/OPLOG.md) when the caller asks for
+//! it ([`RunOptions::record`]): a record's `begin` line, durable, after the snapshot and
+//! before the apply step; its `end` line after verification (or the error). So every
+//! operation is logged without code of its own. What an operation adds is its extension
+//! point for `undo`:
+//! - [`Operation::record_actions`]: the per-session actions of the record (key, session id,
+//!   what was done, the archive it left, a patch's fields before and after); an operation
+//!   that leaves it empty is logged, but `undo` says it cannot take it back, with
+//!   [`Operation::not_undoable`]'s reason (which names what to do instead);
+//! - `ops::undo` turns each recorded action back into the operation that reverses it
+//!   (`undelete`, `unarchive`, `archive`, a patch of the old fields). An operation whose
+//!   actions use a new action word adds its reversal there (`ops::undo::reverse`), and is
+//!   refused by `undo`, naming the word, until it does.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -180,6 +194,30 @@ pub trait Operation {
 
     /// Read back what `apply` wrote; an error here means the store is not as planned.
     fn verify(&self, layout: &StateLayout, plan: &Self::Plan, report: &Self::Report) -> Result<()>;
+
+    /// The operation log's per-session actions (docs/OPLOG.md): with no report, what the plan
+    /// will do (the `begin` line); with the report, what was written (the `end` line).
+    fn record_actions(
+        &self,
+        _plan: &Self::Plan,
+        _report: Option<&Self::Report>,
+    ) -> Vec<crate::oplog::Action> {
+        Vec::new()
+    }
+
+    /// Why `undo` cannot take this operation back (said in its record), or `None` when its
+    /// recorded actions are what `undo` reverses.
+    fn not_undoable(&self) -> Option<String> {
+        Some(
+            "its changes are not recorded per session; restore the snapshot it took (`backup restore`)"
+                .into(),
+        )
+    }
+
+    /// The record this run takes back (`undo`'s own).
+    fn undoes(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A verification: `Ok` when `held`, else the store is not as the apply step left it.
@@ -203,6 +241,29 @@ pub struct RunOptions {
     pub snapshot_dir: Option<PathBuf>,
     /// Items per group in the summary.
     pub summary_limit: usize,
+    /// Keep the operation log (the binary's runs; a library caller may leave it out).
+    pub record: Option<Recording>,
+}
+
+/// What the operation log says of a run beside what the run knows: the command and its line.
+#[derive(Debug, Clone)]
+pub struct Recording {
+    /// The record's id ([`crate::oplog::new_id`]).
+    pub id: String,
+    /// `delete`, `patch`, `migrate schema`...
+    pub command: String,
+    /// The command line as given; its secrets are elided when it is written.
+    pub argv: Vec<String>,
+}
+
+impl Recording {
+    pub fn new(command: impl Into<String>, argv: Vec<String>) -> Self {
+        Recording {
+            id: crate::oplog::new_id(crate::units::now_ms()),
+            command: command.into(),
+            argv,
+        }
+    }
 }
 
 /// How a run ended.
@@ -315,6 +376,9 @@ fn run_held<O: Operation>(
             ));
         }
         op.recover(layout, hooks)?;
+        if let Some(rec) = &options.record {
+            resume_interrupted(layout, rec, hooks);
+        }
     }
     hooks.step("plan");
     let plan = op.plan(layout, hooks)?;
@@ -370,6 +434,7 @@ fn run_held<O: Operation>(
         hooks,
         (plan, summary),
         None,
+        crate::oplog::Route::Offline,
         |op, plan| op.apply(layout, plan, hooks),
         |op, plan, report| op.verify(layout, plan, report),
     )
@@ -408,6 +473,7 @@ pub(super) fn finish<O: Operation>(
     hooks: &dyn Hooks,
     (mut plan, summary): (O::Plan, PlanSummary),
     gateway: Option<GatewayRoute>,
+    route: crate::oplog::Route,
     apply: impl FnOnce(&mut O, &mut O::Plan) -> Result<O::Report>,
     verify: impl FnOnce(&O, &O::Plan, &O::Report) -> Result<()>,
 ) -> Result<Run<O::Plan, O::Report>> {
@@ -443,14 +509,47 @@ pub(super) fn finish<O: Operation>(
             route.url, route.version
         ));
     }
+    // The record's begin, durable before anything is written: a run killed from here on is
+    // logged as interrupted.
+    // Never a state dir created for the log: an operation on snapshots alone (`backup prune`)
+    // may run where there is none.
+    let record = match &options.record {
+        Some(rec) if layout.state_dir.is_dir() => {
+            let begin = begin_record(op, layout, &plan, &summary, rec, route, &snapshots);
+            crate::oplog::OpLog::of(&layout.state_dir).begin(&begin)?;
+            Some(rec)
+        }
+        _ => None,
+    };
     hooks.step("apply");
     // The points between which every write of the apply lands (the fault tests draw their
     // faults there).
     crate::test_hooks::crash_point("pipeline-apply");
-    let report = apply(op, &mut plan)?;
-    crate::test_hooks::crash_point("pipeline-applied");
-    hooks.step("verify");
-    verify(op, &plan, &report)?;
+    let report = apply(op, &mut plan)
+        .and_then(|report| {
+            crate::test_hooks::crash_point("pipeline-applied");
+            hooks.step("verify");
+            verify(op, &plan, &report).map(|()| report)
+        })
+        .inspect_err(|e| {
+            if let Some(rec) = record {
+                let outcome = match e {
+                    Error::Interrupted => crate::oplog::Outcome::Interrupted,
+                    _ => crate::oplog::Outcome::Failed,
+                };
+                end_record(layout, rec, outcome, None, Some(e.to_string()), hooks);
+            }
+        })?;
+    if let Some(rec) = record {
+        let actions = op.record_actions(&plan, Some(&report));
+        let refused = !actions.is_empty() && actions.iter().all(|a| a.refused.is_some());
+        let outcome = if refused {
+            crate::oplog::Outcome::Refused
+        } else {
+            crate::oplog::Outcome::Done
+        };
+        end_record(layout, rec, outcome, Some(actions), None, hooks);
+    }
     hooks.step("done");
     Ok(Run {
         state: RunState::Applied,
@@ -463,6 +562,99 @@ pub(super) fn finish<O: Operation>(
         owner: None,
         not_reached: None,
     })
+}
+
+/// The record's `begin` line: who, where, what the plan does, the snapshots taken.
+fn begin_record<O: Operation>(
+    op: &O,
+    layout: &StateLayout,
+    plan: &O::Plan,
+    summary: &PlanSummary,
+    rec: &Recording,
+    route: crate::oplog::Route,
+    snapshots: &[SnapshotTaken],
+) -> crate::oplog::Begin {
+    let judged = crate::store::releases::judge(&crate::status::database_schemas(layout)).as_is;
+    let release = (!judged.is_empty()).then(|| crate::store::releases::span(&judged));
+    crate::oplog::Begin {
+        id: rec.id.clone(),
+        time: crate::units::now_ms(),
+        command: rec.command.clone(),
+        argv: crate::oplog::elide_secrets(&rec.argv),
+        origin: crate::oplog::Origin::current(),
+        route,
+        release,
+        headline: summary.headline.clone(),
+        actions: op.record_actions(plan, None),
+        snapshots: snapshots
+            .iter()
+            .map(|s| crate::oplog::Snapshot {
+                database: s.database.clone(),
+                path: s.path.clone(),
+            })
+            .collect(),
+        undoes: op.undoes(),
+        not_undoable: op.not_undoable(),
+    }
+}
+
+/// The record's `end` line. The change is made (or stopped) whatever happens here: a log that
+/// cannot be written is a warning, never the run's error.
+fn end_record(
+    layout: &StateLayout,
+    rec: &Recording,
+    outcome: crate::oplog::Outcome,
+    actions: Option<Vec<crate::oplog::Action>>,
+    error: Option<String>,
+    hooks: &dyn Hooks,
+) {
+    let end = crate::oplog::End {
+        id: rec.id.clone(),
+        time: crate::units::now_ms(),
+        outcome,
+        actions,
+        error,
+        resumed_by: None,
+    };
+    if let Err(e) = crate::oplog::OpLog::of(&layout.state_dir).end(&end) {
+        hooks.warn(format!("the operation log was not completed: {e}").into());
+    }
+}
+
+/// Under custody, after the operation's own recovery: the records of earlier runs of the
+/// same command that were stopped half way are completed as resumed by this run (its
+/// recovery step finished what they left; docs/OPLOG.md).
+fn resume_interrupted(layout: &StateLayout, rec: &Recording, hooks: &dyn Hooks) {
+    let log = crate::oplog::OpLog::of(&layout.state_dir);
+    if !log.dir().is_dir() {
+        return;
+    }
+    let records = match log.read() {
+        Ok(r) => r,
+        Err(e) => {
+            hooks.warn(format!("the operation log does not read: {e}").into());
+            return;
+        }
+    };
+    for r in records.iter().filter(|r| {
+        r.outcome == crate::oplog::Outcome::Interrupted && r.begin.command == rec.command
+    }) {
+        let end = crate::oplog::End {
+            id: r.begin.id.clone(),
+            time: crate::units::now_ms(),
+            outcome: crate::oplog::Outcome::Resumed,
+            actions: None,
+            error: None,
+            resumed_by: Some(rec.id.clone()),
+        };
+        match log.end(&end) {
+            Ok(()) => hooks.note(format!(
+                "operation {} ({}), interrupted, is resumed by this run",
+                r.begin.id, r.begin.command
+            )),
+            Err(e) => hooks.warn(format!("the operation log was not completed: {e}").into()),
+        }
+    }
 }
 
 /// One verified snapshot per database the plan changes, or none, as the policy says. A

@@ -1025,6 +1025,41 @@ impl Operation for PruneOp {
         Ok(PruneReport::default())
     }
 
+    /// One action per session the cleanup plans to remove (`delete`: its transcripts are
+    /// archived, as `delete` archives them) or to archive. The disk-budget pass, which picks
+    /// what it removes as it measures, is not itemized: its removals are named by the
+    /// snapshot only (docs/OPLOG.md).
+    fn record_actions(
+        &self,
+        plan: &PrunePlanSet,
+        _report: Option<&PruneReport>,
+    ) -> Vec<crate::oplog::Action> {
+        let mut out = Vec::new();
+        for a in &plan.agents {
+            let _ = a.plan.for_each(
+                crate::mutate::prune::ActionFilter::All,
+                |item| -> Result<ControlFlow<()>> {
+                    out.push(crate::oplog::Action {
+                        agent_id: a.paths.id.to_string(),
+                        session_key: item.session_key,
+                        action: if item.action.is_archive() {
+                            "archive".into()
+                        } else {
+                            "delete".into()
+                        },
+                        ..Default::default()
+                    });
+                    Ok(ControlFlow::Continue(()))
+                },
+            );
+        }
+        out
+    }
+
+    fn not_undoable(&self) -> Option<String> {
+        None
+    }
+
     fn verify(&self, _: &StateLayout, plan: &Self::Plan, _: &Self::Report) -> Result<()> {
         // Every removed session is gone and every archived one reads as archived.
         for a in plan.agents.iter().filter(|a| a.applied) {

@@ -151,6 +151,26 @@ impl Operation for UndeleteOp {
         apply_undelete(&mut db, &plan.plan, self.now)
     }
 
+    fn record_actions(
+        &self,
+        plan: &UndeleteOpPlan,
+        _report: Option<&UndeleteReport>,
+    ) -> Vec<crate::oplog::Action> {
+        let p = &plan.plan;
+        vec![crate::oplog::Action {
+            agent_id: p.agent_id.clone(),
+            session_key: p.session_key.clone(),
+            session_id: Some(p.session_id.clone()),
+            action: "undelete".into(),
+            archives: vec![p.archive.to_string()],
+            ..Default::default()
+        }]
+    }
+
+    fn not_undoable(&self) -> Option<String> {
+        Some("an undelete is taken back by `delete` of the session it brought back".into())
+    }
+
     /// The key names the session again and every event of the archive is stored.
     fn verify(
         &self,

@@ -198,11 +198,16 @@ fn require_test_hooks(bin: &Path) {
     );
 }
 
-/// sha256 of every file under `dir` (sidecars included; a symlinked directory is followed).
+/// sha256 of every file under `dir` (sidecars included; a symlinked directory is followed),
+/// but this tool's operation log (docs/OPLOG.md), a journal of its own runs that a run through
+/// a live Gateway writes too (tests/cli/oplog.rs reads it).
 pub fn checksums(dir: &Path) -> BTreeMap<PathBuf, String> {
     fn walk(dir: &Path, out: &mut BTreeMap<PathBuf, String>) {
         for ent in std::fs::read_dir(dir).unwrap() {
             let ent = ent.unwrap();
+            if ent.file_name() == "openclaw-sessions-oplog" {
+                continue;
+            }
             if ent.path().is_dir() {
                 walk(&ent.path(), out);
             } else {
@@ -612,7 +617,9 @@ pub fn dump_store(state: &Path) -> Dump {
             ));
             let name = ent.file_name().to_string_lossy().into_owned();
             if ent.file_type().unwrap().is_dir() {
-                if rel.starts_with("tmp/openclaw-") {
+                // This tool's operation log (docs/OPLOG.md): a journal of the runs themselves
+                // (their ids, pids, outcomes), not the store; tests/cli/oplog.rs reads it.
+                if rel.starts_with("tmp/openclaw-") || rel == "openclaw-sessions-oplog" {
                     continue;
                 }
                 walk(root, &path, dump);

@@ -30,6 +30,7 @@ const RANKS: &[(&str, u8)] = &[
     // runs, the acpx marker), archived transcripts found and read wherever they are.
     ("du", 5),
     ("status", 5),
+    ("oplog", 5),
     ("history", 5),
     ("secrets", 5),
     // Reading stores, transcripts and who holds a store; the Gateway that holds one, reached

@@ -27,6 +27,7 @@ mod migrate_acpx;
 mod migrate_legacy;
 mod mutate;
 mod online;
+mod oplog;
 mod pipeline;
 mod prune;
 mod races;

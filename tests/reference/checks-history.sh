@@ -133,6 +133,41 @@ check_restore_session_replace_over_openclaw_writes() {
 }
 CHECKS+=(restore_session_replace_over_openclaw_writes)
 
+# delete_then_undo (docs/OPLOG.md): our `delete` of HISTORY_KEYS, then our `undo` of that
+# operation: every row of every table for those sessions equals the rows before the delete
+# (clock and random columns named in checks/session-rows.mjs; and the window's
+# `transcript_updated_at` and `updated_at`, clocks the window rebuilt from the entry `delete`
+# kept takes from that entry, and OpenClaw's next append sets again); OpenClaw lists each
+# session again, reads it back and appends to its transcript.
+check_delete_then_undo() {
+  local s db key
+  s="$(copy_store live)"
+  db="$s/agents/main/agent/openclaw-agent.sqlite"
+  history_ids "$s" > ids.txt
+  node_check session-rows.mjs "$db" "${HISTORY_KEYS[@]}" > before.json || check_error "rows before"
+  ours_run delete.json "$s" delete "${HISTORY_KEYS[@]}" --yes --json || check_error "delete"
+  ours_run undo.json "$s" undo --yes --json || check_error "undo"
+  [[ "$(jsonq undo.json 'j.data.results.filter(r=>r.result==="undeleted").length')" == "${#HISTORY_KEYS[@]}" ]] ||
+    check_error "undo brought back $(jsonq undo.json 'j.data.results.map(r=>r.sessionKey+" "+r.result).join(", ")')"
+  ours_run log.json "$s" log --json || check_error "log"
+  [[ "$(jsonq log.json 'j.data.operations[1].undoneBy === j.data.operations[0].id')" == true ]] ||
+    check_error "the log does not say the delete is undone"
+  node_check session-rows.mjs "$db" "${HISTORY_KEYS[@]}" > after.json
+  if node_check compare-session-rows.mjs before.json after.json \
+    session_windows.transcript_updated_at,session_windows.updated_at > cmp.txt 2> cmp.err; then
+    note "delete then undo: $(cat cmp.txt)"
+  else
+    cat cmp.err >&2; check_error "rows differ after delete then undo: $(cat cmp.txt)"
+  fi
+  openclaw_accepts "$s" after-undo
+  for key in "${HISTORY_KEYS[@]}"; do
+    [[ "$(jsonq accepts-after-undo/sessions.json "j.sessions.some(x=>x.key===\"$key\")")" == true ]] ||
+      check_error "openclaw sessions does not list $key after the undo"
+  done
+  history_sdk_append "$s"
+}
+CHECKS+=(delete_then_undo)
+
 # undelete_after_openclaw_maintenance: OpenClaw's own maintenance (`openclaw sessions cleanup
 # --enforce`, age and entry cap) deletes the research agent's machine-made and capped sessions,
 # archiving their transcripts; our `undelete` brings every deleted one back, row for row.

@@ -468,6 +468,7 @@ fn run_owner_held<O: OwnerOperation>(
         hooks,
         (plan, summary),
         None,
+        crate::oplog::Route::Openclaw,
         |op, plan| op.apply_by_owner(layout, plan, owner, hooks),
         |op, plan, report| {
             op.verify(layout, plan, report).map_err(|e| match e {

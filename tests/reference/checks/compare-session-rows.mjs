@@ -1,7 +1,22 @@
 // Compare two session-rows.mjs outputs: every table of every key must hold the same rows.
-//   compare-session-rows.mjs <before.json> <after.json>
+//   compare-session-rows.mjs <before.json> <after.json> [TABLE.COLUMN,...]
+// The columns named third are left out of both sides (a clock a caller names as rewritten).
 import fs from "node:fs";
-const [a, b] = process.argv.slice(2).map((p) => JSON.parse(fs.readFileSync(p, "utf8")));
+const [a, b] = process.argv.slice(2, 4).map((p) => JSON.parse(fs.readFileSync(p, "utf8")));
+const ignored = (process.argv[4] ?? "").split(",").filter(Boolean).map((c) => c.split("."));
+for (const side of [a, b]) {
+  for (const tables of Object.values(side)) {
+    for (const [t, list] of Object.entries(tables)) {
+      const cols = ignored.filter(([table]) => table === t).map(([, c]) => c);
+      if (!cols.length || !Array.isArray(list)) continue;
+      tables[t] = list.map((r) => {
+        const o = JSON.parse(r);
+        for (const c of cols) delete o[c];
+        return JSON.stringify(o);
+      });
+    }
+  }
+}
 let problems = 0, rows = 0;
 for (const [key, tables] of Object.entries(a)) {
   const other = b[key] ?? {};
