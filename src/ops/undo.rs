@@ -284,7 +284,7 @@ impl UndoOp {
                         let ops = restoring_patch(before);
                         let labels = other_labels(&store, &action.session_key, before)?;
                         plan_patch(
-                            &entry,
+                            entry,
                             &ops,
                             &|l: &str| labels.iter().any(|x| x == l),
                             self.now,
