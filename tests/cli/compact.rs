@@ -141,13 +141,13 @@ fn transcript_tables(db: &Connection) -> Vec<(String, Vec<String>)> {
     out
 }
 
-struct Seeded {
-    store: Store,
+pub(crate) struct Seeded {
+    pub(crate) store: Store,
     pinned: String,
 }
 
 /// The live store with 300 KB, 200 KB and 20 KB images in one session and 150 KB in another.
-fn seeded() -> Seeded {
+pub(crate) fn seeded() -> Seeded {
     let store = Store::copy("live");
     let mut db = store.writable("main");
     let pinned = session_of(&db, "agent:main:pinned-notes");

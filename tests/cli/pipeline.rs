@@ -129,6 +129,23 @@ fn cases() -> Vec<Case> {
         store: bundle_store,
         asks: true,
     });
+    // compact: inline images above the threshold taken out of two sessions.
+    out.push(Case {
+        name: "compact",
+        args: strings(&["compact", "--min-bytes", "100kb"]),
+        store: crate::compact::seeded().store,
+        asks: true,
+    });
+    // secrets scrub: seeded secrets in rows, archives and a snapshot.
+    let (scrub_store, values) = crate::secrets::seeded();
+    let mut scrub_args = crate::secrets::scrub_all(&values);
+    scrub_args.retain(|a| a != "--yes");
+    out.push(Case {
+        name: "secrets scrub",
+        args: scrub_args,
+        store: scrub_store,
+        asks: true,
+    });
     // undelete: a session deleted (by our delete), brought back by its key.
     let undelete = live("undelete", &["undelete", "agent:main:pinned-notes"], true);
     undelete

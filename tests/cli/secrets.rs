@@ -32,7 +32,7 @@ fn append_line(path: &Path, line: &str) {
 /// The live store with a secret in each place: a plain transcript row, a zstd one, the
 /// search index, an entry, a deleted archive (zstd), a reset archive, an import archive, a
 /// snapshot; the config, an auth profile and a value file name three of them.
-fn seeded() -> (Store, std::path::PathBuf) {
+pub(crate) fn seeded() -> (Store, std::path::PathBuf) {
     let store = Store::copy("live");
     let state = store.state();
     std::fs::write(
@@ -358,7 +358,7 @@ fn raw_hits(dir: &Path, secrets: &[&str]) -> Vec<(String, String)> {
 }
 
 /// The scrub's arguments selecting every seeded secret, each by another selector.
-fn scrub_all(values: &Path) -> Vec<String> {
+pub(crate) fn scrub_all(values: &Path) -> Vec<String> {
     vec![
         "secrets".into(),
         "scrub".into(),

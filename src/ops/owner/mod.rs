@@ -481,7 +481,7 @@ fn run_owner_held<O: OwnerOperation>(
                         what.strip_prefix("not as written: ").unwrap_or(&what)
                     ),
                     hint: Some(
-                        "look at the sessions as they are now (`openclaw-sessions list`); a snapshot taken before (--backup-dir) holds them as they were".into(),
+                        "the sessions are as the owner's code left them; a snapshot taken before (--backup-dir) holds them as they were".into(),
                     ),
                 },
                 other => other,
