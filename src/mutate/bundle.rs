@@ -79,23 +79,7 @@ fn destination_key(agent_id: &str, source_key: &str, as_key: Option<&str>) -> Re
             None => source_key.to_string(),
         },
     };
-    if raw.is_empty() {
-        return Err(Error::invalid("the key is empty"));
-    }
-    let key = if raw.starts_with("agent:") || session_key::SENTINEL_KEYS.contains(&raw.as_str()) {
-        raw
-    } else {
-        format!("agent:{agent_id}:{raw}")
-    };
-    if !key.starts_with(&format!("agent:{agent_id}:"))
-        && !session_key::SENTINEL_KEYS.contains(&key.as_str())
-    {
-        return Err(Error::InvalidArgument {
-            message: format!("key {key} belongs to another agent than {agent_id}"),
-            hint: Some("select the agent with --agent".into()),
-        });
-    }
-    Ok(key)
+    super::restore::key_in_agent(agent_id, raw)
 }
 
 /// A bundle read and verified to its end: its manifest and its sessions' entries (the events

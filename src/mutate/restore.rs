@@ -154,6 +154,12 @@ fn target_key(
                 hint: Some("name the key it should come back under with --as".into()),
             })?,
     };
+    key_in_agent(agent_id, raw)
+}
+
+/// `raw` as a key of `agent_id`: qualified with the agent when bare, refused when empty or
+/// when it names another agent (shared by `undelete --as` and `bundle import --as`).
+pub(crate) fn key_in_agent(agent_id: &str, raw: String) -> Result<String> {
     if raw.is_empty() {
         return Err(Error::InvalidArgument {
             message: "the key is empty".into(),

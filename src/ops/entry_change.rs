@@ -230,6 +230,20 @@ impl EntryChangeOp {
     }
 }
 
+/// A patch plan's field changes on one line (`~ label: "a" -> "b"; + pinnedAt: 1`), for a
+/// plan that names several sessions.
+pub fn field_changes_line(plan: &PatchPlan) -> String {
+    let fields: Vec<String> = field_items(plan)
+        .iter()
+        .filter(|i| i.action != "=")
+        .map(|i| {
+            let detail = i.detail.as_deref().map(|d| format!(": {d}"));
+            format!("{} {}{}", i.action, i.target, detail.unwrap_or_default())
+        })
+        .collect();
+    fields.join("; ")
+}
+
 /// The field changes of a patch plan as summary items (`~ field: before -> after`).
 pub fn field_items(plan: &PatchPlan) -> Vec<PlanItem> {
     let mut items = Vec::new();
@@ -316,22 +330,7 @@ impl Operation for EntryChangeOp {
                 (Ok(p), EntryChange::Patch(_)) if plan.items.len() == 1 => field_items(p),
                 // Several sessions (a selector): one line each, naming the session.
                 (Ok(p), EntryChange::Patch(_)) => {
-                    let fields: Vec<String> = field_items(p)
-                        .iter()
-                        .filter(|i| i.action != "=")
-                        .map(|i| {
-                            format!(
-                                "{} {}{}",
-                                i.action,
-                                i.target,
-                                i.detail
-                                    .as_deref()
-                                    .map(|d| format!(": {d}"))
-                                    .unwrap_or_default()
-                            )
-                        })
-                        .collect();
-                    vec![PlanItem::change(verb, key, Some(fields.join("; ")))]
+                    vec![PlanItem::change(verb, key, Some(field_changes_line(p)))]
                 }
                 (Ok(_), _) => vec![PlanItem::change(verb, key, None)],
                 (Err(e), _) => vec![PlanItem::left_alone(result_of(e), key, Some(e.to_string()))],

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-use super::entry_change::field_items;
+use super::entry_change::field_changes_line;
 use super::pipeline::{ensure, Hooks, Operation, SnapshotPolicy};
 use super::summary::{PlanItem, PlanSummary};
 use super::undelete::{UndeleteOp, UndeleteOpPlan};
@@ -434,27 +434,12 @@ impl Operation for UndoOp {
                     undoes,
                     plan,
                 } => {
-                    let fields: Vec<String> = field_items(plan)
-                        .iter()
-                        .filter(|i| i.action != "=")
-                        .map(|i| {
-                            format!(
-                                "{} {}{}",
-                                i.action,
-                                i.target,
-                                i.detail
-                                    .as_deref()
-                                    .map(|d| format!(": {d}"))
-                                    .unwrap_or_default()
-                            )
-                        })
-                        .collect();
                     summary.push(
                         Some(agent.id.to_string()),
                         PlanItem::change(
                             reversal_word(undoes),
                             plan.key.clone(),
-                            Some(format!("undoes {undoes}: {}", fields.join("; "))),
+                            Some(format!("undoes {undoes}: {}", field_changes_line(plan))),
                         ),
                         limit,
                     );
