@@ -104,6 +104,45 @@ fn every_test_the_claims_table_names_exists() {
     assert!(rows >= 10 && named >= 35, "{rows} claims, {named} tests");
 }
 
+/// Every source file a document of the repository names exists: docs that walk the code
+/// (docs/ARCHITECTURE.md) must not send a newcomer to a file that moved.
+#[test]
+fn every_source_file_the_docs_name_exists() {
+    let mut docs = vec![Path::new(ROOT).join("README.md")];
+    for dir in ["docs", "docs/openclaw"] {
+        for e in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "md") {
+                docs.push(p);
+            }
+        }
+    }
+    let mut named = 0;
+    for doc in &docs {
+        let text = std::fs::read_to_string(doc).unwrap();
+        for (at, _) in text.match_indices("src/") {
+            if at > 0 && !b" `(".contains(&text.as_bytes()[at - 1]) {
+                continue;
+            }
+            let path: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || "_/.-".contains(*c))
+                .collect();
+            let path = path.trim_end_matches('.');
+            if !path.ends_with(".rs") {
+                continue;
+            }
+            named += 1;
+            assert!(
+                Path::new(ROOT).join(path).exists(),
+                "{} names {path}, which does not exist",
+                doc.display()
+            );
+        }
+    }
+    assert!(named >= 3, "only {named} source files named in the docs");
+}
+
 /// docs/openclaw/RELEASES.md's table "What this tool does per release" is the release table of
 /// the code (`store::releases`), between its two markers (issue 48 item 1).
 #[test]
