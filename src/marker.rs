@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::formats::js::JS_WHITESPACE;
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -78,13 +79,6 @@ impl SessionFileMarker {
         })
     }
 }
-
-/// What JavaScript's `String.prototype.trim` removes (WhiteSpace and LineTerminator).
-pub const JS_WHITESPACE: &[char] = &[
-    '\u{9}', '\u{a}', '\u{b}', '\u{c}', '\u{d}', ' ', '\u{a0}', '\u{1680}', '\u{2000}', '\u{2001}',
-    '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}',
-    '\u{200a}', '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
-];
 
 /// Node's `path.resolve(p)` on POSIX: absolute against the working directory, then `.`,
 /// empty segments and `..` (never above the root) removed, no trailing `/`.

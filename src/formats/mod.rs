@@ -4,6 +4,7 @@
 
 pub mod bundle;
 mod entry;
+pub mod js;
 mod kind;
 pub mod session_key;
 

@@ -4,32 +4,7 @@
 //! breaks them is refused by OpenClaw as a whole ("non-canonical persisted row resolves to
 //! session key ..."), so nothing this tool writes may break them.
 
-/// ECMAScript's `String.prototype.trim`: WhiteSpace and LineTerminator code points (which
-/// differ from Rust's `char::is_whitespace`: U+FEFF is one, U+0085 is not).
-pub fn js_trim(s: &str) -> &str {
-    fn js_space(c: char) -> bool {
-        matches!(
-            c,
-            '\u{9}'
-                | '\u{a}'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{d}'
-                | ' '
-                | '\u{a0}'
-                | '\u{1680}'
-                | '\u{2000}'
-                ..='\u{200a}'
-                    | '\u{2028}'
-                    | '\u{2029}'
-                    | '\u{202f}'
-                    | '\u{205f}'
-                    | '\u{3000}'
-                    | '\u{feff}'
-        )
-    }
-    s.trim_matches(js_space)
-}
+pub use super::js::js_trim;
 
 /// `normalizeLowercaseStringOrEmpty`: trimmed, lower-cased.
 fn lower_trimmed(s: &str) -> String {
@@ -142,12 +117,21 @@ pub fn normalize_store_key(key: &str) -> String {
 /// `parseAgentSessionKey`: `(agentId, rest)` of `agent:<id>:<rest>`, after normalizing.
 pub fn parse_agent_key(key: &str) -> Option<(String, String)> {
     let k = normalize_store_key(key);
-    if !k.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("agent:")) {
+    parse_agent_key_parts(&k).map(|(agent, rest)| (agent.to_string(), rest.to_string()))
+}
+
+/// `parseAgentSessionKeyParts`: `(agent id as typed, rest)` of `agent:<id>:<rest>`, without
+/// normalizing the key first.
+pub fn parse_agent_key_parts(key: &str) -> Option<(&str, &str)> {
+    if !key
+        .get(..6)
+        .is_some_and(|p| p.eq_ignore_ascii_case("agent:"))
+    {
         return None;
     }
-    let end = 6 + k[6..].find(':')?;
-    let agent = js_trim(&k[6..end]).to_string();
-    let rest = k[end + 1..].to_string();
+    let end = 6 + key[6..].find(':')?;
+    let agent = js_trim(&key[6..end]);
+    let rest = &key[end + 1..];
     (!agent.is_empty() && !rest.is_empty() && !rest.starts_with(':')).then_some((agent, rest))
 }
 
@@ -408,6 +392,34 @@ mod tests {
         ("agent:main:\u{130}", false),
         ("agent:main:\u{df}", true),
     ];
+
+    /// The key grammar's edges: the agent part as typed, and the opaque ids that keep case.
+    #[test]
+    fn agent_key_parts_and_case_kept_ids() {
+        assert_eq!(
+            parse_agent_key_parts("AGENT:Work:x:y"),
+            Some(("Work", "x:y"))
+        );
+        assert_eq!(parse_agent_key_parts("agent:work:"), None);
+        assert_eq!(parse_agent_key_parts("agent:work::x"), None);
+        assert_eq!(parse_agent_key_parts("main"), None);
+        assert_eq!(
+            parse_agent_key(" AGENT:Work:X "),
+            Some(("work".to_string(), "x".to_string()))
+        );
+        assert_eq!(
+            normalize_store_key(" Agent:Main:Signal:Group:AbC=:Thread:X "),
+            "agent:main:signal:group:AbC=:thread:x"
+        );
+        assert_eq!(
+            normalize_store_key("agent:main:matrix:channel:!Room:Srv:THREAD:$Ev"),
+            "agent:main:matrix:channel:!Room:Srv:thread:$Ev"
+        );
+        assert_eq!(
+            normalize_store_key("Telegram:Direct:1"),
+            "telegram:direct:1"
+        );
+    }
 
     #[test]
     fn openclaws_answers() {

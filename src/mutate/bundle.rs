@@ -74,7 +74,7 @@ fn conflict(message: String, hint: Option<String>) -> Error {
 fn destination_key(agent_id: &str, source_key: &str, as_key: Option<&str>) -> Result<String> {
     let raw = match as_key {
         Some(k) => session_key::normalize_store_key(k),
-        None => match crate::store::resolve::parse_agent_key(source_key) {
+        None => match session_key::parse_agent_key_parts(source_key) {
             Some((_, rest)) => format!("agent:{agent_id}:{rest}"),
             None => source_key.to_string(),
         },

@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::db::{nodes, windows};
 use super::{AgentStore, SessionEntry};
 use crate::error::{Error, ResultExt};
+use crate::formats::session_key::{normalize_store_key, parse_agent_key_parts};
 use crate::paths::{AgentId, AgentPaths, StateLayout};
 
 /// Shortest session-id prefix accepted.
@@ -364,116 +365,6 @@ pub fn normalize_agent_id(raw: &str) -> String {
     }
 }
 
-/// `parseAgentSessionKeyParts`: `(agent id as typed, rest)` of `agent:<id>:<rest>`.
-pub fn parse_agent_key(key: &str) -> Option<(&str, &str)> {
-    if key.len() < 6 || !key.as_bytes()[..6].eq_ignore_ascii_case(b"agent:") {
-        return None;
-    }
-    let end = 6 + key[6..].find(':')?;
-    let agent = key[6..end].trim();
-    let rest = &key[end + 1..];
-    (!agent.is_empty() && !rest.is_empty() && !rest.starts_with(':')).then_some((agent, rest))
-}
-
-fn starts_with_ci(haystack: &str, at: usize, needle: &str) -> bool {
-    haystack
-        .as_bytes()
-        .get(at..at + needle.len())
-        .is_some_and(|s| s.eq_ignore_ascii_case(needle.as_bytes()))
-}
-
-/// Spans OpenClaw keeps as typed (`collectCasePreservedSpans`): `(start, end, trim)`.
-fn case_preserved_spans(raw: &str) -> Vec<(usize, usize, bool)> {
-    let mut spans = Vec::new();
-    let bytes = raw.as_bytes();
-    // `(^|:)signal:group:([^:]+)`, global, case-insensitive.
-    let mut i = 0;
-    while i < bytes.len() {
-        let boundary = i == 0 || bytes[i - 1] == b':';
-        if boundary && starts_with_ci(raw, i, "signal:group:") {
-            let seg_start = i + "signal:group:".len();
-            let seg_end = raw[seg_start..]
-                .find(':')
-                .map_or(raw.len(), |p| seg_start + p);
-            if seg_end > seg_start {
-                spans.push((seg_start, seg_end, true));
-                i = seg_end;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    // `^(?:(?:agent:[^:]*:)+:*)?matrix:(?:channel|group):`, case-insensitive.
-    let matrix_at = |pos: usize| -> Option<usize> {
-        ["matrix:channel:", "matrix:group:"]
-            .iter()
-            .find(|m| starts_with_ci(raw, pos, m))
-            .map(|m| pos + m.len())
-    };
-    let mut pos = 0;
-    let mut wrapped = false;
-    while starts_with_ci(raw, pos, "agent:") {
-        match raw[pos + 6..].find(':') {
-            Some(p) => {
-                pos = pos + 6 + p + 1;
-                wrapped = true;
-            }
-            None => break,
-        }
-    }
-    let mut tail_start = None;
-    if wrapped {
-        let mut p = pos;
-        while bytes.get(p) == Some(&b':') {
-            p += 1;
-        }
-        tail_start = matrix_at(p);
-    }
-    let tail_start = tail_start.or_else(|| matrix_at(0));
-    if let Some(start) = tail_start.filter(|s| *s < raw.len()) {
-        let tail_lower = raw[start..].to_ascii_lowercase();
-        match tail_lower.rfind(":thread:") {
-            None => spans.push((start, raw.len(), false)),
-            Some(m) => {
-                spans.push((start, start + m, false));
-                let thread = start + m + ":thread:".len();
-                if thread < raw.len() {
-                    spans.push((thread, raw.len(), false));
-                }
-            }
-        }
-    }
-    spans
-}
-
-/// `normalizeSessionKeyPreservingOpaquePeerIds`: trimmed and lower-cased, except Signal group
-/// ids and Matrix room ids.
-pub fn normalize_session_key(key: &str) -> String {
-    let raw = key.trim();
-    let folded = raw.to_lowercase();
-    if !folded.contains("signal:") && !folded.contains("matrix:") {
-        return folded;
-    }
-    let mut spans: Vec<_> = case_preserved_spans(raw)
-        .into_iter()
-        .filter(|(s, e, _)| e > s)
-        .collect();
-    spans.sort_by_key(|(s, _, _)| *s);
-    let mut out = String::new();
-    let mut cursor = 0;
-    for (start, end, trim) in spans {
-        if start < cursor {
-            continue;
-        }
-        out.push_str(&raw[cursor..start].to_lowercase());
-        let kept = &raw[start..end];
-        out.push_str(if trim { kept.trim() } else { kept });
-        cursor = end;
-    }
-    out.push_str(&raw[cursor..].to_lowercase());
-    out
-}
-
 /// The canonical store key OpenClaw's gateway makes of `words` for a store owned by `agent`
 /// (`resolveSessionStoreKey` with `storeAgentId`), and how it was formed. None for blank words.
 pub fn canonical_key(
@@ -497,7 +388,7 @@ pub fn canonical_key(
             format!("agent:{}:{main_key}", normalize_agent_id(agent))
         }
     };
-    if let Some((key_agent, rest)) = parse_agent_key(raw) {
+    if let Some((key_agent, rest)) = parse_agent_key_parts(raw) {
         let key_agent = normalize_agent_id(key_agent);
         let rest_lower = rest.to_lowercase();
         let is_main_rest = rest_lower == "main" || rest_lower == main_key;
@@ -507,7 +398,7 @@ pub fn canonical_key(
             .iter()
             .any(|e| normalize_agent_id(e) == "main");
         let (owner, key) = if key_agent != "main" || !is_main_rest || main_listed {
-            (key_agent, normalize_session_key(raw))
+            (key_agent, normalize_store_key(raw))
         } else {
             let owner = agent.as_str().to_string();
             let key = format!("agent:{owner}:{rest_lower}");
@@ -522,7 +413,7 @@ pub fn canonical_key(
         ];
         if aliases.contains(&key) {
             let main = main_of(&owner);
-            let kind = if main == normalize_session_key(raw) {
+            let kind = if main == normalize_store_key(raw) {
                 MatchKind::Key
             } else {
                 MatchKind::MainAlias
@@ -534,7 +425,7 @@ pub fn canonical_key(
     if lower == "main" || lower == main_key {
         return Some((main_of(agent.as_str()), MatchKind::MainAlias));
     }
-    let normalized = normalize_session_key(raw);
+    let normalized = normalize_store_key(raw);
     if normalized.starts_with("agent:") {
         return Some((normalized, MatchKind::Key));
     }
@@ -648,7 +539,7 @@ fn select_by_session_id(rows: &[(String, i64)], session_id: &str) -> IdSelection
     let mut groups: HashMap<String, Vec<Row>> = HashMap::new();
     for (key, updated) in rows {
         let norm_key = key.to_lowercase();
-        let request = parse_agent_key(&normalize_session_key(key))
+        let request = parse_agent_key_parts(&normalize_store_key(key))
             .map(|(_, rest)| rest.to_string())
             .unwrap_or_else(|| key.trim().to_string());
         let norm_request = request.to_lowercase();
@@ -712,7 +603,7 @@ fn select_by_session_id(rows: &[(String, i64)], session_id: &str) -> IdSelection
 // Store reads (SQLite: indexed or streamed; legacy: the small in-memory index).
 
 /// JS `String.prototype.trim` whitespace, as OpenClaw's trimmed-id pass strips it.
-use crate::marker::JS_WHITESPACE as JS_TRIM;
+use crate::formats::js::JS_WHITESPACE as JS_TRIM;
 
 fn entry_by_key(store: &AgentStore, key: &str) -> crate::error::Result<Option<SessionEntry>> {
     if let Some(legacy) = store.legacy() {
@@ -872,7 +763,7 @@ impl<'a> Resolver<'a> {
         if trimmed.is_empty() {
             return Err(ResolveError::Empty);
         }
-        let key_agent = parse_agent_key(trimmed)
+        let key_agent = parse_agent_key_parts(trimmed)
             .map(|(a, _)| normalize_agent_id(a))
             .and_then(|a| AgentId::parse(&a).ok());
         let mut notes = Vec::new();
@@ -1198,7 +1089,7 @@ impl<'a> Resolver<'a> {
             for_each_key(store, |key, id| {
                 let lower = key.to_lowercase();
                 let mut d = strsim::levenshtein(&needle, &lower);
-                if let Some((_, rest)) = parse_agent_key(&lower) {
+                if let Some((_, rest)) = parse_agent_key_parts(&lower) {
                     d = d.min(strsim::levenshtein(&needle, rest));
                 }
                 if d > limit {
@@ -1739,24 +1630,8 @@ mod tests {
 
     #[test]
     fn key_rules() {
-        assert_eq!(parse_agent_key("AGENT:Work:x:y"), Some(("Work", "x:y")));
-        assert_eq!(parse_agent_key("agent:work:"), None);
-        assert_eq!(parse_agent_key("agent:work::x"), None);
-        assert_eq!(parse_agent_key("main"), None);
         assert_eq!(normalize_agent_id(" Work "), "work");
         assert_eq!(normalize_agent_id("a b!c"), "a-b-c");
         assert_eq!(normalize_agent_id("!!"), "main");
-        assert_eq!(
-            normalize_session_key(" Agent:Main:Signal:Group:AbC=:Thread:X "),
-            "agent:main:signal:group:AbC=:thread:x"
-        );
-        assert_eq!(
-            normalize_session_key("agent:main:matrix:channel:!Room:Srv:THREAD:$Ev"),
-            "agent:main:matrix:channel:!Room:Srv:thread:$Ev"
-        );
-        assert_eq!(
-            normalize_session_key("Telegram:Direct:1"),
-            "telegram:direct:1"
-        );
     }
 }

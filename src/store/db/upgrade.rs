@@ -156,9 +156,6 @@ enum Step {
     SubagentTaskBinding(String),
 }
 
-/// JavaScript's `String.prototype.trim` whitespace, which OpenClaw binds for SQL `trim`.
-const JS_WHITESPACE: &str = "\t\n\u{b}\u{c}\r \u{a0}\u{1680}\u{2000}\u{2001}\u{2002}\u{2003}\u{2004}\u{2005}\u{2006}\u{2007}\u{2008}\u{2009}\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}";
-
 const DAY_MS: i64 = 86_400_000;
 
 /// Split a steps script at its `-- [js]` blocks.
@@ -297,7 +294,9 @@ pub fn apply(
             }
             Step::SubagentTaskBinding(sql) => {
                 let n = sql.matches('?').count();
-                let binds: Vec<&str> = vec![JS_WHITESPACE; n];
+                // JavaScript's `trim` whitespace, which OpenClaw binds for SQL `trim`.
+                let js_whitespace: String = crate::formats::js::JS_WHITESPACE.iter().collect();
+                let binds = vec![js_whitespace; n];
                 tx.execute(sql.as_str(), rusqlite::params_from_iter(binds))?;
             }
         }
